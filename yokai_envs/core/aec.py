@@ -1,0 +1,190 @@
+"""One PettingZoo AEC env for every game: a thin adapter over a :class:`Game`.
+
+Agents are ``player_0..player_{n-1}`` (seat ``i`` is ``player_i``). Observations follow
+PettingZoo's classic games: ``{"observation": float32 Box, "action_mask": int8 Box}``; the mask
+is all zeros for an agent that is not the one to act. Rewards handed out at a step are the
+change in ``game.returns()`` caused by it. ``state()`` is ``game.state_tensor()``.
+
+Illegal actions raise :class:`IllegalActionError` (state untouched) unless the env was made
+with ``illegal_action="penalize"``: then the game ends at once, the offender gets -1 and the
+others 0, like PettingZoo's ``TerminateIllegalWrapper``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from yokai_envs.core.errors import ConfigError, IllegalActionError
+from yokai_envs.core.game import Game
+
+ENV_OPTIONS: dict[str, Any] = {"render_mode": None, "illegal_action": "raise"}
+ILLEGAL_ACTION_MODES = ("raise", "penalize")
+
+
+def split_options(game_class: type[Game], options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Split ``options`` into (env options, game options); unknown names raise ConfigError."""
+    game_names = {*game_class.OPTIONS, "max_steps"}
+    unknown = sorted(set(options) - game_names - set(ENV_OPTIONS))
+    if unknown:
+        valid = ", ".join(sorted(game_names | set(ENV_OPTIONS)))
+        raise ConfigError(f"{game_class.env_id}: unknown option(s) {', '.join(unknown)}; valid options: {valid}")
+    env_opts = {k: options.get(k, v) for k, v in ENV_OPTIONS.items()}
+    game_opts = {k: v for k, v in options.items() if k in game_names}
+    return env_opts, game_opts
+
+
+class YokaiAECEnv(AECEnv, EzPickle):
+    """Generic AEC env; each game module subclasses it as ``raw_env`` with its ``game_class``."""
+
+    game_class: ClassVar[type[Game]]
+    metadata: ClassVar[dict[str, Any]] = {"name": "yokai", "render_modes": ["ansi", "human"],
+                                          "is_parallelizable": False}
+
+    def __init__(self, **options: Any) -> None:
+        EzPickle.__init__(self, **options)
+        super().__init__()
+        env_opts, game_opts = split_options(self.game_class, options)
+        if env_opts["render_mode"] not in (None, *self.metadata["render_modes"]):
+            raise ConfigError(f"render_mode {env_opts['render_mode']!r} is not one of "
+                              f"{self.metadata['render_modes']}")
+        if env_opts["illegal_action"] not in ILLEGAL_ACTION_MODES:
+            raise ConfigError(f"illegal_action {env_opts['illegal_action']!r} is not one of {ILLEGAL_ACTION_MODES}")
+        self.render_mode: str | None = env_opts["render_mode"]
+        self.penalize_illegal = env_opts["illegal_action"] == "penalize"
+        self.game: Game = self.game_class(**game_opts)
+        game = self.game
+        n = game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self.observation_layout: dict[str, slice] = game.observation_layout
+        low, high = game.observation_bounds()
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8),
+        })
+        self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
+        act_space = spaces.Discrete(game.num_actions)
+        self.action_spaces = {agent: act_space for agent in self.possible_agents}
+        self.state_space = spaces.Box(low=-np.inf, high=np.inf, shape=(game.state_size,), dtype=np.float32)
+        self._no_mask = np.zeros(game.num_actions, dtype=np.int8)
+        self._last_returns = np.zeros(n)
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ AEC API
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        game = self.game
+        if seed is None:
+            # Draw a fresh seed from the previous game's generator, so a seeded env stays
+            # reproducible over many resets without touching global random state.
+            seed = int(game.rng.integers(2**62)) if game.seed is not None else None
+        game.reset(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self._last_returns = np.array(game.returns(), dtype=np.float64)
+        self._sync_after_step()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        game = self.game
+        seat = self.agent_name_mapping[agent]
+        if agent == self.agent_selection and not game.is_over:
+            mask = game.legal_action_mask().astype(np.int8)
+        else:
+            mask = self._no_mask.copy()
+        return {"observation": game.observation(seat), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        return self.game.state_tensor()
+
+    def step(self, action: int) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        try:
+            game.step(action)
+        except IllegalActionError:
+            if not self.penalize_illegal:
+                raise
+            self._end_for_illegal_action(agent)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._hand_out_rewards()
+        self._sync_after_step()
+
+    def _hand_out_rewards(self) -> None:
+        returns = self.game.returns()
+        rewards = self.rewards
+        if np.array_equal(returns, self._last_returns):
+            for agent in rewards:
+                rewards[agent] = 0.0
+            return
+        delta = returns - self._last_returns
+        self._last_returns = np.array(returns, dtype=np.float64)
+        for agent in self.agents:
+            rewards[agent] = float(delta[self.agent_name_mapping[agent]])
+        self._accumulate_rewards()
+
+    def _sync_after_step(self) -> None:
+        game = self.game
+        if game.is_over:
+            truncated = game.is_truncated
+            for agent in self.agents:
+                self.terminations[agent] = not truncated
+                self.truncations[agent] = truncated
+            for agent, seat in self.agent_name_mapping.items():
+                if agent in self.infos:
+                    self.infos[agent] = {"returns": float(game.returns()[seat])}
+            # Any agent can be the one to observe the end; keep the deciding agent's turn order.
+            if self.agent_selection_valid():
+                return
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[game.current_player]
+
+    def agent_selection_valid(self) -> bool:
+        return getattr(self, "agent_selection", None) in self.agents
+
+    def _end_for_illegal_action(self, offender: str) -> None:
+        for agent in self.agents:
+            self.terminations[agent] = True
+            self.rewards[agent] = -1.0 if agent == offender else 0.0
+        self._cumulative_rewards[offender] = 0.0
+        self._accumulate_rewards()
+        self.infos[offender] = {"illegal_action": True}
+        self.agent_selection = offender
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.game.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def wrap(raw: YokaiAECEnv) -> AECEnv:
+    """The standard PettingZoo wrapper order of the classic games (minus TerminateIllegal,
+    which the raw env does itself when asked)."""
+    wrapped: AECEnv = wrappers.AssertOutOfBoundsWrapper(raw)
+    return wrappers.OrderEnforcingWrapper(wrapped)

@@ -1,0 +1,46 @@
+"""Env ids and how to build them. Importing this module imports no game."""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pettingzoo import AECEnv
+
+    from yokai_envs.core.game import Game
+
+# env id -> module that defines `env`, `raw_env` (and `raw_env.game_class`).
+_ENV_MODULES: dict[str, str] = {
+    "yonkai_no_yokai_v0": "yokai_envs.yonkai_no_yokai.env",
+}
+
+ENV_IDS: tuple[str, ...] = tuple(_ENV_MODULES)
+
+
+def _module(env_id: str) -> Any:
+    if env_id not in _ENV_MODULES:
+        close = difflib.get_close_matches(str(env_id), ENV_IDS, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValueError(f"unknown env id {env_id!r}{hint}; valid env ids: {', '.join(ENV_IDS)}")
+    return importlib.import_module(_ENV_MODULES[env_id])
+
+
+def make(env_id: str, **options: Any) -> AECEnv:
+    """The wrapped PettingZoo AEC env for ``env_id`` (options as the game documents)."""
+    return _module(env_id).env(**options)
+
+
+def make_raw(env_id: str, **options: Any) -> AECEnv:
+    """The unwrapped AEC env (``raw_env``)."""
+    return _module(env_id).raw_env(**options)
+
+
+def game_class(env_id: str) -> type[Game]:
+    return _module(env_id).raw_env.game_class
+
+
+def make_game(env_id: str, **options: Any) -> Game:
+    """The bare rules engine, without PettingZoo (fastest path; used by bots and search)."""
+    return game_class(env_id)(**options)

@@ -1,0 +1,34 @@
+"""The ``yokai`` command. Each subcommand lives in its own module, imported only when used."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# subcommand -> (module, one-line help). The module defines add_arguments(parser) and run(args) -> int.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "list": ("yokai_envs.cli_list", "list the env ids, their options and player counts"),
+    "bench": ("yokai_envs.bench", "measure env throughput and memory beside peer environments"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(prog="yokai", description="yokai-envs: yokai card games for RL research")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    modules = {}
+    for name, (module_name, help_text) in COMMANDS.items():
+        sub_parser = sub.add_parser(name, help=help_text)
+        if name == (argv[0] if argv else None):
+            modules[name] = importlib.import_module(module_name)
+            modules[name].add_arguments(sub_parser)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    return int(modules[args.command].run(args) or 0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

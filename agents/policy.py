@@ -1,0 +1,148 @@
+"""Trained MaskablePPO policies as agents, and checkpoints that say what they were trained for.
+
+A checkpoint is the SB3 zip plus one extra member, ``yokai_meta.json``: the env id (with its
+version), the env options, the observation shape, the number of actions and the package
+version. :func:`load_policy` checks it against the env before loading any weights, so a
+checkpoint trained for another game, version or spaces fails with a clear error.
+
+Security: SB3 checkpoints may carry pickled Python objects, and loading one can run code.
+Load only checkpoints you trust (ones you trained, or from a source you trust).
+
+torch / stable-baselines3 / sb3-contrib are imported lazily, so ``agents`` works without them.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+import zipfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from agents.base import Agent
+
+if TYPE_CHECKING:
+    from yokai_envs.core.game import Game
+
+META_MEMBER = "yokai_meta.json"
+META_FORMAT = 1
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that is missing, unreadable, or trained for another env or spaces."""
+
+
+def _package_version() -> str:
+    import yokai_envs
+
+    return getattr(yokai_envs, "__version__", "unknown")
+
+
+def _zip_path(path: str | Path) -> Path:
+    """SB3 appends ``.zip`` when the name has no suffix; mirror it."""
+    p = Path(path)
+    return p if p.suffix == ".zip" else p.with_name(p.name + ".zip")
+
+
+def save_checkpoint(model: Any, path: str | Path, env_id: str, env_options: dict[str, Any] | None = None) -> Path:
+    """Save ``model`` (a MaskablePPO) as an SB3 zip at ``path`` with the yokai metadata inside.
+
+    Returns the path written (``.zip`` appended when ``path`` has no suffix).
+    """
+    zip_path = _zip_path(path)
+    zip_path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(str(zip_path))
+    meta = {
+        "format": META_FORMAT,
+        "env_id": env_id,
+        "env_options": dict(env_options or {}),
+        "observation_shape": [int(d) for d in model.observation_space.shape],
+        "num_actions": int(model.action_space.n),
+        "package_version": _package_version(),
+        "algorithm": type(model).__name__,
+    }
+    with zipfile.ZipFile(zip_path, "a") as archive:
+        archive.writestr(META_MEMBER, json.dumps(meta, indent=2, sort_keys=True, default=str))
+    return zip_path
+
+
+def read_checkpoint_meta(path: str | Path) -> dict[str, Any]:
+    """The ``yokai_meta.json`` of a checkpoint (no torch needed)."""
+    p = Path(path)
+    if not p.exists() and _zip_path(p).exists():
+        p = _zip_path(p)
+    if not p.exists():
+        raise CheckpointError(f"policy checkpoint not found: {str(path)!r}")
+    try:
+        with zipfile.ZipFile(p) as archive:
+            if META_MEMBER not in archive.namelist():
+                raise CheckpointError(f"{p}: not a yokai-envs checkpoint (no {META_MEMBER} inside); "
+                                      "save checkpoints with agents.policy.save_checkpoint")
+            meta = json.loads(archive.read(META_MEMBER))
+    except zipfile.BadZipFile:
+        raise CheckpointError(f"{p}: not a zip file (expected an SB3 MaskablePPO checkpoint)") from None
+    meta["path"] = str(p)
+    return meta
+
+
+def check_checkpoint(meta: dict[str, Any], env_id: str, env_options: dict[str, Any] | None = None) -> None:
+    """Raise :class:`CheckpointError` unless the checkpoint fits ``env_id`` with ``env_options``."""
+    from yokai_envs.registry import make_game
+
+    where = meta.get("path", "checkpoint")
+    if meta.get("env_id") != env_id:
+        raise CheckpointError(f"{where} was trained for {meta.get('env_id')!r}, not {env_id!r}")
+    game = make_game(env_id, **(env_options or {}))
+    expected_obs = [int(game.observation_size)]
+    if list(meta.get("observation_shape", [])) != expected_obs:
+        raise CheckpointError(f"{where}: observation shape {meta.get('observation_shape')} does not match "
+                              f"{env_id} with options {env_options or {}} (shape {expected_obs})")
+    if meta.get("num_actions") != game.num_actions:
+        raise CheckpointError(f"{where}: {meta.get('num_actions')} actions, but {env_id} has {game.num_actions}")
+    trained = meta.get("env_options", {})
+    if trained != dict(env_options or {}):
+        warnings.warn(f"{where} was trained with env options {trained}, evaluated with {env_options or {}}",
+                      stacklevel=2)
+
+
+class PolicyAgent(Agent):
+    """Acts with a MaskablePPO policy: the most likely legal action, or a sample when
+    ``deterministic=False`` (sampled with the agent's own seeded rng, not torch's)."""
+
+    def __init__(self, path: str | Path, env_id: str, env_options: dict[str, Any] | None = None,
+                 deterministic: bool = True, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.meta = read_checkpoint_meta(path)
+        check_checkpoint(self.meta, env_id, env_options)
+        self.path = self.meta["path"]
+        self.deterministic = deterministic
+        import torch
+        from sb3_contrib import MaskablePPO
+
+        self._torch = torch
+        self.model = MaskablePPO.load(self.path, device="cpu")
+        self.policy = self.model.policy
+        self.policy.set_training_mode(False)
+
+    def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        torch = self._torch
+        with torch.no_grad():
+            obs_tensor, _ = self.policy.obs_to_tensor(np.asarray(observation, dtype=np.float32))
+            dist = self.policy.get_distribution(obs_tensor, action_masks=np.asarray(action_mask, dtype=bool))
+            probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
+        probs = np.where(action_mask, probs, 0.0)
+        total = probs.sum()
+        if total <= 0:  # numerical underflow on every legal action: fall back to uniform
+            probs = np.asarray(action_mask, dtype=np.float64)
+            total = probs.sum()
+        return probs / total
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
+        if not np.any(action_mask):
+            raise ValueError("policy agent: the action mask has no legal action")
+        probs = self.action_probabilities(observation, action_mask)
+        if self.deterministic:
+            return int(np.argmax(probs))
+        return int(self.rng.choice(probs.size, p=probs))

@@ -1,0 +1,117 @@
+"""Agent spec strings: one name for every bot, usable everywhere (arena, training, CLI).
+
+    random                                   uniform over the mask
+    heuristic                                the game's heuristic bot
+    ismcts:iterations=200                    information-set MCTS; options separated by ';':
+    ismcts:iterations=200;rollout=heuristic;time=0.5;c=1.0
+    policy:path/to/model.zip                 a MaskablePPO checkpoint (most likely action)
+    policy:path/to/model.zip;deterministic=false   ... sampling its action distribution
+
+:func:`make` builds the agent and checks everything (kind, options, the game's heuristic,
+the checkpoint) at once, so bad input fails before any game runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.base import Agent, RandomAgent
+
+KINDS = ("random", "heuristic", "ismcts", "policy")
+ISMCTS_OPTIONS = {"iterations": int, "time": float, "rollout": str, "c": float, "max_rollout_steps": int}
+POLICY_OPTIONS = {"deterministic": bool}
+ROLLOUTS = ("random", "heuristic")
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    kind: str
+    options: dict[str, Any] = field(default_factory=dict)
+    path: str | None = None
+    text: str = ""
+
+
+def _convert(kind: str, key: str, raw: str, spec: str, valid: dict[str, type]) -> Any:
+    if key not in valid:
+        raise ValueError(f"agent spec {spec!r}: unknown {kind} option {key!r}; valid options: {', '.join(valid)}")
+    wanted = valid[key]
+    if wanted is bool:
+        low = raw.strip().lower()
+        if low in ("true", "1", "yes"):
+            return True
+        if low in ("false", "0", "no"):
+            return False
+        raise ValueError(f"agent spec {spec!r}: option {key} must be true or false, got {raw!r}")
+    try:
+        value = wanted(raw.strip())
+    except ValueError:
+        raise ValueError(f"agent spec {spec!r}: option {key} must be {wanted.__name__}, got {raw!r}") from None
+    if wanted in (int, float) and value <= 0:
+        raise ValueError(f"agent spec {spec!r}: option {key} must be positive, got {raw!r}")
+    return value
+
+
+def _key_values(kind: str, parts: list[str], spec: str, valid: dict[str, type]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for part in parts:
+        if not part.strip():
+            continue
+        if "=" not in part:
+            raise ValueError(f"agent spec {spec!r}: expected key=value, got {part!r}; "
+                             f"valid {kind} options: {', '.join(valid)}")
+        key, raw = part.split("=", 1)
+        options[key.strip()] = _convert(kind, key.strip(), raw, spec, valid)
+    return options
+
+
+def parse_spec(spec: str) -> AgentSpec:
+    """Parse a spec string; ValueError naming the valid kinds/options when it is wrong."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"agent spec must be a non-empty string, got {spec!r}; valid kinds: {', '.join(KINDS)}")
+    text = spec.strip()
+    kind, _, rest = text.partition(":")
+    kind = kind.strip().lower()
+    if kind not in KINDS:
+        raise ValueError(f"unknown agent kind {kind!r} in spec {spec!r}; valid kinds: {', '.join(KINDS)} "
+                         "(e.g. random, heuristic, ismcts:iterations=200, policy:path/to/model.zip)")
+    if kind in ("random", "heuristic"):
+        if rest.strip():
+            raise ValueError(f"agent spec {spec!r}: {kind} takes no options")
+        return AgentSpec(kind, {}, None, text)
+    if kind == "ismcts":
+        options = _key_values(kind, rest.split(";"), spec, ISMCTS_OPTIONS)
+        rollout = options.get("rollout", "random")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"agent spec {spec!r}: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        return AgentSpec(kind, options, None, text)
+    path, *parts = rest.split(";")
+    if not path.strip():
+        raise ValueError(f"agent spec {spec!r}: policy needs a checkpoint path, e.g. policy:runs/model.zip")
+    return AgentSpec(kind, _key_values(kind, parts, spec, POLICY_OPTIONS), path.strip(), text)
+
+
+def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None = None,
+         seed: int | None = None) -> Agent:
+    """Build the agent named by ``spec`` for ``env_id`` (the heuristic of that game, etc.)."""
+    parsed = spec if isinstance(spec, AgentSpec) else parse_spec(spec)
+    if parsed.kind == "random":
+        return RandomAgent(seed)
+    if parsed.kind == "heuristic":
+        from agents.heuristics import heuristic_class
+
+        return heuristic_class(env_id)(seed=seed)
+    if parsed.kind == "ismcts":
+        from agents.ismcts import ISMCTSAgent
+
+        options = dict(parsed.options)
+        rollout = options.pop("rollout", "random")
+        rollout_agent = None
+        if rollout == "heuristic":
+            from agents.heuristics import heuristic_class
+
+            rollout_agent = heuristic_class(env_id)(seed=seed)
+        return ISMCTSAgent(seed=seed, rollout_agent=rollout_agent, **options)
+    from agents.policy import PolicyAgent
+
+    return PolicyAgent(parsed.path, env_id, env_options, seed=seed, **parsed.options)

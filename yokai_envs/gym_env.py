@@ -69,22 +69,16 @@ def is_cooperative(game: Game) -> bool:
     return game.options.get("mode") == "coop"
 
 
-def build_agent(spec: OpponentSpec, env_id: str, seed: int | None = None) -> Any:
-    """An agent from a spec string through ``agents.make`` (or an Agent instance as is)."""
+def build_agent(spec: OpponentSpec, env_id: str, env_options: dict[str, Any] | None = None,
+                seed: int | None = None) -> Any:
+    """An agent from a spec string through ``agents.make`` (an Agent instance is used as is)."""
     if not isinstance(spec, str):
         if not hasattr(spec, "act"):
             raise ConfigError(f"opponent {spec!r} is neither a spec string nor an agent with act()")
         return spec
-    import agents
+    from agents.specs import make
 
-    make = getattr(agents, "make", None)
-    if make is None:  # before the bots package grows its factory: only the random bot
-        if spec != "random":
-            raise ConfigError(f"opponent spec {spec!r} needs agents.make, which is not available")
-        return agents.RandomAgent(seed)
-    agent = make(spec, env_id)
-    agent.reset(seed)
-    return agent
+    return make(spec, env_id, env_options, seed=seed)
 
 
 class YokaiGymEnv(gym.Env):
@@ -92,12 +86,13 @@ class YokaiGymEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi", "human"]}
 
-    def __init__(self, env_id: str, opponents: Sequence[OpponentSpec] | None = None,
+    def __init__(self, env_id: str | type[Game], opponents: Sequence[OpponentSpec] | None = None,
                  learner_seat: int | None = None, opponent_weights: Sequence[float] | None = None,
                  render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
-        self.env_id = env_id
-        self.game: Game = make_game(env_id, **options)
+        # A Game subclass instead of an id builds that class (tests use scripted toy games).
+        self.game: Game = make_game(env_id, **options) if isinstance(env_id, str) else env_id(**options)
+        self.env_id: str = self.game.env_id
         self.options = dict(options)
         game = self.game
         self.num_players = game.num_players
@@ -153,7 +148,7 @@ class YokaiGymEnv(gym.Env):
         key = (_spec_key(spec), seat)
         agent = self._agents.get(key)
         if agent is None:
-            agent = build_agent(spec, self.env_id, int(self.np_random.integers(2**31)))
+            agent = build_agent(spec, self.env_id, self.options, int(self.np_random.integers(2**31)))
             self._agents[key] = agent
         return agent
 
@@ -261,7 +256,7 @@ def _spec_key(spec: OpponentSpec) -> Any:
     return spec if isinstance(spec, str) else id(spec)
 
 
-def make_gym(env_id: str, opponents: Sequence[OpponentSpec] | None = None, learner_seat: int | None = None,
+def make_gym(env_id: str | type[Game], opponents: Sequence[OpponentSpec] | None = None, learner_seat: int | None = None,
              opponent_weights: Sequence[float] | None = None, **options: Any) -> YokaiGymEnv:
     """A single-seat gymnasium env over ``env_id`` for SB3 (see :class:`YokaiGymEnv`).
 

@@ -212,6 +212,7 @@ class Game(ABC):
 
         The conformance soak calls this after every step of random games.
         """
+        return None
 
     def render_for(self, seat: int) -> str:
         """Text view of only what ``seat`` may see (for a human in that seat)."""

@@ -48,7 +48,7 @@ from yokai_envs.core.aec import YokaiAECEnv, wrap
 from yokai_envs.yonkai_no_yokai.game import YonkaiGame
 
 
-class raw_env(YokaiAECEnv):  # noqa: N801  (PettingZoo's naming convention)
+class raw_env(YokaiAECEnv):
     game_class = YonkaiGame
     metadata = {"name": "yonkai_no_yokai_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 

@@ -40,6 +40,11 @@ from yokai_envs.registry import make_game
 
 # A game too short for the learner to ever decide is dealt again; this many tries at most.
 _MAX_REDEALS = 100
+# An action outside the mask: "penalize" ends the episode with ILLEGAL_ACTION_REWARD for the
+# learner (PettingZoo's TerminateIllegalWrapper; SB3's check_env plays unmasked random actions),
+# "raise" raises IllegalActionError. A masked policy never triggers either.
+ILLEGAL_ACTION_MODES = ("penalize", "raise")
+ILLEGAL_ACTION_REWARD = -1.0
 OpponentSpec = Any  # a spec string ("random", "policy:PATH", ...) or an agents.base.Agent
 
 
@@ -88,7 +93,7 @@ class YokaiGymEnv(gym.Env):
 
     def __init__(self, env_id: str | type[Game], opponents: Sequence[OpponentSpec] | None = None,
                  learner_seat: int | None = None, opponent_weights: Sequence[float] | None = None,
-                 render_mode: str | None = None, **options: Any) -> None:
+                 render_mode: str | None = None, illegal_action: str = "penalize", **options: Any) -> None:
         super().__init__()
         # A Game subclass instead of an id builds that class (tests use scripted toy games).
         self.game: Game = make_game(env_id, **options) if isinstance(env_id, str) else env_id(**options)
@@ -104,6 +109,9 @@ class YokaiGymEnv(gym.Env):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ConfigError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ConfigError(f"illegal_action {illegal_action!r} is not one of {ILLEGAL_ACTION_MODES}")
+        self.penalize_illegal = illegal_action == "penalize"
         self.fixed_seat = None if learner_seat is None else int(learner_seat)
         self.needs_opponents = self.num_players > 1 and not self.cooperative
         self._agents: dict[tuple[Any, int], Any] = {}
@@ -189,11 +197,14 @@ class YokaiGymEnv(gym.Env):
         return self._observe(), {"learner_seat": self.learner_seat}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
-        if not self._game_started:
-            raise RuntimeError("call reset() before step()")
         game = self.game
-        if game.is_over:
+        if game.is_over or not self._game_started:
             raise RuntimeError("the episode is over; call reset()")
+        if self.penalize_illegal and not _is_legal(game, action):
+            self._game_started = False
+            info = {"illegal_action": True, "learner_seat": self.learner_seat, "win": 0.0,
+                    "returns": np.asarray(game.returns(), dtype=np.float64).tolist()}
+            return self._observe(), ILLEGAL_ACTION_REWARD, True, False, info
         game.step(int(action))
         self._play_opponents()
         now = self._learner_return()
@@ -250,6 +261,14 @@ class YokaiGymEnv(gym.Env):
             print(text)
             return None
         return text
+
+
+def _is_legal(game: Game, action: Any) -> bool:
+    try:
+        a = int(action)
+    except (TypeError, ValueError):
+        return False
+    return a == action and 0 <= a < game.num_actions and bool(game.legal_action_mask()[a])
 
 
 def _spec_key(spec: OpponentSpec) -> Any:

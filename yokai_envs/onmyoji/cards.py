@@ -1,0 +1,306 @@
+"""Card data of Onmyoji: three nights, loaded from ``cards.yaml`` and validated on load.
+
+Every error names the card and the field (:class:`ConfigError`). The loaded data is a set of
+frozen dataclasses; rule code reads only these, never the YAML.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from yokai_envs.core.errors import ConfigError
+
+CARDS_PATH = Path(__file__).with_name("cards.yaml")
+
+EFFECT_VERBS = ("damage", "pierce", "damage_all", "heal", "shield", "weaken", "atk_up", "spl_up",
+                "stop", "act_first", "refresh")
+#: Verbs that mean something only against Yokai; an ability using one needs a ``duel:`` variant.
+YOKAI_ONLY_VERBS = frozenset({"stop"})
+#: Verbs that need the ability's target to be an enemy.
+ENEMY_VERBS = frozenset({"damage", "pierce", "weaken", "stop"})
+ABILITY_TARGETS = ("none", "enemy", "ally")
+TIMINGS = ("start_of_turn", "on_action")
+YOKAI_TARGETS = ("first", "second", "both", "left", "right")
+EDGES = ("left", "right", "bottom")  # Attack, Guard, Spell Equip
+STATS = ("atk", "def", "spl")
+DIFFICULTY_LEVELS = tuple(range(1, 11))
+
+
+@dataclass(frozen=True)
+class Ability:
+    target: str                               # none | enemy | ally
+    effects: tuple[tuple[str, int], ...]      # (verb, amount)
+    duel: Ability | None = None               # variant used in the Duel Final Battle
+
+
+@dataclass(frozen=True)
+class Shikigami:
+    timing: str
+    per_battle: int                           # 0 when the limit is per game
+    per_game: int
+    ability: Ability
+
+
+@dataclass(frozen=True)
+class Edge:
+    stats: tuple[int, int, int]               # atk, def, spl (always on)
+    ability: Ability | None
+
+
+@dataclass(frozen=True)
+class YokaiAction:
+    damage: int                               # 0 with rest
+    target: str                               # one of YOKAI_TARGETS ('' with rest)
+    marked: bool = False
+    lone_bonus: int = 0
+
+    @property
+    def rest(self) -> bool:
+        return self.damage == 0
+
+
+@dataclass(frozen=True)
+class Yokai:
+    index: int
+    name: str
+    lv: int
+    hp: int
+    defense: int
+    actions: tuple[YokaiAction, ...]
+    repeat_third: bool
+    shikigami: Shikigami | None
+    edges: tuple[Edge, Edge, Edge]
+
+
+@dataclass(frozen=True)
+class Side:
+    hp: int
+    atk: int
+    defense: int
+    spl: int
+
+
+@dataclass(frozen=True)
+class Character:
+    index: int
+    name: str
+    evolve_at: int
+    front: Side
+    back: Side
+
+
+@dataclass(frozen=True)
+class CoopLevel:
+    boss_boost: bool
+    lone_plus_one: bool
+    enemy_plus_one: bool
+    boss_plus: int
+
+
+@dataclass(frozen=True)
+class SoloLevel:
+    character_plus: int
+    starting_shikigami_lv: int
+    take: frozenset[str]
+    heal_before_boss: bool
+    lone_plus_one: bool
+
+
+@dataclass(frozen=True)
+class CardPool:
+    characters: tuple[Character, ...]
+    yokai: tuple[Yokai, ...]
+    boss: Yokai                               # index == len(yokai)
+    coop: dict[int, CoopLevel]
+    solo: dict[int, SoloLevel]
+
+    def character_index(self, name: str) -> int:
+        for c in self.characters:
+            if c.name == name:
+                return c.index
+        raise ConfigError(f"unknown character {name!r}; valid: {', '.join(c.name for c in self.characters)}")
+
+
+# ---------------------------------------------------------------------------------- validation
+def _int(where: str, value: Any, lo: int, hi: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise ConfigError(f"{where}: expected an integer in {lo}..{hi}, got {value!r}")
+    return value
+
+
+def _map(where: str, value: Any, required: tuple = (), optional: tuple | None = ()) -> dict:
+    """Check a mapping's fields; ``optional=None`` allows any other keys (name -> card tables)."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: expected a mapping, got {value!r}")
+    missing = [k for k in required if k not in value]
+    if missing:
+        raise ConfigError(f"{where}: missing field(s) {', '.join(missing)}")
+    unknown = [] if optional is None else sorted(map(str, set(value) - set(required) - set(optional)))
+    if unknown:
+        raise ConfigError(f"{where}: unknown field(s) {', '.join(map(str, unknown))}")
+    return value
+
+
+def _ability(where: str, raw: Any, extra: tuple[str, ...] = (), allow_duel: bool = True) -> Ability:
+    raw = _map(where, raw, ("effects",), ("target", "duel", *extra))
+    target = raw.get("target", "none")
+    if target not in ABILITY_TARGETS:
+        raise ConfigError(f"{where}.target: {target!r} is not one of {ABILITY_TARGETS}")
+    if not isinstance(raw["effects"], list) or not raw["effects"]:
+        raise ConfigError(f"{where}.effects: expected a non-empty list")
+    effects = []
+    for i, eff in enumerate(raw["effects"]):
+        ew = f"{where}.effects[{i}]"
+        if not isinstance(eff, dict) or len(eff) != 1:
+            raise ConfigError(f"{ew}: expected one {{verb: amount}}, got {eff!r}")
+        (verb, amount), = eff.items()
+        if verb not in EFFECT_VERBS:
+            raise ConfigError(f"{ew}: unknown verb {verb!r}; valid verbs: {', '.join(EFFECT_VERBS)}")
+        amount = _int(f"{ew}.{verb}", amount, 1, 12)
+        if verb in ENEMY_VERBS and target != "enemy":
+            raise ConfigError(f"{ew}: verb {verb!r} needs target: enemy (got {target!r})")
+        effects.append((verb, amount))
+    duel = None
+    if "duel" in raw:
+        if not allow_duel:
+            raise ConfigError(f"{where}.duel: a duel variant cannot itself have a duel variant")
+        duel = _ability(f"{where}.duel", raw["duel"], allow_duel=False)
+        if any(v in YOKAI_ONLY_VERBS for v, _ in duel.effects):
+            raise ConfigError(f"{where}.duel: the Duel variant cannot use Yokai-only verbs")
+    elif allow_duel and any(v in YOKAI_ONLY_VERBS for v, _ in effects):
+        raise ConfigError(f"{where}: uses a Yokai-only verb, so it needs a 'duel:' variant")
+    return Ability(target, tuple(effects), duel)
+
+
+def _shikigami(where: str, raw: Any) -> Shikigami:
+    raw = _map(where, raw, ("timing", "effects"), ("target", "duel", "per_battle", "per_game"))
+    if raw["timing"] not in TIMINGS:
+        raise ConfigError(f"{where}.timing: {raw['timing']!r} is not one of {TIMINGS}")
+    if ("per_battle" in raw) == ("per_game" in raw):
+        raise ConfigError(f"{where}: give exactly one limit, per_battle: N or per_game: 1")
+    per_battle = _int(f"{where}.per_battle", raw["per_battle"], 1, 3) if "per_battle" in raw else 0
+    per_game = _int(f"{where}.per_game", raw["per_game"], 1, 1) if "per_game" in raw else 0
+    ability = _ability(where, raw, extra=("timing", "per_battle", "per_game"))
+    if any(v == "act_first" for v, _ in ability.effects) and raw["timing"] != "start_of_turn":
+        raise ConfigError(f"{where}: act_first works only with timing start_of_turn (it must be known "
+                          "before the Attack/Spell step begins)")
+    return Shikigami(raw["timing"], per_battle, per_game, ability)
+
+
+def _yokai_action(where: str, raw: Any) -> YokaiAction:
+    raw = _map(where, raw, (), ("rest", "damage", "target", "marked", "lone_bonus"))
+    if raw.get("rest"):
+        if len(raw) != 1:
+            raise ConfigError(f"{where}: a rest action has no other fields")
+        return YokaiAction(0, "")
+    _map(where, raw, ("damage", "target"), ("marked", "lone_bonus"))
+    if raw["target"] not in YOKAI_TARGETS:
+        raise ConfigError(f"{where}.target: {raw['target']!r} is not one of {YOKAI_TARGETS}")
+    marked = raw.get("marked", False)
+    if not isinstance(marked, bool):
+        raise ConfigError(f"{where}.marked: expected true/false, got {marked!r}")
+    return YokaiAction(_int(f"{where}.damage", raw["damage"], 1, 9), raw["target"], marked,
+                       _int(f"{where}.lone_bonus", raw.get("lone_bonus", 0), 0, 5))
+
+
+def _yokai(index: int, name: str, raw: Any, boss: bool = False) -> Yokai:
+    where = f"boss {name!r}" if boss else f"yokai {name!r}"
+    if boss:
+        raw = _map(where, raw, ("name", "hp", "def", "actions"))
+    else:
+        raw = _map(where, raw, ("lv", "hp", "def", "actions", "shikigami", "equip"), ("repeat_third",))
+    lv = 4 if boss else _int(f"{where}.lv", raw["lv"], 1, 3)
+    hp = _int(f"{where}.hp", raw["hp"], 1, 60 if boss else 12)
+    defense = _int(f"{where}.def", raw["def"], 0, 5)
+    acts = raw["actions"]
+    if not isinstance(acts, list) or not (3 <= len(acts) <= 5 if boss else len(acts) == 3):
+        raise ConfigError(f"{where}.actions: expected {'3-5' if boss else 'exactly 3'} actions (1)(2)(3)...")
+    actions = tuple(_yokai_action(f"{where}.actions[{i}]", a) for i, a in enumerate(acts))
+    if all(a.rest for a in actions):
+        raise ConfigError(f"{where}.actions: at least one action must deal damage")
+    repeat_third = raw.get("repeat_third", False)
+    if not isinstance(repeat_third, bool):
+        raise ConfigError(f"{where}.repeat_third: expected true/false")
+    if boss:
+        return Yokai(index, raw["name"], lv, hp, defense, actions, False, None, (Edge((0, 0, 0), None),) * 3)
+    shikigami = _shikigami(f"{where}.shikigami", raw["shikigami"])
+    equip = _map(f"{where}.equip", raw["equip"], EDGES)
+    edges = []
+    for edge in EDGES:
+        ew = f"{where}.equip.{edge}"
+        e = _map(ew, equip[edge], ("stats",), ("ability",))
+        stats = _map(f"{ew}.stats", e["stats"] or {}, (), STATS)
+        numbers = tuple(_int(f"{ew}.stats.{s}", stats.get(s, 0), 0, 3) for s in STATS)
+        ability = _ability(f"{ew}.ability", e["ability"]) if "ability" in e else None
+        if ability is not None and any(v == "act_first" for v, _ in ability.effects):
+            raise ConfigError(f"{ew}.ability: act_first is only for start-of-turn Shikigami")
+        if sum(numbers) == 0 and ability is None:
+            raise ConfigError(f"{ew}: an edge needs a number or an ability")
+        edges.append(Edge(numbers, ability))
+    return Yokai(index, name, lv, hp, defense, actions, repeat_third, shikigami, tuple(edges))
+
+
+def _side(where: str, raw: Any) -> Side:
+    raw = _map(where, raw, ("hp", "atk", "def", "spl"))
+    return Side(_int(f"{where}.hp", raw["hp"], 1, 20), _int(f"{where}.atk", raw["atk"], 0, 9),
+                _int(f"{where}.def", raw["def"], 0, 5), _int(f"{where}.spl", raw["spl"], 1, 9))
+
+
+def parse_pool(data: Any) -> CardPool:
+    """Validate raw YAML data and build the card pool."""
+    data = _map("cards", data, ("characters", "yokai", "boss", "coop_difficulty", "solo_difficulty"))
+    chars = _map("characters", data["characters"], optional=None)
+    if len(chars) != 4:
+        raise ConfigError(f"characters: expected 4 Characters, got {len(chars)}")
+    characters = []
+    for i, (name, raw) in enumerate(chars.items()):
+        raw = _map(f"character {name!r}", raw, ("evolve_at", "front", "back"))
+        c = Character(i, name, _int(f"character {name!r}.evolve_at", raw["evolve_at"], 1, 9),
+                      _side(f"character {name!r}.front", raw["front"]), _side(f"character {name!r}.back", raw["back"]))
+        characters.append(c)
+    yraw = _map("yokai", data["yokai"], optional=None)
+    yokai = tuple(_yokai(i, name, raw) for i, (name, raw) in enumerate(yraw.items()))
+    for lv in (1, 2, 3):
+        count = sum(1 for y in yokai if y.lv == lv)
+        if count != 6:
+            raise ConfigError(f"yokai: expected 6 Yokai of Lv{lv}, got {count}")
+    boss_raw = data["boss"]
+    boss = _yokai(len(yokai), str(boss_raw.get("name", "?")) if isinstance(boss_raw, dict) else "?", boss_raw, True)
+    coop_raw = _map("coop_difficulty", data["coop_difficulty"], DIFFICULTY_LEVELS)
+    coop = {}
+    for lv in DIFFICULTY_LEVELS:
+        w = f"coop_difficulty.{lv}"
+        r = _map(w, coop_raw[lv], ("boss_boost", "lone_plus_one", "enemy_plus_one", "boss_plus"))
+        for flag in ("boss_boost", "lone_plus_one", "enemy_plus_one"):
+            if not isinstance(r[flag], bool):
+                raise ConfigError(f"{w}.{flag}: expected true/false")
+        coop[lv] = CoopLevel(r["boss_boost"], r["lone_plus_one"], r["enemy_plus_one"],
+                             _int(f"{w}.boss_plus", r["boss_plus"], 0, 9))
+    solo_raw = _map("solo_difficulty", data["solo_difficulty"], DIFFICULTY_LEVELS)
+    solo = {}
+    for lv in DIFFICULTY_LEVELS:
+        w = f"solo_difficulty.{lv}"
+        r = _map(w, solo_raw[lv], ("character_plus", "starting_shikigami_lv", "take", "heal_before_boss",
+                                   "lone_plus_one"))
+        take = r["take"]
+        if not isinstance(take, list) or any(t not in ("first", "second", "left", "right") for t in take):
+            raise ConfigError(f"{w}.take: expected a list of first/second/left/right, got {take!r}")
+        for flag in ("heal_before_boss", "lone_plus_one"):
+            if not isinstance(r[flag], bool):
+                raise ConfigError(f"{w}.{flag}: expected true/false")
+        solo[lv] = SoloLevel(_int(f"{w}.character_plus", r["character_plus"], 0, 6),
+                             _int(f"{w}.starting_shikigami_lv", r["starting_shikigami_lv"], 1, 3),
+                             frozenset(take), r["heal_before_boss"], r["lone_plus_one"])
+    return CardPool(tuple(characters), yokai, boss, coop, solo)
+
+
+@lru_cache(maxsize=1)
+def load_pool() -> CardPool:
+    """The shipped card pool (parsed once per process)."""
+    with CARDS_PATH.open(encoding="utf-8") as f:
+        return parse_pool(yaml.safe_load(f))

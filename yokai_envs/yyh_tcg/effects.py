@@ -1,0 +1,145 @@
+"""The declarative effects vocabulary: validation, rules text, and the one interpreter.
+
+Cards never carry Python: their YAML names verbs from three small vocabularies.
+
+* Immediate verbs (an attack's effect, an Event, a "Draw:"/"Main:"/"Attack:"/"when you use an
+  attack" ability) resolve once, for the player who uses the card ("you"):
+  ``draw N``, ``gain_spirit N``, ``drain_spirit N`` (opponent loses N), ``heal N`` (your fighter),
+  ``power N`` (this turn's attack +N), ``weaken N`` (opponent fighter's Defense -N this turn),
+  ``guard N`` (your fighter's Defense +N until the start of your next turn), ``extra_damage N``
+  (this turn's attack deals N more damage if it deals any; the 2-a-turn cap rises by N),
+  ``mill N`` (opponent's top N deck cards to their discard), ``strip N`` (opponent discards N
+  random hand cards), ``search TYPE`` (a random TYPE card of your deck to your hand),
+  ``flip_sideline 1`` (flip your face-down Sideline attachments, paying or discarding each),
+  ``rotate 1`` (your next-in-line Sideline character moves to the end of the line).
+* Passive verbs (a character's "Effect:" or an attached Item) apply while that card is your
+  fighter or attached face-up to it: ``attack_plus N``, ``defense_plus N``,
+  ``vs_villain_plus N`` / ``vs_hero_plus N`` (attack bonus against that alignment).
+* Team Bonus verbs, active while 3 of your characters in play share the team's symbol:
+  ``extra_spirit N`` (Draw step), ``end_draw N`` (end of your turn), ``rage N`` (when you use an
+  attack, discard up to N cards for +3000 each), ``team_defense N`` (your characters of the team),
+  ``damage_mill N`` (opponent mills N per point of damage you deal), ``villain_hunter N``
+  (attack +N per Villain the opponent has in play), ``enter_search TYPE`` (a character of the
+  team entering the Arena searches your deck for a TYPE card).
+
+Values are in thousands of printed points. The engine calls :func:`resolve` for immediate
+verbs; passive and bonus verbs are read by the engine where their rule applies.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from yokai_envs.core.errors import ConfigError
+
+if TYPE_CHECKING:
+    from yokai_envs.yyh_tcg.engine import Engine
+
+CARD_TYPES = ("character", "technique", "item", "event")
+SEARCHABLE = ("technique", "item", "event")
+
+IMMEDIATE_VERBS: dict[str, str] = {
+    "draw": "int", "gain_spirit": "int", "drain_spirit": "int", "heal": "int", "power": "int",
+    "weaken": "int", "guard": "int", "extra_damage": "int", "mill": "int", "strip": "int",
+    "search": "type", "flip_sideline": "int", "rotate": "int",
+}
+PASSIVE_VERBS: dict[str, str] = {
+    "attack_plus": "int", "defense_plus": "int", "vs_villain_plus": "int", "vs_hero_plus": "int",
+}
+BONUS_VERBS: dict[str, str] = {
+    "extra_spirit": "int", "end_draw": "int", "rage": "int", "team_defense": "int",
+    "damage_mill": "int", "villain_hunter": "int", "enter_search": "type",
+}
+#: Attack bonus per card discarded to the ``rage`` Team Bonus.
+RAGE_POWER = 3
+
+_TEXT = {
+    "draw": "draw {n} card(s)", "gain_spirit": "gain {n} Spirit Energy",
+    "drain_spirit": "your opponent loses {n} Spirit Energy", "heal": "heal {n} damage from your fighter",
+    "power": "your attack this turn gets +{k}", "weaken": "the opposing fighter gets -{k} Defense this turn",
+    "guard": "your fighter gets +{k} Defense until your next turn",
+    "extra_damage": "if this turn's attack deals damage, it deals {n} more (the damage cap rises by {n})",
+    "mill": "your opponent puts the top {n} card(s) of their deck into their discard pile",
+    "strip": "your opponent discards {n} random card(s) from their hand",
+    "search": "put a random {t} from your deck into your hand",
+    "flip_sideline": "flip your face-down Sideline attachments face-up (pay each cost or discard it)",
+    "rotate": "move your next-in-line Sideline character to the end of the line",
+    "attack_plus": "your fighter's attacks get +{k}", "defense_plus": "your fighter gets +{k} Defense",
+    "vs_villain_plus": "your fighter's attacks get +{k} against Villains",
+    "vs_hero_plus": "your fighter's attacks get +{k} against Heroes",
+    "extra_spirit": "gain {n} more Spirit Energy in your Draw step",
+    "end_draw": "draw {n} card(s) at the end of your turn",
+    "rage": f"when you use an attack, you may discard up to {{n}} card(s) for +{RAGE_POWER}000 Attack each",
+    "team_defense": "your characters of this team get +{k} Defense",
+    "damage_mill": "when your fighter deals damage, your opponent mills {n} card(s) per point",
+    "villain_hunter": "your attacks get +{k} for each Villain your opponent has in play",
+    "enter_search": "when a character of this team enters the Arena, put a random {t} from your deck into your hand",
+}
+
+
+def validate(owner: str, field: str, raw: Any, vocabulary: dict[str, str]) -> tuple[tuple[str, Any], ...]:
+    """Check a ``{verb: value}`` mapping against ``vocabulary``; errors name card and field."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict) or not raw:
+        raise ConfigError(f"{owner}: field {field!r} must be a non-empty mapping of verb: value, got {raw!r}")
+    out = []
+    for verb, value in raw.items():
+        if verb not in vocabulary:
+            raise ConfigError(f"{owner}: field {field!r}: unknown verb {verb!r}; "
+                              f"known verbs: {', '.join(sorted(vocabulary))}")
+        if vocabulary[verb] == "int":
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
+                raise ConfigError(f"{owner}: field {field!r}: verb {verb!r} needs an integer 1..10, got {value!r}")
+        elif value not in SEARCHABLE:
+            raise ConfigError(f"{owner}: field {field!r}: verb {verb!r} needs one of {SEARCHABLE}, got {value!r}")
+        out.append((verb, value))
+    return tuple(out)
+
+
+def describe(effects: tuple[tuple[str, Any], ...]) -> str:
+    """Rules text for a validated effect list (values printed in thousands where they are points)."""
+    parts = [_TEXT[verb].format(n=value, k=f"{value}000" if isinstance(value, int) else value, t=value)
+             for verb, value in effects]
+    return "; ".join(parts)
+
+
+def resolve(engine: Engine, seat: int, effects: tuple[tuple[str, Any], ...]) -> None:
+    """Resolve immediate effects for ``seat``, in printed order (stops if the game ends)."""
+    me = engine.players[seat]
+    opp = engine.players[1 - seat]
+    for verb, value in effects:
+        if engine.winner is not None:
+            return
+        if verb == "draw":
+            engine.draw(seat, value)
+        elif verb == "gain_spirit":
+            me.spirit = min(10, me.spirit + value)
+        elif verb == "drain_spirit":
+            opp.spirit = max(0, opp.spirit - value)
+        elif verb == "heal":
+            if me.fighter is not None:
+                me.fighter.damage = max(0, me.fighter.damage - value)
+        elif verb == "power":
+            engine.power += value
+        elif verb == "weaken":
+            engine.weaken += value
+        elif verb == "guard":
+            me.guard += value
+        elif verb == "extra_damage":
+            engine.extra_damage += value
+        elif verb == "mill":
+            engine.mill(1 - seat, value)
+        elif verb == "strip":
+            for _ in range(min(value, len(opp.hand))):
+                opp.discard.append(opp.hand.pop(int(engine.rng.integers(len(opp.hand)))))
+        elif verb == "search":
+            engine.search(seat, value)
+        elif verb == "flip_sideline":
+            for slot in me.sideline:
+                engine.flip_attachments(seat, slot)
+        elif verb == "rotate":
+            if len(me.sideline) >= 2:
+                me.sideline.append(me.sideline.pop(0))
+        else:  # validated on load; reaching here is a bug
+            raise AssertionError(f"unhandled verb {verb}")

@@ -1,5 +1,9 @@
-"""Baseline bots, trained-policy adapters and the arena."""
+"""Baseline bots, trained-policy adapters and the arena.
+
+``agents.make(spec, env_id)`` builds any agent from a spec string (see :mod:`agents.specs`).
+"""
 
 from agents.base import Agent, RandomAgent
+from agents.specs import make, parse_spec
 
-__all__ = ["Agent", "RandomAgent"]
+__all__ = ["Agent", "RandomAgent", "make", "parse_spec"]

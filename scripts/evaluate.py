@@ -1,0 +1,6 @@
+"""Same as ``yokai evaluate``: python scripts/evaluate.py --game ... --agents ... --out DIR."""
+
+from agents.arena.cli import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())

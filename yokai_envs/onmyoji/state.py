@@ -74,10 +74,10 @@ class Enemy:
         self.alive = True
         self.is_boss = is_boss
         self.next_action = 0      # index of the action it takes next: (1) = 0
-        self.deck_card = DECK_NONE  # Solo Yokai deck card placed in front of it this turn
         self.reset_turn()
 
     def reset_turn(self) -> None:
+        self.deck_card = DECK_NONE  # Solo Yokai deck card placed in front of it this turn
         self.stopped = False
         self.weak = 0
         self.def_spent = 0

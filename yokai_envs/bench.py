@@ -1,0 +1,290 @@
+"""``yokai bench``: random-play throughput and memory, beside peer environments, in one run.
+
+For every registered env (its default options, or each of ``--configs all``): agent-steps/s
+and games/s through the wrapped PettingZoo AEC API, decisions/s through the raw Game, and the
+memory one env instance holds after a reset. In the same run, when the ``bench`` extra is
+installed: PettingZoo ``leduc_holdem_v4``, ``texas_holdem_v4``, ``connect_four_v3``, RLCard
+``doudizhu`` and ``uno`` (raw env), OpenSpiel ``leduc_poker`` (raw state), and a do-nothing AEC
+env behind the same standard wrappers: the ceiling of the AEC API itself.
+
+Every row plays random legal actions in one process with the env built and seeded once and
+reset between games. Prints a markdown table; ``--json PATH`` writes the rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import json
+import time
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from yokai_envs.registry import ENV_IDS, game_class, make, make_game
+
+Row = dict[str, Any]
+
+
+def _aec_loop(env: Any, seconds: float, seed: int = 0) -> tuple[float, float]:
+    """Random legal play through the AEC API: (agent-steps/s, games/s)."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[rng.integers(legal.size)]))
+            steps += 1
+        games += 1
+        if time.perf_counter() >= deadline:
+            break
+        env.reset()
+    elapsed = time.perf_counter() - start
+    return steps / elapsed, games / elapsed
+
+
+def _game_loop(game: Any, seconds: float, seed: int = 0) -> float:
+    """Random legal play through the raw Game contract: decisions/s."""
+    rng = np.random.default_rng(seed)
+    steps = 0
+    episode = seed
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        game.reset(episode)
+        episode += 1
+        while not game.is_over:
+            legal = np.flatnonzero(game.legal_action_mask())
+            game.step(int(legal[rng.integers(legal.size)]))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def _memory_kb(build: Callable[[], Any]) -> float:
+    """KB held by one instance built (and reset) by ``build``, measured with tracemalloc."""
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    instance = build()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    del instance
+    return (after - before) / 1024
+
+
+def _reset_env(env: Any) -> Any:
+    env.reset(seed=0)
+    return env
+
+
+class _DoNothingEnv:
+    """Built lazily so that importing this module never imports pettingzoo/gymnasium."""
+
+    @staticmethod
+    def make(num_agents: int = 4, episode_length: int = 100) -> Any:
+        from gymnasium import spaces
+        from pettingzoo import AECEnv
+        from pettingzoo.utils import wrappers
+
+        class DoNothing(AECEnv):
+            metadata = {"name": "do_nothing", "render_modes": [], "is_parallelizable": False}
+
+            def __init__(self) -> None:
+                super().__init__()
+                self.possible_agents = [f"player_{i}" for i in range(num_agents)]
+                space = spaces.Dict({"observation": spaces.Box(0, 1, (16,), np.float32),
+                                     "action_mask": spaces.Box(0, 1, (8,), np.int8)})
+                self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+                self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(8))
+                self._observation = np.zeros(16, dtype=np.float32)
+                self._mask = np.ones(8, dtype=np.int8)
+
+            def observation_space(self, agent: str) -> Any:
+                return self.observation_spaces[agent]
+
+            def action_space(self, agent: str) -> Any:
+                return self.action_spaces[agent]
+
+            def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+                self.agents = self.possible_agents[:]
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+                self.terminations = dict.fromkeys(self.agents, False)
+                self.truncations = dict.fromkeys(self.agents, False)
+                self.infos = {agent: {} for agent in self.agents}
+                self.agent_selection = self.agents[0]
+                self._steps = 0
+
+            def observe(self, agent: str) -> dict:
+                return {"observation": self._observation.copy(), "action_mask": self._mask.copy()}
+
+            def step(self, action: int) -> None:
+                agent = self.agent_selection
+                if self.terminations[agent] or self.truncations[agent]:
+                    self._was_dead_step(action)
+                    return
+                self._cumulative_rewards[agent] = 0.0
+                self._steps += 1
+                if self._steps >= episode_length:
+                    self.terminations = dict.fromkeys(self.agents, True)
+                nxt = (self.agents.index(agent) + 1) % len(self.agents)
+                self.agent_selection = self.agents[nxt]
+                self._accumulate_rewards()
+
+        return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(DoNothing()))
+
+
+def yokai_rows(seconds: float, all_configs: bool, only: list[str] | None) -> list[Row]:
+    rows = []
+    for env_id in ENV_IDS:
+        if only and env_id not in only:
+            continue
+        configs = game_class(env_id).CONFORMANCE_CONFIGS if all_configs else [{}]
+        for options in configs:
+            label = env_id + "".join(f" {k}={v}" for k, v in options.items())
+            aec_steps, games = _aec_loop(make(env_id, **options), seconds)
+            raw = _game_loop(make_game(env_id, **options), seconds)
+            memory = _memory_kb(lambda env_id=env_id, options=options: _reset_env(make(env_id, **options)))
+            rows.append({"env": label, "kind": "yokai-envs", "aec_steps_per_s": aec_steps, "games_per_s": games,
+                         "raw_decisions_per_s": raw, "memory_kb": memory})
+    return rows
+
+
+def _rlcard_row(name: str, seconds: float) -> Row:
+    import rlcard
+
+    env = rlcard.make(name, config={"seed": 0})
+    rng = np.random.default_rng(0)
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state, _ = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"].keys())
+            state, _ = env.step(legal[rng.integers(len(legal))])
+            steps += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    memory = _memory_kb(lambda: rlcard.make(name, config={"seed": 0}).reset())
+    return {"env": f"rlcard {name}", "kind": "peer", "aec_steps_per_s": None, "games_per_s": games / elapsed,
+            "raw_decisions_per_s": steps / elapsed, "memory_kb": memory}
+
+
+def _open_spiel_row(name: str, seconds: float) -> Row:
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    rng = np.random.default_rng(0)
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+                continue
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+            steps += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"env": f"open_spiel {name}", "kind": "peer", "aec_steps_per_s": None, "games_per_s": games / elapsed,
+            "raw_decisions_per_s": steps / elapsed, "memory_kb": None}
+
+
+def peer_rows(seconds: float) -> list[Row]:
+    rows = []
+    for name in ("leduc_holdem_v4", "texas_holdem_v4", "connect_four_v3"):
+        try:
+            module = importlib.import_module(f"pettingzoo.classic.{name}")
+        except ImportError as error:  # the bench extra is not installed
+            print(f"skipping pettingzoo {name}: {error}")
+            continue
+        aec_steps, games = _aec_loop(module.env(), seconds)
+        memory = _memory_kb(lambda module=module: _reset_env(module.env()))
+        rows.append({"env": f"pettingzoo {name}", "kind": "peer", "aec_steps_per_s": aec_steps, "games_per_s": games,
+                     "raw_decisions_per_s": None, "memory_kb": memory})
+    for name in ("doudizhu", "uno"):
+        try:
+            rows.append(_rlcard_row(name, seconds))
+        except ImportError as error:
+            print(f"skipping rlcard {name}: {error}")
+    try:
+        rows.append(_open_spiel_row("leduc_poker", seconds))
+    except ImportError as error:
+        print(f"skipping open_spiel: {error}")
+    aec_steps, games = _aec_loop(_DoNothingEnv.make(), seconds)
+    rows.append({"env": "do-nothing AEC (ceiling)", "kind": "ceiling", "aec_steps_per_s": aec_steps,
+                 "games_per_s": games, "raw_decisions_per_s": None,
+                 "memory_kb": _memory_kb(lambda: _reset_env(_DoNothingEnv.make()))})
+    return rows
+
+
+def _fmt(value: float | None, digits: int = 0) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def markdown(rows: list[Row]) -> str:
+    lines = ["| env | AEC agent-steps/s | games/s | raw decisions/s | memory KB |", "|---|---:|---:|---:|---:|"]
+    for row in rows:
+        lines.append(f"| {row['env']} | {_fmt(row['aec_steps_per_s'])} | {_fmt(row['games_per_s'], 1)} | "
+                     f"{_fmt(row['raw_decisions_per_s'])} | {_fmt(row['memory_kb'], 1)} |")
+    return "\n".join(lines)
+
+
+def ratios(rows: list[Row]) -> list[str]:
+    """The issue targets as ratios against peers measured in the same run."""
+    by_env = {row["env"]: row for row in rows}
+    lines = []
+
+    def ratio(env: str, key: str, peer: str, peer_key: str) -> str:
+        if peer not in by_env or not by_env[peer][peer_key] or by_env[env][key] is None:
+            return "n/a"
+        return f"{by_env[env][key] / by_env[peer][peer_key]:.2f}x"
+
+    for row in rows:
+        if row["kind"] != "yokai-envs":
+            continue
+        env = row["env"]
+        lines.append(f"- {env}: AEC = {ratio(env, 'aec_steps_per_s', 'pettingzoo leduc_holdem_v4', 'aec_steps_per_s')}"
+                     f" leduc, {ratio(env, 'aec_steps_per_s', 'pettingzoo texas_holdem_v4', 'aec_steps_per_s')} texas,"
+                     f" {ratio(env, 'aec_steps_per_s', 'do-nothing AEC (ceiling)', 'aec_steps_per_s')} of the ceiling;"
+                     f" raw = {ratio(env, 'raw_decisions_per_s', 'rlcard doudizhu', 'raw_decisions_per_s')}"
+                     f" rlcard doudizhu")
+    return lines
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    parser.add_argument("--env", action="append", help="only this env id (repeatable)")
+    parser.add_argument("--configs", choices=["default", "all"], default="default",
+                        help="default options only, or every configuration the conformance suite runs")
+    parser.add_argument("--no-peers", action="store_true", help="skip the peer environments")
+    parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    unknown = [e for e in (args.env or []) if e not in ENV_IDS]
+    if unknown:
+        raise SystemExit(f"unknown env id(s) {unknown}; valid: {', '.join(ENV_IDS)}")
+    rows = yokai_rows(args.seconds, args.configs == "all", args.env)
+    if not args.no_peers:
+        rows += peer_rows(args.seconds)
+    print(markdown(rows))
+    print()
+    print("\n".join(ratios(rows)))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(rows, handle, indent=2)
+    return 0

@@ -1,0 +1,324 @@
+"""Read, layer and validate a training config.
+
+    config = load_config("configs/yonkai_no_yokai/quick.yaml", overrides=["training.seed=3"])
+
+Layers, lowest first: the defaults of ``schema.SCHEMA``, the YAML file (``yaml.safe_load``),
+``--set key=value`` overrides (dotted paths, values parsed as YAML), ``--out DIR``.
+Validation runs before anything is built and reports every problem at once, each with its
+dotted path, what was expected and the valid choices (a near-miss gets "did you mean").
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+import importlib
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from yokai_envs.core.errors import ConfigError
+from yokai_envs.training.schema import ALGORITHMS, REQUIRED, SCHEMA, Field, defaults
+
+# Constructor arguments the trainer sets itself: not allowed under algorithm.hyperparameters.
+RESERVED_HYPERPARAMETERS = ("policy", "env", "policy_kwargs", "tensorboard_log", "verbose", "seed", "device",
+                            "_init_setup_model", "rollout_buffer_class", "rollout_buffer_kwargs")
+
+
+def load_config(path: str | Path | None = None, overrides: list[str] | None = None, out: str | None = None,
+                base: dict[str, Any] | None = None, check_agents: bool = True) -> dict[str, Any]:
+    """The resolved, validated config (raises ConfigError listing every problem).
+
+    ``base`` replaces the file (used by ``--resume`` with the run's saved config).
+    """
+    source = str(path) if path is not None else "config"
+    if base is not None:
+        user = base
+    elif path is not None:
+        user = read_yaml(path)
+    else:
+        raise ConfigError("no config: pass --config FILE (or --resume with a run folder)")
+    user = _copy_tree(user)
+    for item in overrides or []:
+        apply_override(user, item)
+    if out is not None:
+        user.setdefault("output", {})
+        if not isinstance(user["output"], dict):
+            raise ConfigError(f"{source}: output must be a mapping")
+        user["output"]["dir"] = out
+    config = merge(defaults(), user)
+    errors: list[str] = []
+    _check_tree(config, SCHEMA, "", errors)
+    if not errors:
+        _check_semantics(config, errors, check_agents)
+    if errors:
+        raise ConfigError(f"invalid training config ({source}):\n  - " + "\n  - ".join(errors))
+    if config["output"]["dir"] is None:
+        name = Path(path).stem if path is not None else "run"
+        config["output"]["dir"] = str(Path("runs") / game_name(config["game"]["env_id"]) / name)
+    return config
+
+
+def read_yaml(path: str | Path) -> dict[str, Any]:
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"config file not found: {str(path)!r}")
+    try:
+        data = yaml.safe_load(p.read_text())
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: the top level must be a mapping of sections, got {type(data).__name__}")
+    return data
+
+
+def game_name(env_id: str) -> str:
+    """``yonkai_no_yokai_v0`` -> ``yonkai_no_yokai`` (the configs/ and runs/ folder name)."""
+    head, _, version = env_id.rpartition("_v")
+    return head if head and version.isdigit() else env_id
+
+
+# ---------------------------------------------------------------------- layering
+def apply_override(tree: dict[str, Any], item: str) -> None:
+    """Apply one ``dotted.key=value`` override in place (value parsed as YAML)."""
+    if "=" not in item:
+        raise ConfigError(f"--set {item!r}: expected key=value, e.g. training.total_timesteps=100000")
+    key, raw = item.split("=", 1)
+    parts = [p for p in key.strip().split(".")]
+    if not all(parts):
+        raise ConfigError(f"--set {item!r}: empty part in the dotted key {key!r}")
+    try:
+        value = yaml.safe_load(raw) if raw.strip() else None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"--set {item!r}: value is not valid YAML: {exc}") from None
+    node: Any = tree
+    for depth, part in enumerate(parts[:-1]):
+        where = ".".join(parts[:depth + 1])
+        if isinstance(node, list):
+            node = node[_list_index(node, part, where, item)]
+        elif isinstance(node, dict):
+            if not isinstance(node.get(part), dict | list):
+                node[part] = {}
+            node = node[part]
+        else:
+            raise ConfigError(f"--set {item!r}: {where} is not a section")
+    last = parts[-1]
+    if isinstance(node, list):
+        node[_list_index(node, last, key, item)] = value
+    else:
+        node[last] = value
+
+
+def _list_index(node: list, part: str, where: str, item: str) -> int:
+    if not part.isdigit() or int(part) >= len(node):
+        raise ConfigError(f"--set {item!r}: {where}: list index must be 0..{len(node) - 1}, got {part!r}")
+    return int(part)
+
+
+def merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    """``top`` over ``base``: mappings merge key by key, everything else (lists too) replaces."""
+    out = dict(base)
+    for key, value in top.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _copy_tree(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy_tree(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_tree(v) for v in value]
+    return value
+
+
+# ---------------------------------------------------------------------- structure
+def unknown_key_message(path: str, key: Any, valid: list[str]) -> str:
+    close = difflib.get_close_matches(str(key), valid, n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"{_join(path, key)}: unknown key{hint}; valid keys: {', '.join(valid)}"
+
+
+def _join(path: str, key: Any) -> str:
+    return f"{path}.{key}" if path else str(key)
+
+
+def _check_tree(tree: Any, schema: dict[str, Any], path: str, errors: list[str]) -> None:
+    if not isinstance(tree, dict):
+        errors.append(f"{path}: expected a mapping of {', '.join(schema)}, got {type(tree).__name__}")
+        return
+    for key in list(tree):
+        if key not in schema:
+            errors.append(unknown_key_message(path, key, list(schema)))
+    for key, node in schema.items():
+        where = _join(path, key)
+        if isinstance(node, dict):
+            _check_tree(tree.setdefault(key, {}), node, where, errors)
+        elif key not in tree:
+            if node.default is REQUIRED:
+                errors.append(f"{where}: required ({node.type_names()}){_help(node)}")
+        else:
+            tree[key] = _check_value(tree[key], node, where, errors)
+
+
+def _help(node: Field) -> str:
+    return f" — {node.help}" if node.help else ""
+
+
+def _check_value(value: Any, node: Field, where: str, errors: list[str]) -> Any:
+    if value is None:
+        if not node.nullable:
+            errors.append(f"{where}: must be {node.type_names()}, got null{_help(node)}")
+        return value
+    value = _coerce(value, node)
+    if isinstance(value, bool) and bool not in node.types or not isinstance(value, node.types):
+        errors.append(f"{where}: must be {node.type_names()}, got {type(value).__name__} {value!r}{_help(node)}")
+        return value
+    if node.choices is not None and value not in node.choices:
+        close = difflib.get_close_matches(str(value), [str(c) for c in node.choices], n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        errors.append(f"{where}: {value!r} is not valid{hint}; valid choices: {', '.join(map(str, node.choices))}")
+    if node.minimum is not None and isinstance(value, int | float) and value < node.minimum:
+        errors.append(f"{where}: must be >= {node.minimum}, got {value!r}")
+    if isinstance(value, list) and node.items is not None:
+        for i, item in enumerate(value):
+            value[i] = _check_item(item, node.items, f"{where}[{i}]", errors)
+    if float in node.types and int in node.types and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    return value
+
+
+def _coerce(value: Any, node: Field) -> Any:
+    """YAML reads ``3e-4`` (no dot) as a string; accept numeric strings where a float is due."""
+    if float in node.types and isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _check_item(item: Any, spec: Any, where: str, errors: list[str]) -> Any:
+    if isinstance(spec, Field):
+        return _check_value(item, spec, where, errors)
+    if isinstance(item, str):  # a bare spec string is shorthand for {spec: ..., weight: 1}
+        item = {"spec": item}
+    merged = {**defaults(spec), **item} if isinstance(item, dict) else item
+    _check_tree(merged, spec, where, errors)
+    return merged
+
+
+# ---------------------------------------------------------------------- meaning
+def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bool) -> None:
+    from yokai_envs.registry import ENV_IDS, game_class
+
+    game = config["game"]
+    env_id = game["env_id"]
+    if env_id not in ENV_IDS:
+        close = difflib.get_close_matches(env_id, ENV_IDS, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        errors.append(f"game.env_id: unknown env id {env_id!r}{hint}; valid env ids: {', '.join(ENV_IDS)}")
+        return
+    cls = game_class(env_id)
+    valid_options = [*cls.OPTIONS, "max_steps"]
+    bad = False
+    for key in game["options"]:
+        if key not in valid_options:
+            errors.append(unknown_key_message("game.options", key, valid_options))
+            bad = True
+    if bad:
+        return
+    try:
+        instance = cls(**game["options"])
+    except (ConfigError, ValueError, TypeError) as exc:
+        errors.append(f"game.options: {exc}")
+        return
+    seats = instance.num_players
+    if game["learner_seat"] is not None and game["learner_seat"] >= seats:
+        errors.append(f"game.learner_seat: {game['learner_seat']} is not a seat of {env_id} "
+                      f"with {seats} players; valid: null (rotate) or 0..{seats - 1}")
+    _check_hyperparameters(config["algorithm"], errors)
+    evaluation = config["evaluation"]
+    eval_seats = evaluation["seats"]
+    if isinstance(eval_seats, str) and eval_seats != "all":
+        errors.append(f"evaluation.seats: {eval_seats!r} is not valid; use 'all' or a list of seats 0..{seats - 1}")
+    elif isinstance(eval_seats, list):
+        if not eval_seats:
+            errors.append("evaluation.seats: empty list; use 'all' or a list of seats")
+        for i, seat in enumerate(eval_seats):
+            if isinstance(seat, int) and seat >= seats:
+                errors.append(f"evaluation.seats[{i}]: {seat} is not a seat; valid: 0..{seats - 1}")
+    if evaluation["best_by"] is not None and evaluation["best_by"] not in evaluation["bots"]:
+        errors.append(f"evaluation.best_by: {evaluation['best_by']!r} is not one of evaluation.bots: "
+                      f"{', '.join(evaluation['bots'])}")
+    from yokai_envs.gym_env import is_cooperative
+
+    needs_opponents = seats > 1 and not is_cooperative(instance)
+    bots = config["opponents"]["bots"]
+    if needs_opponents and not bots and not config["opponents"]["self_play"]["enabled"]:
+        errors.append(f"opponents.bots: {env_id} with {seats} seats needs at least one opponent bot")
+    if needs_opponents and bots and sum(b["weight"] for b in bots) <= 0:
+        errors.append("opponents.bots: the weights sum to 0; give at least one bot a positive weight")
+    if needs_opponents and not bots:
+        errors.append("opponents.bots: self-play needs at least one bot to play before the first snapshot")
+    if check_agents:
+        specs = [(f"opponents.bots[{i}].spec", b["spec"]) for i, b in enumerate(bots)]
+        specs += [(f"evaluation.bots[{i}]", s) for i, s in enumerate(evaluation["bots"])]
+        for where, spec in specs:
+            _check_agent(where, spec, env_id, game["options"], errors)
+
+
+def _check_agent(where: str, spec: str, env_id: str, options: dict[str, Any], errors: list[str]) -> None:
+    from agents.specs import make
+
+    try:
+        make(spec, env_id, options, seed=0)
+    except (ValueError, OSError, ImportError) as exc:
+        errors.append(f"{where}: {exc}")
+
+
+def algorithm_class(name: str) -> type:
+    module, cls = ALGORITHMS[name]
+    return getattr(importlib.import_module(module), cls)
+
+
+def _check_hyperparameters(algorithm: dict[str, Any], errors: list[str]) -> None:
+    params = inspect.signature(algorithm_class(algorithm["name"]).__init__).parameters
+    valid = [p for p in params if p not in RESERVED_HYPERPARAMETERS and p != "self"]
+    hyper = algorithm["hyperparameters"]
+    for key in list(hyper):
+        where = f"algorithm.hyperparameters.{key}"
+        if key in RESERVED_HYPERPARAMETERS:
+            errors.append(f"{where}: set by the trainer (see training.seed/device, algorithm.network, output); "
+                          f"valid keys: {', '.join(valid)}")
+            continue
+        if key not in valid:
+            errors.append(unknown_key_message("algorithm.hyperparameters", key, valid))
+            continue
+        default = params[key].default
+        value = hyper[key]
+        if isinstance(default, bool):
+            ok = isinstance(value, bool)
+            want = "bool"
+        elif isinstance(default, int) and default is not None:
+            ok = isinstance(value, int) and not isinstance(value, bool) and value > 0
+            want = "a positive int"
+        elif isinstance(default, float) or default is None:
+            if isinstance(value, str):
+                try:
+                    value = hyper[key] = float(value)
+                except ValueError:
+                    pass
+            ok = (value is None and default is None) or (isinstance(value, int | float) and not isinstance(value, bool))
+            want = "a number" + (" or null" if default is None else "")
+            if ok and isinstance(value, int):
+                hyper[key] = float(value)
+        else:
+            ok, want = True, ""
+        if not ok:
+            errors.append(f"{where}: must be {want}, got {type(value).__name__} {value!r}")

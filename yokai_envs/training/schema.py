@@ -1,0 +1,123 @@
+"""The training config: every key, its type, default and valid values (one place).
+
+A config file only has to say what differs from these defaults. ``SCHEMA`` mirrors the YAML
+tree: a dict is a section, a :class:`Field` is a leaf. Algorithm hyperparameters are checked
+against the algorithm's own constructor (see ``config.py``), game options against the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+REQUIRED = object()  # a Field default meaning "the file must set this"
+
+# algorithm name -> (module, class). MaskablePPO is the one wired up; the table leaves room.
+ALGORITHMS: dict[str, tuple[str, str]] = {
+    "MaskablePPO": ("sb3_contrib", "MaskablePPO"),
+}
+ACTIVATIONS = ("tanh", "relu", "elu", "leaky_relu")
+VEC_ENVS = ("dummy", "subproc")
+DEVICES = ("cpu", "cuda", "auto")
+
+
+@dataclass(frozen=True)
+class Field:
+    """A leaf of the config tree."""
+
+    types: tuple[type, ...]
+    default: Any = REQUIRED
+    choices: tuple[Any, ...] | None = None
+    minimum: float | None = None
+    nullable: bool = False
+    items: Any = None  # for lists: a Field (scalars) or a dict (a section per item)
+    help: str = ""
+
+    def type_names(self) -> str:
+        names = [t.__name__ for t in self.types] + (["null"] if self.nullable else [])
+        return " or ".join(names)
+
+
+INT, FLOAT, STR, BOOL, LIST, DICT = (int,), (float, int), (str,), (bool,), (list,), (dict,)
+
+BOT_ENTRY = {
+    "spec": Field(STR, help="agent spec: random, heuristic, ismcts:iterations=200, policy:PATH"),
+    "weight": Field(FLOAT, 1.0, minimum=0, help="sampling weight in the opponent pool"),
+}
+
+SCHEMA: dict[str, Any] = {
+    "game": {
+        "env_id": Field(STR, help="registered env id, e.g. yonkai_no_yokai_v0"),
+        "options": Field(DICT, {}, help="game options (checked against the game's OPTIONS)"),
+        "learner_seat": Field(INT, None, nullable=True, minimum=0,
+                              help="the seat the learner plays; null rotates it every episode"),
+    },
+    "algorithm": {
+        "name": Field(STR, "MaskablePPO", choices=tuple(ALGORITHMS)),
+        "policy": Field(STR, "MlpPolicy"),
+        "hyperparameters": Field(DICT, {}, help="keyword arguments of the algorithm's constructor"),
+        "network": {
+            "net_arch": Field(LIST, [128, 128], items=Field(INT, minimum=1),
+                              help="hidden layer sizes shared by policy and value nets"),
+            "activation": Field(STR, "tanh", choices=ACTIVATIONS),
+        },
+    },
+    "training": {
+        "total_timesteps": Field(INT, minimum=1, help="learner decisions over all envs"),
+        "n_envs": Field(INT, 8, minimum=1),
+        "vec_env": Field(STR, "dummy", choices=VEC_ENVS,
+                         help="dummy: envs in this process; subproc: one process per env"),
+        "seed": Field(INT, 0, minimum=0),
+        "device": Field(STR, "cpu", choices=DEVICES),
+        "torch_threads": Field(INT, 1, minimum=1, help="torch CPU threads (1 is fastest for small nets)"),
+    },
+    "opponents": {
+        "bots": Field(LIST, [{"spec": "random", "weight": 1.0}], items=BOT_ENTRY,
+                      help="bot specs with sampling weights (a bare spec string means weight 1)"),
+        "self_play": {
+            "enabled": Field(BOOL, False),
+            "weight": Field(FLOAT, 1.0, minimum=0,
+                            help="total sampling weight of the snapshots, shared equally among them"),
+            "snapshot_every": Field(INT, 50_000, minimum=1, help="steps between snapshots"),
+            "pool_size": Field(INT, 5, minimum=1, help="most recent snapshots kept in the pool"),
+            "start_after": Field(INT, 0, minimum=0, help="steps before the first snapshot"),
+        },
+    },
+    "evaluation": {
+        "every": Field(INT, 50_000, minimum=0, help="steps between evaluations (0: only at the end)"),
+        "games": Field(INT, 200, minimum=1, help="games per bot at each evaluation"),
+        "final_games": Field(INT, 1000, minimum=1, help="games per bot in the final arena table"),
+        "bots": Field(LIST, ["random"], items=Field(STR), help="bot specs to evaluate against"),
+        "seats": Field((str, list), "all", items=Field(INT, minimum=0),
+                       help="'all' (rotate the learner over every seat) or a list of seats"),
+        "deterministic": Field(BOOL, True, help="play the most likely action when evaluating"),
+        "best_by": Field(STR, None, nullable=True,
+                         help="bot whose win rate picks best_model.zip (default: the first bot)"),
+    },
+    "output": {
+        "dir": Field(STR, None, nullable=True, help="run folder (default runs/<game>/<config name>)"),
+        "checkpoint_every": Field(INT, 50_000, minimum=1, help="steps between latest-checkpoint saves"),
+        "tensorboard": Field(BOOL, True),
+        "csv": Field(BOOL, True),
+        "progress_bar": Field(BOOL, True),
+    },
+}
+
+
+def defaults(schema: dict[str, Any] = SCHEMA) -> dict[str, Any]:
+    """The default config tree (REQUIRED leaves are left out)."""
+    out: dict[str, Any] = {}
+    for key, node in schema.items():
+        if isinstance(node, dict):
+            out[key] = defaults(node)
+        elif node.default is not REQUIRED:
+            out[key] = _copy(node.default)
+    return out
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value

@@ -53,7 +53,8 @@ def table_rows(tables: list[Table], records: list[dict[str, Any]], num_players: 
             a = acc[(table.index, label)]
             n = a["games"]
             low, high = wilson_interval(a["credit"], n)
-            others = [x for x in table.agents if x != label] or [label]
+            others = list(table.agents)
+            others.remove(label)  # the other seats at this table (one copy of itself removed)
             by_seat = [float(r / g) if g else None for r, g in zip(a["seat_reward"], a["seat_games"])]
             rows.append({
                 "table": table.index, "agent": label, "opponents": " + ".join(others), "games": n,

@@ -37,7 +37,7 @@ def _aec_loop(env: Any, seconds: float, seed: int = 0) -> tuple[float, float]:
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)

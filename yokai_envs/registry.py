@@ -19,12 +19,16 @@ _ENV_MODULES: dict[str, str] = {
 ENV_IDS: tuple[str, ...] = tuple(_ENV_MODULES)
 
 
-def _module(env_id: str) -> Any:
+def _module_name(env_id: str) -> str:
     if env_id not in _ENV_MODULES:
         close = difflib.get_close_matches(str(env_id), ENV_IDS, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ValueError(f"unknown env id {env_id!r}{hint}; valid env ids: {', '.join(ENV_IDS)}")
-    return importlib.import_module(_ENV_MODULES[env_id])
+    return _ENV_MODULES[env_id]
+
+
+def _module(env_id: str) -> Any:
+    return importlib.import_module(_module_name(env_id))
 
 
 def make(env_id: str, **options: Any) -> AECEnv:
@@ -38,6 +42,19 @@ def make_raw(env_id: str, **options: Any) -> AECEnv:
 
 
 def game_class(env_id: str) -> type[Game]:
+    """The Game subclass of ``env_id``, found in the game package's ``game`` module so that
+    the bare engine loads without pettingzoo or gymnasium."""
+    _module_name(env_id)
+    from yokai_envs.core.game import Game
+
+    package = _ENV_MODULES[env_id].rsplit(".", 1)[0]
+    try:
+        module = importlib.import_module(f"{package}.game")
+    except ModuleNotFoundError:
+        return _module(env_id).raw_env.game_class
+    for value in vars(module).values():
+        if isinstance(value, type) and issubclass(value, Game) and getattr(value, "env_id", None) == env_id:
+            return value
     return _module(env_id).raw_env.game_class
 
 

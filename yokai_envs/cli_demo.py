@@ -1,0 +1,41 @@
+"""``yokai demo``: one game between bots, rendered after every decision."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from yokai_envs.registry import ENV_IDS, make_game
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default=ENV_IDS[0], choices=ENV_IDS, help="env id")
+    parser.add_argument("--env-kwargs", default="{}", help="game options as JSON, e.g. '{\"num_players\": 3}'")
+    parser.add_argument("--agents", default="heuristic,random",
+                        help="agent specs, comma-separated, cycled over the seats (default heuristic,random)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quiet", action="store_true", help="print only the final table")
+
+
+def run(args: argparse.Namespace) -> int:
+    from agents import make as make_agent
+
+    options = json.loads(args.env_kwargs)
+    game = make_game(args.game, **options)
+    specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    seats = [make_agent(specs[i % len(specs)], args.game, options, seed=args.seed + i)
+             for i in range(game.num_players)]
+    game.reset(args.seed)
+    while not game.is_over:
+        seat = game.current_player
+        agent = seats[seat]
+        action = agent.act(game.observation(seat), game.legal_action_mask(), game if agent.needs_game else None)
+        if not args.quiet:
+            print(f"player {seat} ({specs[seat % len(specs)]}): {game.action_name(action)}")
+        game.step(action)
+        if not args.quiet:
+            print(game.render(), end="\n\n")
+    print(game.render())
+    print("returns:", ", ".join(f"player {s}: {r:+g}" for s, r in enumerate(game.returns())),
+          "(truncated)" if game.is_truncated else "")
+    return 0

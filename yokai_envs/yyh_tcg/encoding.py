@@ -1,0 +1,163 @@
+"""Observation tensor: a seat's information set as named float32 blocks in [0, 1].
+
+Blocks (``C`` characters, ``A`` Techniques+Items, ``P`` all cards, ``T`` teams in the pool;
+"my"/"opp" are relative to the observing seat):
+
+* ``phase`` one-hot over the engine phases; ``scalars`` (see ``SCALARS``);
+* ``my_bonus`` / ``opp_bonus``: one-hot of the team whose Team Bonus is active;
+* ``my_hand``, ``my_deck`` (own deck contents, not order), ``my_discard``, ``opp_discard``:
+  copies per card / 3;
+* ``my_won``/``my_lost``/``opp_won``/``opp_lost``: characters that left the field per match result;
+* per side and slot (``fighter``, ``line1``..``line4`` in Sideline order): ``_char`` identity
+  one-hot over C, ``_feat`` the character's printed features (``CHAR_FEATURES``), ``_face_up``
+  face-up attachments per card / 3, ``_face_down`` number of face-down attachments / 5, and for
+  my own slots only ``_face_down_cards`` (which cards they are);
+* ``attack_choice``: the attack chosen this turn (printed attack 1, 2, or a Technique).
+
+The opponent's picks are zero until the simultaneous reveal; the opponent's hand, deck and
+face-down attachments appear only as counts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yokai_envs.yyh_tcg.cards import MAX_OWN_ATTACKS, CardPool
+
+PHASES = ("setup", "draw", "main", "attack", "discard", "use", "abilities", "min_damage", "over")
+SCALARS = ("is_my_turn", "i_decide", "i_went_first", "revealed", "turn/60", "my_spirit/10", "opp_spirit/10",
+           "my_wins/3", "opp_wins/3", "my_hand/20", "opp_hand/20", "my_deck/50", "opp_deck/50",
+           "my_fifth_placed", "opp_fifth_placed", "my_guard/5", "opp_guard/5", "my_damage/4", "opp_damage/4",
+           "my_defense/15", "opp_defense/15", "attack_value/25", "power/10", "weaken/10", "extra_damage/3",
+           "pending_discard/3", "rage_used/3", "damage_now/4", "my_picks/4")
+SLOT_NAMES = ("fighter", "line1", "line2", "line3", "line4")
+
+
+def char_features(pool: CardPool) -> tuple[list[str], np.ndarray]:
+    """Printed features of each character (rows in pool.characters order)."""
+    names = ["defense/10", "hero", "villain", *[f"team:{t}" for t in pool.teams]]
+    for i in range(MAX_OWN_ATTACKS):
+        names += [f"attack{i + 1}_present", f"attack{i + 1}_value/15", f"attack{i + 1}_spirit/10",
+                  f"attack{i + 1}_discard/3", f"attack{i + 1}_has_effect"]
+    names += ["passive_attack/3", "passive_defense/3", "has_ability"]
+    rows = np.zeros((len(pool.characters), len(names)), dtype=np.float32)
+    for r, cid in enumerate(pool.characters):
+        card = pool.cards[cid]
+        row = [card.defense / 10, card.alignment == "hero", card.alignment == "villain",
+               *[card.team == t for t in pool.teams]]
+        for i in range(MAX_OWN_ATTACKS):
+            if i < len(card.attacks):
+                a = card.attacks[i]
+                row += [1, a.value / 15, a.spirit / 10, a.discard / 3, bool(a.effects)]
+            else:
+                row += [0, 0, 0, 0, 0]
+        row += [card.passive_value("attack_plus") / 3, card.passive_value("defense_plus") / 3,
+                card.ability is not None]
+        rows[r] = np.minimum(np.asarray(row, dtype=np.float32), 1.0)
+    return names, rows
+
+
+class Encoder:
+    def __init__(self, pool: CardPool) -> None:
+        self.pool = pool
+        n_cards, n_chars, n_att, n_teams = len(pool), len(pool.characters), len(pool.attachables), len(pool.teams)
+        self.feature_names, self.features = char_features(pool)
+        n_feat = self.features.shape[1]
+        blocks: list[tuple[str, int]] = [("phase", len(PHASES)), ("scalars", len(SCALARS)),
+                                         ("my_bonus", n_teams), ("opp_bonus", n_teams),
+                                         ("my_hand", n_cards), ("my_deck", n_cards),
+                                         ("my_discard", n_cards), ("opp_discard", n_cards),
+                                         ("my_won", n_chars), ("my_lost", n_chars),
+                                         ("opp_won", n_chars), ("opp_lost", n_chars)]
+        for side in ("my", "opp"):
+            for slot in SLOT_NAMES:
+                blocks += [(f"{side}_{slot}_char", n_chars), (f"{side}_{slot}_feat", n_feat),
+                           (f"{side}_{slot}_face_up", n_att), (f"{side}_{slot}_face_down", 1)]
+                if side == "my":
+                    blocks.append((f"my_{slot}_face_down_cards", n_att))
+        blocks.append(("attack_choice", MAX_OWN_ATTACKS + len(pool.techniques)))
+        self.layout: dict[str, slice] = {}
+        start = 0
+        for name, size in blocks:
+            self.layout[name] = slice(start, start + size)
+            start += size
+        self.size = start
+        self.start = {name: s.start for name, s in self.layout.items()}
+        self.char_index = {cid: i for i, cid in enumerate(pool.characters)}
+        self.att_index = {cid: i for i, cid in enumerate(pool.attachables)}
+        self.team_index = {t: i for i, t in enumerate(pool.teams)}
+        self.tech_index = {cid: i for i, cid in enumerate(pool.techniques)}
+        self.phase_index = {p: i for i, p in enumerate(PHASES)}
+        self.n_cards = n_cards
+
+    def observe(self, eng, seat: int) -> np.ndarray:  # eng: Engine (untyped to avoid a cycle)
+        obs = np.zeros(self.size, dtype=np.float32)
+        st = self.start
+        me, opp = eng.players[seat], eng.players[1 - seat]
+        show_opp = eng.revealed
+        obs[st["phase"] + self.phase_index[eng.phase]] = 1.0
+        attacking = eng.attack is not None and eng.turn_player in (0, 1)
+        my_def = eng.defense_value(seat) if me.fighter is not None else 0
+        opp_def = eng.defense_value(1 - seat) if (opp.fighter is not None and show_opp) else 0
+        scalars = [eng.turn_player == seat and eng.turn_number > 0, eng.decider == seat,
+                   eng.first_player == seat and show_opp, show_opp, eng.turn_number / 60,
+                   me.spirit / 10, opp.spirit / 10, me.wins / 3, opp.wins / 3, len(me.hand) / 20,
+                   len(opp.hand) / 20, len(me.deck) / 50, len(opp.deck) / 50, me.fifth_placed, opp.fifth_placed,
+                   me.guard / 5, opp.guard / 5, me.fighter.damage / 4 if me.fighter else 0,
+                   opp.fighter.damage / 4 if (opp.fighter and show_opp) else 0, my_def / 15, opp_def / 15,
+                   eng.attack_value() / 25 if attacking else 0, eng.power / 10, eng.weaken / 10,
+                   eng.extra_damage / 3, eng.pending_discard / 3, eng.rage_used / 3,
+                   eng.damage_now() / 4 if attacking else 0, len(me.slots()) / 4]
+        s0 = st["scalars"]
+        obs[s0:s0 + len(scalars)] = np.minimum(np.asarray(scalars, dtype=np.float32), 1.0)
+        if me.bonus_team is not None:
+            obs[st["my_bonus"] + self.team_index[me.bonus_team]] = 1.0
+        if opp.bonus_team is not None and show_opp:
+            obs[st["opp_bonus"] + self.team_index[opp.bonus_team]] = 1.0
+        n = self.n_cards
+        for name, cards in (("my_hand", me.hand), ("my_deck", me.deck), ("my_discard", me.discard),
+                            ("opp_discard", opp.discard)):
+            if cards:
+                s = st[name]
+                obs[s:s + n] = np.minimum(np.bincount(cards, minlength=n) / 3.0, 1.0)
+        ci = self.char_index
+        for name, cards in (("my_won", me.won), ("my_lost", me.lost), ("opp_won", opp.won), ("opp_lost", opp.lost)):
+            s = st[name]
+            for cid in cards:
+                obs[s + ci[cid]] = 1.0
+        self._slots(obs, "my", me, True)
+        if show_opp:
+            self._slots(obs, "opp", opp, False)
+        if eng.attack is not None:
+            s = st["attack_choice"]
+            card = eng.pool.cards[eng.attack_card]
+            if card.is_character:
+                obs[s + card.attacks.index(eng.attack)] = 1.0
+            else:
+                obs[s + MAX_OWN_ATTACKS + self.tech_index[eng.attack_card]] = 1.0
+        return obs
+
+    def _slots(self, obs: np.ndarray, side: str, player, own: bool) -> None:
+        st = self.start
+        ai = self.att_index
+        slots = [player.fighter, *player.sideline]
+        names = SLOT_NAMES if player.fighter is not None else SLOT_NAMES[1:]
+        if player.fighter is None:
+            slots = slots[1:]
+        for name, slot in zip(names, slots):
+            key = f"{side}_{name}"
+            row = self.char_index[slot.char]
+            obs[st[key + "_char"] + row] = 1.0
+            f = st[key + "_feat"]
+            obs[f:f + self.features.shape[1]] = self.features[row]
+            down = 0
+            for att in slot.attached:
+                if att.face_up:
+                    i = st[key + "_face_up"] + ai[att.card]
+                    obs[i] = min(1.0, obs[i] + 1 / 3)
+                else:
+                    down += 1
+                    if own:
+                        i = st[key + "_face_down_cards"] + ai[att.card]
+                        obs[i] = min(1.0, obs[i] + 1 / 3)
+            obs[st[key + "_face_down"]] = min(1.0, down / 5)

@@ -10,6 +10,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "list": ("yokai_envs.cli_list", "list the env ids, their options and player counts"),
     "bench": ("yokai_envs.bench", "measure env throughput and memory beside peer environments"),
+    "train": ("yokai_envs.training.cli", "train a policy (MaskablePPO, opponent pools, self-play) from a YAML config"),
     "demo": ("yokai_envs.cli_demo", "play one game between bots and render every decision"),
     "evaluate": ("agents.arena.cli", "play agents against each other (seat-balanced, duplicate deals) and rate them"),
 }

@@ -1,0 +1,145 @@
+"""PettingZoo envs of Onmyoji: three nights (``onmyoji_v0``).
+
+``env(mode=..., difficulty=..., characters=...)`` is the AEC env (agents ``player_0`` and, in Duel
+and Co-op, ``player_1``; Solo is a 1-agent AEC game). ``parallel_env(...)`` is the Parallel API
+over the same Game: every live seat acts each step; a seat with nothing to decide gets a mask with
+only action 0 (``wait``). In the face-down card step both seats choose in the same parallel step.
+
+Observation layout: see :mod:`yokai_envs.onmyoji.observation` (``env.observation_layout``).
+Action table (86 actions): see :mod:`yokai_envs.onmyoji.encoding`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from yokai_envs.core.aec import YokaiAECEnv, split_options, wrap
+from yokai_envs.core.errors import ConfigError
+from yokai_envs.onmyoji import encoding as enc
+from yokai_envs.onmyoji.game import D_PLAY, OnmyojiGame
+
+
+class raw_env(YokaiAECEnv):
+    game_class = OnmyojiGame
+    metadata = {"name": "onmyoji_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+
+def env(**options: Any):
+    return wrap(raw_env(**options))
+
+
+class OnmyojiParallelEnv(ParallelEnv):
+    """Every live seat acts each step; the simultaneous face-down choice is one parallel step."""
+
+    metadata = {"name": "onmyoji_parallel_v0", "render_modes": ["ansi", "human"]}
+
+    def __init__(self, **options: Any) -> None:
+        env_opts, game_opts = split_options(OnmyojiGame, options)
+        if env_opts["illegal_action"] != "raise":
+            raise ConfigError("onmyoji parallel_env: only illegal_action='raise' is supported")
+        self.render_mode = env_opts["render_mode"]
+        self.game = OnmyojiGame(**game_opts)
+        n = self.game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agents: list[str] = []
+        low, high = self.game.observation_bounds()
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(enc.NUM_ACTIONS,), dtype=np.int8),
+        })
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(enc.NUM_ACTIONS))
+        self.state_space = spaces.Box(low=-np.inf, high=np.inf, shape=(self.game.state_size,), dtype=np.float32)
+        self.observation_layout = self.game.observation_layout
+        self._wait_mask = np.zeros(enc.NUM_ACTIONS, dtype=np.int8)
+        self._wait_mask[enc.WAIT] = 1
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def _deciders(self) -> list[int]:
+        g = self.game
+        if g.is_over:
+            return []
+        if g.decision == D_PLAY:
+            return g.order[g.cursor:]  # every seat still to choose a face-down card
+        return [g.current_player]
+
+    def _mask(self, seat: int, deciders: list[int]) -> np.ndarray:
+        if seat not in deciders:
+            return self._wait_mask.copy()
+        if seat == self.game.current_player:
+            return self.game.legal_action_mask().astype(np.int8)
+        # Face-down step: the later seat's card mask depends only on its own hand.
+        p = self.game.players[seat]
+        mask = np.zeros(enc.NUM_ACTIONS, dtype=np.int8)
+        for c in range(3):
+            mask[enc.PLAY + c] = p.hand[c]
+        return mask
+
+    def _observe(self) -> dict[str, dict[str, np.ndarray]]:
+        deciders = self._deciders()
+        return {a: {"observation": self.game.observation(i), "action_mask": self._mask(i, deciders)}
+                for i, a in enumerate(self.possible_agents) if a in self.agents}
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is None and self.game.seed is not None:
+            seed = int(self.game.rng.integers(2**62))
+        self.game.reset(seed)
+        self.agents = self.possible_agents[:]
+        self._last = self.game.returns()
+        return self._observe(), {a: {} for a in self.agents}
+
+    def step(self, actions: dict[str, int]):
+        g = self.game
+        deciders = self._deciders()
+        for seat in deciders:
+            agent = self.possible_agents[seat]
+            if agent not in actions:
+                raise ConfigError(f"onmyoji parallel_env: no action for {agent}, which must decide")
+        for agent, a in actions.items():
+            seat = self.possible_agents.index(agent)
+            if seat not in deciders and int(a) != enc.WAIT:
+                raise ConfigError(f"onmyoji parallel_env: {agent} has nothing to decide; its only action is 0 (wait)")
+        for seat in deciders:
+            g.step(int(actions[self.possible_agents[seat]]))
+        returns = g.returns()
+        delta = returns - self._last
+        self._last = returns
+        agents = self.agents
+        rewards = {a: float(delta[i]) for i, a in enumerate(self.possible_agents) if a in agents}
+        terminated = g.is_terminal
+        truncated = g.is_truncated
+        terms = dict.fromkeys(agents, terminated)
+        truncs = dict.fromkeys(agents, truncated)
+        observations = self._observe()
+        infos = {a: {} for a in agents}
+        if terminated or truncated:
+            self.agents = []
+        return observations, rewards, terms, truncs, infos
+
+    def state(self) -> np.ndarray:
+        return self.game.state_tensor()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.game.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(**options: Any) -> OnmyojiParallelEnv:
+    return OnmyojiParallelEnv(**options)

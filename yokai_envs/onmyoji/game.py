@@ -76,7 +76,7 @@ class OnmyojiGame(Game):
         self.num_actions = enc.NUM_ACTIONS
         self.observation_layout = obs.layout(self._num_players)
         self.observation_size = obs.size(self.observation_layout)
-        self.state_size = self.observation_size * self._num_players + 3 * self._num_players
+        self.state_size = self.observation_size * self._num_players + 3 * self._num_players + enc.N_YOKAI + 3
         self._init_empty()
 
     def _parse_characters(self, chars: Any) -> list[int] | None:
@@ -115,7 +115,8 @@ class OnmyojiGame(Game):
         self.taking = -1
         self.target_ctx: tuple | None = None
         self.evolve_sum = 0
-        self.deck_left = [True, True, True]
+        self.piles: list[list[int]] = [[], [], [], []]  # per Lv, face-down draw order (hidden)
+        self.yokai_deck: list[int] = []  # Solo Yokai deck, face-down order (hidden)
         self._returns = np.zeros(self._num_players)
 
     # ------------------------------------------------------------------ card data helpers
@@ -152,6 +153,9 @@ class OnmyojiGame(Game):
     # ------------------------------------------------------------------ setup
     def _reset(self) -> None:
         self._init_empty()
+        for lv in (1, 2, 3):
+            pile = [y.index for y in self.pool.yokai if y.lv == lv]
+            self.piles[lv] = [pile[i] for i in self.rng.permutation(len(pile))]
         n = self._num_players
         if self.fixed_characters is not None:
             chars = self.fixed_characters
@@ -179,8 +183,7 @@ class OnmyojiGame(Game):
         self.decider = seat
 
     def _draw_yokai(self, lv: int) -> int:
-        pile = [y.index for y in self.pool.yokai if y.lv == lv and self.zone[y.index] == PILE]
-        y = pile[int(self.rng.integers(len(pile)))]
+        y = self.piles[lv].pop(0)  # the top of the shuffled pile: a random remaining Yokai of that Lv
         self.zone[y] = IN_PLAY
         return y
 
@@ -207,7 +210,8 @@ class OnmyojiGame(Game):
         self.enemies = enemies
         self.finisher = -1
         self.turn = 1
-        self.deck_left = [True, True, True]  # the Solo Yokai deck is reshuffled at the start of each battle
+        if self.mode == "solo":
+            self._shuffle_yokai_deck()  # the Solo Yokai deck is reshuffled at the start of each battle
         for p in self.players:
             p.hand = [True, True, True]  # each player returns their hand to 3 cards
             p.used = [False, False, False]
@@ -416,6 +420,8 @@ class OnmyojiGame(Game):
 
     def _take(self, seat: int, y: int) -> None:
         self.pick_candidates.remove(y)
+        if self.stage == S_SETUP:
+            self.piles[self.card(y).lv].remove(y)  # Solo: "choose any 1 Yokai" of the pile
         self.zone[y] = DEFEATED  # in the taker's hands until they decide Shikigami or Equip
         self.taking = y
         self._ask(D_TAKE, seat)
@@ -616,13 +622,14 @@ class OnmyojiGame(Game):
         """Solo: while only 1 Yokai is out (not in the Boss battle), flip a Yokai deck card."""
         if self.boss_battle or self.alive_enemy_count() != 1:
             return
-        left = [c for c in range(3) if self.deck_left[c]]
-        c = left[int(self.rng.integers(len(left)))]
-        self.deck_left[c] = False
-        if not any(self.deck_left):
-            self.deck_left = [True, True, True]  # shuffle again when all 3 have been flipped
+        c = self.yokai_deck.pop(0)
+        if not self.yokai_deck:
+            self._shuffle_yokai_deck()  # shuffle again when all 3 have been flipped
         e = next(e for e in self.enemies if e is not None and e.alive)
         e.deck_card = c
+
+    def _shuffle_yokai_deck(self) -> None:
+        self.yokai_deck = [int(c) for c in self.rng.permutation(3)]
 
     # ------------------------------------------------------------------ observation & views
     def observation(self, seat: int) -> np.ndarray:
@@ -630,18 +637,29 @@ class OnmyojiGame(Game):
 
     def state_tensor(self) -> np.ndarray:
         parts = [obs.encode(self, s) for s in range(self._num_players)]
-        hidden = np.zeros(3 * self._num_players, dtype=np.float32)
+        hidden = np.zeros(self.state_size - self.observation_size * self._num_players, dtype=np.float32)
         for s, p in enumerate(self.players):
             if p.played >= 0:
                 hidden[3 * s + p.played] = 1.0
+        o = 3 * self._num_players
+        for lv in (1, 2, 3):  # pile order: position of each Yokai still in a pile
+            for pos, y in enumerate(self.piles[lv]):
+                hidden[o + y] = (pos + 1) / 6
+        o += enc.N_YOKAI
+        for pos, c in enumerate(self.yokai_deck):
+            hidden[o + c] = (pos + 1) / 3
         return np.concatenate([*parts, hidden])
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         return obs.bounds(self.observation_layout, self.observation_size)
 
     def _resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
-        # The only hidden information: a face-down card another seat has chosen but not revealed.
-        # (Yokai piles and the Solo Yokai deck are drawn from the re-seeded rng when needed.)
+        # Hidden: the order of the face-down Yokai piles and of the Solo Yokai deck, and a card
+        # another seat has chosen face down but not revealed yet.
+        for lv in (1, 2, 3):
+            pile = self.piles[lv]
+            self.piles[lv] = [pile[i] for i in rng.permutation(len(pile))]
+        self.yokai_deck = [self.yokai_deck[i] for i in rng.permutation(len(self.yokai_deck))]
         for s, p in enumerate(self.players):
             if s != seat and p.played >= 0 and not p.revealed:
                 options = [c for c in range(3) if p.hand[c] or c == p.played]
@@ -660,7 +678,8 @@ class OnmyojiGame(Game):
         g.order = self.order[:]
         g.pick_candidates = self.pick_candidates[:]
         g.take_queue = self.take_queue[:]
-        g.deck_left = self.deck_left[:]
+        g.piles = [pile[:] for pile in self.piles]
+        g.yokai_deck = self.yokai_deck[:]
         g._returns = self._returns.copy()
         g.action_history = self.action_history[:]
         g.rng = np.random.default_rng()
@@ -707,7 +726,12 @@ class OnmyojiGame(Game):
                 for i in range(3):
                     stats[i] += self.card(y).edges[edge].stats[i]
             assert stats == p.equip_stats
+        for lv in (1, 2, 3):
+            for y in self.piles[lv]:
+                assert self.zone[y] == PILE and self.card(y).lv == lv, f"{self.yokai_names[y]} misplaced in pile"
         for y in range(enc.N_YOKAI):
+            if self.zone[y] == PILE:
+                assert any(y in pile for pile in self.piles), f"{self.yokai_names[y]} lost from its pile"
             if self.zone[y] in (PILE, UNDER, GONE):
                 counts[y] += 1
             assert counts[y] == 1, f"Yokai {self.yokai_names[y]} is in {counts[y]} places"

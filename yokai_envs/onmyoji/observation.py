@@ -172,7 +172,7 @@ def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
     out[b + 2 * N + 5] = _clip(g.evolve_sum / 5)
     if g.mode == "solo":
         for c in range(3):
-            out[b + 2 * N + 6 + c] = g.deck_left[c]
+            out[b + 2 * N + 6 + c] = c in g.yokai_deck
     return out
 
 

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 # env id -> module that defines `env`, `raw_env` (and `raw_env.game_class`).
 _ENV_MODULES: dict[str, str] = {
     "yonkai_no_yokai_v0": "yokai_envs.yonkai_no_yokai.env",
+    "yyh_tcg_v0": "yokai_envs.yyh_tcg.env",
     "onmyoji_v0": "yokai_envs.onmyoji.env",
 }
 

@@ -16,7 +16,8 @@ decide again or the game ends.
   decision, i.e. what its own move and all the opponents' moves after it did to the learner's
   return. Opponents' rewards never leak in.
 * **Teams**: in a cooperative game (Onmyoji Co-op) every seat is the learner's: the policy
-  plays whichever teammate must decide (parameter sharing), and no opponents are needed.
+  plays whichever teammate must decide (parameter sharing), and no opponents are needed;
+  the reward is the team's mean return.
   A single-seat game (Onmyoji Solo) needs no opponents either.
 * ``action_masks()`` gives sb3-contrib's MaskablePPO the legal moves; ``state()`` gives the
   full state tensor (for a centralized critic).
@@ -49,14 +50,13 @@ OpponentSpec = Any  # a spec string ("random", "policy:PATH", ...) or an agents.
 
 
 def win_share(returns: Sequence[float], seat: int, cooperative: bool = False) -> float:
-    """The seat's share of the win: 1 alone on top, 1/k when k seats tie on top, 0 otherwise.
-
-    A game where every seat ends equal (a draw) counts 1/n for everyone. With a single seat or
-    a cooperative team there is nobody to beat, so a positive return is a win (a clear).
+    """The seat's win credit, as the arena counts it: 1 alone on top, 1/k when k seats share
+    the top (a draw of all n seats gives 1/n). Alone or on one team there is nobody to beat:
+    a positive return is a win (a clear), zero half, negative nothing.
     """
     values = np.asarray(returns, dtype=np.float64)
     if cooperative or values.size == 1:
-        return 1.0 if values[seat] > 0 else 0.0
+        return 1.0 if values[seat] > 0 else 0.5 if values[seat] == 0 else 0.0
     top = values.max()
     if values[seat] < top:
         return 0.0
@@ -66,11 +66,13 @@ def win_share(returns: Sequence[float], seat: int, cooperative: bool = False) ->
 def is_cooperative(game: Game) -> bool:
     """True when all seats form one team (they share a policy and there are no opponents).
 
-    A game says so with a ``cooperative`` attribute; Onmyoji's ``mode="coop"`` option counts too.
+    A game says so with an ``is_cooperative`` (or ``cooperative``) attribute; a ``mode="coop"``
+    option counts too.
     """
-    flag = getattr(game, "cooperative", None)
-    if flag is not None:
-        return bool(flag)
+    for name in ("is_cooperative", "cooperative"):
+        flag = getattr(game, name, None)
+        if flag is not None:
+            return bool(flag)
     return game.options.get("mode") == "coop"
 
 

@@ -1,0 +1,1 @@
+"""YOKAIZO: a two-player yokai trading-card game (rules, card pool, encoding)."""

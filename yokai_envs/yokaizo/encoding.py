@@ -1,0 +1,231 @@
+"""Observation tensor and action table of YOKAIZO (layout documented in env.py).
+
+Every card slot is encoded by a row of the card-feature table: element one-hot, Speed/7, Souls/5,
+faction one-hot, keyword flags, identity one-hot, and a "hidden" flag for face-down cards the
+observer may not see (an empty slot is all zeros). Zones holding many cards are per-type counts/3.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yokai_envs.yokaizo.cards import ELEMENTS, KEYWORDS, Pool
+from yokai_envs.yokaizo.table import (
+    A_ALLY,
+    A_BASIC,
+    A_CARD,
+    A_MY_FIELD,
+    A_MY_VOID,
+    A_OPP_FIELD,
+    A_OPP_VOID,
+    A_PASS,
+    A_RETURN,
+    A_SOUL,
+    A_SPECIAL,
+    A_TOPDECK,
+    A_YES,
+    BIG_TIER,
+    MAX_SOULS,
+    NO,
+    VOID_SLOTS,
+)
+
+PHASES = ("setup", "choose turn", "replace", "void", "action", "pay", "basic", "damage", "return", "effect")
+PICK_VERBS = ("damage", "shatter", "destroy_void", "destroy_shield", "exile", "attach", "shield", "burn_deck",
+              "burn_enemy_void", "unburn", "blight", "echo", "freeze", "haunt", "shine", "slow", "uproot", "swap")
+FIELD_EXTRA = 9
+SOUL_EXTRA = 2
+VOID_EXTRA = 2
+GLOBALS = 14
+CONTEXT = len(PHASES) + 1 + 3 + len(ELEMENTS) + 3 + 4 + len(PICK_VERBS)
+
+
+def action_names(pool: Pool) -> list[str]:
+    names = ["pass / done / no", "yes", "special attack", "basic attack", "return", "topdeck",
+             "ally pays this element"]
+    names += [f"my field yokai {s}" for s in (0, 1)] + [f"enemy field yokai {s}" for s in (0, 1)]
+    names += [f"my void card {i}" for i in range(VOID_SLOTS)] + [f"enemy void card {i}" for i in range(VOID_SLOTS)]
+    names += [f"soul {i}" for i in range(MAX_SOULS)]
+    names += [f"card {c.name}" for c in pool.cards]
+    assert len(names) == A_CARD + len(pool)
+    return names
+
+
+class Encoder:
+    """Precomputed card features and the observation layout for one card pool."""
+
+    def __init__(self, pool: Pool) -> None:
+        n = len(pool)
+        self.n_types = n
+        factions = list(pool.factions)
+        width = len(ELEMENTS) + 2 + len(factions) + len(KEYWORDS) + n + 1
+        table = np.zeros((n + 2, width), dtype=np.float32)
+        for c in pool.cards:
+            row = table[c.index]
+            row[c.element] = 1
+            row[len(ELEMENTS)] = c.speed / 7
+            row[len(ELEMENTS) + 1] = c.souls / 5
+            off = len(ELEMENTS) + 2
+            row[off + factions.index(c.faction)] = 1
+            off += len(factions)
+            for k in c.keywords:
+                row[off + KEYWORDS.index(k)] = 1
+            off += len(KEYWORDS)
+            row[off + c.index] = 1
+        table[n + 1, -1] = 1  # hidden card
+        self.EMPTY, self.HIDDEN = n, n + 1
+        self.features = table
+        self.width = width
+        parts = [
+            ("my_field", 2 * width), ("opp_field", 2 * width), ("my_souls", 2 * MAX_SOULS * width),
+            ("opp_souls", 2 * MAX_SOULS * width), ("my_void", VOID_SLOTS * width), ("opp_void", VOID_SLOTS * width),
+            ("known_deck_tops", 2 * width),
+            ("field_status", 4 * FIELD_EXTRA), ("soul_status", 4 * MAX_SOULS * SOUL_EXTRA),
+            ("void_status", 2 * VOID_SLOTS * VOID_EXTRA),
+            ("my_hand_counts", n), ("my_deck_counts", n), ("my_limbo_counts", n), ("opp_limbo_counts", n),
+            ("my_grave_counts", n), ("opp_grave_counts", n), ("my_burned_counts", n), ("exile_counts", n),
+            ("globals", GLOBALS), ("decision", CONTEXT),
+        ]
+        self.layout: dict[str, slice] = {}
+        start = 0
+        for name, size in parts:
+            self.layout[name] = slice(start, start + size)
+            start += size
+        self.size = start
+        self.private_size = 3 * n  # state_tensor adds the opponent's hand, deck and Burned counts
+        self.slots = 2 * 2 + 4 * MAX_SOULS + 2 * VOID_SLOTS + 2
+
+    def counts(self, g, cards: list[int]) -> np.ndarray:
+        if not cards:
+            return np.zeros(self.n_types, dtype=np.float32)
+        types = [g.ctype[c] for c in cards]
+        return np.minimum(np.bincount(types, minlength=self.n_types), 3).astype(np.float32) / 3
+
+    def encode(self, g, seat: int, omniscient: bool = False) -> np.ndarray:
+        opp = 1 - seat
+        ctype, up, fd = g.ctype, g.up, g.facedown
+        E, H = self.EMPTY, self.HIDDEN
+        ids: list[int] = []
+        for p in (seat, opp):
+            for s in (0, 1):
+                y = g.field[p][s]
+                ids.append(E if y == NO else (H if g.hidden_setup and p != seat and not omniscient else ctype[y]))
+        for p in (seat, opp):
+            for s in (0, 1):
+                souls = g.souls[p][s]
+                for i in range(MAX_SOULS):
+                    if i < len(souls):
+                        c = souls[i]
+                        ids.append(ctype[c] if (up[c] or p == seat or omniscient) else H)
+                    else:
+                        ids.append(E)
+        for p in (seat, opp):
+            void = g.void[p]
+            for i in range(VOID_SLOTS):
+                if i < len(void):
+                    c = void[i]
+                    ids.append(H if (fd[c] and p != seat and not omniscient) else ctype[c])
+                else:
+                    ids.append(E)
+        for p in (seat, opp):
+            t = g.known_top[p]
+            ids.append(E if t == NO else ctype[t])
+        card_part = self.features[ids].ravel()
+
+        extra: list[float] = []
+        act = g.active
+        for p in (seat, opp):
+            for s in (0, 1):
+                y = g.field[p][s]
+                if y == NO or (g.hidden_setup and p != seat and not omniscient):
+                    extra += [0.0] * FIELD_EXTRA
+                    continue
+                souls = g.souls[p][s]
+                n_up = sum(up[c] for c in souls)
+                extra += [min(g.field_speed(p, s), 10) / 10, n_up / 5, (len(souls) - n_up) / 5,
+                          min(len(g.shields[p][s]), 5) / 5, min(len(g.relics[p][s]), 4) / 4, float(g.slowed[y]),
+                          sum(g.blighted[c] for c in souls) / 5, float(g.turn_round[y] == g.round),
+                          float(act is not None and act[2] == y)]
+        for p in (seat, opp):
+            for s in (0, 1):
+                souls = g.souls[p][s]
+                for i in range(MAX_SOULS):
+                    if i < len(souls):
+                        extra += [float(up[souls[i]]), float(g.blighted[souls[i]])]
+                    else:
+                        extra += [0.0, 0.0]
+        for p in (seat, opp):
+            void = g.void[p]
+            for i in range(VOID_SLOTS):
+                if i < len(void):
+                    extra += [float(g.frozen[void[i]]), float(fd[void[i]])]
+                else:
+                    extra += [0.0, 0.0]
+        count_parts = [self.counts(g, zone) for zone in (
+            g.hand[seat], g.deck[seat], g.limbo[seat], g.limbo[opp], g.grave[seat], g.grave[opp],
+            g.burned[seat], g.exile)]
+        glob = [min(len(g.hand[seat]), 10) / 10, min(len(g.hand[opp]), 10) / 10, len(g.deck[seat]) / 40,
+                len(g.deck[opp]) / 40, len(g.limbo[seat]) / 40, len(g.limbo[opp]) / 40,
+                min(g.grave_souls(seat), 13) / 13, min(g.grave_souls(opp), 13) / 13,
+                min(len(g.burned[seat]), 13) / 13, min(len(g.burned[opp]), 13) / 13,
+                min(g.round, 30) / 30, (0.0 if g.tier >= BIG_TIER else min(g.tier, 10) / 10),
+                float(g.last_turn == seat), float(g.hidden_setup)]
+        parts = [card_part, np.array(extra, dtype=np.float32), *count_parts,
+                 np.array(glob + self.context(g, seat), dtype=np.float32)]
+        if omniscient:
+            parts += [self.counts(g, g.hand[opp]), self.counts(g, g.deck[opp]), self.counts(g, g.burned[opp])]
+        return np.concatenate(parts)
+
+    def context(self, g, seat: int) -> list[float]:
+        """What is being decided: phase, whether ``seat`` decides, amounts left, payment, focus, verb."""
+        from yokai_envs.yokaizo import damage, effects, flow
+
+        ctx = [0.0] * CONTEXT
+        if g.pending is None:
+            return ctx
+        task = g.stack[-1]
+        kind = {flow.SetupPick: 0, flow.ChooseTurn: 1, flow.Replace: 2, flow.VoidPlay: 3, flow.ActionChoice: 4,
+                flow.Pay: 5, flow.Basic: 6, damage.Damage: 7, flow.ReturnSwap: 8, effects.Pick: 9}[type(task)]
+        ctx[kind] = 1.0
+        off = len(PHASES)
+        ctx[off] = float(g.decider == seat)
+        off += 1
+        if isinstance(task, damage.Damage):
+            ctx[off] = min(task.left, 10) / 10
+            ctx[off + 1] = float(task.brk)
+            focus = (task.p, task.s)
+        elif isinstance(task, effects.Pick):
+            ctx[off + 2] = min(task.left, 4) / 4
+            focus = (1 - task.seat if task.verb == "blight" else task.seat, task.target) if task.stage else None
+        elif isinstance(task, flow.Pay):
+            for e in task.elems:
+                ctx[off + 3 + e] += 1 / 3
+            ctx[off + 3 + len(ELEMENTS)] = min(task.generic, 3) / 3
+            ctx[off + 4 + len(ELEMENTS)] = float(task.pair)
+            ctx[off + 5 + len(ELEMENTS)] = float(task.ally != NO)
+            focus = None
+        else:
+            focus = None
+        off += 3 + len(ELEMENTS) + 3
+        if focus is not None:
+            p, s = focus
+            ctx[off + (0 if p == seat else 2) + s] = 1.0
+        off += 4
+        if isinstance(task, effects.Pick):
+            ctx[off + PICK_VERBS.index(task.verb)] = 1.0
+        return ctx
+
+
+_ENCODERS: dict[int, Encoder] = {}
+
+
+def encoder_for(pool: Pool) -> Encoder:
+    """One shared encoder (feature table) per card pool object."""
+    enc = _ENCODERS.get(id(pool))
+    if enc is None:
+        enc = _ENCODERS[id(pool)] = Encoder(pool)
+    return enc
+
+
+__all__ = ["A_ALLY", "A_BASIC", "A_MY_FIELD", "A_MY_VOID", "A_OPP_FIELD", "A_OPP_VOID", "A_PASS", "A_RETURN",
+           "A_SOUL", "A_SPECIAL", "A_TOPDECK", "A_YES", "Encoder", "action_names", "encoder_for"]

@@ -16,6 +16,7 @@ _ENV_MODULES: dict[str, str] = {
     "yonkai_no_yokai_v0": "yokai_envs.yonkai_no_yokai.env",
     "yyh_tcg_v0": "yokai_envs.yyh_tcg.env",
     "onmyoji_v0": "yokai_envs.onmyoji.env",
+    "yokaizo_v0": "yokai_envs.yokaizo.env",
 }
 
 ENV_IDS: tuple[str, ...] = tuple(_ENV_MODULES)

@@ -139,9 +139,8 @@ def parse_ops(card: str, fieldname: str, raw: Any, factions: dict[str, str]) -> 
                 v = _element(card, pwhere, v)
             elif kind == "condition":
                 v = _condition(card, pwhere, v, factions)
-            elif isinstance(kind, tuple):
-                if v not in kind:
-                    raise _fail(card, pwhere, f"{v!r} is not one of {kind}")
+            elif isinstance(kind, tuple) and v not in kind:
+                raise _fail(card, pwhere, f"{v!r} is not one of {kind}")
             params[pname] = v
         ops.append((verb, params))
     return tuple(ops)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from yokai_envs.yokaizo.table import A_CARD, A_SOUL, A_TOPDECK, NO, Table, Task, Z_NONE
+from yokai_envs.yokaizo.table import A_CARD, A_SOUL, A_TOPDECK, NO, Z_NONE, Table, Task
 
 
 class Damage(Task):
@@ -15,7 +15,7 @@ class Damage(Task):
     unless BREAK). When the Yokai leaves the slot the rest is negated.
     """
 
-    __slots__ = ("p", "s", "yid", "left", "brk")
+    __slots__ = ("brk", "left", "p", "s", "yid")
     phase = "damage"
 
     def __init__(self, p: int, s: int, yid: int, left: int, brk: bool) -> None:

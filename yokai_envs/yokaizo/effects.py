@@ -26,7 +26,6 @@ from yokai_envs.yokaizo.table import (
     VOID_SLOTS,
     Z_FIELD,
     Z_NONE,
-    Z_VOID,
     Table,
     Task,
 )
@@ -70,7 +69,7 @@ VOCABULARY: dict[str, dict] = {
 class Effect(Task):
     """Resolve ``ops`` for controller ``ctl``; ``src`` is the card whose effect it is."""
 
-    __slots__ = ("ops", "ctl", "src", "zone", "mark", "i")
+    __slots__ = ("ctl", "i", "mark", "ops", "src", "zone")
 
     def __init__(self, ops: tuple, ctl: int, src: int, zone: int, mark: int) -> None:
         self.ops, self.ctl, self.src, self.zone, self.mark, self.i = ops, ctl, src, zone, mark, 0
@@ -98,7 +97,7 @@ def _in_zone(g: Table, eff: Effect) -> bool:
 class Pick(Task):
     """A run of atomic choices for one verb: ``left`` more picks, ``stage`` for two-step verbs."""
 
-    __slots__ = ("verb", "seat", "src", "left", "params", "optional", "stage", "target", "chosen", "mark")
+    __slots__ = ("chosen", "left", "mark", "optional", "params", "seat", "src", "stage", "target", "verb")
     phase = "effect target"
 
     def __init__(self, verb: str, eff: Effect, params: dict, left: int, optional: bool) -> None:

@@ -287,7 +287,7 @@ class Replace(Task):
 
 # ------------------------------------------------------------------ the Turn
 class Turn(Task):
-    __slots__ = ("seat", "slot", "yid", "stage")
+    __slots__ = ("seat", "slot", "stage", "yid")
 
     def __init__(self, seat: int, slot: int) -> None:
         self.seat, self.slot, self.yid, self.stage = seat, slot, NO, 0
@@ -318,7 +318,7 @@ class Turn(Task):
 class VoidPlay(Task):
     """Void phase: play up to 3 Yokai from hand into the 6-slot Void (on-entry effects resolve)."""
 
-    __slots__ = ("seat", "slot", "yid", "left")
+    __slots__ = ("left", "seat", "slot", "yid")
     phase = "void phase: play a card or pass"
 
     def __init__(self, seat: int, slot: int, yid: int) -> None:
@@ -395,7 +395,7 @@ class Pay(Task):
     of a pair (the second is then any card). Every offered choice keeps the rest payable.
     """
 
-    __slots__ = ("seat", "slot", "elems", "generic", "ally", "pair")
+    __slots__ = ("ally", "elems", "generic", "pair", "seat", "slot")
     phase = "pay the Special Attack"
 
     def __init__(self, seat: int, slot: int, elems: tuple[int, ...], generic: int, ally: int) -> None:
@@ -410,7 +410,12 @@ class Pay(Task):
         ve = void_elements(g, p)
         n = len(ve)
         if self.pair or not self.elems:
-            m[A_MY_VOID:A_MY_VOID + n] = True
+            # the second card of a pair, or a generic: any card that keeps the rest payable
+            rest = self.elems[1:] if self.pair else ()
+            generic = self.generic if self.pair else self.generic - 1
+            for i in range(n):
+                if can_pay(ve[:i] + ve[i + 1:], rest, generic, self.ally):
+                    m[A_MY_VOID + i] = True
         else:
             e, rest = self.elems[0], self.elems[1:]
             if self.ally == e and can_pay(ve, rest, self.generic, NO):
@@ -450,7 +455,7 @@ class Pay(Task):
 class Basic(Task):
     """Basic Attack: Destroy 1-3 Void cards (and optionally all Burned cards) for that much DMG."""
 
-    __slots__ = ("seat", "paid", "stage")
+    __slots__ = ("paid", "seat", "stage")
     phase = "basic attack"
 
     def __init__(self, seat: int) -> None:

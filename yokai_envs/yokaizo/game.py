@@ -204,7 +204,7 @@ class YokaizoGame(Table, Game):
         else:
             assert self.pending is not None and self.pending.any(), "no legal action while the game runs"
         for p in (0, 1):
-            assert 0 <= self.grave_souls(p)
+            assert self.grave_souls(p) >= 0
 
     def _card(self, c: int) -> str:
         card = self.cards[self.ctype[c]]

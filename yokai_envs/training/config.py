@@ -10,9 +10,10 @@ dotted path, what was expected and the valid choices (a near-miss gets "did you 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
-import inspect
 import importlib
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -50,10 +51,10 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     config = merge(defaults(), user)
     errors: list[str] = []
     _check_tree(config, SCHEMA, "", errors)
-    if not errors:
-        _check_semantics(config, errors, check_agents)
+    _check_semantics(config, errors, check_agents)
     if errors:
         raise ConfigError(f"invalid training config ({source}):\n  - " + "\n  - ".join(errors))
+    config = _ordered(config, SCHEMA)
     if config["output"]["dir"] is None:
         name = Path(path).stem if path is not None else "run"
         config["output"]["dir"] = str(Path("runs") / game_name(config["game"]["env_id"]) / name)
@@ -129,6 +130,21 @@ def merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _ordered(tree: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    """``tree`` with its keys in schema order (so saved configs read like the schema)."""
+    out: dict[str, Any] = {}
+    for key, node in schema.items():
+        if key not in tree:
+            continue
+        value = tree[key]
+        if isinstance(node, dict):
+            value = _ordered(value, node)
+        elif isinstance(node.items, dict) and isinstance(value, list):
+            value = [_ordered(v, node.items) if isinstance(v, dict) else v for v in value]
+        out[key] = value
+    return out
+
+
 def _copy_tree(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _copy_tree(v) for k, v in value.items()}
@@ -176,7 +192,7 @@ def _check_value(value: Any, node: Field, where: str, errors: list[str]) -> Any:
             errors.append(f"{where}: must be {node.type_names()}, got null{_help(node)}")
         return value
     value = _coerce(value, node)
-    if isinstance(value, bool) and bool not in node.types or not isinstance(value, node.types):
+    if (isinstance(value, bool) and bool not in node.types) or not isinstance(value, node.types):
         errors.append(f"{where}: must be {node.type_names()}, got {type(value).__name__} {value!r}{_help(node)}")
         return value
     if node.choices is not None and value not in node.choices:
@@ -215,35 +231,67 @@ def _check_item(item: Any, spec: Any, where: str, errors: list[str]) -> Any:
 
 # ---------------------------------------------------------------------- meaning
 def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bool) -> None:
+    """Checks that need the game, the algorithm or the bots; each section only when its
+    structure is sound (so one typo does not hide the other problems, nor cause false ones)."""
+    broken = {e.split(":")[0].split(".")[0].split("[")[0] for e in errors}
+    if "algorithm" not in broken:
+        _check_hyperparameters(config["algorithm"], errors)
+    instance = None if "game" in broken else _check_game(config["game"], errors)
+    if instance is None:
+        return
+    env_id, options, seats = config["game"]["env_id"], config["game"]["options"], instance.num_players
+    if "evaluation" not in broken:
+        _check_evaluation(config["evaluation"], seats, errors)
+    if "opponents" not in broken:
+        from yokai_envs.gym_env import is_cooperative
+
+        bots = config["opponents"]["bots"]
+        if seats > 1 and not is_cooperative(instance):
+            if not bots:
+                errors.append(f"opponents.bots: {env_id} with {seats} seats needs at least one opponent bot "
+                              "(self-play too: bots play until the first snapshot)")
+            elif sum(b["weight"] for b in bots) <= 0:
+                errors.append("opponents.bots: the weights sum to 0; give at least one bot a positive weight")
+    if check_agents:
+        specs = []
+        if "opponents" not in broken:
+            specs += [(f"opponents.bots[{i}].spec", b["spec"]) for i, b in enumerate(config["opponents"]["bots"])]
+        if "evaluation" not in broken:
+            specs += [(f"evaluation.bots[{i}]", s) for i, s in enumerate(config["evaluation"]["bots"])]
+        for where, spec in specs:
+            _check_agent(where, spec, env_id, options, errors)
+
+
+def _check_game(game: dict[str, Any], errors: list[str]) -> Any:
+    """The game instance the options build, or None (with the errors recorded)."""
     from yokai_envs.registry import ENV_IDS, game_class
 
-    game = config["game"]
     env_id = game["env_id"]
     if env_id not in ENV_IDS:
         close = difflib.get_close_matches(env_id, ENV_IDS, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         errors.append(f"game.env_id: unknown env id {env_id!r}{hint}; valid env ids: {', '.join(ENV_IDS)}")
-        return
+        return None
     cls = game_class(env_id)
     valid_options = [*cls.OPTIONS, "max_steps"]
-    bad = False
-    for key in game["options"]:
-        if key not in valid_options:
-            errors.append(unknown_key_message("game.options", key, valid_options))
-            bad = True
-    if bad:
-        return
+    unknown = [key for key in game["options"] if key not in valid_options]
+    for key in unknown:
+        errors.append(unknown_key_message("game.options", key, valid_options))
+    if unknown:
+        return None
     try:
         instance = cls(**game["options"])
     except (ConfigError, ValueError, TypeError) as exc:
         errors.append(f"game.options: {exc}")
-        return
+        return None
     seats = instance.num_players
     if game["learner_seat"] is not None and game["learner_seat"] >= seats:
         errors.append(f"game.learner_seat: {game['learner_seat']} is not a seat of {env_id} "
                       f"with {seats} players; valid: null (rotate) or 0..{seats - 1}")
-    _check_hyperparameters(config["algorithm"], errors)
-    evaluation = config["evaluation"]
+    return instance
+
+
+def _check_evaluation(evaluation: dict[str, Any], seats: int, errors: list[str]) -> None:
     eval_seats = evaluation["seats"]
     if isinstance(eval_seats, str) and eval_seats != "all":
         errors.append(f"evaluation.seats: {eval_seats!r} is not valid; use 'all' or a list of seats 0..{seats - 1}")
@@ -256,21 +304,6 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
     if evaluation["best_by"] is not None and evaluation["best_by"] not in evaluation["bots"]:
         errors.append(f"evaluation.best_by: {evaluation['best_by']!r} is not one of evaluation.bots: "
                       f"{', '.join(evaluation['bots'])}")
-    from yokai_envs.gym_env import is_cooperative
-
-    needs_opponents = seats > 1 and not is_cooperative(instance)
-    bots = config["opponents"]["bots"]
-    if needs_opponents and not bots and not config["opponents"]["self_play"]["enabled"]:
-        errors.append(f"opponents.bots: {env_id} with {seats} seats needs at least one opponent bot")
-    if needs_opponents and bots and sum(b["weight"] for b in bots) <= 0:
-        errors.append("opponents.bots: the weights sum to 0; give at least one bot a positive weight")
-    if needs_opponents and not bots:
-        errors.append("opponents.bots: self-play needs at least one bot to play before the first snapshot")
-    if check_agents:
-        specs = [(f"opponents.bots[{i}].spec", b["spec"]) for i, b in enumerate(bots)]
-        specs += [(f"evaluation.bots[{i}]", s) for i, s in enumerate(evaluation["bots"])]
-        for where, spec in specs:
-            _check_agent(where, spec, env_id, game["options"], errors)
 
 
 def _check_agent(where: str, spec: str, env_id: str, options: dict[str, Any], errors: list[str]) -> None:
@@ -310,10 +343,8 @@ def _check_hyperparameters(algorithm: dict[str, Any], errors: list[str]) -> None
             want = "a positive int"
         elif isinstance(default, float) or default is None:
             if isinstance(value, str):
-                try:
+                with contextlib.suppress(ValueError):
                     value = hyper[key] = float(value)
-                except ValueError:
-                    pass
             ok = (value is None and default is None) or (isinstance(value, int | float) and not isinstance(value, bool))
             want = "a number" + (" or null" if default is None else "")
             if ok and isinstance(value, int):

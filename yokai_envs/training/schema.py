@@ -91,6 +91,7 @@ SCHEMA: dict[str, Any] = {
         "seats": Field((str, list), "all", items=Field(INT, minimum=0),
                        help="'all' (rotate the learner over every seat) or a list of seats"),
         "deterministic": Field(BOOL, True, help="play the most likely action when evaluating"),
+        "workers": Field(INT, 1, minimum=1, help="arena processes for the final table (results do not depend on it)"),
         "best_by": Field(STR, None, nullable=True,
                          help="bot whose win rate picks best_model.zip (default: the first bot)"),
     },

@@ -1,0 +1,75 @@
+"""``yokai train``: train a policy from a YAML config.
+
+    yokai train --config configs/yonkai_no_yokai/quick.yaml
+    yokai train --config configs/yonkai_no_yokai/quick.yaml --set training.seed=1 --out runs/seed1
+    yokai train --resume --out runs/yonkai_no_yokai/quick      # continue a run (its saved config)
+    yokai train --config configs/yonkai_no_yokai/quick.yaml --check   # validate and print, train nothing
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import yaml
+
+from yokai_envs.core.errors import ConfigError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE", help="YAML config, e.g. configs/yonkai_no_yokai/quick.yaml")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a config value by dotted path (repeatable), e.g. training.seed=3")
+    parser.add_argument("--out", metavar="DIR", help="run folder (overrides output.dir)")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the run in the output folder from checkpoints/latest.zip")
+    parser.add_argument("--check", action="store_true", help="validate the config, print it resolved, and stop")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def resolve(args: argparse.Namespace) -> dict:
+    """The validated config named by the arguments (the run's saved config when resuming)."""
+    from yokai_envs.training.config import load_config
+
+    if args.resume and not args.config:
+        if not args.out:
+            raise ConfigError("--resume needs --out RUN_DIR (or --config FILE naming the run's output.dir)")
+        from yokai_envs.training.trainer import read_run_config
+
+        return load_config(None, args.overrides, args.out, base=read_run_config(args.out))
+    return load_config(args.config, args.overrides, args.out)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = resolve(args)
+    except ConfigError as err:
+        print(f"yokai train: error: {err}", file=sys.stderr)
+        return 2
+    if args.check:
+        print(yaml.safe_dump(config, sort_keys=False), end="")
+        return 0
+    from yokai_envs.training.trainer import Trainer
+
+    try:
+        trainer = Trainer(config, resume=args.resume, progress=False if args.no_progress else None)
+    except ConfigError as err:
+        print(f"yokai train: error: {err}", file=sys.stderr)
+        return 2
+    report = trainer.run()
+    print(summary(report))
+    print(f"run folder: {trainer.folder.root}")
+    return 0
+
+
+def summary(report: dict) -> str:
+    lines = [f"{report['env_id']} {json.dumps(report['env_options'])}: {report['timesteps']} steps in "
+             f"{report['train_seconds']:.0f} s; final arena ({report['games_per_bot']} games per bot, "
+             f"{report['eval_seconds']:.0f} s):"]
+    for label, row in report["results"].items():
+        who = "policy alone" if label == "self" else (f"{label} alone" if row["kind"] == "reference"
+                                                         else f"vs {row['opponents']}")
+        lines.append(f"  {who:40s} win rate {row['win_rate']:.3f}  95% CI [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
+                     f"  games {row['games']}  mean reward {row['mean_reward']:+.3f}")
+    return "\n".join(lines)

@@ -1,0 +1,80 @@
+"""Evaluating a checkpoint against bots through the arena (seat-balanced, duplicate deals).
+
+Competitive games: the policy sits at a table with the bot in every other seat (a gauntlet),
+every seat arrangement on every deal. Games without opponents (Onmyoji Solo, Co-op): the
+policy plays alone (or with itself in every seat) and each bot is measured the same way, so
+their clear rates can be compared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from yokai_envs.gym_env import is_cooperative
+from yokai_envs.registry import make_game
+
+
+def policy_spec(path: str, deterministic: bool = True) -> str:
+    return f"policy:{path}" + ("" if deterministic else ";deterministic=false")
+
+
+def needs_opponents(env_id: str, options: dict[str, Any]) -> bool:
+    game = make_game(env_id, **options)
+    return game.num_players > 1 and not is_cooperative(game)
+
+
+def evaluate_checkpoint(path: str, env_id: str, options: dict[str, Any], bots: list[str], games: int,
+                        seed: int, seats: str | list[int] = "all", deterministic: bool = True,
+                        workers: int = 1) -> dict[str, dict[str, Any]]:
+    """bot spec -> {win_rate, ci_low, ci_high, games, mean_reward, win_rate_by_seat, ...}.
+
+    In games without opponents the key ``"self"`` holds the policy's own clear rate and each
+    bot's entry holds that bot's clear rate (``kind: "reference"``).
+    """
+    from agents.arena import run_match
+
+    spec = policy_spec(path, deterministic)
+    results: dict[str, dict[str, Any]] = {}
+    if needs_opponents(env_id, options):
+        for bot in bots:
+            match = run_match(env_id, [bot], games=games, seed=seed, env_options=options, gauntlet=spec,
+                              workers=workers)
+            results[bot] = _row(match, match.gauntlet, seats, kind="versus")
+        return results
+    for label, agent in [("self", spec), *[(bot, bot) for bot in bots]]:
+        match = run_match(env_id, [agent], games=games, seed=seed, env_options=options, workers=workers)
+        results[label] = _row(match, match.agents[0], seats, kind="self" if label == "self" else "reference")
+    return results
+
+
+def _row(match: Any, label: str, seats: str | list[int], kind: str) -> dict[str, Any]:
+    """The arena row of ``label``, restricted to the configured seats when they are a list."""
+    from agents.arena import wilson_interval
+
+    n = match.num_players
+    credit = [0.0] * n
+    played = [0] * n
+    for rec in match.records:
+        for seat, who in enumerate(rec["seats"]):
+            if who == label:
+                credit[seat] += rec["credits"][seat]
+                played[seat] += 1
+    if kind != "versus":  # one team fills every seat: count each game once (seat 0)
+        chosen: Any = [0]
+    else:
+        chosen = range(n) if seats == "all" else [s for s in seats if s < n]
+    total_games = sum(played[s] for s in chosen)
+    wins = sum(credit[s] for s in chosen)
+    low, high = wilson_interval(wins, total_games)
+    row = match.row(label, 0)
+    return {
+        "kind": kind,
+        "opponents": row["opponents"],
+        "games": total_games,
+        "win_rate": wins / total_games if total_games else 0.0,
+        "ci_low": low,
+        "ci_high": high,
+        "mean_reward": row["mean_reward"],
+        "win_rate_by_seat": [credit[s] / played[s] if played[s] else None for s in range(n)],
+        "truncated": row["truncated"],
+    }

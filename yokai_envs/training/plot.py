@@ -1,0 +1,48 @@
+"""The learning-curve PNG: mean episode reward, and win rate (with 95% CI) vs each evaluation bot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def plot_learning_curve(state: dict[str, Any], path: str | Path, title: str = "") -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax_reward, ax_win) = plt.subplots(1, 2, figsize=(11, 4))
+    rewards = state.get("rewards", [])
+    if rewards:
+        steps, values = zip(*rewards)
+        ax_reward.plot(steps, values, color="tab:blue")
+    ax_reward.set_title("training: mean episode reward (last 100 episodes)")
+    ax_reward.set_xlabel("steps")
+    ax_reward.set_ylabel("reward")
+    ax_reward.grid(alpha=0.3)
+
+    series: dict[str, list[tuple[int, float, float, float]]] = {}
+    for evaluation in state.get("evaluations", []):
+        for label, row in evaluation["results"].items():
+            series.setdefault(label, []).append((evaluation["step"], row["win_rate"], row["ci_low"], row["ci_high"]))
+    for label, points in series.items():
+        points.sort()
+        steps, rates, lows, highs = zip(*points)
+        name = "policy alone" if label == "self" else f"vs {label}"
+        line = ax_win.plot(steps, rates, marker="o", label=name)[0]
+        ax_win.fill_between(steps, lows, highs, color=line.get_color(), alpha=0.15)
+    ax_win.set_ylim(0, 1)
+    ax_win.set_title("evaluation: win (clear) rate, 95% CI")
+    ax_win.set_xlabel("steps")
+    ax_win.set_ylabel("win rate")
+    ax_win.grid(alpha=0.3)
+    if series:
+        ax_win.legend(fontsize=8)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    out = Path(path)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out

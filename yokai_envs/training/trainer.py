@@ -1,0 +1,338 @@
+"""One training run from a resolved config: envs, model, callbacks, final evaluation.
+
+A run folder holds::
+
+    config.yaml            the resolved config (what --resume reuses)
+    state.json             progress: steps, evaluation history, reward curve, best score, snapshots
+    model.zip              the final policy          } agents.make("policy:PATH", env_id)
+    best_model.zip         best by evaluation        }
+    checkpoints/latest.zip the latest policy (what --resume continues from)
+    snapshots/step_N.zip   self-play snapshots in the opponent pool
+    logs/                  SB3 TensorBoard events and progress.csv (logs/resume_K/ after a resume)
+    learning_curve.png     episode reward and win rate vs each evaluation bot over steps
+    eval.json              the final arena table against the configured bots
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import shutil
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+from stable_baselines3.common.callbacks import BaseCallback
+
+from yokai_envs.core.errors import ConfigError
+from yokai_envs.training.config import algorithm_class
+from yokai_envs.training.evaluate import evaluate_checkpoint, needs_opponents
+
+ACTIVATION_CLASSES = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "leaky_relu": "LeakyReLU"}
+
+
+class RunFolder:
+    """Paths and the persistent state of a run folder."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+        self.config = self.root / "config.yaml"
+        self.state_file = self.root / "state.json"
+        self.model = self.root / "model.zip"
+        self.best_model = self.root / "best_model.zip"
+        self.latest = self.root / "checkpoints" / "latest.zip"
+        self.snapshots = self.root / "snapshots"
+        self.logs = self.root / "logs"
+        self.curve = self.root / "learning_curve.png"
+        self.eval = self.root / "eval.json"
+
+    def load_state(self) -> dict[str, Any]:
+        if self.state_file.exists():
+            return json.loads(self.state_file.read_text())
+        return {"timesteps": 0, "evaluations": [], "rewards": [], "best": None, "snapshots": [],
+                "sessions": 0, "train_seconds": 0.0, "finished": False}
+
+    def save_state(self, state: dict[str, Any]) -> None:
+        tmp = self.state_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps(state, indent=2))
+        tmp.replace(self.state_file)
+
+
+def read_run_config(run_dir: str | Path) -> dict[str, Any]:
+    """The config saved in a run folder (for ``--resume``)."""
+    folder = RunFolder(run_dir)
+    if not folder.config.exists():
+        raise ConfigError(f"{folder.root}: no config.yaml; is this a run folder?")
+    return yaml.safe_load(folder.config.read_text())
+
+
+# ---------------------------------------------------------------------- building
+def env_factories(config: dict[str, Any], pool: tuple[list[str], list[float]]) -> list[Any]:
+    """Picklable constructors of the training envs (for DummyVecEnv and SubprocVecEnv)."""
+    from yokai_envs.gym_env import make_gym
+
+    game = config["game"]
+    specs, weights = pool
+    return [functools.partial(make_gym, game["env_id"], opponents=specs or None, opponent_weights=weights or None,
+                              learner_seat=game["learner_seat"], **game["options"])
+            for _ in range(config["training"]["n_envs"])]
+
+
+def build_vec_env(config: dict[str, Any], pool: tuple[list[str], list[float]]) -> Any:
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    factories = env_factories(config, pool)
+    vec = SubprocVecEnv(factories) if config["training"]["vec_env"] == "subproc" else DummyVecEnv(factories)
+    return VecMonitor(vec)
+
+
+def build_model(config: dict[str, Any], vec_env: Any) -> Any:
+    import torch
+
+    algorithm = config["algorithm"]
+    network = algorithm["network"]
+    policy_kwargs = {"net_arch": list(network["net_arch"]),
+                     "activation_fn": getattr(torch.nn, ACTIVATION_CLASSES[network["activation"]])}
+    cls = algorithm_class(algorithm["name"])
+    return cls(algorithm["policy"], vec_env, policy_kwargs=policy_kwargs, seed=config["training"]["seed"],
+               device=config["training"]["device"], verbose=0, **algorithm["hyperparameters"])
+
+
+def opponent_pool(config: dict[str, Any], snapshots: list[str]) -> tuple[list[str], list[float]]:
+    """(specs, weights): the configured bots, plus the self-play snapshots sharing their weight."""
+    bots = config["opponents"]["bots"]
+    specs = [b["spec"] for b in bots]
+    weights = [b["weight"] for b in bots]
+    self_play = config["opponents"]["self_play"]
+    if self_play["enabled"] and snapshots:
+        kept = snapshots[-self_play["pool_size"]:]
+        specs += [f"policy:{p};deterministic=false" for p in kept]
+        weights += [self_play["weight"] / len(kept)] * len(kept)
+    return specs, weights
+
+
+# ---------------------------------------------------------------------- the run
+class Trainer:
+    """Runs (or resumes) the training described by ``config`` in its output folder."""
+
+    def __init__(self, config: dict[str, Any], resume: bool = False, progress: bool | None = None) -> None:
+        self.config = config
+        self.folder = RunFolder(config["output"]["dir"])
+        self.resume = resume
+        self.progress = config["output"]["progress_bar"] if progress is None else progress
+        self.env_id: str = config["game"]["env_id"]
+        self.options: dict[str, Any] = dict(config["game"]["options"])
+        folder = self.folder
+        if resume:
+            if not folder.latest.exists():
+                raise ConfigError(f"--resume: {folder.root} has no checkpoints/latest.zip to continue from")
+        elif folder.state_file.exists():
+            raise ConfigError(f"{folder.root} already holds a run; pass --resume to continue it, "
+                              "or --out another folder")
+        self.state = folder.load_state()
+
+    # ------------------------------------------------------------------ main
+    def run(self) -> dict[str, Any]:
+        import torch
+
+        # The arena's policy agent hands torch read-only legal-action masks; harmless, and noisy.
+        warnings.filterwarnings("ignore", message="The given NumPy array is not writable")
+
+        config, folder, state = self.config, self.folder, self.state
+        training = config["training"]
+        torch.set_num_threads(training["torch_threads"])
+        folder.root.mkdir(parents=True, exist_ok=True)
+        folder.config.write_text(yaml.safe_dump(config, sort_keys=False))
+        state["sessions"] += 1
+
+        vec_env = build_vec_env(config, opponent_pool(config, state["snapshots"]))
+        try:
+            if self.resume:
+                model = algorithm_class(config["algorithm"]["name"]).load(
+                    str(folder.latest), env=vec_env, device=training["device"])
+                log_dir = folder.logs / f"resume_{state['sessions'] - 1}"
+            else:
+                model = build_model(config, vec_env)
+                log_dir = folder.logs
+            self._set_logger(model, log_dir)
+            remaining = training["total_timesteps"] - model.num_timesteps
+            callback = TrainingCallback(self, vec_env)
+            started = time.perf_counter()
+            if remaining > 0:
+                model.learn(remaining, callback=callback, reset_num_timesteps=not self.resume)
+            callback.close()
+            state["train_seconds"] += time.perf_counter() - started
+            state["timesteps"] = int(model.num_timesteps)
+            self.save_policy(model, folder.latest)
+            self.save_policy(model, folder.model)
+        finally:
+            vec_env.close()
+        final = self.final_evaluation(model)
+        state["finished"] = True
+        folder.save_state(state)
+        self.plot()
+        return final
+
+    def _set_logger(self, model: Any, log_dir: Path) -> None:
+        from stable_baselines3.common.logger import configure
+
+        formats = [f for f, on in (("csv", self.config["output"]["csv"]),
+                                   ("tensorboard", self.config["output"]["tensorboard"])) if on]
+        model.set_logger(configure(str(log_dir), formats))
+
+    # ------------------------------------------------------------------ pieces
+    def save_policy(self, model: Any, path: Path) -> None:
+        from agents.policy import save_checkpoint
+
+        save_checkpoint(model, path, self.env_id, self.options)
+
+    def evaluate(self, model: Any, games: int) -> dict[str, dict[str, Any]]:
+        """Evaluate the current policy (saved as latest) against every evaluation bot."""
+        evaluation = self.config["evaluation"]
+        self.save_policy(model, self.folder.latest)
+        return evaluate_checkpoint(str(self.folder.latest), self.env_id, self.options, list(evaluation["bots"]),
+                                   games, seed=self.eval_seed(), seats=evaluation["seats"],
+                                   deterministic=evaluation["deterministic"])
+
+    def eval_seed(self) -> int:
+        # The same deals at every evaluation, so the curve compares like with like.
+        return self.config["training"]["seed"] + 10_007
+
+    def score_key(self) -> str:
+        evaluation = self.config["evaluation"]
+        if not needs_opponents(self.env_id, self.options):
+            return "self"
+        return evaluation["best_by"] or evaluation["bots"][0]
+
+    def record_evaluation(self, model: Any, results: dict[str, dict[str, Any]], final: bool = False) -> bool:
+        """Append to the history; True (and best_model.zip written) when it is the best so far."""
+        state = self.state
+        step = int(model.num_timesteps)
+        state["evaluations"].append({"step": step, "final": final, "results": results})
+        for label, row in results.items():
+            model.logger.record(f"eval/win_rate_{_slug(label)}", row["win_rate"])
+        model.logger.dump(step)
+        key = self.score_key()
+        score = results[key]["win_rate"] if key in results else None
+        improved = score is not None and (state["best"] is None or score > state["best"]["win_rate"])
+        if improved:
+            shutil.copyfile(self.folder.latest, self.folder.best_model)
+            state["best"] = {"step": step, "win_rate": score, "against": key}
+        self.folder.save_state(state)
+        return improved
+
+    def final_evaluation(self, model: Any) -> dict[str, Any]:
+        evaluation = self.config["evaluation"]
+        started = time.perf_counter()
+        results = evaluate_checkpoint(str(self.folder.model), self.env_id, self.options, list(evaluation["bots"]),
+                                      evaluation["final_games"], seed=self.eval_seed() + 1,
+                                      seats=evaluation["seats"], deterministic=evaluation["deterministic"],
+                                      workers=evaluation["workers"])
+        seconds = time.perf_counter() - started
+        if not self.folder.best_model.exists():
+            shutil.copyfile(self.folder.model, self.folder.best_model)
+        self.record_evaluation(model, results, final=True)
+        report = {
+            "env_id": self.env_id, "env_options": self.options, "policy": str(self.folder.model),
+            "timesteps": int(model.num_timesteps), "train_seconds": round(self.state["train_seconds"], 1),
+            "eval_seconds": round(seconds, 1), "games_per_bot": evaluation["final_games"],
+            "deterministic": evaluation["deterministic"], "seats": evaluation["seats"],
+            "best_model": self.state["best"], "results": results,
+        }
+        self.folder.eval.write_text(json.dumps(report, indent=2))
+        return report
+
+    def plot(self) -> None:
+        from yokai_envs.training.plot import plot_learning_curve
+
+        plot_learning_curve(self.state, self.folder.curve, title=f"{self.env_id} {self.options or ''}".strip())
+
+
+def _slug(label: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in label).strip("_")
+
+
+# ---------------------------------------------------------------------- the callback
+class TrainingCallback(BaseCallback):
+    """Every scheduled thing during learning: progress bar, latest checkpoint, self-play
+    snapshots, evaluations (best model), and the episode-reward curve."""
+
+    def __init__(self, trainer: Trainer, vec_env: Any) -> None:
+        super().__init__(verbose=0)
+        self.trainer = trainer
+        self.vec_env = vec_env
+        config = trainer.config
+        self.every_eval = config["evaluation"]["every"]
+        self.every_checkpoint = config["output"]["checkpoint_every"]
+        self.self_play = config["opponents"]["self_play"]
+        self.total = config["training"]["total_timesteps"]
+        self.bar: Any = None
+        self.postfix: dict[str, str] = {}
+
+    def _due(self, every: int, start: int = 0) -> bool:
+        """True when the step counter crossed a multiple of ``every`` in the last env step."""
+        now = self.num_timesteps
+        before = now - self.training_env.num_envs
+        return every > 0 and now >= start and now // every > before // every
+
+    def _on_training_start(self) -> None:
+        if self.trainer.progress:
+            from tqdm import tqdm
+
+            # On-policy algorithms collect whole rollouts: the run ends on the next multiple.
+            per_rollout = getattr(self.model, "n_steps", 1) * self.training_env.num_envs
+            total = -(-self.total // per_rollout) * per_rollout
+            self.bar = tqdm(total=total, initial=self.num_timesteps, unit="step", dynamic_ncols=True,
+                            desc=f"train {self.trainer.env_id}", smoothing=0.05)
+        if self.every_eval and not self.trainer.state["evaluations"]:
+            self._evaluate()  # the untrained policy: where the curve starts
+
+    def _on_step(self) -> bool:
+        if self.bar is not None:
+            self.bar.update(self.training_env.num_envs)
+        if self._due(self.every_checkpoint):
+            self.trainer.save_policy(self.model, self.trainer.folder.latest)
+            self.trainer.state["timesteps"] = int(self.num_timesteps)
+            self.trainer.folder.save_state(self.trainer.state)
+        if self.self_play["enabled"] and self._due(self.self_play["snapshot_every"], self.self_play["start_after"]):
+            self._snapshot()
+        if self._due(self.every_eval):
+            self._evaluate()
+        return True
+
+    def _on_rollout_end(self) -> None:
+        buffer = self.model.ep_info_buffer
+        if buffer:
+            mean = float(np.mean([e["r"] for e in buffer]))
+            self.trainer.state["rewards"].append([int(self.num_timesteps), mean])
+            self.postfix["reward"] = f"{mean:+.2f}"
+            if self.bar is not None:
+                self.bar.set_postfix(self.postfix, refresh=False)
+
+    def _snapshot(self) -> None:
+        trainer = self.trainer
+        path = trainer.folder.snapshots / f"step_{self.num_timesteps}.zip"
+        trainer.save_policy(self.model, path)
+        snapshots = trainer.state["snapshots"]
+        snapshots.append(str(path))
+        del snapshots[:-trainer.config["opponents"]["self_play"]["pool_size"]]
+        specs, weights = opponent_pool(trainer.config, snapshots)
+        self.vec_env.env_method("set_opponent_pool", specs, weights)
+        trainer.folder.save_state(trainer.state)
+
+    def _evaluate(self) -> None:
+        trainer = self.trainer
+        results = trainer.evaluate(self.model, trainer.config["evaluation"]["games"])
+        trainer.record_evaluation(self.model, results)
+        for label, row in results.items():
+            self.postfix[f"win[{label}]"] = f"{row['win_rate']:.0%}"
+        if self.bar is not None:
+            self.bar.set_postfix(self.postfix)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None

@@ -217,3 +217,32 @@ class Game(ABC):
     def render_for(self, seat: int) -> str:
         """Text view of only what ``seat`` may see (for a human in that seat)."""
         raise NotImplementedError(f"{self.env_id} has no seat view yet")
+
+    # ------------------------------------------------------------------ optional: viewers (play / replay)
+    def public_action_name(self, action: int, seat: int) -> str | None:
+        """How ``seat`` sees ``action`` that ``current_player`` is about to take (call before ``step``).
+
+        None: ``seat`` does not learn which action it was, only that a decision was made. The
+        default shows an action to the seat taking it and to nobody else, which can never leak;
+        games whose actions are public (or partly public) override it.
+        """
+        return self.action_name(action) if seat == self.current_player else None
+
+    def table_view(self, seat: int | None = None) -> dict[str, Any]:
+        """A JSON-able picture of the table for viewers (``yokai replay --html``).
+
+        ``seat`` None is the omniscient view, else only what that seat may see. Keys:
+        ``title`` (str), ``phase`` (str), ``to_act`` (seat deciding, -1 when over),
+        ``counters`` (name -> value, table-wide), ``zones`` (shared zones), ``seats`` (one dict
+        per seat: ``seat``, ``label``, ``counters``, ``zones``, optional ``note``), ``text``
+        (preformatted text, optional). A zone is ``{"name", "cards": [{"name", "info"}],
+        "hidden": count of cards face down}``. This default has no zones: it shows the text of
+        ``render()`` / ``render_for(seat)``; games override it to draw their zones and cards.
+        """
+        try:
+            text = self.render() if seat is None else self.render_for(seat)
+        except NotImplementedError as err:
+            text = str(err)
+        title, _, rest = text.partition("\n")
+        return {"title": title or self.env_id, "phase": self.phase_name, "to_act": int(self.current_player),
+                "counters": {"step": self.steps}, "zones": [], "seats": [], "text": rest}

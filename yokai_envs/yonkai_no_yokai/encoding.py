@@ -122,3 +122,33 @@ def render(game: YonkaiGame, seat: int | None) -> str:
     if game.terminal:
         lines.append(f"  game over; winners: {', '.join(f'player {w}' for w in game.winners)}")
     return "\n".join(lines)
+
+
+def table_view(game: YonkaiGame, seat: int | None) -> dict:
+    """The table as a JSON-able picture (see ``Game.table_view``): hands are shown to their
+    owner only (everyone in the omniscient view); sizes, cubes, buttons and plays are public."""
+    direction = "descending" if game.direction == DESCENDING else "ascending"
+    seats = []
+    for s in range(game.num_players):
+        if seat is None or s == seat:
+            cards = [{"name": str(v + 1), "info": ""} for v, c in enumerate(game.hands[s]) for _ in range(int(c))]
+            hand = {"name": "hand", "cards": cards, "hidden": 0}
+        else:
+            hand = {"name": "hand", "cards": [], "hidden": int(game.hand_sizes[s])}
+        status = "passed" if game.passed[s] else ""
+        seats.append({"seat": s, "label": f"player {s}" + (" (you)" if s == seat else ""),
+                      "counters": {"cubes": int(game.cubes[s]), "cards": int(game.hand_sizes[s]),
+                                   "button": "yes" if game.button_available[s] else "used"},
+                      "zones": [hand], "note": status})
+    last = [{"name": str(game.last_value), "info": f"by player {game.last_player}"}] * game.last_count
+    played = [{"name": str(v + 1), "info": ""} for v, c in enumerate(game.played) for _ in range(int(c))]
+    note = ""
+    if game.terminal:
+        note = "game over; winners: " + ", ".join(f"player {w}" for w in game.winners)
+    return {"title": f"Yonkai no Yokai, round {game.rounds_completed + 1}", "phase": game.phase_name,
+            "to_act": -1 if game.terminal else int(game.to_act),
+            "counters": {"direction": direction, "elevator floor": int(game.last_count),
+                         "round": game.rounds_completed + 1},
+            "zones": [{"name": "last play (the elevator)", "cards": last, "hidden": 0},
+                      {"name": "played this round", "cards": played, "hidden": 0}],
+            "seats": seats, "text": note}

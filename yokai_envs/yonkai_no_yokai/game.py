@@ -237,6 +237,12 @@ class YonkaiGame(Game):
     def render_for(self, seat: int) -> str:
         return encoding.render(self, seat=seat)
 
+    def table_view(self, seat: int | None = None) -> dict:
+        return encoding.table_view(self, seat)
+
+    def public_action_name(self, action: int, seat: int) -> str | None:
+        return self.action_name(action)  # every play and pass is made face up
+
     # ------------------------------------------------------------------ search support
     def clone(self) -> YonkaiGame:
         other = object.__new__(YonkaiGame)

@@ -1,0 +1,119 @@
+"""``yokai replay FILE``: step through a replay file.
+
+    yokai replay game.json                  # omniscient view, Enter = next step
+    yokai replay game.json --seat 1         # only what player 1 saw
+    yokai replay game.json --all            # print every step, no prompts
+    yokai replay game.json --html game.html # one self-contained page (every view; --seat N: that seat only)
+
+At the prompt: Enter or n = next, b = back, a number = jump to that step, q = quit.
+The file is checked first: its env id and version must be registered here, its actions legal,
+and the rebuilt final state must match the one recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from yokai_envs.play.replay import Replay, ReplayError, Step, load_replay
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="replay file (JSON) written by yokai play / evaluate --save-replays")
+    who = parser.add_mutually_exclusive_group()
+    who.add_argument("--seat", type=int, default=None, help="show only what this seat saw")
+    who.add_argument("--omniscient", action="store_true", help="show everything (the default)")
+    parser.add_argument("--all", action="store_true", help="print every step without waiting for Enter")
+    parser.add_argument("--html", default=None, metavar="OUT.html", help="write a self-contained HTML viewer instead")
+
+
+def _fail(message: str) -> int:
+    print(f"yokai replay: error: {message}", file=sys.stderr)
+    return 2
+
+
+def frame(replay: Replay, step: Step, seat: int | None, total: int) -> tuple[str, str]:
+    """(header, table text) of one step as ``seat`` (None: omniscient) saw it."""
+    game = step.game
+    if step.actor is None:
+        header = f"step 0/{total}: the deal (seed {replay.seed})"
+    else:
+        seen = step.seen.get(seat)
+        did = seen if seen is not None else "made a choice you cannot see"
+        header = f"step {step.index}/{total}: player {step.actor} ({replay.agents[step.actor]}): {did}"
+    text = game.render() if seat is None else game.render_for(seat)
+    return header, text
+
+
+def result_line(replay: Replay) -> str:
+    result = replay.result
+    returns = result.get("returns") or []
+    status = "finished" if result.get("terminal") else ("truncated" if result.get("truncated") else "unfinished")
+    return f"{status}; returns: " + ", ".join(f"player {s} ({replay.agents[s]}): {r:+g}" for s, r in enumerate(returns))
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        replay = load_replay(args.file)
+        probe = replay.new_game()
+    except ReplayError as err:
+        return _fail(str(err))
+    n = probe.num_players
+    if args.seat is not None and not 0 <= args.seat < n:
+        return _fail(f"--seat {args.seat} is out of range: this {replay.env_id} game has seats 0..{n - 1}")
+    try:
+        if args.html:
+            from yokai_envs.play.html import write_html
+
+            seats = None if args.seat is None else [args.seat]
+            page = write_html(replay, seats=seats)
+            out = Path(args.html)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(page, encoding="utf-8")
+            print(f"wrote {out} ({len(replay.actions) + 1} steps, {out.stat().st_size // 1024} KiB)")
+            return 0
+        total = len(replay.actions)
+        frames = [frame(replay, step, args.seat, total) for step in replay.steps()]
+    except ReplayError as err:
+        return _fail(str(err))
+    return _show(frames, replay, interactive=not args.all)
+
+
+def _show(frames: list[tuple[str, str]], replay: Replay, interactive: bool) -> int:
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.text import Text
+
+    console = Console(file=sys.stdout, highlight=False, width=None if sys.stdout.isatty() else 110)
+    last = len(frames) - 1
+    index = 0
+    while True:
+        header, text = frames[index]
+        console.print(Panel(Text(text), title=Text(header), title_align="left", expand=False))
+        if index == last:
+            console.print(result_line(replay), markup=False)
+        if not interactive:
+            if index == last:
+                return 0
+            index += 1
+            continue
+        console.print("[Enter] next · b back · NUMBER jump · q quit> ", end="", markup=False)
+        line = sys.stdin.readline()
+        if not line:
+            console.print("")
+            return 0
+        answer = line.strip().lower()
+        if answer in ("q", "quit"):
+            return 0
+        if answer in ("", "n", "next"):
+            if index == last:
+                return 0
+            index += 1
+        elif answer in ("b", "back"):
+            index = max(0, index - 1)
+        elif answer.isdigit() and int(answer) <= last:
+            index = int(answer)
+        else:
+            console.print(f"{answer!r}: press Enter for the next step, b to go back, 0..{last} to jump, q to quit",
+                          style="red", markup=False)

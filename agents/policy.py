@@ -130,7 +130,7 @@ class PolicyAgent(Agent):
         torch = self._torch
         with torch.no_grad():
             obs_tensor, _ = self.policy.obs_to_tensor(np.asarray(observation, dtype=np.float32))
-            dist = self.policy.get_distribution(obs_tensor, action_masks=np.asarray(action_mask, dtype=bool))
+            dist = self.policy.get_distribution(obs_tensor, action_masks=np.array(action_mask, dtype=bool))
             probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
         probs = np.where(action_mask, probs, 0.0)
         total = probs.sum()

@@ -1,0 +1,138 @@
+"""ISMCTS sees the world only through determinize: it cannot cheat, and it plays 1-4 seats."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import agents
+from agents.ismcts import ISMCTSAgent
+from tests.agents.toy_game import ToyTrickGame
+from tests.conftest import conformance_params
+from yokai_envs.registry import make_game
+
+
+def decide(game, seed: int, iterations: int = 60) -> tuple[int, dict[int, int]]:
+    bot = ISMCTSAgent(iterations=iterations, seed=seed)
+    bot.reset(seed)
+    visits = bot.search(game)
+    bot.reset(seed)
+    return bot.act(game.observation(game.current_player), game.legal_action_mask(), game), visits
+
+
+def swap_hidden(game: ToyTrickGame, seat: int) -> ToyTrickGame:
+    """The same information set for ``seat`` with the other hands and the stock dealt differently."""
+    other = game.clone()
+    hidden = np.flatnonzero((other.location != seat) & (other.location != -2))
+    other.location[hidden] = np.roll(other.location[hidden], 1)
+    return other
+
+
+def test_toy_hidden_cards_do_not_change_the_decision():
+    differing = 0
+    for seed in range(20):
+        game = ToyTrickGame(num_players=3)
+        game.reset(seed)
+        if seed % 2:
+            game.step(int(np.flatnonzero(game.legal_action_mask())[0]))
+        seat = game.current_player
+        twin = swap_hidden(game, seat)
+        assert np.array_equal(game.observation(seat), twin.observation(seat))
+        differing += not np.array_equal(game.location, twin.location)
+        assert decide(game, seed) == decide(twin, seed)
+    assert differing >= 15, "the twin states should really differ in hidden cards"
+
+
+def test_an_oracle_would_decide_differently_so_the_test_can_fail():
+    """A cheating bot (searching the true state) changes its mind between such twins."""
+
+    class Cheater(ISMCTSAgent):
+        def search(self, game):
+            real = game.clone()
+            game = type("Peek", (), {"determinize": lambda self_, seat, rng: real.clone(),
+                                     "current_player": real.current_player})()
+            return super().search(game)
+
+    changed = 0
+    for seed in range(20):
+        game = ToyTrickGame(num_players=2)
+        game.reset(seed)
+        twin = swap_hidden(game, game.current_player)
+        bot = Cheater(iterations=60, seed=seed)
+        first = bot.search(game)
+        bot.reset(seed)
+        changed += first != bot.search(twin)
+    assert changed > 0
+
+
+# Games whose _resample_hidden shuffles the hidden cards in the order they really lie, so the
+# same rng gives a different (equally likely) sample for a different hidden arrangement: the
+# decision is drawn from the same distribution but not equal for one seed. The fix is in the
+# game (sort the unknown cards before shuffling); ISMCTS cannot do it for them.
+NON_CANONICAL_DETERMINIZE = {"yyh_tcg_v0", "onmyoji_v0", "yokaizo_v0"}
+
+
+@pytest.mark.parametrize(("env_id", "options"), conformance_params())
+def test_registered_games_hidden_cards_do_not_change_the_decision(env_id, options, request):
+    """Twins from determinize itself: same information set, other hidden cards."""
+    if env_id in NON_CANONICAL_DETERMINIZE:
+        request.applymarker(pytest.mark.xfail(reason=f"{env_id}: determinize sample depends on the real "
+                                                     "hidden order (game-side fix: sort before shuffling)"))
+    game = make_game(env_id, **{**options, "max_steps": 400})
+    rng = np.random.default_rng(0)
+    checked = 0
+    for seed in range(3):
+        game.reset(seed)
+        for _ in range(int(rng.integers(0, 15))):
+            if game.is_over:
+                break
+            legal = np.flatnonzero(game.legal_action_mask())
+            game.step(int(legal[rng.integers(legal.size)]))
+        if game.is_over or np.count_nonzero(game.legal_action_mask()) < 2:
+            continue
+        seat = game.current_player
+        twin = game.determinize(seat, np.random.default_rng(seed + 99))
+        assert np.array_equal(game.observation(seat), twin.observation(seat))
+        first = decide(game, seed, iterations=15)
+        assert first == decide(twin, seed, iterations=15)
+        checked += 1
+    if not checked:
+        pytest.skip("no state with a choice reached")
+
+
+@pytest.mark.parametrize("num_players", [1, 2, 3, 4])
+def test_plays_every_seat_count(num_players):
+    game = ToyTrickGame(num_players=num_players)
+    bot = agents.make("ismcts:iterations=30", "toy_trick_v0", seed=0)
+    for seed in range(3):
+        game.reset(seed)
+        bot.reset(seed)
+        while not game.is_over:
+            action = bot.act(game.observation(game.current_player), game.legal_action_mask(), game)
+            assert game.legal_action_mask()[action]
+            game.step(action)
+
+
+def test_finds_the_safe_play():
+    """Seat 1 follows a led 2 holding {3, 0}: taking the trick with 3 guarantees at least a
+    shared win (+1) whatever seat 0 holds; ducking with 0 loses unless seat 0 holds the 1."""
+    game = ToyTrickGame(num_players=2)
+    game.reset(0)
+    game.location[:] = [1, -1, 0, 1, -1, 0]  # seat 0: {2, 5}; seat 1: {0, 3}; stock: {1, 4}
+    game.step(2)
+    for seed in range(3):
+        action, visits = decide(game, seed, iterations=200)
+        assert action == 3, visits
+
+
+def test_time_budget_and_single_action():
+    game = ToyTrickGame(num_players=2)
+    game.reset(0)
+    bot = ISMCTSAgent(time=0.05, seed=0)
+    visits = bot.search(game)
+    assert sum(visits.values()) >= 1
+    only = np.zeros(game.num_actions, dtype=bool)
+    only[3] = True
+    assert bot.act(game.observation(0), only, game) == 3
+    with pytest.raises(ValueError, match="needs the game"):
+        bot.act(game.observation(0), game.legal_action_mask(), None)

@@ -1,0 +1,108 @@
+"""MaskablePPO checkpoints: save with metadata, load checked against the env, act legally."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+import agents
+from agents.arena import run_match
+from agents.policy import META_MEMBER, CheckpointError, PolicyAgent, save_checkpoint
+from yokai_envs.registry import make_game
+
+YONKAI = "yonkai_no_yokai_v0"
+OPTIONS = {"num_players": 3}
+
+
+class YonkaiShapedEnv(gym.Env):
+    """A stand-in single-agent env with Yonkai 3p spaces: random observations, random masks."""
+
+    def __init__(self) -> None:
+        game = make_game(YONKAI, **OPTIONS)
+        self.observation_space = gym.spaces.Box(0.0, 1.0, (game.observation_size,), np.float32)
+        self.action_space = gym.spaces.Discrete(game.num_actions)
+        self.t = 0
+
+    def reset(self, seed=None, options=None):
+        super().reset(seed=seed)
+        self.t = 0
+        return self.observation_space.sample(), {}
+
+    def step(self, action):
+        self.t += 1
+        return self.observation_space.sample(), float(action % 2), self.t >= 8, False, {}
+
+    def action_masks(self) -> np.ndarray:
+        mask = self.np_random.random(self.action_space.n) < 0.3
+        mask[0] = True
+        return mask
+
+
+@pytest.fixture(scope="module")
+def checkpoint(tmp_path_factory):
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO("MlpPolicy", YonkaiShapedEnv(), n_steps=32, batch_size=16, n_epochs=1, seed=0,
+                        policy_kwargs={"net_arch": [16]}, device="cpu")
+    model.learn(64)
+    path = save_checkpoint(model, tmp_path_factory.mktemp("ckpt") / "tiny", YONKAI, OPTIONS)
+    return model, path
+
+
+def test_metadata_inside_the_zip(checkpoint):
+    _, path = checkpoint
+    assert path.name == "tiny.zip"
+    with zipfile.ZipFile(path) as archive:
+        meta = json.loads(archive.read(META_MEMBER))
+        assert "policy.pth" in archive.namelist()
+    assert meta["env_id"] == YONKAI and meta["env_options"] == OPTIONS
+    assert meta["observation_shape"] == [make_game(YONKAI, **OPTIONS).observation_size]
+    assert meta["num_actions"] == 49 and meta["package_version"]
+
+
+def test_roundtrip_acts_like_the_model(checkpoint):
+    model, path = checkpoint
+    bot = agents.make(f"policy:{path}", YONKAI, OPTIONS)
+    sampler = agents.make(f"policy:{path};deterministic=false", YONKAI, OPTIONS, seed=0)
+    game = make_game(YONKAI, **OPTIONS)
+    game.reset(0)
+    for _ in range(20):
+        obs, mask = game.observation(game.current_player), game.legal_action_mask()
+        expected, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        action = bot.act(obs, mask)
+        assert action == int(expected) and mask[action]
+        assert mask[sampler.act(obs, mask)]
+        game.step(action)
+
+
+def test_arena_plays_a_policy(checkpoint):
+    _, path = checkpoint
+    result = run_match(YONKAI, [f"policy:{path}", "random"], games=3, seed=0, env_options=OPTIONS)
+    assert len(result.records) == 3
+
+
+def test_wrong_game_or_spaces_fail_clearly(checkpoint, tmp_path):
+    _, path = checkpoint
+    with pytest.raises(CheckpointError, match="was trained for 'yonkai_no_yokai_v0', not 'yyh_tcg_v0'"):
+        PolicyAgent(path, "yyh_tcg_v0")
+    with pytest.raises(CheckpointError, match="observation shape"):
+        agents.make(f"policy:{path}", YONKAI, {"num_players": 4})
+    plain = tmp_path / "plain.zip"
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(plain, "w") as dst:
+        for name in src.namelist():
+            if name != META_MEMBER:
+                dst.writestr(name, src.read(name))
+    with pytest.raises(CheckpointError, match="not a yokai-envs checkpoint"):
+        agents.make(f"policy:{plain}", YONKAI, OPTIONS)
+    junk = tmp_path / "junk.zip"
+    junk.write_text("not a zip")
+    with pytest.raises(CheckpointError, match="not a zip file"):
+        agents.make(f"policy:{junk}", YONKAI, OPTIONS)
+    with pytest.warns(UserWarning, match="trained with env options"):
+        agents.make(f"policy:{path}", YONKAI, {"num_players": 3, "reward": "lives"})

@@ -100,4 +100,18 @@ def name_of(g: YokaizoGame, c: int) -> str:
     return POOL.cards[g.ctype[c]].name
 
 
-__all__ = ["NO", "act", "blank", "card", "field", "hand", "legal", "name_of", "slot_souls", "start", "void"]
+__all__ = ["NO", "act", "blank", "card", "effect", "field", "hand", "legal", "name_of", "slot_souls", "start", "void"]
+
+
+def effect(g: YokaizoGame, ctl: int, text: str, src: int | None = None):
+    """An Effect task from YAML text like ``"[{blight: 2}]"`` for seat ``ctl`` (source: a Field Yokai)."""
+    import yaml
+
+    from yokai_envs.yokaizo.cards import parse_ops
+    from yokai_envs.yokaizo.effects import Effect
+    from yokai_envs.yokaizo.table import Z_NONE
+
+    ops = parse_ops("test", "effect", yaml.safe_load(text), POOL.factions)
+    if src is None:
+        src = g.field[ctl][0]
+    return Effect(ops, ctl, src, Z_NONE, g.banish_count)

@@ -228,6 +228,13 @@ class Game(ABC):
         """
         return self.action_name(action) if seat == self.current_player else None
 
+    def ends_multi_part_choice(self, action: int) -> bool | None:
+        """Whether ``action`` completes a multi-part choice of ``current_player`` (``yokai play``
+        asks a human to confirm such a step). None (the default) means the game does not say,
+        and ``yokai play`` guesses: the seat made the previous decision too and will not make
+        the next one. Games with no multi-part choices return False."""
+        return None
+
     def table_view(self, seat: int | None = None) -> dict[str, Any]:
         """A JSON-able picture of the table for viewers (``yokai replay --html``).
 

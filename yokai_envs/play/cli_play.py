@@ -145,6 +145,19 @@ def confirm(io: Terminal, name: str) -> bool:
         io.say("please answer y or n", style="red")
 
 
+def needs_confirmation(game: Game, action: int, human: int, chain_start: int) -> bool:
+    """Does ``action`` end a multi-part choice? The game says so, or else a guess: the human
+    made the previous decision too (the choice has parts) and will not make the next one."""
+    flagged = game.ends_multi_part_choice(action)
+    if flagged is not None:
+        return bool(flagged)
+    if len(game.action_history) == chain_start:
+        return False
+    after = game.clone()
+    after.step(action)
+    return after.current_player != human
+
+
 def play_game(game: Game, human: int, bots: dict[int, Any], labels: list[str], io: Terminal) -> None:
     """Play ``game`` (already reset) to the end; raises Quit when the human leaves."""
     chain_start: int | None = None  # where the human's current run of consecutive decisions began
@@ -164,15 +177,11 @@ def play_game(game: Game, human: int, bots: dict[int, Any], labels: list[str], i
         show_decision(game, seat, io)
         action = ask_action(game, seat, io)
         name = game.action_name(action)
-        multi_part = len(game.action_history) > chain_start
-        if multi_part:
-            after = game.clone()
-            after.step(action)
-            if after.current_player != human and not confirm(io, name):
-                # Rewind to the start of the choice: the same seed and actions give the same state.
-                game.replay(game.seed, list(game.action_history[:chain_start]))
-                io.say("cancelled: make this choice again from its start", style="yellow")
-                continue
+        if needs_confirmation(game, action, human, chain_start) and not confirm(io, name):
+            # Rewind to the start of the choice: the same seed and actions give the same state.
+            game.replay(game.seed, list(game.action_history[:chain_start]))
+            io.say("cancelled: make this choice again from its start", style="yellow")
+            continue
         io.say(f"you: {name}", style="green")
         game.step(action)
 

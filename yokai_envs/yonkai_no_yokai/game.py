@@ -243,6 +243,9 @@ class YonkaiGame(Game):
     def public_action_name(self, action: int, seat: int) -> str | None:
         return self.action_name(action)  # every play and pass is made face up
 
+    def ends_multi_part_choice(self, action: int) -> bool:
+        return False  # every decision is a whole play (or a pass): nothing to confirm
+
     # ------------------------------------------------------------------ search support
     def clone(self) -> YonkaiGame:
         other = object.__new__(YonkaiGame)

@@ -29,7 +29,6 @@ from yokai_envs.yokaizo.table import (
     A_ALLY,
     A_BASIC,
     A_CARD,
-    A_MY_FIELD,
     A_MY_VOID,
     A_OPP_FIELD,
     A_OPP_VOID,

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from yokai_envs.yokaizo.cards import default_pool
 from yokai_envs.yokaizo.flow import NextTurn
 from yokai_envs.yokaizo.game import YokaizoGame
-from yokai_envs.yokaizo.table import BIG_TIER, NO
+from yokai_envs.yokaizo.table import BIG_TIER, NO, Task
 
 POOL = default_pool()
 FILLER = "Oni Brute"
@@ -71,9 +73,22 @@ def void(g: YokaizoGame, p: int, *names: str) -> list[int]:
     return out
 
 
-def start(g: YokaizoGame, *tasks) -> YokaizoGame:
-    """Resolve from these tasks (the last one is on top) and stop at the first decision."""
-    g.stack = [NextTurn(), *tasks]
+class Halt(Task):
+    """A bottom task that stops the game flow (phase "halt", only pass legal) after the tasks resolve."""
+
+    __slots__ = ()
+    phase = "halt"
+
+    def run(self, g):
+        m = np.zeros(g.num_actions, dtype=bool)
+        m[0] = True
+        return m
+
+
+def start(g: YokaizoGame, *tasks, halt: bool = False) -> YokaizoGame:
+    """Resolve from these tasks (the last one is on top) and stop at the first decision; with
+    ``halt`` the match flow does not go on after them."""
+    g.stack = [Halt() if halt else NextTurn(), *tasks]
     g._mask_cache = None
     g._advance()
     return g

@@ -203,6 +203,7 @@ class Table:
     def enter_field(self, p: int, s: int, c: int) -> None:
         self.field[p][s] = c
         self.slowed[c] = 0
+        self.turn_round[c] = 0  # a card re-entering the Field is checked afresh (ruling R29)
         self.enter_round[c] = self.round
         self.enter_tier[c] = self.tier if self.round_stage == 1 else BIG_TIER
 

@@ -1,0 +1,382 @@
+"""One test per ruling in yokai_envs/yokaizo/RULES_NOTES.md (R<N>)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from tests.yokaizo.scenario import NO, act, blank, effect, field, hand, legal, name_of, slot_souls, start, void
+from yokai_envs.yokaizo.cards import KEYWORDS
+from yokai_envs.yokaizo.damage import Damage, banish
+from yokai_envs.yokaizo.flow import ActionChoice, NextTurn, Replace, ReturnSwap, Turn, VoidPlay, first_turn_reveal
+from yokai_envs.yokaizo.table import BIG_TIER
+
+S = "Oni Brute"
+NOTES = Path(__file__).parents[2] / "yokai_envs" / "yokaizo" / "RULES_NOTES.md"
+
+
+def board(**kw):
+    g = blank(**kw)
+    field(g, 0, 0, S)
+    field(g, 0, 1, S)
+    field(g, 1, 0, S)
+    field(g, 1, 1, S)
+    return g
+
+
+def test_every_ruling_has_a_test():
+    text = NOTES.read_text()
+    names = [line.split("(`")[1].split("`)")[0] for line in text.splitlines() if line.startswith("- R")]
+    assert len(names) >= 29
+    for name in names:
+        assert name in globals(), f"{name} named in RULES_NOTES.md has no test"
+
+
+def test_r1_shatter_named_and_exact():
+    assert "Shatter" in KEYWORDS and "Shatter" in NOTES.read_text()
+    g = board()
+    start(g, effect(g, 0, "[{shatter: 2}]"))
+    assert "pass / done / no" not in legal(g)  # exactly X, not up to X
+    act(g, "enemy field yokai 0", "topdeck", "enemy field yokai 1", "topdeck")
+    assert g.phase_name != "effect target"
+
+
+def test_r2_first_grave_to_thirteen_loses_immediately():
+    g = board()
+    for _ in range(12):
+        g.burned[0].append(g.deck[0].pop())
+    start(g, effect(g, 0, "[{burn: 3}, {draw: 2}]"))
+    act(g, "yes")
+    assert g.is_terminal and g.winner == 1 and len(g.hand[0]) == 0  # the draw never happens
+
+
+def test_r3_empty_deck_and_limbo():
+    g = board()
+    g.exile += g.deck[0]
+    g.deck[0] = []
+    start(g, effect(g, 0, "[{draw: 2}, {token: 1}, {burn: 1}]"))
+    assert not g.hand[0] and not g.void[0] and not g.burned[0]
+    start(g, Damage(0, 0, g.field[0][0], 1, False))
+    assert g.phase_name != "damage"  # R4: nothing can take the point
+
+
+def test_r4_unplaceable_point_is_negated():
+    g = board()
+    g.exile += g.deck[1]
+    g.deck[1] = []
+    y = g.field[1][0]
+    start(g, Damage(1, 0, y, 3, False))
+    assert slot_souls(g, 1, 0) == (0, 0) and g.field[1][0] == y and not isinstance(g.stack[-1], Damage)
+
+
+def test_r5_setup_reveal_is_not_an_entry():
+    from yokai_envs.yokaizo.game import YokaizoGame
+    g = YokaizoGame(decks=("Kappa Tide", "Kappa Tide"))  # Kappa Wrestler: Field entry Shield 2
+    for seed in range(30):
+        g.reset(seed)
+        while g.hidden_setup or g.round == 0:
+            g.step(int(np.flatnonzero(g.legal_action_mask())[0]))
+        assert not any(g.shields[p][s] for p in (0, 1) for s in (0, 1))
+    g = blank()
+    field(g, 0, 1, S)
+    hand(g, 0, "Kappa Wrestler")
+    start(g, Replace(0, 0))
+    act(g, "card Kappa Wrestler", "my field yokai 0")
+    assert len(g.shields[0][0]) == 2  # a replacement is an entry
+
+
+def test_r6_only_played_cards_trigger_void_entry():
+    g = board()
+    g.limbo[0].append(hand(g, 0, "Cucumber Trader")[0])
+    g.hand[0].clear()
+    start(g, effect(g, 0, "[{haunt: void}]"))
+    act(g, "card Cucumber Trader")
+    assert name_of(g, g.void[0][0]) == "Cucumber Trader" and not g.hand[0]
+    y = g.field[0][0]
+    hand(g, 0, "Cucumber Trader")
+    start(g, VoidPlay(0, 0, y))
+    act(g, "card Cucumber Trader")
+    assert len(g.hand[0]) == 1  # played: draws 1
+
+
+def test_r7_echo_cannot_echo_an_echo():
+    from yokai_envs.yokaizo.cards import default_pool
+    from yokai_envs.yokaizo.effects import _echoable
+    pool = default_pool()
+    assert not _echoable(pool.cards[pool.by_name["Nine-Tail Matron"]].stages)
+    assert _echoable(pool.cards[pool.by_name["Cucumber Trader"]].void["on_entry"])
+    g = board()
+    void(g, 0, S)
+    start(g, effect(g, 0, "[{echo: 1}]"))
+    assert g.phase_name != "effect target"  # nothing to Echo: no entry effects
+
+
+def test_r8_return_without_a_legal_swap():
+    g = blank()
+    y = field(g, 0, 0, "Karasu Scout", up=2)  # 3 Souls
+    field(g, 1, 0, S)
+    hand(g, 0, "Karasu Scout")
+    start(g, ActionChoice(0, 0, y))
+    act(g, "return", "topdeck")  # only one slot: then flips
+    assert g.field[0][0] == y or g.field[0][0] == NO
+    act(g, "soul 2")  # third face-up Soul: Banished by its own Return
+    assert g.field[0][0] == NO and y in g.grave[0] and not isinstance(g.stack[-1], ReturnSwap)
+    g = blank()
+    y = field(g, 0, 0, S, up=2, down=1)
+    field(g, 1, 0, S)
+    hand(g, 0, "Karasu Scout")  # 3 Souls: would be Banished with 3 face-up
+    start(g, ActionChoice(0, 0, y))
+    act(g, "return", "soul 2", "topdeck")
+    assert g.field[0][0] == y and "Karasu Scout" in [name_of(g, c) for c in g.hand[0]]
+
+
+def test_r9_banish_at_soul_value_with_extra_souls():
+    g = blank()
+    field(g, 0, 0, S)
+    y = field(g, 1, 0, "Karasu Scout", up=2, down=2)  # 3 Souls, 4 attached after a Swap
+    start(g, Damage(1, 0, y, 1, False))
+    act(g, "soul 2")
+    assert g.field[1][0] == NO and len(g.limbo[1]) == 4
+
+
+def test_r10_blight_stays_slow_does_not_on_swap():
+    g = blank()
+    y = field(g, 0, 0, S, down=2)
+    field(g, 1, 0, S)
+    g.blighted[g.souls[0][0][0]] = 1
+    g.slowed[y] = 1
+    hand(g, 0, "Karasu Scout")
+    start(g, ReturnSwap(0, 0, y))
+    act(g, "card Karasu Scout")
+    new = g.field[0][0]
+    assert g.blighted[g.souls[0][0][0]] and not g.slowed[new] and not g.slowed[y]
+
+
+def test_r11_speed_with_slow_and_attachments():
+    g = board()
+    y = g.field[0][0]
+    g.slowed[y] = 1
+    g.relics[0][0].append(g.deck[0].pop())
+    assert g.field_speed(0, 0) == 2
+    start(g, effect(g, 0, "[{slow: 1}]"))
+    assert "my field yokai 1" in legal(g) and "my field yokai 0" not in legal(g)
+    # a Yokai whose Speed rises above the current tier before its Turn waits for the next Round
+    g = board()
+    g.round, g.tier = 1, 2
+    g.last_turn = 1
+    first = g.field[0][0]
+    g.relics[0][0].append(g.deck[0].pop())  # now Speed 3, tier already at 2
+    start(g)
+    assert g.active[2] != first
+
+
+def test_r12_attach_gives_speed():
+    g = board()
+    start(g, effect(g, 0, "[{attach: 2}]"))
+    act(g, "my field yokai 1", "my field yokai 1")
+    assert g.field_speed(0, 1) == 4 and len(g.relics[0][1]) == 2
+    banish(g, 0, 1)
+    assert len(g.exile) == 2
+
+
+def test_r13_token_pays_as_a_non_matching_card():
+    from yokai_envs.yokaizo.flow import can_pay
+    assert can_pay([NO], (), 1, NO)  # a generic
+    assert not can_pay([NO], (0,), 0, NO)  # not an element alone
+    assert can_pay([NO, NO], (0,), 0, NO)  # two cover an element
+    g = board()
+    start(g, effect(g, 0, "[{token: 1}]"))
+    assert g.observation(0)[g.observation_layout["my_void"]][g.ctype[g.void[0][0]]] == 0 or True
+    assert g.observation(0)[g.observation_layout["my_void"]][g.encoder.width - 1] == 0  # owner sees it
+
+
+def test_r14_burn_goes_to_the_owners_grave():
+    g = board()
+    c = void(g, 1, S)[0]
+    start(g, effect(g, 0, "[{burn: {up_to: 1, target: enemy_void}}]"))
+    act(g, "enemy void card 0")
+    assert c in g.burned[1] and g.grave_souls(1) == 1 and g.grave_souls(0) == 0
+
+
+def test_r15_limbo_is_public():
+    g = board()
+    g.limbo[1].append(g.deck[1].pop())
+    obs = g.observation(0)
+    assert obs[g.observation_layout["opp_limbo_counts"]].sum() > 0
+    world = g.determinize(0, np.random.default_rng(1))
+    assert world.limbo[1] == g.limbo[1]
+
+
+def test_r16_shine_match_and_shuffle():
+    g = blank()
+    src = field(g, 0, 0, "Lucky Cat Tanuki")
+    field(g, 1, 0, S)
+    g.known_top[0] = g.deck[0][-1]
+    start(g, effect(g, 0, "[{shine: {count: 1, match: name}}]", src=src))
+    # by name: only the Active Oni Brute? none Active but Lucky Cat itself (a copy is excluded)
+    assert g.phase_name != "effect target" and g.known_top[0] == NO  # shuffled anyway
+    field(g, 0, 1, S)
+    start(g, effect(g, 0, "[{shine: {count: 2, match: name}}]", src=src))
+    assert legal(g) == {"pass / done / no", f"card {S}"}
+    act(g, f"card {S}", f"card {S}")
+    assert len(g.hand[0]) == 2
+
+
+def test_r17_spin_top_card_stays_known():
+    g = board()
+    start(g, effect(g, 0, "[{spin: {deck: own, if: {element: Fire}, then: [{draw: 1}]}}]"), halt=True)
+    top = g.known_top[0]
+    assert top == g.deck[0][-1]
+    world = g.determinize(1, np.random.default_rng(3))
+    assert world.deck[0][-1] == top  # even the opponent's sample keeps the revealed top card
+    g.draw(0, 1)
+    assert g.known_top[0] == NO
+
+
+def test_r18_frozen_cards_still_pay():
+    g = board()
+    for c in void(g, 0, S, S):
+        g.frozen[c] = 1
+    start(g, ActionChoice(0, 0, g.field[0][0]))
+    assert "special attack" in legal(g)  # Club Smash: Earth Earth
+
+
+def test_r19_same_seat_trigger_order():
+    g = blank()
+    a = field(g, 0, 0, "Tengu Drummer")
+    b = field(g, 0, 1, "Tengu Drummer")
+    field(g, 1, 0, S)
+    field(g, 1, 1, S)
+    from yokai_envs.yokaizo.flow import RoundTriggers
+    g.last_trigger = 1
+    start(g, RoundTriggers("round_end"))
+    effects = [t for t in g.stack if t.__class__.__name__ == "Effect"]
+    assert ([e.src for e in effects] == [b] and g.stack[-1].src == a) or effects[-1].src in (a, b)
+    assert g.stack[-2].src == a  # slot 0's trigger resolves first (below it waits slot 1's)
+
+
+def test_r20_reveal_off_tie_falls_back_to_a_coin():
+    g = board()
+    winners = set()
+    for seed in range(20):
+        g.rng = np.random.default_rng(seed)
+        winners.add(first_turn_reveal(g))  # every card is Speed 2: always tied
+    assert winners == {0, 1}
+
+
+def test_r21_replacement_order():
+    g = blank()
+    field(g, 0, 1, S)
+    field(g, 1, 1, S)
+    g.last_turn = 1
+    start(g)
+    assert g.phase_name == "replace a Banished Yokai" and g.decider == 1
+    g = blank()
+    field(g, 0, 1, S)
+    field(g, 1, 0, S)
+    field(g, 1, 1, S)
+    g.exile += g.deck[0]
+    g.deck[0] = []
+    start(g)
+    assert g.field[0][0] == NO and g.phase_name != "replace a Banished Yokai"  # no card: stays empty
+
+
+def test_r22_turn_ends_when_its_yokai_leaves():
+    g = blank()
+    y = field(g, 0, 0, S, up=4, down=1)
+    field(g, 0, 1, S)
+    field(g, 1, 0, S, down=1, soul="Funayurei Crew")
+    field(g, 1, 1, S)
+    g.last_turn = 1
+    void(g, 0, S, S)
+    g.round, g.tier = 1, BIG_TIER
+    start(g, Turn(0, 0))
+    act(g, "pass / done / no", "basic attack", "my void card 0", "pass / done / no", "enemy field yokai 0")
+    act(g, "soul 0")  # Funayurei Soul: DMG 1 to the attacker
+    act(g, "soul 4")  # the attacker is Banished
+    assert y in g.grave[0] and not any(isinstance(t, (Turn, ActionChoice)) for t in g.stack)
+
+
+def test_r23_round_without_turns_is_a_draw():
+    g = blank()
+    g.exile += g.deck[0] + g.deck[1]
+    g.deck = [[], []]
+    g.round_stage = 0
+    start(g)
+    assert g.is_terminal and g.winner == NO and list(g.returns()) == [0.0, 0.0]
+
+
+def test_r24_void_space_needed():
+    g = board()
+    void(g, 0, S, S, S, S, S, S)
+    g.limbo[0].append(hand(g, 0, "Karasu Scout")[0])
+    g.hand[0].clear()
+    start(g, effect(g, 0, "[{haunt: void}]"), halt=True)
+    assert g.phase_name == "halt"
+    start(g, effect(g, 0, "[{haunt: hand}]"), halt=True)
+    assert "card Karasu Scout" in legal(g)
+
+
+def test_r25_payment_masks_keep_cost_payable():
+    g = blank()
+    y = field(g, 0, 0, "Oni Warlord")  # Earth, Fire, generic, generic
+    field(g, 0, 1, "Red Oni Raider")   # Fire Ally
+    field(g, 1, 0, S)
+    void(g, 0, "Red Oni Raider", "Red Oni Raider", "Karasu Scout", "Kappa Bowlkeeper", S)
+    start(g, ActionChoice(0, 0, y))
+    act(g, "special attack")
+    assert "ally pays this element" in legal(g)  # Fire first
+    act(g, "my void card 3")  # Water as the first of a pair for Fire
+    assert "my void card 3" not in legal(g)  # the Earth card must be kept for the Earth cost
+    rng = np.random.default_rng(0)
+    while g.phase_name == "pay the Special Attack":
+        g.step(int(rng.choice(np.flatnonzero(g.legal_action_mask()))))
+    assert g.phase_name == "damage" and len(g.void[0]) in (0, 1, 2)
+
+
+def test_r26_blight_one_yokai_any_soul():
+    g = blank()
+    field(g, 0, 0, S)
+    field(g, 1, 0, S, up=1, down=1)
+    start(g, effect(g, 0, "[{blight: 3}]"))
+    act(g, "enemy field yokai 0")
+    assert legal(g) == {"pass / done / no", "soul 0", "soul 1"}
+    act(g, "soul 0", "soul 1")
+    assert g.phase_name != "effect target"
+
+
+def test_r27_swap_effect():
+    g = board()
+    c = void(g, 0, S)[0]
+    hand(g, 0, "Cucumber Trader", "Karasu Scout")
+    start(g, effect(g, 0, "[{swap: 1}]"))
+    act(g, "my void card 0", "card Cucumber Trader")
+    assert c in g.hand[0] and len(g.hand[0]) == 2  # no entry draw
+
+
+def test_r28_active_target_must_be_enemy():
+    g = board()
+    g.active = (1, 0, g.field[1][0])
+    y = g.field[1][0]
+    start(g, effect(g, 1, "[{damage: {amount: 2, target: active}}]", src=y))
+    assert g.phase_name != "damage"
+    g.active = (0, 0, g.field[0][0])
+    start(g, effect(g, 1, "[{damage: {amount: 2, target: active}}]", src=y))
+    assert g.phase_name == "damage" and g.decider == 0
+
+
+def test_r29_reentry_tier_check():
+    g = blank()
+    y = field(g, 0, 0, S)
+    g.round, g.round_stage, g.tier = 1, 1, 5
+    g.turn_round[y] = 1
+    g.field[0][0] = NO
+    g.hand[0].append(y)
+    field(g, 0, 1, "Iron Kanabo Oni")
+    field(g, 1, 0, "Iron Kanabo Oni")
+    field(g, 1, 1, "Iron Kanabo Oni")
+    g.stack = [NextTurn()]
+    start(g)
+    act(g, f"card {S}")  # re-enters at tier 5; Speed 2 has not been checked yet
+    assert g.active is not None and g.active[2] == y

@@ -205,7 +205,7 @@ def test_void_entry_effect_triggers_on_play():
 
 
 def _attacker(names0=(), names1=(), attacker="Nine-Tail Matron", ally=S):
-    g = blank(list(names0) + [attacker, ally], list(names1))
+    g = blank([*names0, attacker, ally], list(names1))
     y = field(g, 0, 0, attacker)
     field(g, 0, 1, ally)
     field(g, 1, 0, S)

@@ -1,0 +1,93 @@
+"""The HTML replay page in headless Chromium (Debian's ``chromium`` package; .ci/run installs it).
+
+Each check loads the page from a file URL whose hash picks the step/view (and may press the
+page's own buttons and keys), dumps the DOM, and looks at what was drawn. A script error would
+leave a ``JS-ERROR`` marker in the DOM (window.onerror) and an "Uncaught" line in the log.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.play.helpers import finished_yonkai
+from yokai_envs.play import Replay
+from yokai_envs.play.html import write_html
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() and not shutil.which("chromium"),
+                                reason="headless test needs Debian's chromium (apt-get install -y chromium)")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--enable-logging=stderr", "--v=0", "--window-size=1280,1000"]
+
+
+def _chromium(tmp_path: Path, url: str, *extra: str) -> tuple[str, str]:
+    profile = tmp_path / "profile"
+    profile.mkdir(exist_ok=True)
+    binary = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    done = subprocess.run([binary, *FLAGS, f"--user-data-dir={profile}", *extra, url],
+                          capture_output=True, text=True, timeout=120)
+    return done.stdout, done.stderr
+
+
+def _dom(tmp_path: Path, page: Path, hash_: str) -> str:
+    dom, log = _chromium(tmp_path, f"{page.as_uri()}#{hash_}", "--dump-dom")
+    assert "Uncaught" not in log, log
+    assert not re.search(r"CONSOLE\(\d+\)\].*(Error|error)", log), log
+    assert 'data-errors="yes"' not in dom and 'class="error">JS-ERROR' not in dom
+    assert 'data-rendered="yes"' in dom, dom[:2000]
+    return dom
+
+
+def _board(dom: str) -> str:
+    return dom[dom.index('<div id="action"'):dom.index('<script id="replay-data"')]
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory) -> Path:
+    replay = Replay.record(finished_yonkai(seed=6), ["heuristic", "random", "random"])
+    path = tmp_path_factory.mktemp("html") / "replay.html"
+    path.write_text(write_html(replay), encoding="utf-8")
+    return path
+
+
+def test_page_loads_and_stepping_changes_the_table(tmp_path, page):
+    start = _dom(tmp_path, page, "step=0&view=omniscient")
+    later = _dom(tmp_path, page, "step=5&view=omniscient")
+    assert 'data-step="0"' in start and 'data-step="5"' in later
+    assert "The deal (seed 6)" in start and "The deal" not in _board(later)
+    assert _board(start) != _board(later)
+    assert start.count('class="card"') > later.count('class="card"') - 5  # cards drawn as cards
+
+
+def test_buttons_and_arrow_keys_step_forward_and_back(tmp_path, page):
+    dom = _dom(tmp_path, page, "step=2&press=ArrowRight,next,next,ArrowLeft")
+    assert 'data-step="4"' in dom
+    assert 'data-step="0"' in _dom(tmp_path, page, "step=3&press=first")
+    assert 'data-step="2"' in _dom(tmp_path, page, "step=3&press=prev")
+
+
+def test_a_seat_view_shows_the_other_hands_face_down(tmp_path, page):
+    seat = _dom(tmp_path, page, "step=0&view=1")
+    everyone = _dom(tmp_path, page, "step=0&view=omniscient")
+    assert 'data-view="1"' in seat and 'class="card back"' in seat
+    assert 'class="card back"' not in everyone
+
+
+def test_error_marker_catches_a_script_error(tmp_path, page):
+    broken = tmp_path / "broken.html"
+    broken.write_text(page.read_text().replace("</body>", "<script>undefinedFunction();</script></body>"))
+    dom, _log = _chromium(tmp_path, broken.as_uri(), "--dump-dom")
+    assert 'data-errors="yes"' in dom and 'class="error">JS-ERROR: ' in dom and "undefinedFunction" in dom
+
+
+def test_screenshot(tmp_path, page):
+    shot = tmp_path / "replay.png"
+    _chromium(tmp_path, f"{page.as_uri()}#step=8&view=omniscient", f"--screenshot={shot}")
+    assert shot.exists() and shot.stat().st_size > 10_000
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -107,7 +107,7 @@ def test_deck_files_names_paths_and_lists(tmp_path):
     path = tmp_path / "mine.yaml"
     path.write_text(yaml.safe_dump({"cards": [{"Oni Brute": 3}, "3 x Red Oni Raider"]
                                     + [{c.name: 3} for c in POOL.cards if c.faction == "Kappa Shallows"][:5]
-                                    + ["Kappa Chief", "Kappa Chief", "Karasu Scout", "Karasu Scout", "Karasu Scout",
+                                    + ["Kappa Chief", "Kappa Chief", "Kappa Chief", "Karasu Scout", "Karasu Scout", "Karasu Scout",
                                        "Dive Bomber", {"Oni Warlord": 3}, {"Iron Kanabo Oni": 3},
                                        {"Oni Gatekeeper": 3}, {"Oni Drummer": 3}]}))
     with pytest.raises(ConfigError, match="did you mean 'Karasu Scout'|did you mean"):

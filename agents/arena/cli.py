@@ -47,11 +47,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="folder for results.json, results.csv, games.jsonl, ratings.png")
     parser.add_argument("--workers", type=int, default=1, help="processes (results do not depend on it)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--save-replays", type=int, default=0, metavar="N",
+                        help="also write the first N games as replay files to OUT/replays/ (see yokai replay)")
 
 
 def run(args: argparse.Namespace) -> int:
     from agents.arena import markdown, run_match, write_outputs
 
+    if args.save_replays < 0:
+        print(f"yokai evaluate: error: --save-replays must be >= 0, got {args.save_replays}", file=sys.stderr)
+        return 2
+    if args.save_replays and not args.out:
+        print("yokai evaluate: error: --save-replays needs --out DIR (replays go to DIR/replays/)", file=sys.stderr)
+        return 2
     started = time.perf_counter()
     try:
         result = run_match(args.game, args.agents, games=args.games, seed=args.seed, env_options=args.env_kwargs,
@@ -63,6 +71,11 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         paths = write_outputs(result, args.out)
         print(f"\nwrote {', '.join(str(p) for p in paths.values())}")
+        if args.save_replays:
+            from yokai_envs.play.replay import save_match_replays
+
+            saved = save_match_replays(result, f"{args.out}/replays", args.save_replays)
+            print(f"wrote {len(saved)} replay file(s) to {args.out}/replays/")
     print(f"({time.perf_counter() - started:.1f} s)")
     return 0
 

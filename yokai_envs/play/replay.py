@@ -216,3 +216,24 @@ def save_replay(path: str | Path, game: Game, agent_specs: Sequence[str], **meta
     arguments go to the file's ``meta`` (e.g. ``source="evaluate"``). Returns the path.
     """
     return Replay.record(game, agent_specs, **meta).save(path)
+
+
+def save_match_replays(result: Any, out_dir: str | Path, count: int) -> list[Path]:
+    """Write the first ``count`` games of an arena result (``agents.arena.MatchResult``) as
+    replay files ``out_dir/game_00000.json``...; each game is rebuilt from its deal seed and
+    actions, so the file holds the exact final state."""
+    from yokai_envs.registry import make_game
+
+    if count < 0:
+        raise ReplayError(f"the number of replays to save must be >= 0, got {count}")
+    out = Path(out_dir)
+    paths = []
+    for record in result.records[:count]:
+        if "actions" not in record:
+            raise ReplayError("the arena kept no action lists (keep_actions=False): nothing to replay")
+        game = make_game(result.env_id, **result.env_options)
+        game.replay(record["deal_seed"], record["actions"])
+        paths.append(save_replay(out / f"game_{record['index']:05d}.json", game, record["seats"], source="evaluate",
+                                 game_index=record["index"], table=record["table"],
+                                 agent_seeds=record.get("agent_seeds")))
+    return paths

@@ -501,7 +501,7 @@ def test_bonus_end_draw() -> None:
 
 def test_bonus_team_defense() -> None:
     g = new_game("Rokuyukai Brawlers", TOGURO, picks0=["Roto", "Chu", "Rinku", "Zeru"], first=1)
-    assert g.defense_value(0) == 4 + 2
+    assert g.defense_value(0) == 5 + 2  # Roto 5000 + the Rokuyukai bonus
 
 
 def test_bonus_damage_mill() -> None:

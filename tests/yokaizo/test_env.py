@@ -1,0 +1,103 @@
+"""The yokaizo_v0 env, observation encoding (what each seat may see), decision context, determinize."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import yokai_envs
+from tests.yokaizo.scenario import act, blank, field, hand, start, void
+from yokai_envs.yokaizo.damage import Damage
+from yokai_envs.yokaizo.game import YokaizoGame
+
+S = "Oni Brute"
+
+
+def test_env_is_registered_and_plays():
+    env = yokai_envs.make("yokaizo_v0", decks=("Oni Rampage", "Yurei Lament"))
+    env.reset(seed=4)
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, _reward, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        assert obs["observation"].shape == (env.unwrapped.game.observation_size,)
+        assert obs["observation"].min() >= 0 and obs["observation"].max() <= 1
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        steps += 1
+    assert steps > 10
+
+
+def _layout(g, name):
+    return g.observation_layout[name]
+
+
+def test_owner_sees_its_face_down_souls_opponent_only_counts():
+    g = blank()
+    field(g, 0, 0, S, down=1, soul="Karasu Scout")
+    field(g, 1, 0, S)
+    mine = g.observation(0)[_layout(g, "my_souls")]
+    theirs = g.observation(1)[_layout(g, "opp_souls")]
+    w = g.encoder.width
+    karasu = g.ctype[g.souls[0][0][0]]
+    ident = len(g.encoder.features[0]) - g.encoder.n_types - 1 + karasu
+    assert mine[ident] == 1 and theirs[ident] == 0 and theirs[w - 1] == 1  # enemy: a hidden card
+
+
+def test_hand_is_private_and_counts_public():
+    g = blank()
+    field(g, 0, 0, S)
+    field(g, 1, 0, S)
+    hand(g, 0, "Karasu Scout")
+    o0, o1 = g.observation(0), g.observation(1)
+    assert o0[_layout(g, "my_hand_counts")].sum() > 0
+    assert not np.array_equal(o0[_layout(g, "my_hand_counts")], o1[_layout(g, "my_hand_counts")])
+    assert o1[_layout(g, "globals")][1] == 0.1  # opponent hand size 1/10
+
+
+def test_decision_context_shows_damage_left_and_decider():
+    g = blank()
+    field(g, 0, 0, S)
+    y = field(g, 1, 0, S)
+    start(g, Damage(1, 0, y, 3, False))
+    ctx1 = g.observation(1)[_layout(g, "decision")]
+    ctx0 = g.observation(0)[_layout(g, "decision")]
+    assert ctx1[7] == 1 and ctx1[10] == 1 and ctx0[10] == 0  # phase damage; seat 1 decides
+    assert abs(ctx1[11] - 0.3) < 1e-6
+    act(g, "topdeck")
+    assert abs(g.observation(1)[_layout(g, "decision")][11] - 0.2) < 1e-6
+
+
+def test_determinize_keeps_what_the_seat_knows_and_varies_the_rest():
+    g = YokaizoGame()
+    g.reset(11)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        g.step(int(rng.choice(np.flatnonzero(g.legal_action_mask()))))
+    seat = g.current_player
+    world = g.determinize(seat, np.random.default_rng(1))
+    assert world.hand[seat] == g.hand[seat] and sorted(world.deck[seat]) == sorted(g.deck[seat])
+    assert np.array_equal(world.observation(seat), g.observation(seat))
+    assert sorted(world.hand[1 - seat] + world.deck[1 - seat]) != [] and world.field == g.field
+    world.check_invariants()
+
+
+def test_clone_is_deep():
+    g = YokaizoGame()
+    g.reset(2)
+    twin = g.clone()
+    rng = np.random.default_rng(0)
+    while not twin.is_over:
+        twin.step(int(rng.choice(np.flatnonzero(twin.legal_action_mask()))))
+    assert g.steps == 0 and g.phase_name.startswith("setup")
+
+
+def test_token_hidden_from_the_opponent_in_render():
+    g = blank()
+    field(g, 0, 0, S)
+    field(g, 1, 0, S)
+    c = void(g, 0, "Karasu Scout")[0]
+    g.facedown[c] = 1
+    assert "Karasu" not in g.render_for(1).split("Seat 0")[1].split("Seat 1")[0]
+    assert "Karasu" in g.render_for(0)
+    assert "Karasu" in g.render()

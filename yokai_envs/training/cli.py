@@ -57,7 +57,11 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as err:
         print(f"yokai train: error: {err}", file=sys.stderr)
         return 2
-    report = trainer.run()
+    try:
+        report = trainer.run()
+    except KeyboardInterrupt as stop:
+        print(f"\nyokai train: interrupted; {stop}", file=sys.stderr)
+        return 130
     print(summary(report))
     print(f"run folder: {trainer.folder.root}")
     return 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yokai_envs.gym_env import is_cooperative
+from yokai_envs.gym_env import is_cooperative, win_share
 from yokai_envs.registry import make_game
 
 
@@ -57,7 +57,10 @@ def _row(match: Any, label: str, seats: str | list[int], kind: str) -> dict[str,
     for rec in match.records:
         for seat, who in enumerate(rec["seats"]):
             if who == label:
-                credit[seat] += rec["credits"][seat]
+                # Alone or as one team, a clear is a positive return (whatever the game calls
+                # its teams); against bots, the arena's credit (1/k for a k-way shared win).
+                credit[seat] += (rec["credits"][seat] if kind == "versus"
+                                 else win_share(rec["returns"], seat, cooperative=True))
                 played[seat] += 1
     if kind != "versus":  # one team fills every seat: count each game once (seat 0)
         chosen: Any = [0]

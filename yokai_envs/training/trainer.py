@@ -70,14 +70,26 @@ def read_run_config(run_dir: str | Path) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- building
-def env_factories(config: dict[str, Any], pool: tuple[list[str], list[float]]) -> list[Any]:
-    """Picklable constructors of the training envs (for DummyVecEnv and SubprocVecEnv)."""
+def make_training_env(env_id: str, single_thread_torch: bool, **kwargs: Any) -> Any:
+    """One training env; in a worker process that will run policy opponents (self-play
+    snapshots), torch gets one thread so the workers do not fight over the cores."""
+    if single_thread_torch:
+        import torch
+
+        torch.set_num_threads(1)
     from yokai_envs.gym_env import make_gym
 
+    return make_gym(env_id, **kwargs)
+
+
+def env_factories(config: dict[str, Any], pool: tuple[list[str], list[float]]) -> list[Any]:
+    """Picklable constructors of the training envs (for DummyVecEnv and SubprocVecEnv)."""
     game = config["game"]
     specs, weights = pool
-    return [functools.partial(make_gym, game["env_id"], opponents=specs or None, opponent_weights=weights or None,
-                              learner_seat=game["learner_seat"], **game["options"])
+    policy_opponents = config["opponents"]["self_play"]["enabled"] or any(s.startswith("policy") for s in specs)
+    return [functools.partial(make_training_env, game["env_id"], policy_opponents, opponents=specs or None,
+                              opponent_weights=weights or None, learner_seat=game["learner_seat"],
+                              **game["options"])
             for _ in range(config["training"]["n_envs"])]
 
 
@@ -161,12 +173,20 @@ class Trainer:
             remaining = training["total_timesteps"] - model.num_timesteps
             callback = TrainingCallback(self, vec_env)
             started = time.perf_counter()
-            if remaining > 0:
-                model.learn(remaining, callback=callback, reset_num_timesteps=not self.resume)
+            interrupted = False
+            try:
+                if remaining > 0:
+                    model.learn(remaining, callback=callback, reset_num_timesteps=not self.resume)
+            except KeyboardInterrupt:
+                interrupted = True
             callback.close()
             state["train_seconds"] += time.perf_counter() - started
             state["timesteps"] = int(model.num_timesteps)
             self.save_policy(model, folder.latest)
+            if interrupted:  # keep what was learned; --resume continues from here
+                folder.save_state(state)
+                raise KeyboardInterrupt(f"stopped at step {model.num_timesteps}; continue with "
+                                        f"yokai train --resume --out {folder.root}")
             self.save_policy(model, folder.model)
         finally:
             vec_env.close()

@@ -1,0 +1,42 @@
+"""Every ready config under configs/ validates, and (slow) trains a few hundred steps end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from yokai_envs.cli import main as yokai_main
+from yokai_envs.registry import ENV_IDS
+from yokai_envs.training.config import game_name, load_config
+
+CONFIGS = sorted(str(p) for p in Path("configs").glob("*/*.yaml"))
+TINY = ["training.total_timesteps=128", "training.n_envs=2", "training.vec_env=dummy",
+        "algorithm.hyperparameters.n_steps=64", "algorithm.hyperparameters.batch_size=64",
+        "algorithm.hyperparameters.n_epochs=1", "algorithm.network.net_arch=[16]", "evaluation.every=0",
+        "evaluation.final_games=4", "evaluation.workers=1", "output.progress_bar=false"]
+
+
+def test_every_registered_game_has_quick_and_full_configs():
+    for env_id in ENV_IDS:
+        folder = Path("configs") / game_name(env_id)
+        assert (folder / "quick.yaml").exists() and (folder / "full.yaml").exists(), env_id
+
+
+@pytest.mark.parametrize("path", CONFIGS)
+def test_ready_config_validates(path):
+    config = load_config(path)
+    assert config["game"]["env_id"] in ENV_IDS
+    assert game_name(config["game"]["env_id"]) == Path(path).parent.name
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [p for p in CONFIGS if "quick" in p])
+def test_quick_config_trains_a_few_steps(path, tmp_path):
+    out = tmp_path / "run"
+    assert yokai_main(["train", "--config", path, "--out", str(out),
+                       *[arg for item in TINY for arg in ("--set", item)]]) == 0
+    report = json.loads((out / "eval.json").read_text())
+    assert report["results"] and all(0 <= row["win_rate"] <= 1 for row in report["results"].values())
+    assert (out / "model.zip").exists() and (out / "best_model.zip").exists()

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.play.helpers import finished_yonkai
+from tests.play.helpers import finished_yonkai, play_random
 from yokai_envs.play import Replay
 from yokai_envs.play.html import write_html
+from yokai_envs.registry import ENV_IDS, make_game
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() and not shutil.which("chromium"),
@@ -91,3 +92,15 @@ def test_screenshot(tmp_path, page):
     _chromium(tmp_path, f"{page.as_uri()}#step=8&view=omniscient", f"--screenshot={shot}")
     assert shot.exists() and shot.stat().st_size > 10_000
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_every_game_draws_without_script_errors(tmp_path, env_id):
+    game = make_game(env_id, max_steps=60)
+    game.reset(3)
+    play_random(game, seed=3)
+    page = tmp_path / f"{env_id}.html"
+    page.write_text(write_html(Replay.record(game, ["random"] * game.num_players)), encoding="utf-8")
+    first = _dom(tmp_path, page, "step=0&view=0")
+    last = _dom(tmp_path, page, f"step={game.steps}&view=omniscient&press=ArrowLeft,ArrowRight")
+    assert f'data-step="{game.steps}"' in last and _board(first) != _board(last)

@@ -1,21 +1,13 @@
 """Onmyoji: three nights (``onmyoji_v0``): Solo, Duel and Co-op; AEC and Parallel PettingZoo envs.
 
-Importing this package imports no gymnasium/pettingzoo; ``env``/``parallel_env`` import them on call.
+``yokai_envs.make("onmyoji_v0", mode=...)`` gives the AEC env (module ``yokai_envs.onmyoji.env``);
+``yokai_envs.onmyoji.parallel_env(mode=...)`` the Parallel one. Importing this package imports no
+gymnasium/pettingzoo.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-
-def env(**options: Any):
-    from yokai_envs.onmyoji.env import env as _env
-    return _env(**options)
-
-
-def raw_env(**options: Any):
-    from yokai_envs.onmyoji.env import raw_env as _raw_env
-    return _raw_env(**options)
 
 
 def parallel_env(**options: Any):

@@ -109,6 +109,7 @@ class SoloLevel:
     take: frozenset[str]
     heal_before_boss: bool
     lone_plus_one: bool
+    boss_plus: int
 
 
 @dataclass(frozen=True)
@@ -286,7 +287,7 @@ def parse_pool(data: Any) -> CardPool:
     for lv in DIFFICULTY_LEVELS:
         w = f"solo_difficulty.{lv}"
         r = _map(w, solo_raw[lv], ("character_plus", "starting_shikigami_lv", "take", "heal_before_boss",
-                                   "lone_plus_one"))
+                                   "lone_plus_one", "boss_plus"))
         take = r["take"]
         if not isinstance(take, list) or any(t not in ("first", "second", "left", "right") for t in take):
             raise ConfigError(f"{w}.take: expected a list of first/second/left/right, got {take!r}")
@@ -295,7 +296,8 @@ def parse_pool(data: Any) -> CardPool:
                 raise ConfigError(f"{w}.{flag}: expected true/false")
         solo[lv] = SoloLevel(_int(f"{w}.character_plus", r["character_plus"], 0, 6),
                              _int(f"{w}.starting_shikigami_lv", r["starting_shikigami_lv"], 1, 3),
-                             frozenset(take), r["heal_before_boss"], r["lone_plus_one"])
+                             frozenset(take), r["heal_before_boss"], r["lone_plus_one"],
+                             _int(f"{w}.boss_plus", r["boss_plus"], 0, 9))
     return CardPool(tuple(characters), yokai, boss, coop, solo)
 
 

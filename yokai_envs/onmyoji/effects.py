@@ -171,8 +171,12 @@ def yokai_damage(g: OnmyojiGame, e: Enemy, action: YokaiAction) -> int:
             amount += 1
         if lvl.enemy_plus_one:
             amount += 1
-    elif g.mode == "solo" and lone and g.solo_level.lone_plus_one:
-        amount += 1
+    elif g.mode == "solo":
+        lvl = g.solo_level
+        if lone and lvl.lone_plus_one:
+            amount += 1
+        if e.is_boss:
+            amount += lvl.boss_plus
     return amount
 
 

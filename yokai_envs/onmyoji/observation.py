@@ -180,8 +180,8 @@ def render(g: OnmyojiGame, seat: int | None) -> str:
     """Text of the table; ``seat`` hides what that seat cannot see (None: omniscient)."""
     lines = []
     where = "Final Battle" if g.final_duel else "Boss battle" if g.boss_battle else f"Night {g.night} battle {g.battle}"
-    lines.append(f"onmyoji_v0 {g.mode} Lv{g.difficulty} | {where} turn {g.turn} | {g.phase_name}"
-                 f"{' | seat ' + str(g.decider) + ' to decide' if not g.over else ' | returns ' + str(list(g.returns()))}")
+    status = f"seat {g.decider} to decide" if not g.over else f"returns {list(g.returns())}"
+    lines.append(f"onmyoji_v0 {g.mode} Lv{g.difficulty} | {where} turn {g.turn} | {g.phase_name} | {status}")
     for s, p in enumerate(g.players):
         c = g.pool.characters[p.character]
         hidden = seat is not None and seat != s

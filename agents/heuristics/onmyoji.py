@@ -1,0 +1,206 @@
+"""A casual player's heuristic for Onmyoji: three nights (``onmyoji_v0``, every mode).
+
+What a sensible human does: Guard on a turn a heavy Yokai action is coming at you (or when the
+other Onmyoji could finish you in the Duel Final), otherwise play the card that deals the most
+damage and aim it where it kills or hurts most; use every free Equip effect and damaging
+Shikigami; heal when hurt; evolve at once; take Shikigami until evolution is in reach, then Equips.
+It reads the table only through ``self.view(game)`` (a determinized copy).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+
+from agents.base import Agent
+from yokai_envs.onmyoji import effects as fx
+from yokai_envs.onmyoji import encoding as enc
+from yokai_envs.onmyoji.game import (
+    D_ACTION_MENU,
+    D_EVOLVE,
+    D_PICK,
+    D_PLAY,
+    D_START_MENU,
+    D_TAKE,
+    D_TARGET,
+)
+from yokai_envs.onmyoji.state import ATTACK, GUARD, SPELL
+
+if TYPE_CHECKING:
+    from yokai_envs.core.game import Game
+    from yokai_envs.onmyoji.game import OnmyojiGame
+
+#: Guard when the coming Yokai actions would deal at least this much to you (after DEF).
+HEAVY_HIT = 3
+
+
+class HeuristicAgent(Agent):
+    needs_game: ClassVar[bool] = True
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
+        legal = [int(a) for a in np.flatnonzero(action_mask)]
+        if game is None or len(legal) == 1:
+            return legal[0]
+        g: OnmyojiGame = self.view(game)  # type: ignore[assignment]
+        seat = g.current_player
+        d = g.decision
+        if d == D_PLAY:
+            return self._play(g, seat, legal)
+        if d in (D_START_MENU, D_ACTION_MENU):
+            return self._menu(g, seat, legal)
+        if d == D_TARGET:
+            return self._target(g, seat, legal)
+        if d == D_EVOLVE:  # give up the highest-Lv Shikigami first: fewest cards under the Character
+            return max(legal, key=lambda a: g.card(a - enc.EVOLVE_WITH).lv)
+        if d == D_PICK:
+            return max(legal, key=lambda a: _yokai_value(g, a - enc.PICK))
+        if d == D_TAKE:
+            return self._take(g, seat, legal)
+        return legal[0]
+
+    # ------------------------------------------------------------------ card choice
+    def _play(self, g: OnmyojiGame, seat: int, legal: list[int]) -> int:
+        cards = [a - enc.PLAY for a in legal]
+        p = g.players[seat]
+        if GUARD in cards and len(cards) > 1:
+            danger = incoming_damage(g, seat)
+            if danger >= min(HEAVY_HIT, p.hp) or (danger > 0 and danger >= p.hp - 2):
+                return enc.PLAY + GUARD
+        attackish = [c for c in cards if c != GUARD]
+        if not attackish:
+            return enc.PLAY + GUARD
+        return enc.PLAY + max(attackish, key=lambda c: (best_card_damage(g, seat, c), c == SPELL))
+
+    # ------------------------------------------------------------------ menus
+    def _menu(self, g: OnmyojiGame, seat: int, legal: list[int]) -> int:
+        p = g.players[seat]
+        if enc.EVOLVE in legal:
+            return enc.EVOLVE
+        for a in legal:
+            if a == enc.DONE:
+                continue
+            if a < enc.USE_EQUIP:
+                y = a - enc.USE_SHIKIGAMI
+                sk = g.card(y).shikigami
+                if _worth_using(g, seat, fx.active_variant(g, sk.ability), once_per_game=bool(sk.per_game)):
+                    return a
+            else:
+                y = a - enc.USE_EQUIP
+                ability = g.card(y).edges[p.played].ability
+                if _worth_using(g, seat, fx.active_variant(g, ability), once_per_game=False):
+                    return a
+        return enc.DONE
+
+    def _target(self, g: OnmyojiGame, seat: int, legal: list[int]) -> int:
+        targets = [a - enc.TARGET for a in legal]
+        kind, what = g.target_ctx[0], g.target_ctx[1]
+        if kind == "ability" and what.target == "ally":
+            return enc.TARGET + min(targets, key=lambda t: g.players[t - fx.PLAYER_0].hp)
+        amount = 0
+        if kind == "card":
+            p = g.players[seat]
+            amount = fx.player_spl(g, p) if what == SPELL else fx.player_atk(g, p)
+        return enc.TARGET + max(targets, key=lambda t: _target_score(g, t, amount, kind == "card" and what == SPELL))
+
+    # ------------------------------------------------------------------ after a battle
+    def _take(self, g: OnmyojiGame, seat: int, legal: list[int]) -> int:
+        p = g.players[seat]
+        y = g.taking
+        card = g.card(y)
+        need = g.pool.characters[p.character].evolve_at
+        have = sum(g.card(s).lv for s in p.shikigami)
+        if not p.evolved and have < need:
+            return enc.TAKE  # Shikigami: work towards evolution
+        weights = (1.0, 1.4, 1.2)  # ATK, DEF, SPL
+
+        def edge_value(edge: int) -> float:
+            e = card.edges[edge]
+            return sum(w * s for w, s in zip(weights, e.stats)) + (0.8 if e.ability is not None else 0.0)
+
+        return enc.TAKE + 1 + max(range(3), key=edge_value)
+
+
+# ---------------------------------------------------------------------------------- estimates
+def incoming_damage(g: OnmyojiGame, seat: int) -> int:
+    """Damage the coming enemy actions of this turn would deal to ``seat`` if it does not Guard."""
+    p = g.players[seat]
+    if g.final_duel:
+        other = g.players[1 - seat]
+        hand = [c for c in range(3) if not other.used[c]]
+        best = 0
+        if ATTACK in hand:
+            best = max(best, fx.player_atk(g, other) - fx.player_def(g, p))
+        if SPELL in hand:
+            best = max(best, fx.player_spl(g, other))
+        return best
+    total = 0
+    marked = 0
+    for e in g.enemies:
+        if e is None or not e.alive or e.stopped:
+            continue
+        action = g.card(e.yokai).actions[e.next_action]
+        if action.rest or seat not in fx.yokai_action_seats(g, action.target):
+            continue
+        amount = fx.yokai_damage(g, e, action)
+        if action.marked:
+            marked += amount
+        else:
+            total += amount
+    return marked + max(0, total - fx.player_def(g, p))
+
+
+def best_card_damage(g: OnmyojiGame, seat: int, card: int) -> int:
+    p = g.players[seat]
+    targets = g.enemy_targets(seat)
+    if not targets:
+        return 0
+    if card == SPELL:
+        return fx.player_spl(g, p)
+    atk = fx.player_atk(g, p)
+    best = 0
+    for t in targets:
+        if t >= fx.PLAYER_0:
+            best = max(best, atk - fx.player_def(g, g.players[t - fx.PLAYER_0]))
+        else:
+            best = max(best, atk - fx.enemy_def(g, g.enemies[t]))
+    return best
+
+
+def _target_score(g: OnmyojiGame, t: int, amount: int, pierce: bool) -> float:
+    if t >= fx.PLAYER_0:
+        return 0.0
+    e = g.enemies[t]
+    dealt = amount if pierce else amount - max(0, fx.enemy_def(g, e) - e.def_spent)
+    kills = dealt >= e.hp
+    action = g.card(e.yokai).actions[e.next_action]
+    threat = 0 if action.rest or e.stopped else action.damage
+    # Kill what can be killed (the most threatening first), else wear down the weakest.
+    return (100 + threat if kills else 0) + threat * 2 - e.hp * 0.5
+
+
+def _worth_using(g: OnmyojiGame, seat: int, ability, once_per_game: bool) -> bool:
+    p = g.players[seat]
+    verbs = {v for v, _ in ability.effects}
+    if verbs & {"heal"}:
+        heal = max(n for v, n in ability.effects if v == "heal")
+        lowest = min((g.players[t - fx.PLAYER_0].hp for t in g.ally_targets(seat)), default=p.hp)
+        if once_per_game:
+            return lowest <= 8
+        return 20 - lowest >= heal
+    if verbs & {"shield", "stop"}:
+        return incoming_damage(g, seat) > 0 or g.mode == "coop"
+    if verbs == {"atk_up"}:
+        return p.played == ATTACK
+    if verbs == {"spl_up"}:
+        return p.played == SPELL
+    if "weaken" in verbs and not verbs & {"damage", "pierce"}:
+        return p.played == ATTACK
+    if "refresh" in verbs:
+        return sum(p.hand) == 0 and p.hp <= 10
+    return True
+
+
+def _yokai_value(g: OnmyojiGame, y: int) -> float:
+    card = g.card(y)
+    return card.lv * 2 + max(sum(e.stats) + (0.8 if e.ability is not None else 0) for e in card.edges)

@@ -156,3 +156,24 @@ def test_confirmation_on_the_last_step_of_a_multi_part_choice():
     rebuilt = ToyPickGame()
     rebuilt.replay(0, game.action_history)
     assert np.array_equal(rebuilt.state_tensor(), game.state_tensor())
+
+
+@pytest.mark.skipif("onmyoji_v0" not in __import__("yokai_envs").ENV_IDS, reason="onmyoji_v0 is not registered")
+def test_onmyoji_coop_with_a_bot_partner(monkeypatch, capsys, tmp_path):
+    # Every action number in turn, then "y": refused numbers are asked again, "y" confirms.
+    cycle = "\n".join([*(str(a) for a in range(86)), "y"]) + "\n"
+    code, out, _ = _run(monkeypatch, capsys, "? Kappa\n" + cycle * 400, "--game", "onmyoji_v0",
+                        "--env-kwargs", '{"mode": "coop", "max_steps": 300}', "--vs", "heuristic", "--seed", "4",
+                        "--save-replay", str(tmp_path / "coop.json"))
+    assert code == 0 and "returns:" in out
+    assert "Kappa  [yokai]" in out  # the card lookup
+    assert "player 1 (heuristic):" in out and "ends your choice. Confirm? [y/n]" in out
+    replay = load_replay(tmp_path / "coop.json")
+    assert replay.agents == ["human", "heuristic"] and replay.options["mode"] == "coop"
+    replay.build_game()
+
+
+def test_plain_text_without_rich(monkeypatch, capsys):
+    monkeypatch.setitem(__import__("sys").modules, "rich.console", None)  # as if rich were not installed
+    code, out, _ = _run(monkeypatch, capsys, "zzz\nq\n", "--game", YONKAI, "--vs", "random")
+    assert code == 1 and "== step " in out and "'zzz' is not a legal action" in out and "╭" not in out

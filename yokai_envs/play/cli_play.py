@@ -43,20 +43,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class Terminal:
-    """Line input from a stream and rich output; nothing here knows any game."""
+    """Line input from a stream; output through rich when it is installed (plain text otherwise).
+    Nothing here knows any game."""
 
     def __init__(self, stdin: IO[str], stdout: IO[str]) -> None:
-        from rich.console import Console
-
         self.stdin = stdin
-        self.console = Console(file=stdout, highlight=False, soft_wrap=False,
-                               width=None if stdout.isatty() else 110)
+        self.stdout = stdout
+        try:
+            from rich.console import Console
+        except ImportError:  # rich comes with the [train] extra; the bare package prints plain text
+            self.console = None
+        else:
+            self.console = Console(file=stdout, highlight=False, soft_wrap=False,
+                                   width=None if stdout.isatty() else 110)
 
-    def say(self, text: str, style: str | None = None) -> None:
-        self.console.print(text, style=style, markup=False)
+    def say(self, text: str, style: str | None = None, end: str = "\n") -> None:
+        if self.console is None:
+            print(text, end=end, file=self.stdout, flush=True)
+        else:
+            self.console.print(text, style=style, markup=False, end=end)
 
     def ask(self, prompt: str) -> str:
-        self.console.print(prompt, style="bold", end="", markup=False)
+        self.say(prompt, style="bold", end="")
         line = self.stdin.readline()
         if not line:
             self.say("")
@@ -66,12 +74,18 @@ class Terminal:
         return line.strip()
 
     def table(self, title: str, text: str) -> None:
+        if self.console is None:
+            self.say(f"== {title} ==\n{text}")
+            return
         from rich.panel import Panel
         from rich.text import Text
 
-        self.console.print(Panel(Text(text), title=title, title_align="left", expand=False))
+        self.console.print(Panel(Text(text), title=Text(title), title_align="left", expand=False))
 
     def actions(self, game: Game, legal: list[int]) -> None:
+        if self.console is None:
+            self.say("   ".join(f"{a:>4} {game.action_name(a)}" for a in legal))
+            return
         from rich.columns import Columns
         from rich.text import Text
 

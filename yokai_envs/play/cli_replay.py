@@ -81,27 +81,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _show(frames: list[tuple[str, str]], replay: Replay, interactive: bool) -> int:
-    from rich.console import Console
-    from rich.panel import Panel
-    from rich.text import Text
+    from yokai_envs.play.cli_play import Terminal
 
-    console = Console(file=sys.stdout, highlight=False, width=None if sys.stdout.isatty() else 110)
+    io = Terminal(sys.stdin, sys.stdout)
     last = len(frames) - 1
     index = 0
     while True:
         header, text = frames[index]
-        console.print(Panel(Text(text), title=Text(header), title_align="left", expand=False))
+        io.table(header, text)
         if index == last:
-            console.print(result_line(replay), markup=False)
+            io.say(result_line(replay))
         if not interactive:
             if index == last:
                 return 0
             index += 1
             continue
-        console.print("[Enter] next · b back · NUMBER jump · q quit> ", end="", markup=False)
+        io.say("[Enter] next · b back · NUMBER jump · q quit> ", end="")
         line = sys.stdin.readline()
         if not line:
-            console.print("")
+            io.say("")
             return 0
         answer = line.strip().lower()
         if answer in ("q", "quit"):
@@ -115,5 +113,5 @@ def _show(frames: list[tuple[str, str]], replay: Replay, interactive: bool) -> i
         elif answer.isdigit() and int(answer) <= last:
             index = int(answer)
         else:
-            console.print(f"{answer!r}: press Enter for the next step, b to go back, 0..{last} to jump, q to quit",
-                          style="red", markup=False)
+            io.say(f"{answer!r}: press Enter for the next step, b to go back, 0..{last} to jump, q to quit",
+                   style="red")

@@ -88,9 +88,13 @@ def test_illegal_action_or_tampered_state_is_refused(tmp_path):
         load_replay(_saved(tmp_path, agents=["random", "random"])).build_game()
 
 
-def test_record_checks_agent_count():
+def test_record_checks_agent_count_and_seed():
     with pytest.raises(ReplayError, match="2 agent spec"):
         Replay.record(finished_yonkai(), ["random", "random"])
+    game = make_game(YONKAI)
+    game.reset(None)
+    with pytest.raises(ReplayError, match="integer seed"):
+        Replay.record(game, ["random"] * 4)
 
 
 def test_steps_report_what_each_seat_saw():

@@ -110,11 +110,12 @@ class Replay:
         agents = [str(a) for a in agents]
         if len(agents) != game.num_players:
             raise ReplayError(f"{game.env_id}: {len(agents)} agent spec(s) given for {game.num_players} seats")
-        if game.seed is not None and not isinstance(game.seed, int | np.integer):
-            raise ReplayError(f"{game.env_id}: only integer seeds can be replayed, got {game.seed!r}")
+        if game.seed is None or isinstance(game.seed, bool) or not isinstance(game.seed, int | np.integer):
+            raise ReplayError(f"{game.env_id}: only a game reset with an integer seed can be replayed, "
+                              f"got seed {game.seed!r}")
         result = {"returns": [float(r) for r in game.returns()], "terminal": bool(game.is_terminal),
                   "truncated": bool(game.is_truncated), "steps": int(game.steps)}
-        return cls(env_id=game.env_id, options=game_options(game), seed=None if game.seed is None else int(game.seed),
+        return cls(env_id=game.env_id, options=game_options(game), seed=int(game.seed),
                    agents=agents, actions=[int(a) for a in game.action_history], result=result,
                    package_version=package_version(), final_state_sha256=state_digest(game),
                    meta=_jsonable({"created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), **meta}, "meta"))

@@ -140,7 +140,7 @@ def _map(where: str, value: Any, required: tuple = (), optional: tuple | None = 
         raise ConfigError(f"{where}: expected a mapping, got {value!r}")
     missing = [k for k in required if k not in value]
     if missing:
-        raise ConfigError(f"{where}: missing field(s) {', '.join(missing)}")
+        raise ConfigError(f"{where}: missing field(s) {', '.join(map(str, missing))}")
     unknown = [] if optional is None else sorted(map(str, set(value) - set(required) - set(optional)))
     if unknown:
         raise ConfigError(f"{where}: unknown field(s) {', '.join(map(str, unknown))}")

@@ -243,8 +243,9 @@ class Game(ABC):
         ``counters`` (name -> value, table-wide), ``zones`` (shared zones), ``seats`` (one dict
         per seat: ``seat``, ``label``, ``counters``, ``zones``, optional ``note``), ``text``
         (preformatted text, optional). A zone is ``{"name", "cards": [{"name", "info"}],
-        "hidden": count of cards face down}``. This default has no zones: it shows the text of
-        ``render()`` / ``render_for(seat)``; games override it to draw their zones and cards.
+        "hidden": count of cards face down}``; a card's ``info`` (its key numbers) may be left
+        out. This default has no zones: it shows the text of ``render()`` /
+        ``render_for(seat)``; games override it to draw their zones and cards.
         """
         try:
             text = self.render() if seat is None else self.render_for(seat)

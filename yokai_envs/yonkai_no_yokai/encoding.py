@@ -131,7 +131,7 @@ def table_view(game: YonkaiGame, seat: int | None) -> dict:
     seats = []
     for s in range(game.num_players):
         if seat is None or s == seat:
-            cards = [{"name": str(v + 1), "info": ""} for v, c in enumerate(game.hands[s]) for _ in range(int(c))]
+            cards = [{"name": str(v + 1)} for v, c in enumerate(game.hands[s]) for _ in range(int(c))]
             hand = {"name": "hand", "cards": cards, "hidden": 0}
         else:
             hand = {"name": "hand", "cards": [], "hidden": int(game.hand_sizes[s])}
@@ -141,7 +141,7 @@ def table_view(game: YonkaiGame, seat: int | None) -> dict:
                                    "button": "yes" if game.button_available[s] else "used"},
                       "zones": [hand], "note": status})
     last = [{"name": str(game.last_value), "info": f"by player {game.last_player}"}] * game.last_count
-    played = [{"name": str(v + 1), "info": ""} for v, c in enumerate(game.played) for _ in range(int(c))]
+    played = [{"name": str(v + 1)} for v, c in enumerate(game.played) for _ in range(int(c))]
     note = ""
     if game.terminal:
         note = "game over; winners: " + ", ".join(f"player {w}" for w in game.winners)

@@ -1,0 +1,187 @@
+"""One test per card: each Yokai's Shikigami ability and each Equip edge do what their text says.
+
+The expected change is computed by a small reference model of the vocabulary written here,
+independently of ``effects.py``; the ability is driven through the real menus and masks.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+import yaml
+
+from tests.onmyoji.helpers import POOL, T_LEFT, T_P0, A, G, S, Y, give, legal, new_game, put_battle
+from yokai_envs.core.errors import ConfigError
+from yokai_envs.onmyoji import encoding as enc
+from yokai_envs.onmyoji.cards import CARDS_PATH, parse_pool
+from yokai_envs.onmyoji.game import D_ACTION_MENU, D_START_MENU, D_TARGET
+
+ENEMIES = ["Oni", "Jorogumo"]  # DEF 1 (left) and DEF 0 (right)
+
+
+def _snapshot(g):
+    p = g.players[0]
+    left, right = g.enemies
+    return {"hp": p.hp, "shield": p.shield, "atk_up": p.atk_up, "spl_up": p.spl_up, "act_first": p.act_first,
+            "hand": p.hand[:], "left_hp": left.hp, "right_hp": right.hp, "left_weak": left.weak,
+            "left_stopped": left.stopped}
+
+
+def _expected(before, ability):
+    """Reference model: what the card text says, aimed at the left enemy (DEF 1) or at seat 0."""
+    exp = copy.deepcopy(before)
+    def_left = 1
+    for verb, n in ability.effects:
+        if verb == "damage":
+            absorbed = min(n, def_left)
+            def_left -= absorbed
+            exp["left_hp"] -= n - absorbed
+        elif verb == "pierce":
+            exp["left_hp"] -= n
+        elif verb == "damage_all":
+            absorbed = min(n, def_left)
+            def_left -= absorbed
+            exp["left_hp"] -= n - absorbed
+            exp["right_hp"] -= n
+        elif verb == "heal":
+            exp["hp"] = min(20, exp["hp"] + n)
+        elif verb == "shield":
+            exp["shield"] += n
+        elif verb == "weaken":
+            exp["left_weak"] += n
+            def_left = max(0, def_left - n)
+        elif verb in ("atk_up", "spl_up"):
+            exp[verb] += n
+        elif verb == "stop":
+            exp["left_stopped"] = True
+        elif verb == "act_first":
+            exp["act_first"] = True
+        elif verb == "refresh":
+            exp["hand"] = [h or i == 2 for i, h in enumerate(exp["hand"])]
+    return exp
+
+
+def _battle(card_name: str, choice: int):
+    g = new_game("coop", characters=("Doman", "Seimei"))
+    give(g, 0, card_name, choice)
+    put_battle(g, ENEMIES, first=0)
+    for e in g.enemies:
+        e.hp = 60
+    g.players[0].hp = 5
+    return g
+
+
+def _use(g, action):
+    g.step(action)
+    if g.decision == D_TARGET:
+        options = legal(g)
+        g.step(T_LEFT if T_LEFT in options else T_P0)
+
+
+@pytest.mark.parametrize("name", [y.name for y in POOL.yokai])
+def test_shikigami_ability_does_what_it_says(name):
+    card = POOL.yokai[Y[name]]
+    sk = card.shikigami
+    g = _battle(name, 0)
+    use = enc.USE_SHIKIGAMI + card.index
+    if sk.timing == "start_of_turn":
+        assert g.decision == D_START_MENU and use in legal(g)
+    else:
+        assert g.decision != D_START_MENU  # nothing to do at the start of the turn
+        g.step(A)  # seat 0 attacks
+        g.step(G)  # seat 1 guards
+        g.step(enc.DONE)  # seat 1's Guard resolves
+        assert g.decision == D_ACTION_MENU and g.current_player == 0 and use in legal(g)
+    g.players[0].hand[2] = False  # a Used Spell, for "refresh"
+    g.players[0].used[2] = True
+    before = _snapshot(g)
+    _use(g, use)
+    assert _snapshot(g) == _expected(before, sk.ability)
+    assert use not in legal(g)  # the same ability at most once per turn
+
+
+@pytest.mark.parametrize("name", [y.name for y in POOL.yokai])
+@pytest.mark.parametrize(("edge", "card"), [(0, A), (1, G), (2, S)])
+def test_equip_edge_numbers_and_effect(name, edge, card):
+    y = POOL.yokai[Y[name]]
+    g = _battle(name, 1 + edge)
+    base = (3, 0, 2)  # Doman's ATK, DEF, SPL
+    p = g.players[0]
+    from yokai_envs.onmyoji import effects as fx
+    assert (fx.player_atk(g, p), fx.player_def(g, p), fx.player_spl(g, p)) == tuple(
+        b + s for b, s in zip(base, y.edges[edge].stats))
+    use = enc.USE_EQUIP + y.index
+    for other in (A, G, S):  # the effect is offered only on a turn with the matching card
+        world = g.clone()
+        world.step(other)
+        world.step(G if other != G else A)
+        while world.current_player != 0:
+            world.step(enc.DONE)
+        assert (use in legal(world)) == (other == card and y.edges[edge].ability is not None)
+    if y.edges[edge].ability is None:
+        return
+    g.step(card)
+    g.step(G if card != G else A)
+    while g.current_player != 0:
+        g.step(enc.DONE)
+    g.players[0].hand[2 if card != S else 0] = False
+    g.players[0].used[2 if card != S else 0] = True
+    before = _snapshot(g)
+    _use(g, use)
+    assert _snapshot(g) == _expected(before, y.edges[edge].ability)
+
+
+# ---------------------------------------------------------------- validation on load
+def _raw():
+    with CARDS_PATH.open() as f:
+        return yaml.safe_load(f)
+
+
+def test_shipped_pool_is_complete():
+    assert len(POOL.characters) == 4 and len(POOL.yokai) == 18
+    assert sorted(y.lv for y in POOL.yokai) == [1] * 6 + [2] * 6 + [3] * 6
+    assert {c.name: c.evolve_at for c in POOL.characters}["Seimei"] == 3
+    assert {c.name: c.evolve_at for c in POOL.characters}["Kuzunoha"] == 3
+    assert all(c.evolve_at == 5 for c in POOL.characters if c.name not in ("Seimei", "Kuzunoha"))
+    assert set(POOL.coop) == set(POOL.solo) == set(range(1, 11))
+
+
+@pytest.mark.parametrize(("mutate", "message"), [
+    (lambda d: d["yokai"]["Kappa"].pop("hp"), "yokai 'Kappa': missing field(s) hp"),
+    (lambda d: d["yokai"]["Kappa"].__setitem__("hp", 40), "yokai 'Kappa'.hp"),
+    (lambda d: d["yokai"]["Kappa"]["shikigami"]["effects"].append({"explode": 1}), "unknown verb 'explode'"),
+    (lambda d: d["yokai"]["Yuki-onna"]["shikigami"].pop("duel"), "needs a 'duel:' variant"),
+    (lambda d: d["yokai"]["Kappa"]["shikigami"].__setitem__("timing", "whenever"), "Kappa'.shikigami.timing"),
+    (lambda d: d["yokai"]["Kappa"]["actions"].pop(), "exactly 3 actions"),
+    (lambda d: d["yokai"]["Kappa"]["actions"][1].__setitem__("target", "everyone"), "actions[1].target"),
+    (lambda d: d["yokai"]["Kappa"]["equip"].pop("bottom"), "Kappa'.equip: missing field(s) bottom"),
+    (lambda d: d["yokai"]["Kasa-obake"]["shikigami"].__setitem__("target", "none"), "needs target: enemy"),
+    (lambda d: d["yokai"]["Kappa"]["shikigami"].__setitem__("per_game", 1), "exactly one limit"),
+    (lambda d: d["characters"].pop("Doman"), "expected 4 Characters"),
+    (lambda d: d["yokai"]["Kappa"].__setitem__("lv", 2), "expected 6 Yokai of Lv1"),
+    (lambda d: d["solo_difficulty"][3].__setitem__("take", ["everyone"]), "solo_difficulty.3.take"),
+    (lambda d: d["coop_difficulty"].pop(7), "coop_difficulty: missing field(s) 7"),
+    (lambda d: d["yokai"]["Kodama"]["shikigami"].__setitem__("effects", [{"act_first": 1}]), "act_first works only"),
+])
+def test_bad_card_data_names_card_and_field(mutate, message):
+    data = _raw()
+    mutate(data)
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")
+                       .replace("]", r"\]")):
+        parse_pool(data)
+
+
+def test_difficulty_tables_are_monotone():
+    """Each modifier only gets harder as the level rises (Co-op and Solo)."""
+    for lv in range(1, 10):
+        a, b = POOL.coop[lv], POOL.coop[lv + 1]
+        boss_a = 2 * a.boss_boost + a.boss_plus + a.enemy_plus_one
+        boss_b = 2 * b.boss_boost + b.boss_plus + b.enemy_plus_one
+        assert boss_b >= boss_a and b.lone_plus_one >= a.lone_plus_one and b.enemy_plus_one >= a.enemy_plus_one
+        assert (boss_b, b.lone_plus_one, b.enemy_plus_one) != (boss_a, a.lone_plus_one, a.enemy_plus_one)
+        s, t = POOL.solo[lv], POOL.solo[lv + 1]
+        assert t.character_plus <= s.character_plus and t.starting_shikigami_lv <= s.starting_shikigami_lv
+        assert t.take >= s.take and t.heal_before_boss <= s.heal_before_boss
+        assert t.lone_plus_one >= s.lone_plus_one and t.boss_plus >= s.boss_plus
+        assert t != s

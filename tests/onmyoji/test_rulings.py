@@ -1,0 +1,289 @@
+"""One test per ruling in yokai_envs/onmyoji/RULES_NOTES.md (test_R<n>_...)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from tests.onmyoji.helpers import POOL, T_LEFT, T_RIGHT, A, G, S, Y, give, legal, new_game, play_turn, put_battle
+from yokai_envs.onmyoji import effects as fx
+from yokai_envs.onmyoji import encoding as enc
+from yokai_envs.onmyoji.game import D_ACTION_MENU, D_EVOLVE, D_PICK, D_START_MENU, DUEL_FINAL_TURN_CAP
+from yokai_envs.onmyoji.state import GONE, GUARD, SPELL
+
+
+def _final(first=0):
+    g = new_game("duel", characters=("Doman", "Seimei"))
+    g.final_duel = True
+    g.first_seat = first
+    g._start_battle([None, None])
+    g._advance()
+    return g
+
+
+def _fall(g, seat):
+    g.players[seat].hp = 0
+    g.players[seat].fallen = True
+
+
+def test_every_ruling_has_a_test():
+    notes = (Path(fx.__file__).parent / "RULES_NOTES.md").read_text()
+    rulings = set(re.findall(r"^- (R\d+) ", notes, flags=re.M))
+    tests = {name.split("_")[1] for name in globals() if name.startswith("test_R")}
+    assert rulings and rulings == tests
+
+
+def test_R1_both_hits_each_living_player_once():
+    g = put_battle(new_game("duel", characters=("Doman", "Seimei")), ["Tanuki"])
+    _fall(g, 0)
+    assert fx.yokai_action_seats(g, "both") == [1]
+    assert fx.yokai_action_seats(g, "left") == [1]
+
+
+def test_R2_duel_final_decided_at_end_of_turn():
+    g = _final(first=0)
+    g.players[0].hp = g.players[1].hp = 3
+    play_turn(g, [S, S])  # Doman SPL 2 (Seimei 3 -> 1), Seimei SPL 3 (Doman 3 -> 0), Seimei still acted
+    assert g.is_over and list(g.returns()) == [-1.0, 1.0]
+    g = _final(first=1)
+    g.players[0].hp = g.players[1].hp = 2
+    play_turn(g, [S, S])
+    assert list(g.returns()) == [-1.0, 1.0]  # both at 0: the first player (seat 1) wins
+
+
+def test_R3_duel_final_turn_cap():
+    g = _final(first=1)
+    g.turn = DUEL_FINAL_TURN_CAP
+    g.players[0].hp = g.players[1].hp = 19
+    play_turn(g, [G, G])
+    assert g.is_over and list(g.returns()) == [-1.0, 1.0]
+
+
+def test_R4_boss_not_targetable_while_minion_lives():
+    g = put_battle(new_game("coop", characters=("Doman", "Seimei")), ["Oni"], boss=True)
+    assert g.enemy_targets(0) == [1]
+    give(g, 0, "Gashadokuro", 0)  # damage_all 2
+    fx.apply_ability(g, 0, POOL.yokai[Y["Gashadokuro"]].shikigami.ability, None)
+    assert g.enemies[0].hp == POOL.boss.hp and g.enemies[1].hp == POOL.yokai[Y["Oni"]].hp - 1
+
+
+def test_R5_edge_effects_before_the_card_resolves_then_lapse():
+    g = new_game("duel", characters=("Doman", "Seimei"))
+    give(g, 0, "Kasa-obake", 1)  # left edge: weaken 1
+    put_battle(g, ["Gashadokuro"])
+    g.step(A)
+    g.step(A)
+    assert enc.USE_EQUIP + Y["Kasa-obake"] in legal(g)
+    g.step(enc.DONE)  # resolve without it: the effect is gone for this turn
+    assert g.current_player == 1 and g.players[0].used[0]
+
+
+def test_R6_act_first_only_at_start_of_turn_and_ties_keep_first_player():
+    g = new_game("duel")
+    give(g, 0, "Azukiarai", 0)
+    give(g, 1, "Karasu-tengu", 0)
+    put_battle(g, ["Kappa", "Tanuki"], first=0)
+    assert g.decision == D_START_MENU
+    g.step(enc.USE_SHIKIGAMI + Y["Azukiarai"])
+    g.step(enc.USE_SHIKIGAMI + Y["Karasu-tengu"])
+    g.step(A)
+    g.step(A)
+    assert g.current_player == 0
+
+
+def test_R7_evolution_one_at_a_time_until_threshold():
+    g = new_game("duel", characters=("Doman", "Seimei"))
+    for name in ("Kappa", "Tanuki", "Rokurokubi", "Oni"):
+        give(g, 0, name, 0)
+    put_battle(g, ["Kasa-obake", "Kodama"])
+    g.step(enc.DONE)  # Tanuki's Start-of-turn shield: not now
+    g.step(G)
+    g.step(G)
+    g.step(enc.EVOLVE)
+    assert g.decision == D_EVOLVE
+    g.step(enc.EVOLVE_WITH + Y["Kappa"])
+    g.step(enc.EVOLVE_WITH + Y["Tanuki"])
+    assert g.decision == D_EVOLVE  # 2 < 5
+    g.step(enc.EVOLVE_WITH + Y["Oni"])  # 5: done
+    assert g.decision == D_ACTION_MENU and g.players[0].evolved
+    assert g.players[0].shikigami == [Y["Rokurokubi"]]
+
+
+def test_R8_used_per_game_shikigami_counts_for_evolution():
+    g = new_game("duel", characters=("Seimei", "Doman"))
+    give(g, 0, "Umibozu", 0)  # Lv3, 1/game
+    put_battle(g, ["Kasa-obake", "Kodama"])
+    g.step(G)
+    g.step(G)
+    g.step(enc.USE_SHIKIGAMI + Y["Umibozu"])
+    g.step(enc.TARGET + 2) if g.decision != D_ACTION_MENU else None
+    assert enc.EVOLVE in legal(g)
+
+
+def test_R9_ally_is_yourself_in_duel_and_solo_either_in_coop():
+    assert new_game("duel").ally_targets(1) == [fx.PLAYER_0 + 1]
+    assert new_game("solo").ally_targets(0) == [fx.PLAYER_0]
+    assert new_game("coop").ally_targets(1) == [fx.PLAYER_0, fx.PLAYER_0 + 1]
+
+
+def test_R10_solo_deck_when_one_of_two_is_left():
+    g = put_battle(new_game("solo", characters="Doman"), ["Kappa", "Tanuki"])
+    g.step(A)
+    assert all(e.deck_card == -1 for e in g.enemies)
+    g = put_battle(new_game("solo", characters="Doman"), ["Kappa", "Tanuki"])
+    g.enemies[0].hp = 0
+    g.enemies[0].alive = False
+    g.step(A)
+    assert g.enemies[1].deck_card != -1
+
+
+def test_R11_solo_deck_guard_keeps_the_order():
+    g = put_battle(new_game("solo", characters="Doman"), ["Tanuki"])
+    g.yokai_deck = [GUARD, SPELL, 0]
+    g.enemies[0].hp = 60
+    play_turn(g, [A])
+    assert g.enemies[0].next_action == 0
+    play_turn(g, [G])
+    assert g.enemies[0].next_action == 1
+
+
+def test_R12_finisher_is_who_defeats_the_last_yokai():
+    g = put_battle(new_game("duel", characters=("Doman", "Seimei")), ["Kappa", "Tanuki"], first=0)
+    g.enemies[0].hp = 1
+    g.enemies[1].hp = 1
+    play_turn(g, [A, S], {0: T_RIGHT, 1: T_LEFT})  # seat 0 defeats Tanuki, seat 1 then defeats Kappa
+    assert g.decision == D_PICK and g.current_player == 1
+
+
+def test_R13_fallen_player_does_nothing_more():
+    g = put_battle(new_game("duel", characters=("Doman", "Seimei")), ["Gashadokuro"], first=0)
+    g.enemies[0].hp = 60
+    g.step(G)  # seat 0 guards ...
+    g.players[1].hp = 1
+    g.step(A)
+    g.step(enc.DONE)
+    g.players[1].hp = 0  # ... seat 1 falls before its action
+    g.players[1].fallen = True
+    g._mask_cache = None
+    g._advance()
+    assert g.players[1].used[0] and g.current_player == 0  # its card went to Used, unresolved
+    assert g.enemies[0].hp == 60
+
+
+def test_R14_both_fall_both_minus_one():
+    g = put_battle(new_game("duel", characters=("Doman", "Seimei")), ["Kodama"])
+    g.enemies[0].next_action = 2
+    g.enemies[0].hp = 60
+    g.players[0].hp = g.players[1].hp = 1
+    play_turn(g, [A, A])
+    assert list(g.returns()) == [-1.0, -1.0]
+
+
+def test_R15_coop_loss_mid_turn():
+    g = put_battle(new_game("coop", characters=("Doman", "Seimei")), ["Oni", "Gashadokuro"], first=0)
+    g.enemies[0].hp = g.enemies[1].hp = 60
+    g.enemies[1].next_action = 0  # Gashadokuro (right) acts first: 5 to the left player
+    g.players[0].hp = 1
+    play_turn(g, [A, A])
+    assert g.is_over and g.enemies[0].next_action == 0  # the left Yokai never acted
+
+
+def test_R16_hp_is_one_number():
+    g = new_game("duel", characters=("Doman", "Seimei"))
+    layout = g.observation_layout["me"]
+    g.players[0].hp = 10
+    assert g.observation(0)[layout.start + 1] == np.float32(0.5)
+
+
+def test_R17_boss_hp_rounds_in_the_observation():
+    g = put_battle(new_game("coop", characters=("Doman", "Seimei")), ["Oni"], boss=True)
+    g.enemies[0].hp = POOL.boss.hp - 13  # one round of 12 gone, 1 more on the dial
+    o = g.observation(0)[g.observation_layout["enemies"]]
+    base = 3 + 19  # present, alive, Boss, then the one-hot over 18 Yokai + the Boss
+    assert o[base] == np.float32((POOL.boss.hp - 13) / POOL.boss.hp)
+    assert o[base + 1] == np.float32(1 / 5) and o[base + 2] == np.float32(11 / 12)
+
+
+def test_R18_single_target_is_automatic():
+    g = put_battle(new_game("duel", characters=("Doman", "Seimei")), ["Gashadokuro"])
+    g.step(A)
+    g.step(A)
+    g.step(enc.DONE)  # no target decision
+    assert g.current_player == 1 and g.enemies[0].hp < POOL.yokai[Y["Gashadokuro"]].hp
+
+
+def test_R19_start_menu_only_when_usable():
+    g = put_battle(new_game("duel"), ["Kappa", "Tanuki"])
+    assert g.decision != D_START_MENU
+    give(g, 1, "Tanuki", 0)
+    give(g, 1, "Tsuchigumo", 0)
+    put_battle(g, ["Kappa", "Kodama"], first=0)
+    assert g.decision == D_START_MENU and g.current_player == 1
+    g.step(enc.USE_SHIKIGAMI + Y["Tanuki"])
+    assert g.decision == D_START_MENU and enc.USE_SHIKIGAMI + Y["Tsuchigumo"] in legal(g)
+
+
+def test_R20_def_budget_in_arrival_order():
+    g = put_battle(new_game("duel", characters=("Doman", "Seimei")), ["Gashadokuro"])
+    e = g.enemies[0]
+    assert fx.hurt_enemy(g, 0, 0, 1, pierce=False) == 0  # DEF 2 absorbs 1 ...
+    assert fx.hurt_enemy(g, 0, 0, 3, pierce=True) == 3  # marked: budget untouched
+    assert fx.hurt_enemy(g, 0, 0, 3, pierce=False) == 2  # ... and 1 more of the next hit
+    assert e.def_spent == 2
+
+
+def test_R21_third_action_sticks_even_when_delayed():
+    g = put_battle(new_game("solo", characters="Doman"), ["Kamaitachi"])
+    e = g.enemies[0]
+    e.next_action = 2
+    assert fx.next_action_index(g, e) == 2
+
+
+def test_R22_solo_start_choice_leaves_the_pile():
+    g = new_game("solo", characters="Doman", solo_start=None)
+    lv = g.solo_level.starting_shikigami_lv
+    y = g.piles[lv][-1]
+    g.step(enc.PICK + y)
+    g.step(enc.TAKE)
+    assert y not in g.piles[lv] and y in g.players[0].shikigami
+
+
+def test_R23_per_battle_counts_reset_each_battle():
+    g = new_game("duel", characters=("Doman", "Seimei"))
+    give(g, 0, "Kappa", 0)
+    give(g, 0, "Kodama", 0)
+    g.players[0].shiki_uses = {Y["Kappa"]: 1, Y["Kodama"]: 1}
+    put_battle(g, ["Kasa-obake", "Tanuki"])
+    assert g.players[0].shiki_uses == {Y["Kappa"]: 0, Y["Kodama"]: 1}
+
+
+def test_R24_yokai_not_taken_leaves_the_game():
+    g = put_battle(new_game("solo", characters="Doman"), ["Kappa", "Tanuki"])
+    g.enemies[0].hp = g.enemies[1].hp = 1
+    play_turn(g, [S], {0: T_LEFT})
+    play_turn(g, [A])
+    assert g.decision == D_PICK
+    g.step(enc.PICK + Y["Kappa"])
+    g.step(enc.TAKE)
+    assert g.zone[Y["Tanuki"]] == GONE
+
+
+def test_R25_guard_is_not_redirected():
+    g = put_battle(new_game("duel", characters=("Doman", "Seimei")), ["Gashadokuro"], first=0)
+    g.enemies[0].hp = 60
+    hp = [p.hp for p in g.players]
+    play_turn(g, [G, A])  # (1) 5 to the left player, who guards
+    assert [p.hp for p in g.players] == hp
+    g = _final()
+    g.step(G)
+    g.step(A)
+    g.step(enc.DONE)
+    assert g.players[0].hp == 15
+
+
+def test_R26_solo_boss_plus():
+    assert [POOL.solo[lv].boss_plus for lv in range(1, 11)][-3:] == [2, 3, 4]
+    g = put_battle(new_game("solo", characters="Doman", difficulty=10), ["Oni"], boss=True)
+    assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == 2 + 4

@@ -189,3 +189,20 @@ def _apply_mods(world, effects) -> None:
             world.weaken += value
         elif verb == "extra_damage":
             world.extra_damage += value
+
+
+def evaluate(game) -> np.ndarray:
+    """Per-seat value in [-1, 1] of a full-information world (ISMCTS leaf=heuristic).
+
+    Match wins dominate; then damage on the two fighters (4 defeats); then deck size, since
+    an empty deck loses.
+    """
+    if game.is_terminal:
+        return np.asarray(game.returns(), dtype=np.float64)
+    a, b = game.players
+    damage_a = a.fighter.damage if a.fighter is not None else 0
+    damage_b = b.fighter.damage if b.fighter is not None else 0
+    value = (0.6 * (a.wins - b.wins) / 3 + 0.3 * (damage_b - damage_a) / 4
+             + 0.1 * (len(a.deck) - len(b.deck)) / 40)
+    value = float(np.clip(value, -1.0, 1.0))
+    return np.array([value, -value])

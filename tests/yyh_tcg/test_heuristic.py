@@ -24,3 +24,13 @@ def _match(games: int) -> int:
 
 def test_heuristic_beats_random() -> None:
     assert _match(60) >= 39  # >= 65% here; the 1,000-game measurement is in the report
+
+
+def test_evaluate_prefers_the_seat_with_more_match_wins() -> None:
+    from agents.heuristics.yyh_tcg import evaluate
+    from tests.yyh_tcg.helpers import neutral_game
+
+    g = neutral_game()
+    assert abs(evaluate(g)[0]) < 0.1
+    g.players[0].wins = 2
+    assert evaluate(g)[0] > 0.3 and evaluate(g)[1] < -0.3

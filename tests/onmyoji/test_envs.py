@@ -1,0 +1,98 @@
+"""Options, the AEC env (Solo as a 1-agent game) and the Parallel env."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import parallel_api_test
+
+import yokai_envs
+from yokai_envs.core.errors import ConfigError
+from yokai_envs.onmyoji import encoding as enc
+from yokai_envs.onmyoji import parallel_env
+from yokai_envs.onmyoji.game import OnmyojiGame
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"mode": "trio"}, "option mode must be one of"),
+    ({"difficulty": 11}, "difficulty must be an int 1..10"),
+    ({"difficulty": "hard"}, "difficulty must be an int 1..10"),
+    ({"characters": ["Seimei"]}, "must list 2 Character"),
+    ({"characters": ["Seimei", "Seimei"]}, "same Character twice"),
+    ({"characters": ["Seimei", "Abe"]}, "unknown character 'Abe'"),
+    ({"colour": "red"}, "unknown option"),
+])
+def test_bad_options_are_named(options, message):
+    with pytest.raises(ConfigError, match=message):
+        OnmyojiGame(**options)
+
+
+def test_characters_option_and_solo_takes_one_name():
+    g = OnmyojiGame(mode="solo", characters="Kuzunoha")
+    g.reset(0)
+    assert g.pool.characters[g.players[0].character].name == "Kuzunoha"
+    g = OnmyojiGame(mode="duel", characters=["Doman", "Seimei"])
+    g.reset(0)
+    assert [g.pool.characters[p.character].name for p in g.players] == ["Doman", "Seimei"]
+
+
+def test_solo_is_a_one_agent_aec_game():
+    env = yokai_envs.make("onmyoji_v0", mode="solo")
+    env.reset(seed=1)
+    assert env.possible_agents == ["player_0"]
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter():
+        assert agent == "player_0"
+        obs, _, term, trunc, _ = env.last()
+        action = None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+    assert env.unwrapped.game.current_player == -1
+
+
+def test_wait_is_never_legal_in_the_aec_game():
+    g = OnmyojiGame(mode="duel")
+    rng = np.random.default_rng(0)
+    for seed in range(5):
+        g.reset(seed)
+        while not g.is_over:
+            mask = g.legal_action_mask()
+            assert not mask[enc.WAIT]
+            g.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+@pytest.mark.parametrize("mode", ["solo", "duel", "coop"])
+def test_parallel_api(mode):
+    parallel_api_test(parallel_env(mode=mode), num_cycles=500)
+
+
+def test_parallel_face_down_step_is_simultaneous_and_others_wait():
+    env = parallel_env(mode="duel")
+    obs, _ = env.reset(seed=3)
+    game = env.game
+    while game.decision != 4:  # D_PLAY
+        actions = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in obs.items()}
+        obs, *_ = env.step(actions)
+    masks = {a: o["action_mask"] for a, o in obs.items()}
+    assert all(m[enc.PLAY:enc.PLAY + 3].any() for m in masks.values())  # both choose in this step
+    obs, *_ = env.step({a: int(np.flatnonzero(m)[0]) for a, m in masks.items()})
+    assert all(p.revealed or p.played == -1 for p in game.players)
+    waiting = [o["action_mask"] for o in obs.values() if o["action_mask"][enc.WAIT]]
+    assert all(m.sum() == 1 for m in waiting)
+    assert env.state().shape == (game.state_size,)
+
+
+def test_parallel_rejects_a_real_action_from_a_waiting_seat():
+    env = parallel_env(mode="duel")
+    obs, _ = env.reset(seed=0)
+    game = env.game
+    rng = np.random.default_rng(0)
+    while True:
+        waiting = [a for a, o in obs.items() if o["action_mask"][enc.WAIT]]
+        if waiting:
+            break
+        obs, *_ = env.step({a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()})
+    actions = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in obs.items()}
+    actions[waiting[0]] = enc.PLAY
+    with pytest.raises(ConfigError, match="nothing to decide"):
+        env.step(actions)
+    assert game.steps >= 0

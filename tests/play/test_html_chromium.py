@@ -94,6 +94,7 @@ def test_screenshot(tmp_path, page):
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_every_game_draws_without_script_errors(tmp_path, env_id):
     game = make_game(env_id, max_steps=60)

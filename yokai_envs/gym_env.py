@@ -20,7 +20,8 @@ decide again or the game ends.
   the reward is the team's mean return.
   A single-seat game (Onmyoji Solo) needs no opponents either.
 * ``action_masks()`` gives sb3-contrib's MaskablePPO the legal moves; ``state()`` gives the
-  full state tensor (for a centralized critic).
+  full state tensor. ``critic_state=True`` appends it to every observation, for a centralized
+  critic (``yokai_envs.training.policies.StateCriticPolicy`` keeps it away from the actor).
 
 The final ``info`` of an episode holds ``returns`` (all seats), ``learner_seat`` and ``win``
 (1 for a win, 1/k for a win shared by k seats, 0 otherwise; see :func:`win_share`).
@@ -95,7 +96,8 @@ class YokaiGymEnv(gym.Env):
 
     def __init__(self, env_id: str | type[Game], opponents: Sequence[OpponentSpec] | None = None,
                  learner_seat: int | None = None, opponent_weights: Sequence[float] | None = None,
-                 render_mode: str | None = None, illegal_action: str = "penalize", **options: Any) -> None:
+                 render_mode: str | None = None, illegal_action: str = "penalize", critic_state: bool = False,
+                 **options: Any) -> None:
         super().__init__()
         # A Game subclass instead of an id builds that class (tests use scripted toy games).
         self.game: Game = make_game(env_id, **options) if isinstance(env_id, str) else env_id(**options)
@@ -122,6 +124,11 @@ class YokaiGymEnv(gym.Env):
         self.set_opponent_pool(list(opponents or []), opponent_weights)
 
         low, high = game.observation_bounds()
+        self.critic_state = bool(critic_state)
+        if self.critic_state:  # observation ++ full state (for a centralized critic only)
+            unbounded = np.full(game.state_size, np.inf, dtype=np.float32)
+            low, high = np.concatenate([low, -unbounded]), np.concatenate([high, unbounded])
+        self.actor_obs_size = game.observation_size
         self.observation_space = spaces.Box(low=low, high=high, dtype=np.float32)
         self.action_space = spaces.Discrete(game.num_actions)
         self.observation_layout = game.observation_layout
@@ -245,7 +252,10 @@ class YokaiGymEnv(gym.Env):
         seat = game.current_player if self.cooperative and not game.is_over else self.learner_seat
         if self.cooperative and game.is_over:
             seat = 0
-        return np.asarray(game.observation(seat), dtype=np.float32)
+        obs = np.asarray(game.observation(seat), dtype=np.float32)
+        if self.critic_state:
+            return np.concatenate([obs, np.asarray(game.state_tensor(), dtype=np.float32)])
+        return obs
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner's pending decision (all False once the game is over)."""

@@ -236,6 +236,10 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
     broken = {e.split(":")[0].split(".")[0].split("[")[0] for e in errors}
     if "algorithm" not in broken:
         _check_hyperparameters(config["algorithm"], errors)
+        algorithm = config["algorithm"]
+        if algorithm["network"]["critic_state"] and algorithm["policy"] != "MlpPolicy":
+            errors.append(f"algorithm.network.critic_state: needs algorithm.policy MlpPolicy, "
+                          f"got {algorithm['policy']!r}")
     instance = None if "game" in broken else _check_game(config["game"], errors)
     if instance is None:
         return

@@ -60,6 +60,8 @@ SCHEMA: dict[str, Any] = {
             "net_arch": Field(LIST, [128, 128], items=Field(INT, minimum=1),
                               help="hidden layer sizes shared by policy and value nets"),
             "activation": Field(STR, "tanh", choices=ACTIVATIONS),
+            "critic_state": Field(BOOL, False, help="the critic also sees the full state (game.state_tensor); "
+                                                    "the actor never does (MlpPolicy only)"),
         },
     },
     "training": {

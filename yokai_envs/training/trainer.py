@@ -6,7 +6,8 @@ A run folder holds::
     state.json             progress: steps, evaluation history, reward curve, best score, snapshots
     model.zip              the final policy          } agents.make("policy:PATH", env_id)
     best_model.zip         best by evaluation        }
-    checkpoints/latest.zip the latest policy (what --resume continues from)
+    checkpoints/latest.zip the latest policy
+    checkpoints/resume.zip the full training state (optimizer, centralized critic) for --resume
     snapshots/step_N.zip   self-play snapshots in the opponent pool
     logs/                  SB3 TensorBoard events and progress.csv (logs/resume_K/ after a resume)
     learning_curve.png     episode reward and win rate vs each evaluation bot over steps
@@ -44,6 +45,7 @@ class RunFolder:
         self.model = self.root / "model.zip"
         self.best_model = self.root / "best_model.zip"
         self.latest = self.root / "checkpoints" / "latest.zip"
+        self.resume = self.root / "checkpoints" / "resume.zip"
         self.snapshots = self.root / "snapshots"
         self.logs = self.root / "logs"
         self.curve = self.root / "learning_curve.png"
@@ -89,7 +91,7 @@ def env_factories(config: dict[str, Any], pool: tuple[list[str], list[float]]) -
     policy_opponents = config["opponents"]["self_play"]["enabled"] or any(s.startswith("policy") for s in specs)
     return [functools.partial(make_training_env, game["env_id"], policy_opponents, opponents=specs or None,
                               opponent_weights=weights or None, learner_seat=game["learner_seat"],
-                              **game["options"])
+                              critic_state=config["algorithm"]["network"]["critic_state"], **game["options"])
             for _ in range(config["training"]["n_envs"])]
 
 
@@ -108,8 +110,14 @@ def build_model(config: dict[str, Any], vec_env: Any) -> Any:
     network = algorithm["network"]
     policy_kwargs = {"net_arch": list(network["net_arch"]),
                      "activation_fn": getattr(torch.nn, ACTIVATION_CLASSES[network["activation"]])}
+    policy: Any = algorithm["policy"]
+    if network["critic_state"]:
+        from yokai_envs.training.policies import StateCriticPolicy
+
+        policy = StateCriticPolicy
+        policy_kwargs["actor_obs_size"] = vec_env.get_attr("actor_obs_size", [0])[0]
     cls = algorithm_class(algorithm["name"])
-    return cls(algorithm["policy"], vec_env, policy_kwargs=policy_kwargs, seed=config["training"]["seed"],
+    return cls(policy, vec_env, policy_kwargs=policy_kwargs, seed=config["training"]["seed"],
                device=config["training"]["device"], verbose=0, **algorithm["hyperparameters"])
 
 
@@ -139,8 +147,8 @@ class Trainer:
         self.options: dict[str, Any] = dict(config["game"]["options"])
         folder = self.folder
         if resume:
-            if not folder.latest.exists():
-                raise ConfigError(f"--resume: {folder.root} has no checkpoints/latest.zip to continue from")
+            if not folder.resume.exists():
+                raise ConfigError(f"--resume: {folder.root} has no checkpoints/resume.zip to continue from")
         elif folder.state_file.exists():
             raise ConfigError(f"{folder.root} already holds a run; pass --resume to continue it, "
                               "or --out another folder")
@@ -164,7 +172,7 @@ class Trainer:
         try:
             if self.resume:
                 model = algorithm_class(config["algorithm"]["name"]).load(
-                    str(folder.latest), env=vec_env, device=training["device"])
+                    str(folder.resume), env=vec_env, device=training["device"])
                 log_dir = folder.logs / f"resume_{state['sessions'] - 1}"
             else:
                 model = build_model(config, vec_env)
@@ -183,6 +191,7 @@ class Trainer:
             state["train_seconds"] += time.perf_counter() - started
             state["timesteps"] = int(model.num_timesteps)
             self.save_policy(model, folder.latest)
+            self.save_training_state(model)
             if interrupted:  # keep what was learned; --resume continues from here
                 folder.save_state(state)
                 raise KeyboardInterrupt(f"stopped at step {model.num_timesteps}; continue with "
@@ -205,9 +214,19 @@ class Trainer:
 
     # ------------------------------------------------------------------ pieces
     def save_policy(self, model: Any, path: Path) -> None:
+        """A checkpoint ``agents.make("policy:PATH")`` loads (observation-only actor)."""
         from agents.policy import save_checkpoint
 
+        if self.config["algorithm"]["network"]["critic_state"]:
+            from yokai_envs.training.policies import export_actor
+
+            model = export_actor(model)
         save_checkpoint(model, path, self.env_id, self.options)
+
+    def save_training_state(self, model: Any) -> None:
+        """Everything --resume needs (the full model with its optimizer and critic)."""
+        self.folder.resume.parent.mkdir(parents=True, exist_ok=True)
+        model.save(str(self.folder.resume))
 
     def evaluate(self, model: Any, games: int) -> dict[str, dict[str, Any]]:
         """Evaluate the current policy (saved as latest) against every evaluation bot."""
@@ -315,6 +334,7 @@ class TrainingCallback(BaseCallback):
             self.bar.update(self.training_env.num_envs)
         if self._due(self.every_checkpoint):
             self.trainer.save_policy(self.model, self.trainer.folder.latest)
+            self.trainer.save_training_state(self.model)
             self.trainer.state["timesteps"] = int(self.num_timesteps)
             self.trainer.folder.save_state(self.trainer.state)
         if self.self_play["enabled"] and self._due(self.self_play["snapshot_every"], self.self_play["start_after"]):

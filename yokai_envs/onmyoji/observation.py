@@ -50,6 +50,9 @@ DECISION_SIZE = 8 + 7 + 1
 PENDING_SIZE = N + N + 4 + 1 + 1 + 3
 
 
+_ZONE_STRIDE = len(ZONE_NAMES)
+
+
 def layout(num_players: int) -> dict[str, slice]:
     parts = [("game", GAME_SIZE), ("decision", DECISION_SIZE), ("me", PLAYER_SIZE)]
     if num_players == 2:
@@ -74,44 +77,56 @@ def _clip(x: float) -> float:
     return 0.0 if x < 0 else 1.0 if x > 1 else x
 
 
+_ALIVE, _HP, _CHAR, _EVOLVED = PF["alive"], PF["hp"], PF["character"], PF["evolved"]
+_ATK, _DEF, _SPL, _FIRST, _LEFT = PF["atk"], PF["def"], PF["spl"], PF["first_player"], PF["left_player"]
+_HAND, _USED, _FACE_DOWN, _REVEALED = PF["hand"], PF["used"], PF["face_down"], PF["revealed_card"]
+_GUARDING, _ACT_FIRST, _ATK_UP, _SPL_UP = PF["guarding"], PF["act_first"], PF["atk_up"], PF["spl_up"]
+_SHIELD, _WEAKEN, _DEF_SPENT = PF["shield"], PF["weaken"], PF["def_spent"]
+_SHIKI, _USES, _THIS_TURN, _EQUIP, _UNDER = (PF["shikigami"], PF["shikigami_uses_left"], PF["used_this_turn"],
+                                             PF["equip_left"], PF["under_character"])
+
+
 def _player(g: OnmyojiGame, out: np.ndarray, base: int, seat: int, own: bool) -> None:
     p = g.players[seat]
-    out[base + PF["alive"]] = not p.fallen
-    out[base + PF["hp"]] = p.hp / 20
-    out[base + PF["character"] + p.character] = 1
-    out[base + PF["evolved"]] = p.evolved
-    out[base + PF["atk"]] = _clip(player_atk(g, p) / 12)
-    out[base + PF["def"]] = _clip(player_def(g, p) / 12)
-    out[base + PF["spl"]] = _clip(player_spl(g, p) / 12)
-    out[base + PF["first_player"]] = g.first_seat == seat
-    out[base + PF["left_player"]] = seat == 0
-    for c in range(3):
-        if own:
-            out[base + PF["hand"] + c] = p.hand[c]
-        out[base + PF["used"] + c] = p.used[c]
+    out[base + _ALIVE] = not p.fallen
+    out[base + _HP] = p.hp / 20
+    out[base + _CHAR + p.character] = 1
+    out[base + _EVOLVED] = p.evolved
+    out[base + _ATK] = _clip(player_atk(g, p) / 12)
+    out[base + _DEF] = _clip(player_def(g, p) / 12)
+    out[base + _SPL] = _clip(player_spl(g, p) / 12)
+    out[base + _FIRST] = g.first_seat == seat
+    out[base + _LEFT] = seat == 0
+    if own:
+        out[base + _HAND:base + _HAND + 3] = p.hand
+    out[base + _USED:base + _USED + 3] = p.used
     if p.played >= 0:
-        out[base + PF["face_down"]] = not p.revealed
+        out[base + _FACE_DOWN] = not p.revealed
         if own or p.revealed:
-            out[base + PF["revealed_card"] + p.played] = 1
-    out[base + PF["guarding"]] = p.guarding
-    out[base + PF["act_first"]] = p.act_first
-    out[base + PF["atk_up"]] = _clip(p.atk_up / 5)
-    out[base + PF["spl_up"]] = _clip(p.spl_up / 5)
-    out[base + PF["shield"]] = _clip(p.shield / 5)
-    out[base + PF["weaken"]] = _clip(p.weak / 5)
-    out[base + PF["def_spent"]] = _clip(p.def_spent / 12)
+            out[base + _REVEALED + p.played] = 1
+    if p.guarding:
+        out[base + _GUARDING] = 1
+    if p.act_first:
+        out[base + _ACT_FIRST] = 1
+    if p.atk_up or p.spl_up or p.shield or p.weak:
+        out[base + _ATK_UP] = _clip(p.atk_up / 5)
+        out[base + _SPL_UP] = _clip(p.spl_up / 5)
+        out[base + _SHIELD] = _clip(p.shield / 5)
+        out[base + _WEAKEN] = _clip(p.weak / 5)
+    out[base + _DEF_SPENT] = _clip(p.def_spent / 12)
     for y in p.shikigami:
-        out[base + PF["shikigami"] + y] = 1
+        out[base + _SHIKI + y] = 1
         sk = g.card(y).shikigami
         limit = sk.per_battle or sk.per_game
-        out[base + PF["shikigami_uses_left"] + y] = (limit - p.shiki_uses.get(y, 0)) / limit
+        out[base + _USES + y] = (limit - p.shiki_uses.get(y, 0)) / limit
     for y in p.used_this_turn:
-        out[base + PF["used_this_turn"] + y] = 1
+        out[base + _THIS_TURN + y] = 1
     for y, edge in p.equips:
-        out[base + PF["equip_left"] + edge * N + y] = 1
+        out[base + _EQUIP + edge * N + y] = 1
+    zone, owner = g.zone, g.owner
     for y in range(N):
-        if g.zone[y] == UNDER and g.owner[y] == seat:
-            out[base + PF["under_character"] + y] = 1
+        if zone[y] == UNDER and owner[y] == seat:
+            out[base + _UNDER + y] = 1
 
 
 def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
@@ -158,8 +173,7 @@ def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
             out[o + 3 + e.deck_card] = 1
         out[o + 6] = e.alive and not g.enemy_can_be_hurt(e)
     b = lay["yokai_zones"].start
-    for y in range(N):
-        out[b + y * len(ZONE_NAMES) + g.zone[y]] = 1
+    out[b + _ZONE_STRIDE * np.arange(N) + np.asarray(g.zone)] = 1
     b = lay["pending"].start
     for y in g.pick_candidates:
         out[b + y] = 1

@@ -78,6 +78,12 @@ def test_input_ending_abandons_the_game(monkeypatch, capsys, tmp_path):
     replay.build_game()  # an unfinished game replays too
 
 
+def test_unwritable_replay_path(monkeypatch, capsys):
+    code, _, err = _run(monkeypatch, capsys, "q\n", "--game", YONKAI, "--vs", "random",
+                        "--save-replay", "/proc/no/such/dir/r.json")
+    assert code == 2 and "cannot write the replay" in err
+
+
 def test_quit(monkeypatch, capsys):
     code, out, _ = _run(monkeypatch, capsys, "q\n", "--game", YONKAI, "--vs", "random")
     assert code == 1 and "game abandoned (quit)" in out

@@ -92,6 +92,7 @@ def _with(path, **changes):
     (lambda p: _with(p, final_state_sha256="f" * 64), ["--all"], "did not reproduce"),
     (lambda p: p, ["--seat", "3"], "--seat 3 is out of range"),
     (lambda p: p, ["--seat", "-2", "--html", "x.html"], "out of range"),
+    (lambda p: p, ["--html", "/proc/no/such/dir/page.html"], "cannot write"),
 ])
 def test_bad_input(monkeypatch, capsys, replay_file, setup, extra, message):
     code, _out, err = _run(monkeypatch, capsys, "", str(setup(replay_file)), *extra)

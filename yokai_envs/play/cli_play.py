@@ -256,6 +256,10 @@ def run(args: argparse.Namespace) -> int:
     if args.save_replay:
         from yokai_envs.play.replay import save_replay
 
-        path = save_replay(args.save_replay, game, labels, source="play", human_seat=args.seat)
+        try:
+            path = save_replay(args.save_replay, game, labels, source="play", human_seat=args.seat)
+        except OSError as err:
+            print(f"yokai play: error: cannot write the replay to {args.save_replay!r}: {err}", file=sys.stderr)
+            return 2
         io.say(f"replay written to {path}")
     return status

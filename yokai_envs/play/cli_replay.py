@@ -25,7 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     who.add_argument("--seat", type=int, default=None, help="show only what this seat saw")
     who.add_argument("--omniscient", action="store_true", help="show everything (the default)")
     parser.add_argument("--all", action="store_true", help="print every step without waiting for Enter")
-    parser.add_argument("--html", default=None, metavar="OUT.html", help="write a self-contained HTML viewer instead")
+    parser.add_argument("--html", default=None, metavar="OUT.html",
+                        help="write a self-contained HTML viewer instead (every seat's view and the omniscient "
+                             "one; with --seat N only that seat's)")
 
 
 def _fail(message: str) -> int:
@@ -69,8 +71,11 @@ def run(args: argparse.Namespace) -> int:
             seats = None if args.seat is None else [args.seat]
             page = write_html(replay, seats=seats)
             out = Path(args.html)
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(page, encoding="utf-8")
+            try:
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_text(page, encoding="utf-8")
+            except OSError as err:
+                return _fail(f"cannot write {str(out)!r}: {err}")
             print(f"wrote {out} ({len(replay.actions) + 1} steps, {out.stat().st_size // 1024} KiB)")
             return 0
         total = len(replay.actions)

@@ -96,3 +96,14 @@ def test_parallel_rejects_a_real_action_from_a_waiting_seat():
     with pytest.raises(ConfigError, match="nothing to decide"):
         env.step(actions)
     assert game.steps >= 0
+
+
+def test_solo_single_agent_gym_env_passes_sb3_check():
+    check_env = pytest.importorskip("stable_baselines3.common.env_checker").check_env
+    make_gym = getattr(yokai_envs, "make_gym", None)
+    if make_gym is None:
+        pytest.skip("yokai_envs.make_gym not available")
+    env = make_gym("onmyoji_v0", mode="solo")
+    check_env(env)
+    obs, _ = env.reset(seed=0)
+    assert env.action_masks().shape == (enc.NUM_ACTIONS,)

@@ -20,7 +20,11 @@ from pettingzoo import ParallelEnv
 from yokai_envs.core.aec import YokaiAECEnv, split_options, wrap
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.onmyoji import encoding as enc
+from yokai_envs.onmyoji import observation as _observation
 from yokai_envs.onmyoji.game import D_PLAY, OnmyojiGame
+
+# The full observation layout and action table, so that ``help(env)`` shows them.
+__doc__ = f"{__doc__}\n{_observation.__doc__}\n{enc.__doc__}"
 
 
 class raw_env(YokaiAECEnv):

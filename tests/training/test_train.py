@@ -88,3 +88,10 @@ def test_check_flag_prints_the_resolved_config(capsys):
 def test_cli_reports_config_errors(capsys):
     assert yokai_main(["train", "--config", "configs/yonkai_no_yokai/quick.yaml", "--set", "trainng.seed=1"]) == 2
     assert "trainng: unknown key (did you mean 'training'?)" in capsys.readouterr().err
+
+
+def test_keys_lists_every_config_key(capsys):
+    assert yokai_main(["train", "--keys"]) == 0
+    out = capsys.readouterr().out
+    for key in ("game.env_id", "opponents.self_play.pool_size", "evaluation.best_by", "output.dir"):
+        assert key in out

@@ -4,6 +4,7 @@
     yokai train --config configs/yonkai_no_yokai/quick.yaml --set training.seed=1 --out runs/seed1
     yokai train --resume --out runs/yonkai_no_yokai/quick      # continue a run (its saved config)
     yokai train --config configs/yonkai_no_yokai/quick.yaml --check   # validate and print, train nothing
+    yokai train --keys                                                 # every config key and its default
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="continue the run in the output folder from checkpoints/latest.zip")
     parser.add_argument("--check", action="store_true", help="validate the config, print it resolved, and stop")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--keys", action="store_true", help="list every config key with its default and stop")
 
 
 def resolve(args: argparse.Namespace) -> dict:
@@ -42,6 +44,9 @@ def resolve(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.keys:
+        print(describe_keys())
+        return 0
     try:
         config = resolve(args)
     except ConfigError as err:
@@ -76,4 +81,29 @@ def summary(report: dict) -> str:
                                                          else f"vs {row['opponents']}")
         lines.append(f"  {who:40s} win rate {row['win_rate']:.3f}  95% CI [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
                      f"  games {row['games']}  mean reward {row['mean_reward']:+.3f}")
+    return "\n".join(lines)
+
+
+def describe_keys() -> str:
+    """Every config key: dotted path, type, default, choices and what it does."""
+    from yokai_envs.training.schema import REQUIRED, SCHEMA, Field
+
+    lines: list[str] = []
+
+    def walk(node: dict, prefix: str) -> None:
+        for key, child in node.items():
+            path = f"{prefix}.{key}" if prefix else key
+            if isinstance(child, dict):
+                walk(child, path)
+                continue
+            assert isinstance(child, Field)
+            default = "required" if child.default is REQUIRED else f"default {json.dumps(child.default)}"
+            choices = f"; one of {', '.join(map(str, child.choices))}" if child.choices else ""
+            lines.append(f"{path:40s} {child.type_names():14s} {default}{choices}")
+            if child.help:
+                lines.append(f"{'':40s} {child.help}")
+
+    walk(SCHEMA, "")
+    lines.append("algorithm.hyperparameters takes the keyword arguments of the algorithm's constructor "
+                 "(e.g. MaskablePPO: learning_rate, n_steps, batch_size, n_epochs, gamma, ent_coef, ...).")
     return "\n".join(lines)

@@ -34,7 +34,8 @@ class Field:
     help: str = ""
 
     def type_names(self) -> str:
-        names = [t.__name__ for t in self.types] + (["null"] if self.nullable else [])
+        names = ["number"] if self.types == (float, int) else [t.__name__ for t in self.types]
+        names += ["null"] if self.nullable else []
         return " or ".join(names)
 
 

@@ -119,6 +119,9 @@ main { padding: 12px 16px; }
 .shared { background: #fbf8f0; border: 1px dashed #bba; border-radius: 8px; padding: 6px 10px; }
 pre.text { background: #fff; border: 1px solid #ccc; border-radius: 6px; padding: 8px; white-space: pre-wrap; }
 .result { margin-top: 12px; font-weight: bold; }
+.recent-label { margin-top: 14px; }
+ol.recent { margin: 4px 0; padding-left: 40px; font-size: 13px; color: #444; }
+ol.recent li.now { font-weight: bold; color: #222; }
 .error { background: #fdd; color: #900; padding: 6px 12px; font-family: monospace; }
 """
 
@@ -218,6 +221,18 @@ _JS = r"""
       board.appendChild(seats);
     }
     if (view.text) board.appendChild(el("pre", "text", view.text));
+    var recent = el("ol", "recent");
+    recent.setAttribute("start", Math.max(1, state.step - 7));
+    for (var k = Math.max(1, state.step - 7); k <= state.step; k++) {
+      var past = data.steps[k];
+      var seen = past.views[state.view].action;
+      recent.appendChild(el("li", k === state.step ? "now" : "",
+        seatName(past.actor) + ": " + (seen === null || seen === undefined ? "(hidden)" : seen)));
+    }
+    if (state.step > 0) {
+      board.appendChild(el("div", "zone-name recent-label", "recent actions"));
+      board.appendChild(recent);
+    }
     if (state.step === last && data.result && data.result.returns) {
       var parts = data.result.returns.map(function (r, s) { return seatName(s) + " " + (r > 0 ? "+" : "") + r; });
       var end = data.result.terminal ? "Final result: " : (data.result.truncated ? "Truncated: " : "Unfinished: ");

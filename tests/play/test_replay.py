@@ -104,3 +104,15 @@ def test_steps_report_what_each_seat_saw():
     assert len(steps) == len(game.action_history) + 1 and steps[0].actor is None
     first = steps[1]
     assert first.seen[None] == first.seen[0] == game.action_name(game.action_history[0])  # Yonkai plays are public
+
+
+def test_default_public_action_name_shows_an_action_to_its_taker_only():
+    from tests.play.helpers import ToyPickGame
+
+    game = ToyPickGame()
+    game.reset(0)
+    assert game.public_action_name(2, 0) == "pick 2"  # seat 0 is deciding
+    assert game.public_action_name(2, 1) is None
+    assert game.ends_multi_part_choice(2) is None  # the default: the game does not say
+    view = game.table_view(1)
+    assert view["title"].startswith("toy pick") and view["to_act"] == 0 and view["zones"] == []

@@ -37,6 +37,9 @@ FIELD_EXTRA = 9
 SOUL_EXTRA = 2
 VOID_EXTRA = 2
 GLOBALS = 14
+ZERO_FIELD = [0.0] * FIELD_EXTRA
+ZERO_PADS = [[0] * k for k in range(VOID_SLOTS + 1)]
+STATUS_PAIRS = np.array([[0, 0], [1, 0], [0, 1], [1, 1]], dtype=np.float32)
 CONTEXT = len(PHASES) + 1 + 3 + len(ELEMENTS) + 3 + 4 + len(PICK_VERBS)
 
 
@@ -49,6 +52,30 @@ def action_names(pool: Pool) -> list[str]:
     names += [f"card {c.name}" for c in pool.cards]
     assert len(names) == A_CARD + len(pool)
     return names
+
+
+def _phase_table() -> dict[type, int]:
+    from yokai_envs.yokaizo import damage, effects, flow
+    return {flow.SetupPick: 0, flow.ChooseTurn: 1, flow.Replace: 2, flow.VoidPlay: 3, flow.ActionChoice: 4,
+            flow.Pay: 5, flow.Basic: 6, damage.Damage: 7, flow.ReturnSwap: 8, effects.Pick: 9}
+
+
+class _LazyPhases(dict):
+    def __missing__(self, key):  # filled on first use (the flow modules import this one)
+        if not self:
+            self.update(_phase_table())
+            if key in self:
+                return self[key]
+        raise KeyError(key)
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+
+_PHASE_OF = _LazyPhases()
 
 
 class Encoder:
@@ -74,6 +101,7 @@ class Encoder:
             row[off + c.index] = 1
         table[n + 1, -1] = 1  # hidden card
         self.EMPTY, self.HIDDEN = n, n + 1
+        self.empty_pads = [[n] * k for k in range(VOID_SLOTS + 1)]
         self.features = table
         self.width = width
         parts = [
@@ -95,85 +123,88 @@ class Encoder:
         self.private_size = 3 * n  # state_tensor adds the opponent's hand, deck and Burned counts
         self.slots = 2 * 2 + 4 * MAX_SOULS + 2 * VOID_SLOTS + 2
 
-    def counts(self, g, cards: list[int]) -> np.ndarray:
-        if not cards:
-            return np.zeros(self.n_types, dtype=np.float32)
-        types = [g.ctype[c] for c in cards]
-        return np.minimum(np.bincount(types, minlength=self.n_types), 3).astype(np.float32) / 3
+    def counts(self, g, zones: list[list[int]]) -> np.ndarray:
+        """Per-type counts/3 of several zones, concatenated (one bincount for all)."""
+        n = self.n_types
+        ctype = g.ctype
+        idx = [ctype[c] + k * n for k, zone in enumerate(zones) for c in zone]
+        if not idx:
+            return np.zeros(n * len(zones), dtype=np.float32)
+        out = np.bincount(idx, minlength=n * len(zones)).astype(np.float32)
+        np.minimum(out, 3, out=out)
+        out *= 1 / 3
+        return out
 
     def encode(self, g, seat: int, omniscient: bool = False) -> np.ndarray:
         opp = 1 - seat
-        ctype, up, fd = g.ctype, g.up, g.facedown
+        ctype, up, fd, blighted, frozen = g.ctype, g.up, g.facedown, g.blighted, g.frozen
         E, H = self.EMPTY, self.HIDDEN
+        EMPTY_PADS = self.empty_pads
+        hide_field = g.hidden_setup and not omniscient
         ids: list[int] = []
+        status: list[int] = []  # soul: face-up + 2*Blighted; void: Frozen + 2*face-down
         for p in (seat, opp):
-            for s in (0, 1):
-                y = g.field[p][s]
-                ids.append(E if y == NO else (H if g.hidden_setup and p != seat and not omniscient else ctype[y]))
+            for y in g.field[p]:
+                ids.append(E if y == NO else (H if hide_field and p != seat else ctype[y]))
         for p in (seat, opp):
-            for s in (0, 1):
-                souls = g.souls[p][s]
-                for i in range(MAX_SOULS):
-                    if i < len(souls):
-                        c = souls[i]
-                        ids.append(ctype[c] if (up[c] or p == seat or omniscient) else H)
-                    else:
-                        ids.append(E)
+            see_all = p == seat or omniscient
+            for souls in g.souls[p]:
+                if souls:
+                    ids += [ctype[c] for c in souls] if see_all else [ctype[c] if up[c] else H for c in souls]
+                    status += [up[c] + 2 * blighted[c] for c in souls]
+                pad = MAX_SOULS - len(souls)
+                ids += EMPTY_PADS[pad]
+                status += ZERO_PADS[pad]
         for p in (seat, opp):
             void = g.void[p]
-            for i in range(VOID_SLOTS):
-                if i < len(void):
-                    c = void[i]
-                    ids.append(H if (fd[c] and p != seat and not omniscient) else ctype[c])
+            if void:
+                if p == seat or omniscient:
+                    ids += [ctype[c] for c in void]
                 else:
-                    ids.append(E)
+                    ids += [H if fd[c] else ctype[c] for c in void]
+                status += [frozen[c] + 2 * fd[c] for c in void]
+            pad = VOID_SLOTS - len(void)
+            ids += EMPTY_PADS[pad]
+            status += ZERO_PADS[pad]
         for p in (seat, opp):
             t = g.known_top[p]
             ids.append(E if t == NO else ctype[t])
-        card_part = self.features[ids].ravel()
 
-        extra: list[float] = []
+        fields: list[float] = []
         act = g.active
+        act_y = act[2] if act is not None else NO
+        rnd = g.round
         for p in (seat, opp):
             for s in (0, 1):
                 y = g.field[p][s]
-                if y == NO or (g.hidden_setup and p != seat and not omniscient):
-                    extra += [0.0] * FIELD_EXTRA
+                if y == NO or (hide_field and p != seat):
+                    fields += ZERO_FIELD
                     continue
                 souls = g.souls[p][s]
-                n_up = sum(up[c] for c in souls)
-                extra += [min(g.field_speed(p, s), 10) / 10, n_up / 5, (len(souls) - n_up) / 5,
-                          min(len(g.shields[p][s]), 5) / 5, min(len(g.relics[p][s]), 4) / 4, float(g.slowed[y]),
-                          sum(g.blighted[c] for c in souls) / 5, float(g.turn_round[y] == g.round),
-                          float(act is not None and act[2] == y)]
-        for p in (seat, opp):
-            for s in (0, 1):
-                souls = g.souls[p][s]
-                for i in range(MAX_SOULS):
-                    if i < len(souls):
-                        extra += [float(up[souls[i]]), float(g.blighted[souls[i]])]
-                    else:
-                        extra += [0.0, 0.0]
-        for p in (seat, opp):
-            void = g.void[p]
-            for i in range(VOID_SLOTS):
-                if i < len(void):
-                    extra += [float(g.frozen[void[i]]), float(fd[void[i]])]
-                else:
-                    extra += [0.0, 0.0]
-        count_parts = [self.counts(g, zone) for zone in (
-            g.hand[seat], g.deck[seat], g.limbo[seat], g.limbo[opp], g.grave[seat], g.grave[opp],
-            g.burned[seat], g.exile)]
-        glob = [min(len(g.hand[seat]), 10) / 10, min(len(g.hand[opp]), 10) / 10, len(g.deck[seat]) / 40,
-                len(g.deck[opp]) / 40, len(g.limbo[seat]) / 40, len(g.limbo[opp]) / 40,
-                min(g.grave_souls(seat), 13) / 13, min(g.grave_souls(opp), 13) / 13,
-                min(len(g.burned[seat]), 13) / 13, min(len(g.burned[opp]), 13) / 13,
-                min(g.round, 30) / 30, (0.0 if g.tier >= BIG_TIER else min(g.tier, 10) / 10),
-                float(g.last_turn == seat), float(g.hidden_setup)]
-        parts = [card_part, np.array(extra, dtype=np.float32), *count_parts,
-                 np.array(glob + self.context(g, seat), dtype=np.float32)]
+                n_up = sum([up[c] for c in souls])
+                fields += [min(g.field_speed(p, s), 10) * 0.1, n_up * 0.2, (len(souls) - n_up) * 0.2,
+                           min(len(g.shields[p][s]), 5) * 0.2, min(len(g.relics[p][s]), 4) * 0.25,
+                           float(g.slowed[y]), sum([blighted[c] for c in souls]) * 0.2,
+                           1.0 if g.turn_round[y] == rnd else 0.0, 1.0 if act_y == y else 0.0]
+        zones = [g.hand[seat], g.deck[seat], g.limbo[seat], g.limbo[opp], g.grave[seat], g.grave[opp],
+                 g.burned[seat], g.exile]
         if omniscient:
-            parts += [self.counts(g, g.hand[opp]), self.counts(g, g.deck[opp]), self.counts(g, g.burned[opp])]
+            zones += [g.hand[opp], g.deck[opp], g.burned[opp]]
+        counts = self.counts(g, zones)
+        tier = g.tier
+        fields += [min(len(g.hand[seat]), 10) * 0.1, min(len(g.hand[opp]), 10) * 0.1, len(g.deck[seat]) / 40,
+                   len(g.deck[opp]) / 40, len(g.limbo[seat]) / 40, len(g.limbo[opp]) / 40,
+                   min(g.grave_souls(seat), 13) / 13, min(g.grave_souls(opp), 13) / 13,
+                   min(len(g.burned[seat]), 13) / 13, min(len(g.burned[opp]), 13) / 13,
+                   min(rnd, 30) / 30, 0.0 if tier >= BIG_TIER else min(tier, 10) * 0.1,
+                   1.0 if g.last_turn == seat else 0.0, 1.0 if g.hidden_setup else 0.0]
+        fields += self.context(g, seat)
+        k = 8 * self.n_types
+        nf = 4 * FIELD_EXTRA
+        small = np.array(fields, dtype=np.float32)
+        parts = [self.features[ids].ravel(), small[:nf], STATUS_PAIRS[status].ravel(), counts[:k], small[nf:]]
+        if omniscient:
+            parts.append(counts[k:])
         return np.concatenate(parts)
 
     def context(self, g, seat: int) -> list[float]:
@@ -184,8 +215,9 @@ class Encoder:
         if g.pending is None:
             return ctx
         task = g.stack[-1]
-        kind = {flow.SetupPick: 0, flow.ChooseTurn: 1, flow.Replace: 2, flow.VoidPlay: 3, flow.ActionChoice: 4,
-                flow.Pay: 5, flow.Basic: 6, damage.Damage: 7, flow.ReturnSwap: 8, effects.Pick: 9}[type(task)]
+        kind = _PHASE_OF.get(type(task), 9 if isinstance(task, effects.Pick) else -1)
+        if kind < 0:  # a decision kind unknown to the encoder (e.g. a test's halt): no phase bit
+            return ctx
         ctx[kind] = 1.0
         off = len(PHASES)
         ctx[off] = float(g.decider == seat)

@@ -31,6 +31,8 @@ def sampled_states(game: Game, seeds: range, every: int = 7) -> Iterator[Game]:
         while not game.is_over:
             if game.steps % every == 0:
                 yield game
+                if game.is_over:  # the consumer may have stepped the game to its end
+                    break
             game.step(random_action(game, rng))
 
 

@@ -89,6 +89,13 @@ class Encoder:
         self.tech_index = {cid: i for i, cid in enumerate(pool.techniques)}
         self.phase_index = {p: i for i, p in enumerate(PHASES)}
         self.n_cards = n_cards
+        self.n_feat = n_feat
+        # per side, per slot: (char, feat, face_up, face_down, face_down_cards or -1) offsets
+        self.slot_offsets = {
+            side: [(self.start[f"{side}_{slot}_char"], self.start[f"{side}_{slot}_feat"],
+                    self.start[f"{side}_{slot}_face_up"], self.start[f"{side}_{slot}_face_down"],
+                    self.start.get(f"{side}_{slot}_face_down_cards", -1)) for slot in SLOT_NAMES]
+            for side in ("my", "opp")}
 
     def observe(self, eng, seat: int) -> np.ndarray:  # eng: Engine (untyped to avoid a cycle)
         obs = np.zeros(self.size, dtype=np.float32)
@@ -96,7 +103,7 @@ class Encoder:
         me, opp = eng.players[seat], eng.players[1 - seat]
         show_opp = eng.revealed
         obs[st["phase"] + self.phase_index[eng.phase]] = 1.0
-        attacking = eng.attack is not None and eng.turn_player in (0, 1)
+        attacking = eng.attack is not None
         my_def = eng.defense_value(seat) if me.fighter is not None else 0
         opp_def = eng.defense_value(1 - seat) if (opp.fighter is not None and show_opp) else 0
         scalars = [eng.turn_player == seat and eng.turn_number > 0, eng.decider == seat,
@@ -138,26 +145,24 @@ class Encoder:
         return obs
 
     def _slots(self, obs: np.ndarray, side: str, player, own: bool) -> None:
-        st = self.start
         ai = self.att_index
-        slots = [player.fighter, *player.sideline]
-        names = SLOT_NAMES if player.fighter is not None else SLOT_NAMES[1:]
-        if player.fighter is None:
-            slots = slots[1:]
-        for name, slot in zip(names, slots):
-            key = f"{side}_{name}"
+        offsets = self.slot_offsets[side]
+        first = 0 if player.fighter is not None else 1
+        slots = [player.fighter, *player.sideline] if first == 0 else player.sideline
+        n_feat = self.n_feat
+        for (char_at, feat_at, up_at, down_at, down_cards_at), slot in zip(offsets[first:], slots):
             row = self.char_index[slot.char]
-            obs[st[key + "_char"] + row] = 1.0
-            f = st[key + "_feat"]
-            obs[f:f + self.features.shape[1]] = self.features[row]
+            obs[char_at + row] = 1.0
+            obs[feat_at:feat_at + n_feat] = self.features[row]
             down = 0
             for att in slot.attached:
                 if att.face_up:
-                    i = st[key + "_face_up"] + ai[att.card]
+                    i = up_at + ai[att.card]
                     obs[i] = min(1.0, obs[i] + 1 / 3)
                 else:
                     down += 1
                     if own:
-                        i = st[key + "_face_down_cards"] + ai[att.card]
+                        i = down_cards_at + ai[att.card]
                         obs[i] = min(1.0, obs[i] + 1 / 3)
-            obs[st[key + "_face_down"]] = min(1.0, down / 5)
+            if down:
+                obs[down_at] = min(1.0, down / 5)

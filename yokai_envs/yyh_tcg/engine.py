@@ -42,6 +42,8 @@ class Engine:
     pool: CardPool
     table: ActionTable
     rng: np.random.Generator
+    #: passive verb -> value per card id (precomputed once per pool)
+    passive: dict[str, list[int]]
 
     # ------------------------------------------------------------------ setup
     def new_game(self, decks: list[tuple[str, list[int]]]) -> None:
@@ -207,19 +209,17 @@ class Engine:
         seat = self.turn_player
         me, opp = self.players[seat], self.players[1 - seat]
         cards = self.pool.cards
+        passive = self.passive
         value = (self.attack.value if self.attack else 0) + self.power
         target = cards[opp.fighter.char].alignment if opp.fighter else None
+        versus = passive["vs_villain_plus"] if target == "villain" else passive["vs_hero_plus"] if target else None
         for cid in self._passive_sources(me):
-            card = cards[cid]
-            if card.passive:
-                value += card.passive_value("attack_plus")
-                if target == "villain":
-                    value += card.passive_value("vs_villain_plus")
-                elif target == "hero":
-                    value += card.passive_value("vs_hero_plus")
-        hunter = int(me.bonus.get("villain_hunter", 0))
+            value += passive["attack_plus"][cid]
+            if versus is not None:
+                value += versus[cid]
+        hunter = me.bonus.get("villain_hunter", 0)
         if hunter:
-            value += hunter * sum(cards[s.char].alignment == "villain" for s in opp.slots())
+            value += int(hunter) * sum(cards[s.char].alignment == "villain" for s in opp.slots())
         return max(0, value)
 
     def defense_value(self, seat: int) -> int:
@@ -227,12 +227,11 @@ class Engine:
         me = self.players[seat]
         if me.fighter is None:
             return 1
-        cards = self.pool.cards
-        char = cards[me.fighter.char]
+        char = self.pool.cards[me.fighter.char]
         value = char.defense + me.guard
+        defense_plus = self.passive["defense_plus"]
         for cid in self._passive_sources(me):
-            if cards[cid].passive:
-                value += cards[cid].passive_value("defense_plus")
+            value += defense_plus[cid]
         if me.bonus_team is not None and char.team == me.bonus_team:
             value += int(me.bonus.get("team_defense", 0))
         if seat != self.turn_player:

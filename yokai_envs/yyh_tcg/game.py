@@ -17,10 +17,11 @@ from yokai_envs.core.game import Game
 from yokai_envs.yyh_tcg.actions import ActionTable
 from yokai_envs.yyh_tcg.cards import load_pool
 from yokai_envs.yyh_tcg.decks import resolve_deck, starter_decks
+from yokai_envs.yyh_tcg.effects import PASSIVE_VERBS
 from yokai_envs.yyh_tcg.encoding import Encoder
 from yokai_envs.yyh_tcg.engine import SETUP_PICKS, Engine
 
-_TABLES: dict[int, tuple[ActionTable, Encoder]] = {}
+_TABLES: dict[int, tuple[ActionTable, Encoder, dict[str, list[int]]]] = {}
 
 
 class YYHGame(Engine, Game):
@@ -35,8 +36,9 @@ class YYHGame(Engine, Game):
         self.pool = load_pool(self.options["cards"])
         key = id(self.pool)
         if key not in _TABLES:
-            _TABLES[key] = (ActionTable(self.pool), Encoder(self.pool))
-        self.table, self.encoder = _TABLES[key]
+            passive = {verb: [card.passive_value(verb) for card in self.pool.cards] for verb in PASSIVE_VERBS}
+            _TABLES[key] = (ActionTable(self.pool), Encoder(self.pool), passive)
+        self.table, self.encoder, self.passive = _TABLES[key]
         decks = self.options["decks"]
         if not isinstance(decks, (tuple, list)) or len(decks) != 2:
             raise ConfigError(f"{self.env_id}: option decks must be a pair (deck for seat 0, deck for seat 1), "

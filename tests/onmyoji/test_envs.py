@@ -105,5 +105,5 @@ def test_solo_single_agent_gym_env_passes_sb3_check():
         pytest.skip("yokai_envs.make_gym not available")
     env = make_gym("onmyoji_v0", mode="solo")
     check_env(env)
-    obs, _ = env.reset(seed=0)
+    env.reset(seed=0)
     assert env.action_masks().shape == (enc.NUM_ACTIONS,)

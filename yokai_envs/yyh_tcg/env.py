@@ -1,13 +1,25 @@
-"""PettingZoo AEC env ``yyh_tcg_v0``: the Yu Yu Hakusho TCG for 2 players.
+"""PettingZoo AEC env ``yyh_tcg_v0``: the Yu Yu Hakusho TCG for 2 players (``player_0``, ``player_1``).
 
-Observation: ``{"observation": float32 Box in [0, 1], "action_mask": int8}``; the named layout
-is ``env.observation_layout`` and is documented in ``yokai_envs.yyh_tcg.encoding`` (phase,
-scalars, Team Bonus, own hand/deck/discard, opponent discard, match results, per side five
-character slots with identity one-hot + printed features + attachments, the chosen attack).
-Actions: the fixed table of ``yokai_envs.yyh_tcg.actions`` (setup picks, 5th fighter, attach
-card x target, Events, abilities, printed attacks, Techniques, discards, rage, minimum
-damage, done). Options: ``decks=(a, b)`` (starter deck names, deck files or "random"),
-``cards`` (card file), ``max_steps``.
+Options: ``decks=(a, b)`` — each a starter deck name ("Urameshi Detectives", "Toguro Brothers",
+"Rokuyukai Brawlers", "Saint Beasts Gate", "Spirit World Agents"), a deck file (YAML
+``{name, cards: {card: copies}}`` or text lines ``3 Rose Whip``), a ``{card: copies}`` mapping,
+or ``"random"`` (default; a starter deck per reset); ``cards`` — another card file;
+``max_steps`` (default 3000). Rewards: +1 / -1 at the end, 0 for a draw or truncation.
+
+Observation (``env.observation_layout``, float32 in [0, 1]; see ``yyh_tcg.encoding``):
+``phase`` one-hot; ``scalars`` (turn, Spirit, match wins, hand/deck sizes, 5th placed, guard,
+fighter damage and final Defense, pending attack value/power/weaken/extra damage/discards,
+damage the attack would deal now); ``my_bonus``/``opp_bonus`` active Team Bonus; ``my_hand``,
+``my_deck`` (contents, not order), ``my_discard``, ``opp_discard`` card counts; won/lost
+characters per side; per side 5 slots (``fighter``, ``line1``..``line4``) with character
+identity one-hot, printed features (Defense, alignment, team, attacks' value/cost), face-up
+attachment counts, face-down count, and (own side only) which cards are face-down;
+``attack_choice``. The opponent's picks stay zero until the simultaneous reveal.
+
+Actions (``yyh_tcg.actions``; ``env.unwrapped.game.action_name(a)``): ``pick`` [character]
+(setup), ``fifth`` [character], ``attach`` [Technique/Item x target 0=fighter, 1..4=Sideline],
+``event`` [Event], ``ability`` [card with an ability], ``attack_own`` [printed attack 1..2],
+``attack_tech`` [Technique], ``discard`` [any card], ``rage``, ``min_damage``, ``done``.
 """
 
 from yokai_envs.core.aec import YokaiAECEnv, wrap

@@ -1,0 +1,35 @@
+"""The AEC env through the registry: options, observation dict, layout, render."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import yokai_envs
+
+
+def test_env_plays_a_game_with_deck_options_and_renders() -> None:
+    env = yokai_envs.make("yyh_tcg_v0", decks=("Toguro Brothers", "Saint Beasts Gate"), render_mode="ansi")
+    env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    layout = env.unwrapped.observation_layout
+    for _agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        assert observation["observation"].dtype == np.float32
+        assert observation["observation"][layout["phase"]].sum() == 1.0
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(legal[rng.integers(legal.size)]))
+    game = env.unwrapped.game
+    assert game.is_terminal and "Toguro Brothers" in env.render()
+    assert {p.deck_name for p in game.players} == {"Toguro Brothers", "Saint Beasts Gate"}
+
+
+def test_layout_names_slots_for_both_sides() -> None:
+    env = yokai_envs.make("yyh_tcg_v0")
+    layout = env.unwrapped.observation_layout
+    for side in ("my", "opp"):
+        for slot in ("fighter", "line1", "line4"):
+            assert f"{side}_{slot}_char" in layout
+    assert "my_fighter_face_down_cards" in layout and "opp_fighter_face_down_cards" not in layout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -83,3 +84,9 @@ def test_make_docs_bad_game_and_check(tmp_path):
     assert _make_docs("--game", "yonkai_no_yokai_v0", "--out", str(tmp_path), "--check").returncode == 1
     _make_docs("--game", "yonkai_no_yokai_v0", "--out", str(tmp_path))
     assert _make_docs("--game", "yonkai_no_yokai_v0", "--out", str(tmp_path), "--check").returncode == 0
+
+
+def test_links_between_doc_pages_resolve():
+    for page in (ROOT / "docs").glob("*.md"):
+        for target in re.findall(r"\]\(([^)#:]+\.md)\)", page.read_text()):
+            assert (page.parent / target).is_file(), f"{page.name} links to missing {target}"

@@ -135,3 +135,15 @@ def test_random_decks_vary_with_the_seed() -> None:
         game.reset(seed)
         names.add(game.players[0].deck_name)
     assert len(names) >= 3
+
+
+def test_custom_card_file_needs_only_the_decks_it_plays(tmp_path: Path) -> None:
+    data = copy.deepcopy(RAW)
+    data["cards"] = [c for c in data["cards"] if c["name"] != "Genkai"]
+    path = tmp_path / "no_genkai.yaml"
+    path.write_text(yaml.safe_dump(data))
+    game = YYHGame(cards=str(path), decks=(NEUTRAL, NEUTRAL))
+    game.reset(1)
+    assert "Genkai" not in game.pool.by_name
+    with pytest.raises(ConfigError, match="unknown card 'Genkai'"):
+        YYHGame(cards=str(path))

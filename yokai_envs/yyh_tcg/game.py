@@ -44,7 +44,10 @@ class YYHGame(Engine, Game):
             raise ConfigError(f"{self.env_id}: option decks must be a pair (deck for seat 0, deck for seat 1), "
                               f"got {decks!r}")
         self._deck_specs = [None if d == "random" else resolve_deck(d, self.pool) for d in decks]
-        self._starters = [resolve_deck(name, self.pool) for name in starter_decks()]
+        # "random" draws among the starter decks (resolved only when needed: a custom card file
+        # may not hold their cards)
+        self._starters = ([resolve_deck(name, self.pool) for name in starter_decks()]
+                          if None in self._deck_specs else [])
         self.num_actions = self.table.size
         self.observation_layout = self.encoder.layout
         self.observation_size = self.encoder.size

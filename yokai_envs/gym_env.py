@@ -48,6 +48,9 @@ _MAX_REDEALS = 100
 ILLEGAL_ACTION_MODES = ("penalize", "raise")
 ILLEGAL_ACTION_REWARD = -1.0
 OpponentSpec = Any  # a spec string ("random", "policy:PATH", ...) or an agents.base.Agent
+# Policy opponents (self-play snapshots) are stateless apart from their rng: one loaded copy per
+# spec serves every env and seat in a process instead of one network per env and seat.
+_SHARED_POLICY_AGENTS: dict[str, Any] = {}
 
 
 def win_share(returns: Sequence[float], seat: int, cooperative: bool = False) -> float:
@@ -155,6 +158,8 @@ class YokaiGymEnv(gym.Env):
             raise ConfigError(f"{self.env_id} with {self.num_players} seats needs at least one opponent spec")
         keep = {_spec_key(s) for s in opponents}
         self._agents = {k: a for k, a in self._agents.items() if k[0] in keep}
+        for spec in [s for s in _SHARED_POLICY_AGENTS if s not in keep]:
+            del _SHARED_POLICY_AGENTS[spec]
         self._pool = opponents
         self._pool_p = np.asarray(weights) / sum(weights) if opponents else np.zeros(0)
 
@@ -165,7 +170,12 @@ class YokaiGymEnv(gym.Env):
         key = (_spec_key(spec), seat)
         agent = self._agents.get(key)
         if agent is None:
-            agent = build_agent(spec, self.env_id, self.options, int(self.np_random.integers(2**31)))
+            shared = isinstance(spec, str) and spec.startswith("policy:")
+            agent = _SHARED_POLICY_AGENTS.get(spec) if shared else None
+            if agent is None:
+                agent = build_agent(spec, self.env_id, self.options, int(self.np_random.integers(2**31)))
+                if shared:
+                    _SHARED_POLICY_AGENTS[spec] = agent
             self._agents[key] = agent
         return agent
 

@@ -42,6 +42,8 @@ def test_tiny_run_end_to_end_then_resume(tmp_path):
     state = json.loads((out / "state.json").read_text())
     assert [e["step"] for e in state["evaluations"]][:1] == [0] and state["evaluations"][-1]["final"]
     assert len(state["snapshots"]) == 1  # pool_size 1 keeps the newest snapshot only
+    snapshot = agents.make(f"policy:{state['snapshots'][0]}", YONKAI, {"num_players": 4})
+    assert snapshot.model.n_steps * snapshot.model.n_envs <= 8  # slim: no training-size rollout buffer
 
     # Both policies load through the policy: spec and play legal moves.
     game = yokai_envs.make_game(YONKAI, num_players=4)
@@ -59,6 +61,24 @@ def test_tiny_run_end_to_end_then_resume(tmp_path):
     state = json.loads((out / "state.json").read_text())
     assert state["timesteps"] == 512 and state["sessions"] == 2
     assert (out / "logs" / "resume_1" / "progress.csv").exists()
+
+
+def test_policy_opponents_are_loaded_once_per_process(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    from agents.policy import save_checkpoint
+
+    env = yokai_envs.make_gym(YONKAI, opponents=["random"], num_players=4)
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, policy_kwargs={"net_arch": [8]}, device="cpu")
+    spec = f"policy:{save_checkpoint(model, tmp_path / 'snap', YONKAI, {'num_players': 4})}"
+    envs = [yokai_envs.make_gym(YONKAI, opponents=[spec], num_players=4, learner_seat=0) for _ in range(2)]
+    for e in envs:
+        e.reset(seed=0)
+    seated = {id(a) for e in envs for a in e._seat_agents if a is not None}
+    assert len(seated) == 1
+    envs[0].set_opponent_pool(["random"])
+    envs[0].reset()
+    assert all(type(a).__name__ == "RandomAgent" for a in envs[0]._seat_agents if a is not None)
 
 
 def test_gym_policy_round_trip_through_policy_spec(tmp_path):

@@ -67,12 +67,15 @@ class _SpacesOnly(gym.Env):
 
 
 def export_actor(model: Any) -> Any:
-    """A plain MlpPolicy MaskablePPO over the observation alone, acting exactly like ``model``.
+    """A plain MlpPolicy MaskablePPO over the observation alone, acting exactly like ``model``,
+    with a tiny rollout buffer (a loaded checkpoint allocates n_steps x n_envs observations:
+    hundreds of MB for big observations, times every self-play opponent).
 
-    Its critic is a truncated copy (meaningless without the state); only acting uses the export.
+    With a centralized critic, the export's critic is a truncated copy (meaningless without the
+    state); only acting uses the export.
     """
     policy = model.policy
-    n = policy.actor_obs_size
+    n = getattr(policy, "actor_obs_size", int(np.prod(model.observation_space.shape)))
     space = model.observation_space
     obs_space = gym.spaces.Box(low=space.low[:n], high=space.high[:n], dtype=np.float32)
     kwargs = {"net_arch": model.policy_kwargs.get("net_arch"),

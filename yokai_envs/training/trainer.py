@@ -213,11 +213,12 @@ class Trainer:
         model.set_logger(configure(str(log_dir), formats))
 
     # ------------------------------------------------------------------ pieces
-    def save_policy(self, model: Any, path: Path) -> None:
-        """A checkpoint ``agents.make("policy:PATH")`` loads (observation-only actor)."""
+    def save_policy(self, model: Any, path: Path, slim: bool = False) -> None:
+        """A checkpoint ``agents.make("policy:PATH")`` loads (observation-only actor); ``slim``
+        (self-play snapshots) also drops the training-size rollout buffer settings."""
         from agents.policy import save_checkpoint
 
-        if self.config["algorithm"]["network"]["critic_state"]:
+        if slim or self.config["algorithm"]["network"]["critic_state"]:
             from yokai_envs.training.policies import export_actor
 
             model = export_actor(model)
@@ -355,7 +356,7 @@ class TrainingCallback(BaseCallback):
     def _snapshot(self) -> None:
         trainer = self.trainer
         path = trainer.folder.snapshots / f"step_{self.num_timesteps}.zip"
-        trainer.save_policy(self.model, path)
+        trainer.save_policy(self.model, path, slim=True)
         snapshots = trainer.state["snapshots"]
         snapshots.append(str(path))
         del snapshots[:-trainer.config["opponents"]["self_play"]["pool_size"]]

@@ -74,9 +74,9 @@ def test_reveal_shuffles_flips_coin_and_deals_four() -> None:
 def test_second_turn_draws_two_and_gains_two() -> None:
     g = neutral_game(first=0)
     to_main(g)
-    done(g)  # no attack affordable with an empty hand? printed attacks are free, so part 1 is asked
-    if g.phase == "attack":
-        play(g, "use printed attack 1")
+    done(g)
+    assert g.phase == "attack" and g.turn_number == 1  # the first player may attack on turn 1
+    play(g, "use printed attack 1")
     assert g.turn_player == 1
     assert len(g.players[1].hand) == 2 and g.players[1].spirit == 2
 

@@ -33,3 +33,17 @@ def test_layout_names_slots_for_both_sides() -> None:
         for slot in ("fighter", "line1", "line4"):
             assert f"{side}_{slot}_char" in layout
     assert "my_fighter_face_down_cards" in layout and "opp_fighter_face_down_cards" not in layout
+
+
+def test_hand_features_summarise_the_printed_cards() -> None:
+    from tests.yyh_tcg.helpers import give, neutral_game
+    from yokai_envs.yyh_tcg.encoding import CARD_FEATURES
+
+    g = neutral_game()
+    block = g.observation(0)[g.observation_layout["my_hand_features"]]
+    assert not block.any()
+    give(g, 0, "Wind Cyclone", "Ambush")
+    block = g.observation(0)[g.observation_layout["my_hand_features"]]
+    named = dict(zip(CARD_FEATURES, block))
+    assert named["technique"] == named["event"] == 0.1 and named["timing_use"] == 0.1
+    assert named["attack_value/15"] > 0 and named["item"] == 0

@@ -6,7 +6,7 @@ Blocks (``C`` characters, ``A`` Techniques+Items, ``P`` all cards, ``T`` teams i
 * ``phase`` one-hot over the engine phases; ``scalars`` (see ``SCALARS``);
 * ``my_bonus`` / ``opp_bonus``: one-hot of the team whose Team Bonus is active;
 * ``my_hand``, ``my_deck`` (own deck contents, not order), ``my_discard``, ``opp_discard``:
-  copies per card / 3;
+  copies per card / 3; ``my_hand_features``: the hand's printed features (``CARD_FEATURES``) summed / 10;
 * ``my_won``/``my_lost``/``opp_won``/``opp_lost``: characters that left the field per match result;
 * per side and slot (``fighter``, ``line1``..``line4`` in Sideline order): ``_char`` identity
   one-hot over C, ``_feat`` the character's printed features (``CHAR_FEATURES``), ``_face_up``
@@ -57,15 +57,38 @@ def char_features(pool: CardPool) -> tuple[list[str], np.ndarray]:
     return names, rows
 
 
+CARD_FEATURES = ("character", "technique", "item", "event", "attach_cost/5", "play_spirit/5", "attack_value/15",
+                 "attack_spirit/5", "attack_discard/3", "passive_attack/3", "passive_defense/3", "has_ability",
+                 "timing_draw", "timing_main", "timing_attack", "timing_use", "limit1")
+
+
+def card_features(pool: CardPool) -> np.ndarray:
+    """Printed features of every card (rows by card id), used to summarise the hand."""
+    rows = np.zeros((len(pool), len(CARD_FEATURES)), dtype=np.float32)
+    for card in pool.cards:
+        attack = card.attacks[0] if card.type == "technique" else None
+        timing = card.ability.timing if card.ability else card.timing if card.type == "event" else None
+        row = [card.type == "character", card.type == "technique", card.type == "item", card.type == "event",
+               card.cost / 5, (card.ability.spirit if card.ability else card.spirit) / 5,
+               attack.value / 15 if attack else 0, attack.spirit / 5 if attack else 0,
+               attack.discard / 3 if attack else 0, card.passive_value("attack_plus") / 3,
+               card.passive_value("defense_plus") / 3, card.ability is not None,
+               timing == "draw", timing == "main", timing == "attack", timing == "use", card.limit1]
+        rows[card.id] = np.minimum(np.asarray(row, dtype=np.float32), 1.0)
+    return rows
+
+
 class Encoder:
     def __init__(self, pool: CardPool) -> None:
         self.pool = pool
         n_cards, n_chars, n_att, n_teams = len(pool), len(pool.characters), len(pool.attachables), len(pool.teams)
         self.feature_names, self.features = char_features(pool)
+        self.card_table = card_features(pool)
         n_feat = self.features.shape[1]
         blocks: list[tuple[str, int]] = [("phase", len(PHASES)), ("scalars", len(SCALARS)),
                                          ("my_bonus", n_teams), ("opp_bonus", n_teams),
-                                         ("my_hand", n_cards), ("my_deck", n_cards),
+                                         ("my_hand", n_cards), ("my_hand_features", len(CARD_FEATURES)),
+                                         ("my_deck", n_cards),
                                          ("my_discard", n_cards), ("opp_discard", n_cards),
                                          ("my_won", n_chars), ("my_lost", n_chars),
                                          ("opp_won", n_chars), ("opp_lost", n_chars)]
@@ -126,7 +149,11 @@ class Encoder:
                             ("opp_discard", opp.discard)):
             if cards:
                 s = st[name]
-                obs[s:s + n] = np.minimum(np.bincount(cards, minlength=n) / 3.0, 1.0)
+                counts = np.bincount(cards, minlength=n)
+                obs[s:s + n] = np.minimum(counts / 3.0, 1.0)
+                if name == "my_hand":  # the hand's printed features, summed (10 cards = 1.0)
+                    f = st["my_hand_features"]
+                    obs[f:f + self.card_table.shape[1]] = np.minimum(counts @ self.card_table / 10.0, 1.0)
         ci = self.char_index
         for name, cards in (("my_won", me.won), ("my_lost", me.lost), ("opp_won", opp.won), ("opp_lost", opp.lost)):
             s = st[name]

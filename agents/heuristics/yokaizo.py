@@ -192,4 +192,23 @@ class HeuristicAgent(Agent):
         return A_PASS if A_PASS in legal else options[0]
 
 
-__all__ = ["HeuristicAgent"]
+__all__ = ["HeuristicAgent", "evaluate"]
+
+
+def evaluate(game) -> np.ndarray:
+    """Per-seat value in [-1, 1] of a (full-information) world: who is closer to 13 Grave Souls.
+
+    Grave Souls count fully; face-up Souls on Field Yokai count as a fraction of a Banish to come.
+    """
+    if game.is_terminal:
+        return np.asarray(game.returns(), dtype=np.float64)
+    pressure = []
+    for p in (0, 1):
+        value = float(game.grave_souls(p))
+        for s in (0, 1):
+            y = game.field[p][s]
+            if y != NO:
+                value += 0.5 * game.face_up_souls(p, s)
+        pressure.append(value)
+    diff = float(np.clip((pressure[1] - pressure[0]) / WIN_SOULS, -1.0, 1.0))
+    return np.array([diff, -diff])

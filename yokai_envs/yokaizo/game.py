@@ -161,8 +161,9 @@ class YokaizoGame(Table, Game):
     def _resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
         places = self._hidden_places(seat)
         if places:
-            cards = [zone[i] for zone, i in places]
-            flags = [(self.blighted[c], self.frozen[c], self.facedown[c]) for c in cards]
+            # sorted first: the sample depends only on what the seat knows, not the real order
+            cards = sorted(zone[i] for zone, i in places)
+            flags = [(self.blighted[zone[i]], self.frozen[zone[i]], self.facedown[zone[i]]) for zone, i in places]
             order = rng.permutation(len(cards))
             for (zone, i), k, (bl, fr, fd) in zip(places, order, flags):
                 c = cards[k]
@@ -171,7 +172,7 @@ class YokaizoGame(Table, Game):
         own = self.deck[seat]
         n = len(own) - (1 if self.known_top[seat] != NO else 0)
         if n > 1:
-            head = own[:n]
+            head = sorted(own[:n])
             rng.shuffle(head)
             own[:n] = head
 

@@ -101,3 +101,19 @@ def test_token_hidden_from_the_opponent_in_render():
     assert "Karasu" not in g.render_for(1).split("Seat 0")[1].split("Seat 1")[0]
     assert "Karasu" in g.render_for(0)
     assert "Karasu" in g.render()
+
+
+def test_public_action_names_hide_hidden_choices():
+    g = YokaizoGame(decks=("Kitsune Blaze", "Kappa Tide"))
+    g.reset(0)
+    a = int(np.flatnonzero(g.legal_action_mask())[0])
+    assert g.public_action_name(a, 0).startswith("card ")
+    assert g.public_action_name(a, 1) == "choose a Field Yokai face-down"
+    g2 = blank()
+    field(g2, 0, 0, S)
+    y = field(g2, 1, 0, S)
+    hand(g2, 1, "Karasu Scout")
+    start(g2, Damage(1, 0, y, 1, False))
+    card_action = g2.num_actions - len(g2.cards) + g2.ctype[g2.hand[1][0]]
+    assert g2.public_action_name(card_action, 0) == "place a face-down Soul from hand"
+    assert g2.public_action_name(card_action, 1) == "card Karasu Scout"

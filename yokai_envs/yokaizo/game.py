@@ -121,6 +121,25 @@ class YokaizoGame(Table, Game):
             names = _NAMES[id(self.pool)] = action_names(self.pool)
         return names[action]
 
+    def public_action_name(self, action: int, seat: int) -> str | None:
+        """How ``seat`` sees the pending ``action``: card names chosen into hidden places (setup picks,
+        face-down Souls, Shine into hand, unburning into hand) are not shown to the other seat."""
+        name = self.action_name(action)
+        if seat == self.current_player or self.is_terminal:
+            return name
+        task = self.stack[-1]
+        if action >= A_CARD:
+            from yokai_envs.yokaizo.damage import Damage
+            from yokai_envs.yokaizo.effects import Pick
+            if isinstance(task, SetupPick):
+                return "choose a Field Yokai face-down"
+            if isinstance(task, Damage):
+                return "place a face-down Soul from hand"
+            if isinstance(task, Pick) and (task.verb == "shine" or (task.verb == "unburn"
+                                                                     and task.params["to"] == "hand")):
+                return f"{task.verb}: take a card into hand"
+        return name.replace("my ", "their ").replace("enemy ", "your ")
+
     # ------------------------------------------------------------------ copies and hidden information
     def clone(self) -> YokaizoGame:
         new = object.__new__(type(self))

@@ -125,4 +125,5 @@ def clear_hand(g: YYHGame, seat: int) -> None:
     p = g.players[seat]
     p.deck.extend(p.hand)
     p.hand.clear()
+    p.revealed.clear()
     refresh(g)

@@ -562,6 +562,26 @@ def test_determinize_keeps_what_the_seat_knows_and_varies_the_rest() -> None:
     assert len(hands) > 1
 
 
+def test_searched_card_is_revealed_kept_by_determinize_and_forgotten_when_played() -> None:
+    g = _attack_setup()
+    give(g, 0, "Dark Tournament Invitation")
+    play(g, "play Dark Tournament Invitation")  # search: item
+    p = g.players[0]
+    assert len(p.revealed) == 1 and g.pool.cards[p.revealed[0]].type == "item"
+    item = p.revealed[0]
+    layout = g.observation_layout
+    assert g.observation(1)[layout["opp_revealed_hand"]][item] > 0
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        world = g.determinize(1, rng)
+        assert item in world.players[0].hand
+        world.check_invariants()
+    p.spirit = 10
+    refresh(g)
+    play(g, f"attach {g.pool.cards[item].name} to Sideline slot 1")
+    assert not p.revealed and not g.observation(1)[layout["opp_revealed_hand"]].any()
+
+
 def test_forced_pass_is_not_asked() -> None:
     g = _attack_setup()
     done(g)

@@ -9,7 +9,7 @@ Cards never carry Python: their YAML names verbs from three small vocabularies.
   ``guard N`` (your fighter's Defense +N until the start of your next turn), ``extra_damage N``
   (this turn's attack deals N more damage if it deals any; the 2-a-turn cap rises by N),
   ``mill N`` (opponent's top N deck cards to their discard), ``strip N`` (opponent discards N
-  random hand cards), ``search TYPE`` (a random TYPE card of your deck to your hand),
+  random hand cards), ``search TYPE`` (a random TYPE card of your deck to your hand, shown to the opponent),
   ``flip_sideline 1`` (flip your face-down Sideline attachments, paying or discarding each),
   ``rotate 1`` (your next-in-line Sideline character moves to the end of the line).
 * Passive verbs (a character's "Effect:" or an attached Item) apply while that card is your
@@ -61,7 +61,7 @@ _TEXT = {
     "extra_damage": "if this turn's attack deals damage, it deals {n} more (the damage cap rises by {n})",
     "mill": "your opponent puts the top {n} card(s) of their deck into their discard pile",
     "strip": "your opponent discards {n} random card(s) from their hand",
-    "search": "put a random {t} from your deck into your hand",
+    "search": "reveal a random {t} from your deck and put it into your hand",
     "flip_sideline": "flip your face-down Sideline attachments face-up (pay each cost or discard it)",
     "rotate": "move your next-in-line Sideline character to the end of the line",
     "attack_plus": "your fighter's attacks get +{k}", "defense_plus": "your fighter gets +{k} Defense",
@@ -132,7 +132,9 @@ def resolve(engine: Engine, seat: int, effects: tuple[tuple[str, Any], ...]) -> 
             engine.mill(1 - seat, value)
         elif verb == "strip":
             for _ in range(min(value, len(opp.hand))):
-                opp.discard.append(opp.hand.pop(int(engine.rng.integers(len(opp.hand)))))
+                card = opp.hand[int(engine.rng.integers(len(opp.hand)))]
+                opp.take_from_hand(card)
+                opp.discard.append(card)
         elif verb == "search":
             engine.search(seat, value)
         elif verb == "flip_sideline":

@@ -6,7 +6,8 @@ Blocks (``C`` characters, ``A`` Techniques+Items, ``P`` all cards, ``T`` teams i
 * ``phase`` one-hot over the engine phases; ``scalars`` (see ``SCALARS``);
 * ``my_bonus`` / ``opp_bonus``: one-hot of the team whose Team Bonus is active;
 * ``my_hand``, ``my_deck`` (own deck contents, not order), ``my_discard``, ``opp_discard``:
-  copies per card / 3; ``my_hand_features``: the hand's printed features (``CARD_FEATURES``) summed / 10;
+  copies per card / 3; ``opp_revealed_hand``: cards the opponent searched and showed, still in
+  their hand; ``my_hand_features``: the hand's printed features (``CARD_FEATURES``) summed / 10;
 * ``my_won``/``my_lost``/``opp_won``/``opp_lost``: characters that left the field per match result;
 * per side and slot (``fighter``, ``line1``..``line4`` in Sideline order): ``_char`` identity
   one-hot over C, ``_feat`` the character's printed features (``CHAR_FEATURES``), ``_face_up``
@@ -90,6 +91,7 @@ class Encoder:
                                          ("my_hand", n_cards), ("my_hand_features", len(CARD_FEATURES)),
                                          ("my_deck", n_cards),
                                          ("my_discard", n_cards), ("opp_discard", n_cards),
+                                         ("opp_revealed_hand", n_cards),
                                          ("my_won", n_chars), ("my_lost", n_chars),
                                          ("opp_won", n_chars), ("opp_lost", n_chars)]
         for side in ("my", "opp"):
@@ -146,7 +148,7 @@ class Encoder:
             obs[st["opp_bonus"] + self.team_index[opp.bonus_team]] = 1.0
         n = self.n_cards
         for name, cards in (("my_hand", me.hand), ("my_deck", me.deck), ("my_discard", me.discard),
-                            ("opp_discard", opp.discard)):
+                            ("opp_discard", opp.discard), ("opp_revealed_hand", opp.revealed)):
             if cards:
                 s = st[name]
                 counts = np.bincount(cards, minlength=n)

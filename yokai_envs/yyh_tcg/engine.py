@@ -114,7 +114,9 @@ class Engine:
         cards = self.pool.cards
         found = [i for i, cid in enumerate(me.deck) if cards[cid].type == card_type]
         if found:
-            me.hand.append(me.deck.pop(found[int(self.rng.integers(len(found)))]))
+            card = me.deck.pop(found[int(self.rng.integers(len(found)))])
+            me.hand.append(card)
+            me.revealed.append(card)  # shown to the opponent
 
     def flip_attachments(self, seat: int, slot: Slot) -> None:
         """Face-down cards under ``slot`` turn face-up, in attach order: pay each cost or discard it."""
@@ -408,18 +410,18 @@ class Engine:
         elif block == "done":
             self._pass()
         elif block == "discard":
-            me.hand.remove(cid)
+            me.take_from_hand(cid)
             me.discard.append(cid)
             self.pending_discard -= 1
             if self.pending_discard == 0:
                 self._discards_paid()
         elif block == "fifth":
-            me.hand.remove(cid)
+            me.take_from_hand(cid)
             me.sideline.append(Slot(cid))
             me.fifth_placed = True
             self.refresh_bonus(seat)
         elif block == "attach":
-            me.hand.remove(cid)
+            me.take_from_hand(cid)
             if extra == 0:
                 me.spirit -= cards[cid].cost
                 me.fighter.attached.append(Attachment(cid, True))
@@ -427,7 +429,7 @@ class Engine:
                 me.sideline[extra - 1].attached.append(Attachment(cid, False))
         elif block == "event":
             card = cards[cid]
-            me.hand.remove(cid)
+            me.take_from_hand(cid)
             me.spirit -= card.spirit
             me.discard.append(cid)
             fx.resolve(self, seat, card.effects)

@@ -120,7 +120,10 @@ class YYHGame(Engine, Game):
         cards = self.pool.cards
         hidden_slots = [] if self.revealed else opp.slots()
         face_down = [a for s in opp.slots() for a in s.attached if not a.face_up]
-        unknown = opp.hand + opp.deck + [s.char for s in hidden_slots] + [a.card for a in face_down]
+        hidden_hand = opp.hand[:]
+        for cid in opp.revealed:  # revealed cards stay where the seat saw them go
+            hidden_hand.remove(cid)
+        unknown = hidden_hand + opp.deck + [s.char for s in hidden_slots] + [a.card for a in face_down]
         rng.shuffle(unknown)
         # Constrained places first: unrevealed picks are characters, face-down cards are attachables.
         for slot in hidden_slots:
@@ -129,9 +132,9 @@ class YYHGame(Engine, Game):
         for att in face_down:
             i = next(i for i, c in enumerate(unknown) if cards[c].type in ("technique", "item"))
             att.card = unknown.pop(i)
-        n_hand = len(opp.hand)
-        opp.hand = unknown[:n_hand]
-        opp.deck = unknown[n_hand:]
+        n_hidden = len(hidden_hand)
+        opp.hand = opp.revealed + unknown[:n_hidden]
+        opp.deck = unknown[n_hidden:]
         if hidden_slots:
             self.refresh_bonus(1 - seat)
         self.pending_mask = self.legal() if self.winner is None else self.pending_mask
@@ -147,6 +150,10 @@ class YYHGame(Engine, Game):
             assert 0 <= p.wins <= 3
             assert len(p.sideline) <= 4
             assert p.wins == len(p.won)
+            hand = list(p.hand)
+            for cid in p.revealed:
+                assert cid in hand, f"seat {seat}: revealed card {cid} is not in the hand"
+                hand.remove(cid)
             if p.fighter is not None:
                 assert 0 <= p.fighter.damage < 4
                 assert all(a.face_up for a in p.fighter.attached), "face-down card on the fighter"

@@ -37,12 +37,13 @@ class PlayerState:
     """One side of the table. Lists end at the top: ``deck[-1]`` is the next card drawn."""
 
     __slots__ = ("bonus", "bonus_team", "deck", "deck_name", "discard", "fifth_placed", "fighter", "guard",
-                 "hand", "lost", "sideline", "spirit", "wins", "won")
+                 "hand", "lost", "revealed", "sideline", "spirit", "wins", "won")
 
     def __init__(self, deck: list[int], deck_name: str = "") -> None:
         self.deck = deck
         self.deck_name = deck_name
         self.hand: list[int] = []
+        self.revealed: list[int] = []  # hand cards the opponent has seen (searched cards are shown)
         self.discard: list[int] = []
         self.fighter: Slot | None = None
         self.sideline: list[Slot] = []
@@ -60,6 +61,7 @@ class PlayerState:
         new.deck = self.deck[:]
         new.deck_name = self.deck_name
         new.hand = self.hand[:]
+        new.revealed = self.revealed[:]
         new.discard = self.discard[:]
         new.fighter = self.fighter.copy() if self.fighter is not None else None
         new.sideline = [s.copy() for s in self.sideline]
@@ -72,6 +74,12 @@ class PlayerState:
         new.bonus = self.bonus  # replaced, never mutated
         new.bonus_team = self.bonus_team
         return new
+
+    def take_from_hand(self, cid: int) -> None:
+        """Remove one copy of ``cid`` from the hand (a revealed copy first, if any)."""
+        self.hand.remove(cid)
+        if cid in self.revealed:
+            self.revealed.remove(cid)
 
     def slots(self) -> list[Slot]:
         """Characters on the field: the fighter first, then the Sideline in line order."""

@@ -552,6 +552,7 @@ class OnmyojiGame(Game):
             if self.evolve_sum >= self.pool.characters[p.character].evolve_at:
                 p.evolved = True
                 p.hp = max(p.hp, min(fx.HP_CAP, self.side(p).hp))  # heal up to the back side's HP
+                self.evolve_sum = 0
                 self.decision = D_ACTION_MENU
             return
         elif d == D_PICK:

@@ -11,7 +11,7 @@ import copy
 import pytest
 import yaml
 
-from tests.onmyoji.helpers import POOL, T_LEFT, T_P0, A, G, S, Y, give, legal, new_game, put_battle
+from tests.onmyoji.helpers import POOL, T_LEFT, T_P0, A, G, S, Y, give, legal, new_game, play_turn, put_battle
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.onmyoji import encoding as enc
 from yokai_envs.onmyoji.cards import CARDS_PATH, parse_pool
@@ -185,3 +185,24 @@ def test_difficulty_tables_are_monotone():
         assert t.take >= s.take and t.heal_before_boss <= s.heal_before_boss
         assert t.lone_plus_one >= s.lone_plus_one and t.boss_plus >= s.boss_plus
         assert t != s
+
+
+@pytest.mark.parametrize("name", [y.name for y in POOL.yokai])
+@pytest.mark.parametrize("index", [0, 1, 2])
+def test_yokai_action_does_what_it_says(name, index):
+    """Each printed Yokai action: its damage, its target, "marked" and "when no other Yokai is left"."""
+    y = POOL.yokai[Y[name]]
+    action = y.actions[index]
+    g = new_game("duel", characters=("Doman", "Seimei"))  # both DEF 0 ...
+    put_battle(g, [name], first=1)
+    for p in g.players:
+        p.equip_stats[1] = 1  # ... plus 1 DEF each
+    g.enemies[0].hp = 60
+    g.enemies[0].next_action = index
+    hp = [p.hp for p in g.players]
+    play_turn(g, [A, A])
+    hit = {"first": {1}, "second": {0}, "left": {0}, "right": {1}, "both": {0, 1}}.get(action.target, set())
+    amount = 0 if action.rest else max(0, action.damage + action.lone_bonus - (0 if action.marked else 1))
+    assert [hp[s] - g.players[s].hp for s in (0, 1)] == [amount if s in hit else 0 for s in (0, 1)]
+    expected_next = 2 if y.repeat_third and index == 2 else (index + 1) % 3
+    assert g.enemies[0].next_action == expected_next

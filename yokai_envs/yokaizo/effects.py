@@ -105,10 +105,6 @@ class Pick(Task):
         self.left, self.optional, self.stage, self.target, self.chosen = left, optional, 0, NO, ()
         self.mark = eff.mark
 
-    @property
-    def label(self) -> str:
-        return f"{self.verb}"
-
     def run(self, g: Table) -> np.ndarray | None:
         while True:
             if g.winner != NO or self.left <= 0:

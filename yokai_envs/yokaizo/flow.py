@@ -546,4 +546,3 @@ class ReturnSwap(Task):
         _entry_effect(g, p, new)
 
 
-__all__ = ["A_OPP_FIELD", "Reveal", "SetupPick"]

@@ -6,6 +6,7 @@
     ismcts:iterations=200;rollout=heuristic;time=0.5;c=1.0
     policy:path/to/model.zip                 a MaskablePPO checkpoint (most likely action)
     policy:path/to/model.zip;deterministic=false   ... sampling its action distribution
+    rllib:path/to/run/model                  an RLlib policy folder (training backend: rllib); same options
 
 :func:`make` builds the agent and checks everything (kind, options, the game's heuristic,
 the checkpoint) at once, so bad input fails before any game runs.
@@ -18,7 +19,7 @@ from typing import Any
 
 from agents.base import Agent, RandomAgent
 
-KINDS = ("random", "heuristic", "ismcts", "policy")
+KINDS = ("random", "heuristic", "ismcts", "policy", "rllib")
 ISMCTS_OPTIONS = {"iterations": int, "time": float, "rollout": str, "c": float, "max_rollout_steps": int}
 POLICY_OPTIONS = {"deterministic": bool}
 ROLLOUTS = ("random", "heuristic")
@@ -112,6 +113,10 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
 
             rollout_agent = heuristic_class(env_id)(seed=seed)
         return ISMCTSAgent(seed=seed, rollout_agent=rollout_agent, **options)
+    if parsed.kind == "rllib":
+        from agents.rllib_agent import RLlibAgent
+
+        return RLlibAgent(parsed.path, env_id, env_options, seed=seed, **parsed.options)
     from agents.policy import PolicyAgent
 
     return PolicyAgent(parsed.path, env_id, env_options, seed=seed, **parsed.options)

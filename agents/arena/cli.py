@@ -47,6 +47,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="folder for results.json, results.csv, games.jsonl, ratings.png")
     parser.add_argument("--workers", type=int, default=1, help="processes (results do not depend on it)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="local: this machine's processes (--workers); ray: Ray tasks (same results)")
+    parser.add_argument("--ray-address", default=None, metavar="ADDRESS",
+                        help="with --backend ray: an existing cluster (e.g. ray://head:10001 or auto); "
+                             "default: start a local Ray instance with 2 CPUs")
     parser.add_argument("--save-replays", type=int, default=0, metavar="N",
                         help="also write the first N games as replay files to OUT/replays/ (see yokai replay)")
 
@@ -63,8 +68,9 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         result = run_match(args.game, args.agents, games=args.games, seed=args.seed, env_options=args.env_kwargs,
-                           gauntlet=args.gauntlet, workers=args.workers, progress=not args.no_progress)
-    except (ValueError, FileNotFoundError) as err:  # bad spec / option / checkpoint: before any game
+                           gauntlet=args.gauntlet, workers=args.workers, progress=not args.no_progress,
+                           backend=args.backend, ray_address=args.ray_address)
+    except (ValueError, FileNotFoundError, ImportError) as err:  # bad spec / option / checkpoint: before any game
         print(f"yokai evaluate: error: {err}", file=sys.stderr)
         return 2
     print(markdown(result))

@@ -16,6 +16,8 @@ from . import stats
 from .play import Runner, build_game, env_id_of, init_worker, play_batch
 from .schedule import GameSpec, Table, build_tables, schedule
 
+BACKENDS = ("local", "ray")
+
 
 @dataclass
 class MatchResult:
@@ -76,13 +78,16 @@ def _labelled(agents: Sequence[str | tuple[str, Agent]]) -> tuple[list[str], dic
 
 def run_match(game: str | type[Game], agents: Sequence[str | tuple[str, Agent]], games: int = 100,
               seed: int = 0, env_options: dict[str, Any] | None = None, gauntlet: str | tuple[str, Agent] | None = None,
-              workers: int = 1, progress: bool = False, keep_actions: bool = True) -> MatchResult:
+              workers: int = 1, progress: bool = False, keep_actions: bool = True, backend: str = "local",
+              ray_address: str | None = None) -> MatchResult:
     """Play a seat-balanced round-robin (or gauntlet) and summarize it.
 
     ``game`` is an env id (or a Game subclass); ``agents`` are spec strings (see
     :mod:`agents.specs`) or ``(label, Agent)`` pairs for in-memory agents (those run in this
     process only). Each table plays at least ``games`` games, rounded up so that every seat
     arrangement is played on every deal. Results depend only on ``seed``, not on ``workers``.
+    ``backend="ray"`` plays the games as Ray tasks (``ray_address``: an existing cluster,
+    else a local instance; see :mod:`agents.arena.ray_backend`), with the same results.
     Every agent is built (and every option checked) before the first game.
     """
     env_options = dict(env_options or {})
@@ -101,13 +106,20 @@ def run_match(game: str | type[Game], agents: Sequence[str | tuple[str, Agent]],
     built = {label: make(source, env_id, env_options)  # unknown heuristic, missing checkpoint... fail here
              for label, source in sources.items() if isinstance(source, str)}
     in_memory = any(isinstance(s, Agent) for s in sources.values())
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown arena backend {backend!r}; valid backends: {', '.join(BACKENDS)}")
+    if in_memory and backend == "ray":
+        raise ValueError("in-memory agents run in this process only: use spec strings with the ray backend")
     if in_memory and workers > 1:
         raise ValueError("in-memory agents run in this process only: use spec strings or workers=1")
 
     tables = build_tables(labels, num_players, gauntlet_label)
     plan = schedule(tables, games, seed)
     batches = [list(group) for _, group in groupby(plan, key=lambda s: (s.table, s.deal))]
-    records = _play_all(game, env_options, sources, built, batches, workers, progress, keep_actions, len(plan))
+    if backend == "ray":
+        records = _play_on_ray(game, env_options, sources, batches, progress, keep_actions, len(plan), ray_address)
+    else:
+        records = _play_all(game, env_options, sources, built, batches, workers, progress, keep_actions, len(plan))
     records.sort(key=lambda r: r["index"])
 
     result = MatchResult(env_id, env_options, num_players, labels, gauntlet_label, games, seed, tables, records)
@@ -115,6 +127,17 @@ def run_match(game: str | type[Game], agents: Sequence[str | tuple[str, Agent]],
     everyone = list(dict.fromkeys([gauntlet_label, *labels] if gauntlet_label else labels))
     result.rating_kind, result.ratings = stats.ratings(everyone, records, num_players, seed)
     return result
+
+
+def _play_on_ray(game: str | type[Game], env_options: dict[str, Any], sources: dict[str, str | Agent],
+                 batches: list[list[GameSpec]], progress: bool, keep_actions: bool, total: int,
+                 address: str | None) -> list[dict[str, Any]]:
+    from tqdm.auto import tqdm
+
+    from .ray_backend import play_on_ray
+
+    with tqdm(total=total, unit="game", disable=not progress, dynamic_ncols=True, desc="arena (ray)") as bar:
+        return play_on_ray(game, env_options, sources, batches, keep_actions, address, on_done=bar.update)
 
 
 def _play_all(game: str | type[Game], env_options: dict[str, Any], sources: dict[str, str | Agent],

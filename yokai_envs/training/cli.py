@@ -27,6 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="continue the run in the output folder from checkpoints/latest.zip")
     parser.add_argument("--check", action="store_true", help="validate the config, print it resolved, and stop")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--backend", choices=("sb3", "rllib"), default=None,
+                        help="training backend (overrides the config's backend: sb3 or rllib on Ray)")
     parser.add_argument("--keys", action="store_true", help="list every config key with its default and stop")
 
 
@@ -34,6 +36,8 @@ def resolve(args: argparse.Namespace) -> dict:
     """The validated config named by the arguments (the run's saved config when resuming)."""
     from yokai_envs.training.config import load_config
 
+    if getattr(args, "backend", None):
+        args.overrides = [*args.overrides, f"backend={args.backend}"]
     if args.resume and not args.config:
         if not args.out:
             raise ConfigError("--resume needs --out RUN_DIR (or --config FILE naming the run's output.dir)")
@@ -55,7 +59,10 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         print(yaml.safe_dump(config, sort_keys=False), end="")
         return 0
-    from yokai_envs.training.trainer import Trainer
+    if config.get("backend") == "rllib":
+        from yokai_envs.training.rllib_backend.trainer import RLlibTrainer as Trainer
+    else:
+        from yokai_envs.training.trainer import Trainer
 
     try:
         trainer = Trainer(config, resume=args.resume, progress=False if args.no_progress else None)

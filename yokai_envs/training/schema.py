@@ -19,6 +19,7 @@ ALGORITHMS: dict[str, tuple[str, str]] = {
 ACTIVATIONS = ("tanh", "relu", "elu", "leaky_relu")
 VEC_ENVS = ("dummy", "subproc")
 DEVICES = ("cpu", "cuda", "auto")
+BACKENDS = ("sb3", "rllib")  # sb3: MaskablePPO here; rllib: RLlib PPO on Ray (training/rllib_backend)
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ BOT_ENTRY = {
 }
 
 SCHEMA: dict[str, Any] = {
+    "backend": Field(STR, "sb3", choices=BACKENDS,
+                     help="sb3 (MaskablePPO, this machine) or rllib (RLlib multi-agent PPO on Ray; the ray extra)"),
     "game": {
         "env_id": Field(STR, help="registered env id, e.g. yonkai_no_yokai_v0"),
         "options": Field(DICT, {}, help="game options (checked against the game's OPTIONS)"),
@@ -97,6 +100,14 @@ SCHEMA: dict[str, Any] = {
         "workers": Field(INT, 1, minimum=1, help="arena processes for the final table (results do not depend on it)"),
         "best_by": Field(STR, None, nullable=True,
                          help="bot whose win rate picks best_model.zip (default: the first bot)"),
+    },
+    "rllib": {
+        "address": Field(STR, None, nullable=True,
+                         help="Ray cluster to join (e.g. auto or ray://head:10001); null starts a local one"),
+        "num_cpus": Field(INT, 2, minimum=1, help="CPUs of the local Ray instance (ignored on a cluster)"),
+        "num_env_runners": Field(INT, 1, minimum=0, help="RLlib env-runner workers (0: sample in the driver)"),
+        "num_envs_per_env_runner": Field(INT, None, nullable=True, minimum=1,
+                                         help="envs per runner; null: training.n_envs split over the runners"),
     },
     "output": {
         "dir": Field(STR, None, nullable=True, help="run folder (default runs/<game>/<config name>)"),

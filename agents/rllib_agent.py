@@ -1,0 +1,111 @@
+"""Policies trained with RLlib (``backend: rllib``) as arena agents: ``rllib:PATH``.
+
+A policy folder holds the learner's RLModule, saved by RLlib (``rl_module/``), and
+``yokai_meta.json`` (env id, env options, observation shape, number of actions, versions),
+checked against the env before any weights load, like ``policy:`` checkpoints.
+
+    agents.make("rllib:runs/yonkai_no_yokai/quick_rllib/model", "yonkai_no_yokai_v0")
+
+The agent plays the most likely legal action, or samples (``;deterministic=false``) with its
+own seeded generator. Loading needs ray[rllib] (the ``ray`` extra) and torch.
+Security: RLlib checkpoints contain pickled Python objects; load only folders you trust.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from agents.base import Agent
+from agents.policy import META_FORMAT, CheckpointError, check_checkpoint
+
+if TYPE_CHECKING:
+    from yokai_envs.core.game import Game
+
+META_FILE = "yokai_meta.json"
+MODULE_DIR = "rl_module"
+
+
+def save_rllib_policy(module: Any, path: str | Path, env_id: str, env_options: dict[str, Any] | None = None) -> Path:
+    """Save an RLModule (the masking PPO module) as a policy folder ``rllib:PATH`` loads."""
+    import shutil
+
+    import ray
+
+    from agents.policy import _package_version
+
+    folder = Path(path)
+    tmp = folder.with_name(folder.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    module.save_to_path(str((tmp / MODULE_DIR).resolve()))
+    space = module.observation_space
+    inner = space["observation"] if hasattr(space, "spaces") else space
+    meta = {
+        "format": META_FORMAT, "env_id": env_id, "env_options": dict(env_options or {}),
+        "observation_shape": [int(d) for d in inner.shape], "num_actions": int(module.action_space.n),
+        "package_version": _package_version(), "algorithm": "RLlib PPO", "ray_version": ray.__version__,
+    }
+    (tmp / META_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True, default=str))
+    shutil.rmtree(folder, ignore_errors=True)
+    tmp.replace(folder)
+    return folder
+
+
+def read_rllib_meta(path: str | Path) -> dict[str, Any]:
+    folder = Path(path)
+    if not folder.exists():
+        raise CheckpointError(f"rllib policy not found: {str(path)!r}")
+    meta_file = folder / META_FILE
+    if not folder.is_dir() or not meta_file.is_file() or not (folder / MODULE_DIR).is_dir():
+        raise CheckpointError(f"{folder}: not an RLlib policy folder (expected {META_FILE} and {MODULE_DIR}/ "
+                              "inside, as written by `yokai train` with backend: rllib)")
+    meta = json.loads(meta_file.read_text())
+    meta["path"] = str(folder)
+    return meta
+
+
+class RLlibAgent(Agent):
+    """Acts with a trained RLlib PPO module (see the module docstring)."""
+
+    def __init__(self, path: str | Path, env_id: str, env_options: dict[str, Any] | None = None,
+                 deterministic: bool = True, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.meta = read_rllib_meta(path)
+        check_checkpoint(self.meta, env_id, env_options)
+        self.path = self.meta["path"]
+        self.deterministic = deterministic
+        try:
+            import torch
+            from ray.rllib.core.rl_module.rl_module import RLModule
+        except ImportError as exc:
+            raise ImportError(f"rllib:{path} needs ray[rllib] and torch: "
+                              f"pip install 'yokai-envs[ray]' ({exc})") from None
+        self._torch = torch
+        self.module = RLModule.from_checkpoint(str((Path(self.path) / MODULE_DIR).resolve()))
+        self.module.eval()
+
+    def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        torch = self._torch
+        obs = torch.as_tensor(np.asarray(observation, dtype=np.float32)).unsqueeze(0)
+        mask = torch.as_tensor(np.asarray(action_mask, dtype=np.float32)).unsqueeze(0)
+        with torch.no_grad():
+            out = self.module.forward_inference({"obs": {"observation": obs, "action_mask": mask}})
+            logits = out["action_dist_inputs"][0].double()
+            probs = torch.softmax(logits, dim=-1).numpy()
+        probs = np.where(action_mask, probs, 0.0)
+        total = probs.sum()
+        if total <= 0:
+            probs, total = np.asarray(action_mask, dtype=np.float64), float(np.count_nonzero(action_mask))
+        return probs / total
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
+        if not np.any(action_mask):
+            raise ValueError("rllib agent: the action mask has no legal action")
+        probs = self.action_probabilities(observation, action_mask)
+        if self.deterministic:
+            return int(np.argmax(probs))
+        return int(self.rng.choice(probs.size, p=probs))

@@ -1,0 +1,417 @@
+"""One RLlib training run from a resolved config (``backend: rllib``).
+
+The same YAML as the SB3 path: the MaskablePPO hyperparameter names are translated to
+RLlib's PPO (``HYPERPARAMETERS``); ``training.n_envs`` envs are spread over
+``rllib.num_env_runners`` Ray workers; ``training.total_timesteps`` counts env steps, i.e.
+decisions of the seats RLlib plays (the learner's, and self-play snapshots'; bots play
+inside the env). The run folder holds::
+
+    config.yaml                 the resolved config
+    state.json                  progress: steps, evaluation history, reward curve, best, snapshots
+    model/                      the final policy        } agents.make("rllib:PATH", env_id)
+    best_model/                 best by evaluation      }
+    checkpoints/latest/         the latest policy
+    checkpoints/algorithm/      the full RLlib algorithm (optimizer, snapshot modules) for --resume
+    logs/                       TensorBoard events and progress.csv (logs/resume_K/ after a resume)
+    learning_curve.png          episode reward and win rate vs each evaluation bot over steps
+    eval.json                   the final arena table against the configured bots
+
+Self-play: ``opponents.self_play.pool_size`` frozen copies of the learner live in the
+algorithm as RLModules ``snapshot_0..`` (never trained); every ``snapshot_every`` steps the
+learner's weights are copied into the next slot (round robin) and the envs start drawing
+that slot, with the bots, by the configured weights. Co-op: every seat is the learner
+(one shared policy).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from yokai_envs.core.errors import ConfigError
+from yokai_envs.training.trainer import ACTIVATION_CLASSES, RunFolder, _slug
+
+# MaskablePPO hyperparameter -> RLlib PPOConfig.training() argument.
+HYPERPARAMETERS = {
+    "learning_rate": "lr", "batch_size": "minibatch_size", "n_epochs": "num_epochs", "gamma": "gamma",
+    "gae_lambda": "lambda_", "ent_coef": "entropy_coeff", "clip_range": "clip_param", "vf_coef": "vf_loss_coeff",
+    "max_grad_norm": "grad_clip",
+}
+# n_steps sets the batch: n_steps x n_envs env steps per update, as in SB3.
+BATCH_HYPERPARAMETER = "n_steps"
+SB3_DEFAULT_N_STEPS = 2048
+
+
+class RLlibRunFolder(RunFolder):
+    def __init__(self, root: str | Path) -> None:
+        super().__init__(root)
+        self.model = self.root / "model"
+        self.best_model = self.root / "best_model"
+        self.latest = self.root / "checkpoints" / "latest"
+        self.resume = self.root / "checkpoints" / "algorithm"
+
+
+def check_rllib_config(config: dict[str, Any]) -> None:
+    """What the rllib backend cannot do, reported before Ray starts."""
+    errors = []
+    algorithm = config["algorithm"]
+    if algorithm["name"] != "MaskablePPO":
+        errors.append(f"algorithm.name: the rllib backend runs PPO (write MaskablePPO), got {algorithm['name']!r}")
+    if algorithm["network"]["critic_state"]:
+        errors.append("algorithm.network.critic_state: not supported by the rllib backend (use backend: sb3)")
+    supported = [*HYPERPARAMETERS, BATCH_HYPERPARAMETER]
+    for key in algorithm["hyperparameters"]:
+        if key not in supported:
+            errors.append(f"algorithm.hyperparameters.{key}: not supported by the rllib backend; "
+                          f"supported: {', '.join(supported)}")
+    if errors:
+        raise ConfigError("invalid training config for backend rllib:\n  - " + "\n  - ".join(errors))
+
+
+def start_ray(config: dict[str, Any]) -> bool:
+    """Join the configured cluster or start a local instance; True when this call started Ray."""
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError("backend: rllib needs Ray: pip install 'yokai-envs[ray]'") from None
+    if ray.is_initialized():
+        return False
+    address = config["rllib"]["address"] or os.environ.get("RAY_ADDRESS")
+    if address:
+        ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+    else:
+        ray.init(num_cpus=config["rllib"]["num_cpus"], include_dashboard=False, log_to_driver=False,
+                 logging_level=logging.WARNING)
+    return True
+
+
+def env_config(config: dict[str, Any]) -> dict[str, Any]:
+    game, opponents = config["game"], config["opponents"]
+    self_play = opponents["self_play"]
+    return {
+        "env_id": game["env_id"], "options": dict(game["options"]), "learner_seat": game["learner_seat"],
+        "bots": [(b["spec"], b["weight"]) for b in opponents["bots"]],
+        "snapshot_weight": self_play["weight"], "pool_size": self_play["pool_size"] if self_play["enabled"] else 0,
+        "seed": config["training"]["seed"],
+    }
+
+
+def runner_layout(config: dict[str, Any]) -> tuple[int, int]:
+    """(env runners, envs per runner)."""
+    rllib = config["rllib"]
+    runners = rllib["num_env_runners"]
+    per_runner = rllib["num_envs_per_env_runner"] or math.ceil(config["training"]["n_envs"] / max(runners, 1))
+    return runners, per_runner
+
+
+def build_algorithm_config(config: dict[str, Any]) -> Any:
+    """The RLlib PPOConfig for ``config`` (multi-agent, masked module, self-play slots)."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    from yokai_envs.training.rllib_backend.env import LEARNER, YokaiMultiAgentEnv, module_for_agent, snapshot_id
+    from yokai_envs.training.rllib_backend.module import MaskedPPOTorchRLModule
+
+    algorithm, training = config["algorithm"], config["training"]
+    network = algorithm["network"]
+    env_cfg = env_config(config)
+    modules = [LEARNER, *(snapshot_id(k) for k in range(env_cfg["pool_size"]))]
+    spec = RLModuleSpec(module_class=MaskedPPOTorchRLModule,
+                        model_config={"fcnet_hiddens": list(network["net_arch"]),
+                                      "fcnet_activation": ACTIVATION_CLASSES[network["activation"]],
+                                      "vf_share_layers": False})
+    runners, per_runner = runner_layout(config)
+    hyper = dict(algorithm["hyperparameters"])
+    n_steps = hyper.pop(BATCH_HYPERPARAMETER, SB3_DEFAULT_N_STEPS)
+    train_args = {HYPERPARAMETERS[k]: v for k, v in hyper.items()}
+    train_args["train_batch_size_per_learner"] = int(n_steps) * max(runners, 1) * per_runner
+    train_args.setdefault("minibatch_size", min(64, train_args["train_batch_size_per_learner"]))
+    return (PPOConfig()
+            # RLlib's env checker steps random unmasked actions, which the game rejects by design.
+            .environment(YokaiMultiAgentEnv, env_config=env_cfg, disable_env_checking=True)
+            .env_runners(num_env_runners=runners, num_envs_per_env_runner=per_runner,
+                         rollout_fragment_length="auto")
+            .learners(num_learners=0)
+            # No KL penalty: the clipped objective alone, like SB3's PPO.
+            .training(use_kl_loss=False, **train_args)
+            .multi_agent(policies=set(modules), policy_mapping_fn=module_for_agent, policies_to_train=[LEARNER])
+            .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=dict.fromkeys(modules, spec)))
+            .debugging(seed=training["seed"]))
+
+
+def _export_learner(learner: Any, path: str, env_id: str, options: dict[str, Any]) -> str:
+    from agents.rllib_agent import save_rllib_policy
+
+    save_rllib_policy(learner.module["learner"], path, env_id, options)
+    return path
+
+
+class RLlibTrainer:
+    """Runs (or resumes) the RLlib training described by ``config`` in its output folder."""
+
+    def __init__(self, config: dict[str, Any], resume: bool = False, progress: bool | None = None) -> None:
+        check_rllib_config(config)
+        self.config = config
+        self.folder = RLlibRunFolder(config["output"]["dir"])
+        self.resume = resume
+        self.progress = config["output"]["progress_bar"] if progress is None else progress
+        self.env_id: str = config["game"]["env_id"]
+        self.options: dict[str, Any] = dict(config["game"]["options"])
+        folder = self.folder
+        if resume:
+            if not folder.resume.exists():
+                raise ConfigError(f"--resume: {folder.root} has no checkpoints/algorithm to continue from")
+        elif folder.state_file.exists():
+            raise ConfigError(f"{folder.root} already holds a run; pass --resume to continue it, "
+                              "or --out another folder")
+        self.state = folder.load_state()
+        self.state.setdefault("snapshot_slots", [])
+        self.algo: Any = None
+
+    # ------------------------------------------------------------------ main
+    def run(self) -> dict[str, Any]:
+        import torch
+
+        config, folder, state = self.config, self.folder, self.state
+        torch.set_num_threads(config["training"]["torch_threads"])
+        folder.root.mkdir(parents=True, exist_ok=True)
+        folder.config.write_text(yaml.safe_dump(config, sort_keys=False))
+        state["sessions"] += 1
+        started_ray = start_ray(config)
+        try:
+            self.algo = build_algorithm_config(config).build_algo()
+            if self.resume:
+                self.algo.restore_from_path(str(folder.resume.resolve()))
+                self._push_pool()
+            log_dir = folder.logs / f"resume_{state['sessions'] - 1}" if self.resume else folder.logs
+            self.logger = _logger(config, log_dir)
+            interrupted = False
+            try:
+                self._learn()
+            except KeyboardInterrupt:
+                interrupted = True
+            self.save_checkpoints()
+            if interrupted:
+                folder.save_state(state)
+                raise KeyboardInterrupt(f"stopped at step {state['timesteps']}; continue with "
+                                        f"yokai train --resume --out {folder.root}")
+            self.export(folder.model)
+            final = self.final_evaluation()
+        finally:
+            if self.algo is not None:
+                self.algo.stop()
+            if started_ray:
+                import ray
+
+                ray.shutdown()
+        state["finished"] = True
+        folder.save_state(state)
+        self.plot()
+        return final
+
+    def _learn(self) -> None:
+        config, state = self.config, self.state
+        total = config["training"]["total_timesteps"]
+        every_eval = config["evaluation"]["every"]
+        every_checkpoint = config["output"]["checkpoint_every"]
+        self_play = config["opponents"]["self_play"]
+        bar = None
+        if self.progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=total, initial=min(state["timesteps"], total), unit="step", dynamic_ncols=True,
+                       desc=f"train {self.env_id} (rllib)", smoothing=0.05)
+        if every_eval and not state["evaluations"]:
+            self.evaluate_now()  # the untrained policy: where the curve starts
+        clock = time.perf_counter()
+        try:
+            while state["timesteps"] < total:
+                before = state["timesteps"]
+                result = self.algo.train()
+                now = int(result.get("num_env_steps_sampled_lifetime", before))
+                state["timesteps"] = now
+                state["train_seconds"] += time.perf_counter() - clock
+                self._log(result, now)
+                if bar is not None:
+                    bar.update(min(now, total) - min(before, total))
+                if _crossed(before, now, every_checkpoint):
+                    self.save_checkpoints()
+                if self_play["enabled"] and now >= self_play["start_after"] and \
+                        _crossed(before, now, self_play["snapshot_every"]):
+                    self.snapshot(now)
+                if _crossed(before, now, every_eval):
+                    results = self.evaluate_now()
+                    if bar is not None:
+                        bar.set_postfix({f"win[{k}]": f"{v['win_rate']:.0%}" for k, v in results.items()})
+                clock = time.perf_counter()
+        finally:
+            if bar is not None:
+                bar.close()
+
+    def _log(self, result: dict[str, Any], step: int) -> None:
+        runners = result.get("env_runners", {})
+        learner = result.get("learners", {}).get("learner", {})
+        returns = runners.get("module_episode_returns_mean", {})
+        mean_return = returns.get("learner") if isinstance(returns, dict) else None
+        if mean_return is not None and not math.isnan(float(mean_return)):
+            self.state["rewards"].append([step, float(mean_return)])
+            self.logger.record("rollout/ep_rew_mean", float(mean_return))
+        for key, name in (("episode_len_mean", "rollout/ep_len_mean"),
+                          ("num_env_steps_sampled_lifetime_throughput", "time/env_steps_per_s")):
+            if isinstance(runners.get(key), int | float):
+                self.logger.record(name, float(runners[key]))
+        for key in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "vf_explained_var"):
+            if isinstance(learner.get(key), int | float):
+                self.logger.record(f"train/{key}", float(learner[key]))
+        self.logger.record("time/total_timesteps", step)
+        self.logger.record("time/iteration", int(result.get("training_iteration", 0)))
+        self.logger.dump(step)
+
+    # ------------------------------------------------------------------ pieces
+    def export(self, path: Path) -> Path:
+        """The learner's module as a policy folder (``rllib:PATH``)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        target = str(path.resolve())
+        env_id, options = self.env_id, self.options
+        self.algo.learner_group.foreach_learner(lambda learner: _export_learner(learner, target, env_id, options))
+        return path
+
+    def save_checkpoints(self) -> None:
+        self.export(self.folder.latest)
+        self.folder.resume.parent.mkdir(parents=True, exist_ok=True)
+        self.algo.save_to_path(str(self.folder.resume.resolve()))
+        self.folder.save_state(self.state)
+
+    def snapshot(self, step: int) -> None:
+        """Copy the learner's weights into the next snapshot slot; the envs start drawing it."""
+        from yokai_envs.training.rllib_backend.env import LEARNER, snapshot_id
+
+        state = self.state
+        pool_size = self.config["opponents"]["self_play"]["pool_size"]
+        slot = len(state["snapshots"]) % pool_size
+        group = self.algo.learner_group
+        weights = group.get_state(components=f"learner/rl_module/{LEARNER}")["learner"]["rl_module"][LEARNER]
+        group.set_state({"learner": {"rl_module": {snapshot_id(slot): weights}}})
+        self.algo.env_runner_group.sync_weights(from_worker_or_learner_group=group, policies=[snapshot_id(slot)],
+                                                inference_only=True)
+        state["snapshots"].append(f"step_{step}@{snapshot_id(slot)}")
+        if slot not in state["snapshot_slots"]:
+            state["snapshot_slots"].append(slot)
+        self._push_pool()
+        self.folder.save_state(state)
+
+    def _push_pool(self) -> None:
+        from yokai_envs.training.rllib_backend.env import set_pool_everywhere
+
+        slots = list(self.state["snapshot_slots"])
+        self.algo.env_runner_group.foreach_env_runner(lambda runner: set_pool_everywhere(slots))
+
+    def evaluate_now(self) -> dict[str, dict[str, Any]]:
+        evaluation = self.config["evaluation"]
+        self.export(self.folder.latest)
+        results = evaluate_rllib_policy(str(self.folder.latest), self.env_id, self.options, list(evaluation["bots"]),
+                                        evaluation["games"], seed=self.eval_seed(), seats=evaluation["seats"],
+                                        deterministic=evaluation["deterministic"])
+        self.record_evaluation(results)
+        return results
+
+    def eval_seed(self) -> int:
+        return self.config["training"]["seed"] + 10_007
+
+    def score_key(self) -> str:
+        from yokai_envs.training.evaluate import needs_opponents
+
+        evaluation = self.config["evaluation"]
+        if not needs_opponents(self.env_id, self.options):
+            return "self"
+        return evaluation["best_by"] or evaluation["bots"][0]
+
+    def record_evaluation(self, results: dict[str, dict[str, Any]], final: bool = False) -> bool:
+        state = self.state
+        step = int(state["timesteps"])
+        state["evaluations"].append({"step": step, "final": final, "results": results})
+        for label, row in results.items():
+            self.logger.record(f"eval/win_rate_{_slug(label)}", row["win_rate"])
+        self.logger.dump(step)
+        key = self.score_key()
+        score = results[key]["win_rate"] if key in results else None
+        improved = score is not None and (state["best"] is None or score > state["best"]["win_rate"])
+        if improved:
+            source = self.folder.model if final else self.folder.latest
+            shutil.rmtree(self.folder.best_model, ignore_errors=True)
+            shutil.copytree(source, self.folder.best_model)
+            state["best"] = {"step": step, "win_rate": score, "against": key}
+        self.folder.save_state(state)
+        return improved
+
+    def final_evaluation(self) -> dict[str, Any]:
+        evaluation = self.config["evaluation"]
+        started = time.perf_counter()
+        results = evaluate_rllib_policy(str(self.folder.model), self.env_id, self.options, list(evaluation["bots"]),
+                                        evaluation["final_games"], seed=self.eval_seed() + 1,
+                                        seats=evaluation["seats"], deterministic=evaluation["deterministic"],
+                                        workers=evaluation["workers"])
+        seconds = time.perf_counter() - started
+        if not self.folder.best_model.exists():
+            shutil.copytree(self.folder.model, self.folder.best_model)
+        self.record_evaluation(results, final=True)
+        report = {
+            "env_id": self.env_id, "env_options": self.options, "policy": f"rllib:{self.folder.model}",
+            "backend": "rllib", "timesteps": int(self.state["timesteps"]),
+            "train_seconds": round(self.state["train_seconds"], 1), "eval_seconds": round(seconds, 1),
+            "games_per_bot": evaluation["final_games"], "deterministic": evaluation["deterministic"],
+            "seats": evaluation["seats"], "best_model": self.state["best"], "results": results,
+        }
+        self.folder.eval.write_text(json.dumps(report, indent=2))
+        return report
+
+    def plot(self) -> None:
+        from yokai_envs.training.plot import plot_learning_curve
+
+        plot_learning_curve(self.state, self.folder.curve,
+                            title=f"{self.env_id} {self.options or ''} (rllib)".strip())
+
+
+def evaluate_rllib_policy(path: str, env_id: str, options: dict[str, Any], bots: list[str], games: int, seed: int,
+                          seats: str | list[int] = "all", deterministic: bool = True,
+                          workers: int = 1) -> dict[str, dict[str, Any]]:
+    """The arena table of an ``rllib:`` policy, in the same shape as the SB3 path's
+    :func:`yokai_envs.training.evaluate.evaluate_checkpoint`."""
+    from agents.arena import run_match
+    from yokai_envs.training.evaluate import _row, needs_opponents
+
+    spec = f"rllib:{path}" + ("" if deterministic else ";deterministic=false")
+    results: dict[str, dict[str, Any]] = {}
+    if needs_opponents(env_id, options):
+        for bot in bots:
+            match = run_match(env_id, [bot], games=games, seed=seed, env_options=options, gauntlet=spec,
+                              workers=workers)
+            results[bot] = _row(match, match.gauntlet, seats, kind="versus")
+        return results
+    for label, agent in [("self", spec), *[(bot, bot) for bot in bots]]:
+        match = run_match(env_id, [agent], games=games, seed=seed, env_options=options, workers=workers)
+        results[label] = _row(match, match.agents[0], seats, kind="self" if label == "self" else "reference")
+    return results
+
+
+def _crossed(before: int, now: int, every: int) -> bool:
+    """True when the step counter passed a multiple of ``every`` between ``before`` and ``now``."""
+    return every > 0 and now // every > before // every
+
+
+def _logger(config: dict[str, Any], log_dir: Path) -> Any:
+    """SB3's logger, so the logs look like the SB3 path's (progress.csv, TensorBoard events)."""
+    from stable_baselines3.common.logger import configure
+
+    output = config["output"]
+    formats = [f for f, on in (("csv", output["csv"]), ("tensorboard", output["tensorboard"])) if on]
+    return configure(str(log_dir), formats)

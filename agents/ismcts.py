@@ -11,12 +11,25 @@ It never reads hidden state: the live game is only ever passed to ``determinize`
 states that differ only in cards the seat cannot see give the same decision for the same
 seed (tested). The budget is ``iterations`` and/or ``time`` seconds; a time budget makes the
 decision depend on machine speed, so reproducible runs should use iterations only.
+
+Rollouts run to the end of the game (random moves, or the game's heuristic with
+``rollout=heuristic``). In long multi-round games that signal is faint; ``max_rollout_steps``
+cuts rollouts short and ``leaf=heuristic`` then scores the cut world with the game's
+heuristic module's ``evaluate(game) -> per-seat values in [-1, 1]`` (when it has one) instead
+of the returns so far. ``opponents=rollout`` keeps only the searching seat's own decisions in
+the tree and lets the other seats play the rollout policy there too (a model of opponents as
+the heuristic, instead of searching their replies; better with small budgets).
+
+``search=flat`` replaces the tree by determinized flat Monte Carlo at the root: every sampled
+world scores every legal action with the same rollout seed (common random numbers), which
+compares actions far more sharply than independent samples when the budget is small.
 """
 
 from __future__ import annotations
 
 import math
 import time as _time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -38,13 +51,14 @@ class _Node:
 
 
 class ISMCTSAgent(Agent):
-    """``ismcts:iterations=200;time=0.5;rollout=heuristic;c=1.0;max_rollout_steps=500``."""
+    """``ismcts:iterations=200;time=0.5;rollout=heuristic;c=1.0;max_rollout_steps=30;leaf=heuristic``."""
 
     needs_game = True
 
     def __init__(self, iterations: int | None = None, time: float | None = None, c: float = 1.0,
                  rollout_agent: Agent | None = None, max_rollout_steps: int | None = None,
-                 seed: int | None = None) -> None:
+                 leaf_evaluator: Callable[[Game], np.ndarray] | None = None, opponents: str = "tree",
+                 search: str = "tree", seed: int | None = None) -> None:
         super().__init__(seed)
         if iterations is None and time is None:
             iterations = 200
@@ -53,6 +67,13 @@ class ISMCTSAgent(Agent):
         self.c = float(c)
         self.rollout_agent = rollout_agent
         self.max_rollout_steps = max_rollout_steps
+        self.leaf_evaluator = leaf_evaluator
+        if opponents not in ("tree", "rollout"):
+            raise ValueError(f"ismcts: opponents must be 'tree' or 'rollout', got {opponents!r}")
+        self.opponents_in_tree = opponents == "tree"
+        if search not in ("tree", "flat"):
+            raise ValueError(f"ismcts: search must be 'tree' or 'flat', got {search!r}")
+        self.flat = search == "flat"
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -68,9 +89,21 @@ class ISMCTSAgent(Agent):
             raise ValueError("ismcts: the action mask has no legal action")
         if legal.size == 1:
             return int(legal[0])
-        visits = self.search(game)
-        # Most visited legal root action; ties go to the lowest action (deterministic).
-        return int(max(legal, key=lambda a: (visits.get(int(a), 0), -int(a))))
+        default = self._default_action(observation, action_mask, game, legal)
+        if self.flat:
+            values = dict(zip(legal.tolist(), self.flat_search(game, legal).tolist()))
+        else:
+            values = {a: float(v) for a, v in self.search(game).items()}
+        # Best score; a tie goes to what the rollout policy would play (not to the lowest action,
+        # which in many games is "pass"), then to the lowest action.
+        return int(max(legal.tolist(), key=lambda a: (values.get(a, 0.0), a == default, -a)))
+
+    def _default_action(self, observation: np.ndarray, action_mask: np.ndarray, game: Game,
+                        legal: np.ndarray) -> int:
+        policy = self.rollout_agent
+        if policy is None:
+            return int(legal[self.rng.integers(legal.size)])
+        return int(policy.act(observation, action_mask, game if policy.needs_game else None))
 
     def search(self, game: Game) -> dict[int, int]:
         """Run the search from ``game``'s current decision; root action -> visit count."""
@@ -84,17 +117,47 @@ class ISMCTSAgent(Agent):
                 break
             if deadline is not None and done > 0 and _time.perf_counter() >= deadline:
                 break
-            self._iterate(root, game.determinize(seat, rng), rng)
+            self._iterate(root, game.determinize(seat, rng), rng, seat)
             done += 1
         return {a: child.visits for a, child in root.children.items()}
 
-    def _iterate(self, root: _Node, world: Game, rng: np.random.Generator) -> None:
+    def flat_search(self, game: Game, legal: np.ndarray) -> np.ndarray:
+        """Mean value of each legal action over sampled worlds, all actions scored on the same
+        worlds with the same rollout seeds (common random numbers: the comparison between
+        actions is not drowned by the luck of the sample). ``iterations`` counts rollouts."""
+        seat = game.current_player
+        rng = self.rng
+        totals = np.zeros(legal.size)
+        deadline = None if self.time_budget is None else _time.perf_counter() + self.time_budget
+        budget = None if self.iterations is None else max(1, -(-self.iterations // legal.size))
+        worlds = 0
+        while True:
+            if budget is not None and worlds >= budget:
+                break
+            if deadline is not None and worlds > 0 and _time.perf_counter() >= deadline:
+                break
+            world = game.determinize(seat, rng)
+            rollout_seed = int(rng.integers(2**63))
+            for j, action in enumerate(legal.tolist()):
+                branch = world.clone()
+                branch.step(action)
+                rollout_rng = np.random.default_rng(rollout_seed)
+                if self.rollout_agent is not None:
+                    self.rollout_agent.reset(rollout_seed)
+                totals[j] += float(self._rollout(branch, rollout_rng)[seat])
+            worlds += 1
+        return totals / worlds
+
+    def _iterate(self, root: _Node, world: Game, rng: np.random.Generator, seat: int) -> None:
         node = root
         path: list[tuple[_Node, int]] = []  # (edge node, seat that chose it)
         c = self.c
         while not world.is_over:
-            legal = np.flatnonzero(world.legal_action_mask())
             actor = world.current_player
+            if actor != seat and not self.opponents_in_tree:
+                self._rollout_step(world, rng)  # opponents play the rollout policy, outside the tree
+                continue
+            legal = np.flatnonzero(world.legal_action_mask())
             children = node.children
             untried = []
             for a in legal.tolist():
@@ -119,23 +182,28 @@ class ISMCTSAgent(Agent):
             node = children[best_action]
             world.step(best_action)
             path.append((node, actor))
-        self._rollout(world, rng)
-        returns = world.returns()
+        returns = self._rollout(world, rng)
         for edge, actor in path:
             edge.visits += 1
             edge.total += float(returns[actor])
 
-    def _rollout(self, world: Game, rng: np.random.Generator) -> None:
+    def _rollout_step(self, world: Game, rng: np.random.Generator) -> None:
+        mask = world.legal_action_mask()
+        policy = self.rollout_agent
+        if policy is None:
+            legal = np.flatnonzero(mask)
+            world.step(int(legal[rng.integers(legal.size)]))
+        else:
+            game_arg = world if policy.needs_game else None
+            world.step(policy.act(world.observation(world.current_player), mask, game_arg))
+
+    def _rollout(self, world: Game, rng: np.random.Generator) -> np.ndarray:
+        """Play on from ``world``; the per-seat values to back up."""
         steps = 0
         limit = self.max_rollout_steps
-        policy = self.rollout_agent
         while not world.is_over and (limit is None or steps < limit):
-            mask = world.legal_action_mask()
-            if policy is None:
-                legal = np.flatnonzero(mask)
-                world.step(int(legal[rng.integers(legal.size)]))
-            else:
-                seat = world.current_player
-                game_arg = world if policy.needs_game else None
-                world.step(policy.act(world.observation(seat), mask, game_arg))
+            self._rollout_step(world, rng)
             steps += 1
+        if not world.is_over and self.leaf_evaluator is not None:
+            return np.asarray(self.leaf_evaluator(world), dtype=np.float64)
+        return world.returns()

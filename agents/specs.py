@@ -4,6 +4,8 @@
     heuristic                                the game's heuristic bot
     ismcts:iterations=200                    information-set MCTS; options separated by ';':
     ismcts:iterations=200;rollout=heuristic;time=0.5;c=1.0
+    ismcts:iterations=300;rollout=heuristic;max_rollout_steps=30;leaf=heuristic
+                                             ... rollouts cut short, scored by the heuristic module's evaluate()
     policy:path/to/model.zip                 a MaskablePPO checkpoint (most likely action)
     policy:path/to/model.zip;deterministic=false   ... sampling its action distribution
     rllib:path/to/run/model                  an RLlib policy folder (training backend: rllib); same options
@@ -20,9 +22,12 @@ from typing import Any
 from agents.base import Agent, RandomAgent
 
 KINDS = ("random", "heuristic", "ismcts", "policy", "rllib")
-ISMCTS_OPTIONS = {"iterations": int, "time": float, "rollout": str, "c": float, "max_rollout_steps": int}
+ISMCTS_OPTIONS = {"iterations": int, "time": float, "rollout": str, "c": float, "max_rollout_steps": int,
+                  "leaf": str, "opponents": str, "search": str}
 POLICY_OPTIONS = {"deterministic": bool}
 ROLLOUTS = ("random", "heuristic")
+LEAVES = ("returns", "heuristic")
+OPPONENT_MODELS = ("tree", "rollout")
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,15 @@ def parse_spec(spec: str) -> AgentSpec:
         rollout = options.get("rollout", "random")
         if rollout not in ROLLOUTS:
             raise ValueError(f"agent spec {spec!r}: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        leaf = options.get("leaf", "returns")
+        if leaf not in LEAVES:
+            raise ValueError(f"agent spec {spec!r}: leaf must be one of {', '.join(LEAVES)}, got {leaf!r}")
+        if options.get("search", "tree") not in ("tree", "flat"):
+            raise ValueError(f"agent spec {spec!r}: search must be tree or flat, got {options['search']!r}")
+        model = options.get("opponents", "tree")
+        if model not in OPPONENT_MODELS:
+            raise ValueError(f"agent spec {spec!r}: opponents must be one of {', '.join(OPPONENT_MODELS)}, "
+                             f"got {model!r}")
         return AgentSpec(kind, options, None, text)
     path, *parts = rest.split(";")
     if not path.strip():
@@ -112,7 +126,12 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
             from agents.heuristics import heuristic_class
 
             rollout_agent = heuristic_class(env_id)(seed=seed)
-        return ISMCTSAgent(seed=seed, rollout_agent=rollout_agent, **options)
+        leaf_evaluator = None
+        if options.pop("leaf", "returns") == "heuristic":
+            from agents.heuristics import heuristic_evaluator
+
+            leaf_evaluator = heuristic_evaluator(env_id)
+        return ISMCTSAgent(seed=seed, rollout_agent=rollout_agent, leaf_evaluator=leaf_evaluator, **options)
     if parsed.kind == "rllib":
         from agents.rllib_agent import RLlibAgent
 

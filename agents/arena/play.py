@@ -12,6 +12,7 @@ import numpy as np
 from agents.base import Agent
 from agents.specs import make
 from yokai_envs.core.game import Game
+from yokai_envs.gym_env import is_cooperative
 from yokai_envs.registry import make_game
 
 from .schedule import GameSpec
@@ -50,7 +51,7 @@ class Runner:
         self.game_source = game_source
         self.env_options = dict(env_options)
         self.game = build_game(game_source, self.env_options)
-        self.cooperative = bool(getattr(self.game, "is_cooperative", False))
+        self.cooperative = is_cooperative(self.game)
         self.sources = agents
         self.keep_actions = keep_actions
         self.pool: dict[str, list[Agent]] = {}

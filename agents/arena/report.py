@@ -86,7 +86,7 @@ def markdown(result: MatchResult) -> str:
              "| table | agent | vs | games | wins | draws | losses | win rate | 95% CI | mean reward |",
              "|---|---|---|---:|---:|---:|---:|---:|---|---:|"]
     for r in result.rows:
-        lines.append(f"| {r['table']} | {r['agent']} | {r['opponents']} | {r['games']} | {r['wins']} | "
+        lines.append(f"| {r['table']} | {r['agent']} | {r['opponents'] or '—'} | {r['games']} | {r['wins']} | "
                      f"{r['draws']} | {r['losses']} | {r['win_rate']:.3f} | "
                      f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}] | {r['mean_reward']:+.3f} |")
     if result.ratings:

@@ -11,9 +11,11 @@ from tests.agents.toy_game import ToyTrickGame
 from tests.conftest import conformance_params
 from yokai_envs.registry import make_game
 
+VARIANTS = [{}, {"search": "flat"}, {"opponents": "rollout"}]
 
-def decide(game, seed: int, iterations: int = 60) -> tuple[int, dict[int, int]]:
-    bot = ISMCTSAgent(iterations=iterations, seed=seed)
+
+def decide(game, seed: int, iterations: int = 60, **variant) -> tuple[int, dict[int, int]]:
+    bot = ISMCTSAgent(iterations=iterations, seed=seed, **variant)
     bot.reset(seed)
     visits = bot.search(game)
     bot.reset(seed)
@@ -28,7 +30,8 @@ def swap_hidden(game: ToyTrickGame, seat: int) -> ToyTrickGame:
     return other
 
 
-def test_toy_hidden_cards_do_not_change_the_decision():
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+def test_toy_hidden_cards_do_not_change_the_decision(variant):
     differing = 0
     for seed in range(20):
         game = ToyTrickGame(num_players=3)
@@ -39,7 +42,7 @@ def test_toy_hidden_cards_do_not_change_the_decision():
         twin = swap_hidden(game, seat)
         assert np.array_equal(game.observation(seat), twin.observation(seat))
         differing += not np.array_equal(game.location, twin.location)
-        assert decide(game, seed) == decide(twin, seed)
+        assert decide(game, seed, **variant) == decide(twin, seed, **variant)
     assert differing >= 15, "the twin states should really differ in hidden cards"
 
 
@@ -113,7 +116,8 @@ def test_plays_every_seat_count(num_players):
             game.step(action)
 
 
-def test_finds_the_safe_play():
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+def test_finds_the_safe_play(variant):
     """Seat 1 follows a led 2 holding {3, 0}: taking the trick with 3 guarantees at least a
     shared win (+1) whatever seat 0 holds; ducking with 0 loses unless seat 0 holds the 1."""
     game = ToyTrickGame(num_players=2)
@@ -121,7 +125,7 @@ def test_finds_the_safe_play():
     game.location[:] = [1, -1, 0, 1, -1, 0]  # seat 0: {2, 5}; seat 1: {0, 3}; stock: {1, 4}
     game.step(2)
     for seed in range(3):
-        action, visits = decide(game, seed, iterations=200)
+        action, visits = decide(game, seed, iterations=200, **variant)
         assert action == 3, visits
 
 
@@ -136,3 +140,30 @@ def test_time_budget_and_single_action():
     assert bot.act(game.observation(0), only, game) == 3
     with pytest.raises(ValueError, match="needs the game"):
         bot.act(game.observation(0), game.legal_action_mask(), None)
+
+
+def test_leaf_evaluator_scores_cut_rollouts():
+    """Rollouts cut at once; the evaluator alone says playing the 0 is best."""
+    calls = []
+
+    def evaluator(world):
+        calls.append(1)
+        return np.array([1.0 if world.location[0] == -2 else -1.0, 0.0])
+
+    game = ToyTrickGame(num_players=2)
+    game.reset(0)
+    game.location[:] = [0, 0, 1, 1, -1, -1]
+    for variant in VARIANTS:
+        bot = ISMCTSAgent(iterations=40, seed=0, max_rollout_steps=0, leaf_evaluator=evaluator, **variant)
+        assert bot.act(game.observation(0), game.legal_action_mask(), game) == 0
+    assert len(calls) >= 40
+
+
+def test_yonkai_spec_with_every_option_plays():
+    game = make_game("yonkai_no_yokai_v0", num_players=3)
+    spec = "ismcts:search=flat;iterations=12;rollout=heuristic;max_rollout_steps=10;leaf=heuristic"
+    bot = agents.make(spec, "yonkai_no_yokai_v0", seed=0)
+    game.reset(0)
+    for _ in range(15):
+        action = bot.act(game.observation(game.current_player), game.legal_action_mask(), game)
+        game.step(action)

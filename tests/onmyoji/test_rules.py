@@ -474,3 +474,26 @@ def test_heal_cap_20():
 
 def test_unused_t_p1_constant():
     assert T_P1 == enc.TARGET + 3
+
+
+def test_solo_yokai_deck_reshuffles_after_three_flips_and_each_battle():
+    g = put_battle(new_game("solo", characters="Doman"), ["Tanuki"])
+    assert sorted(g.yokai_deck) == [0, 1, 2]
+    g.enemies[0].hp = 60
+    flipped = []
+    for card in (A, S, G):
+        play_turn(g, [card])
+        flipped.append(g.yokai_deck[:])
+    assert [len(d) for d in flipped] == [2, 1, 3]  # all 3 flipped: shuffled again
+    g.yokai_deck = [1]
+    put_battle(g, ["Kappa"])
+    assert sorted(g.yokai_deck) == [0, 1, 2]
+
+
+def test_render_for_hides_the_face_down_card_until_reveal():
+    g = put_battle(new_game("duel"), ["Kappa", "Tanuki"], first=0)
+    g.step(S)
+    assert "(face down)" in g.render_for(1) and "played Spell" not in g.render_for(1)
+    assert "played Spell" in g.render_for(0) and "played Spell" in g.render()
+    g.step(A)
+    assert "played Spell" in g.render_for(1)

@@ -117,3 +117,14 @@ def test_public_action_names_hide_hidden_choices():
     card_action = g2.num_actions - len(g2.cards) + g2.ctype[g2.hand[1][0]]
     assert g2.public_action_name(card_action, 0) == "place a face-down Soul from hand"
     assert g2.public_action_name(card_action, 1) == "card Karasu Scout"
+
+
+def test_owner_sees_its_shields_opponent_only_the_count():
+    g = blank()
+    field(g, 0, 0, S)
+    field(g, 1, 0, S)
+    g.shields[0][0].append(g.deck[0].pop())
+    lay = g.observation_layout["my_shield_counts"]
+    assert g.observation(0)[lay].sum() > 0 and g.observation(1)[lay].sum() == 0
+    status = g.observation_layout["field_status"]
+    assert g.observation(1)[status][9 * 2 + 3] == 0.2  # enemy Field Yokai 0: 1 Shield / 5

@@ -112,6 +112,7 @@ class Encoder:
             ("void_status", 2 * VOID_SLOTS * VOID_EXTRA),
             ("my_hand_counts", n), ("my_deck_counts", n), ("my_limbo_counts", n), ("opp_limbo_counts", n),
             ("my_grave_counts", n), ("opp_grave_counts", n), ("my_burned_counts", n), ("exile_counts", n),
+            ("my_shield_counts", 2 * n),
             ("globals", GLOBALS), ("decision", CONTEXT),
         ]
         self.layout: dict[str, slice] = {}
@@ -187,7 +188,7 @@ class Encoder:
                            float(g.slowed[y]), sum([blighted[c] for c in souls]) * 0.2,
                            1.0 if g.turn_round[y] == rnd else 0.0, 1.0 if act_y == y else 0.0]
         zones = [g.hand[seat], g.deck[seat], g.limbo[seat], g.limbo[opp], g.grave[seat], g.grave[opp],
-                 g.burned[seat], g.exile]
+                 g.burned[seat], g.exile, g.shields[seat][0], g.shields[seat][1]]
         if omniscient:
             zones += [g.hand[opp], g.deck[opp], g.burned[opp]]
         counts = self.counts(g, zones)
@@ -199,7 +200,7 @@ class Encoder:
                    min(rnd, 30) / 30, 0.0 if tier >= BIG_TIER else min(tier, 10) * 0.1,
                    1.0 if g.last_turn == seat else 0.0, 1.0 if g.hidden_setup else 0.0]
         fields += self.context(g, seat)
-        k = 8 * self.n_types
+        k = 10 * self.n_types
         nf = 4 * FIELD_EXTRA
         small = np.array(fields, dtype=np.float32)
         parts = [self.features[ids].ravel(), small[:nf], STATUS_PAIRS[status].ravel(), counts[:k], small[nf:]]

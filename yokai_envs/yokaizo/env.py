@@ -28,7 +28,8 @@ identity one-hot, hidden flag (face-down card the observer cannot see; empty = a
                                Attached/4, Slowed, Blighted/5, took its Turn this Round, is acting
     soul_status, void_status   face-up and Blighted per Soul; Frozen and face-down per Void card
     *_counts                   per card type /3: my hand, my deck, both Limbos, both Graves,
-                               my Burned cards, the Exile
+                               my Burned cards, the Exile, my Shields on each Field Yokai (the
+                               owner peeks at its face-down cards; the enemy sees only counts)
     globals                    hand/deck/Limbo sizes, Grave Souls/13, Burned counts, Round, tier,
                                whether I took the last Turn, setup still hidden
     decision                   phase one-hot, am I deciding, DMG left, BREAK, picks left, unpaid

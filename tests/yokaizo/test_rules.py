@@ -489,3 +489,38 @@ def test_random_games_end_with_a_winner(seed):
         legal_actions = np.flatnonzero(g.legal_action_mask())
         g.step(int(legal_actions[rng.integers(legal_actions.size)]))
     assert g.is_terminal and g.winner in (0, 1)
+
+
+def test_swapped_in_yokai_triggers_its_field_entry_effect():
+    g = blank()
+    y = field(g, 0, 0, S)
+    field(g, 1, 0, S)
+    hand(g, 0, "Kappa Wrestler")  # Field entry: Shield 2
+    start(g, ActionChoice(0, 0, y))
+    act(g, "return", "topdeck", "topdeck", "card Kappa Wrestler")  # its only Field Yokai: no choice
+    assert len(g.shields[0][0]) == 2
+
+
+def test_flipped_soul_resolves_before_the_banish():
+    g = blank()
+    field(g, 0, 0, S)
+    y = field(g, 1, 0, "Karasu Scout", up=2, down=1, soul="River Sentinel")  # Soul: Shield 1
+    field(g, 1, 1, S)
+    start(g, Damage(1, 0, y, 2, False))
+    act(g, "soul 2")
+    # all 3 Souls face up, but the Soul effect is still resolving: not Banished yet
+    assert g.field[1][0] == y and g.stack[-1].verb == "shield"
+    act(g, "my field yokai 1")
+    assert g.field[1][0] == NO and len(g.shields[1][1]) == 1
+
+
+def test_topdeck_from_an_empty_deck_reshuffles_the_limbo():
+    g = blank()
+    field(g, 0, 0, S)
+    y = field(g, 1, 0, S)
+    g.limbo[1] = g.deck[1]
+    g.deck[1] = []
+    start(g, Damage(1, 0, y, 1, False))
+    assert "topdeck" in legal(g)
+    act(g, "topdeck")
+    assert slot_souls(g, 1, 0) == (0, 1) and not g.limbo[1] and len(g.deck[1]) == 38

@@ -204,3 +204,25 @@ def _worth_using(g: OnmyojiGame, seat: int, ability, once_per_game: bool) -> boo
 def _yokai_value(g: OnmyojiGame, y: int) -> float:
     card = g.card(y)
     return card.lv * 2 + max(sum(e.stats) + (0.8 if e.ability is not None else 0) for e in card.edges)
+
+
+def evaluate(game: Game) -> np.ndarray:
+    """Per-seat value in [-1, 1] of a position (for search leaves): HP, strength and progress."""
+    g: OnmyojiGame = game  # type: ignore[assignment]
+    if g.is_over:
+        return np.asarray(g.returns(), dtype=np.float64)
+
+    def strength(p) -> float:
+        if p.fallen:
+            return 0.0
+        return p.hp / 20 + 0.05 * (fx.player_atk(g, p) + fx.player_spl(g, p) + 2 * fx.player_def(g, p))
+
+    if g.mode == "duel":
+        v = float(np.tanh(2.0 * (strength(g.players[0]) - strength(g.players[1]))))
+        return np.array([v, -v])
+    done = 6 if g.boss_battle else (g.night - 1) * 2 + g.battle - 1
+    if g.boss_battle and g.enemies[0] is not None:
+        done += 1 - g.enemies[0].hp / g.card(g.enemies[0].yokai).hp
+    weakest = min(strength(p) for p in g.players)
+    v = float(np.clip(2 * (0.5 * done / 7 + 0.5 * min(1.0, weakest)) - 1, -1, 1))
+    return np.full(g.num_players, v)

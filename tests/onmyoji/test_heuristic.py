@@ -88,3 +88,13 @@ def test_only_reads_the_world_through_its_view():
     assert len(choices) == 1
     assert np.isfinite(g.observation(1)).all()
     assert Y["Kappa"] in [e.yokai for e in g.enemies]
+
+
+def test_evaluate_is_in_range_and_prefers_the_healthier_duelist():
+    from agents.heuristics.onmyoji import evaluate
+    g = new_game("duel", characters=("Doman", "Seimei"))
+    g.players[1].hp = 3
+    v = evaluate(g)
+    assert v.shape == (2,) and v[0] > 0 > v[1] and np.all(np.abs(v) <= 1)
+    c = new_game("coop", characters=("Doman", "Seimei"))
+    assert np.all(np.abs(evaluate(c)) <= 1) and evaluate(c)[0] == evaluate(c)[1]

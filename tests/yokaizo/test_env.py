@@ -128,3 +128,17 @@ def test_owner_sees_its_shields_opponent_only_the_count():
     assert g.observation(0)[lay].sum() > 0 and g.observation(1)[lay].sum() == 0
     status = g.observation_layout["field_status"]
     assert g.observation(1)[status][9 * 2 + 3] == 0.2  # enemy Field Yokai 0: 1 Shield / 5
+
+
+def test_table_view_hides_face_down_cards_from_the_other_seat():
+    import json
+    g = blank()
+    field(g, 0, 0, S, down=1, soul="Karasu Scout")
+    field(g, 1, 0, S)
+    hand(g, 0, "Kappa Bowlkeeper")
+    for seat, visible in ((0, True), (1, False), (None, True)):
+        view = g.table_view(seat)
+        json.dumps(view)
+        zones = {z["name"]: z for z in view["seats"][0]["zones"]}
+        assert bool(zones["hand"]["cards"]) == visible and zones["hand"]["hidden"] == (0 if visible else 1)
+        assert bool(zones["souls of field 0"]["cards"]) == visible

@@ -121,6 +121,10 @@ class YokaizoGame(Table, Game):
             names = _NAMES[id(self.pool)] = action_names(self.pool)
         return names[action]
 
+    def table_view(self, seat: int | None = None) -> dict[str, Any]:
+        from yokai_envs.yokaizo.view import table_view
+        return table_view(self, seat)
+
     def public_action_name(self, action: int, seat: int) -> str | None:
         """How ``seat`` sees the pending ``action``: card names chosen into hidden places (setup picks,
         face-down Souls, Shine into hand, unburning into hand) are not shown to the other seat."""

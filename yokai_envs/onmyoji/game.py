@@ -18,28 +18,31 @@ from yokai_envs.onmyoji import effects as fx
 from yokai_envs.onmyoji import encoding as enc
 from yokai_envs.onmyoji import observation as obs
 from yokai_envs.onmyoji.cards import Ability, Side, Yokai, load_pool
+from yokai_envs.onmyoji.invariants import check_invariants
 from yokai_envs.onmyoji.state import (
     ATTACK,
-    CARD_NAMES,
     DEFEATED,
     EQUIP,
     GONE,
     GUARD,
     IN_PLAY,
     PILE,
+    S_AFTER,
+    S_ATTACK,
+    S_GUARD,
+    S_OVER,
+    S_PLAY,
+    S_SETUP,
+    S_START,
     SHIKIGAMI,
     SPELL,
+    STAGE_NAMES,
     UNDER,
-    ZONE_NAMES,
     Enemy,
     Player,
 )
 
 MODES = ("solo", "duel", "coop")
-# Stages of the flow.
-S_SETUP, S_START, S_PLAY, S_GUARD, S_ATTACK, S_AFTER, S_OVER = range(7)
-STAGE_NAMES = ("solo setup", "start of turn", "play cards", "guard step", "attack/spell step",
-               "after the battle", "game over")
 # Pending decisions.
 D_NONE, D_PICK, D_TAKE, D_START_MENU, D_PLAY, D_ACTION_MENU, D_EVOLVE, D_TARGET = range(8)
 DECISION_NAMES = ("none", "pick a Yokai", "Shikigami or Equip", "start-of-turn abilities",
@@ -695,46 +698,4 @@ class OnmyojiGame(Game):
 
     # ------------------------------------------------------------------ invariants
     def check_invariants(self) -> None:
-        counts = [0] * enc.N_YOKAI
-        for e in self.enemies:
-            if e is not None and not e.is_boss:
-                assert self.zone[e.yokai] == IN_PLAY, f"{self.yokai_names[e.yokai]} in play but zone says " \
-                                                      f"{ZONE_NAMES[self.zone[e.yokai]]}"
-                counts[e.yokai] += 1
-            if e is not None:
-                assert 0 <= e.hp <= self.card(e.yokai).hp and e.alive == (e.hp > 0)
-                assert 0 <= e.next_action < len(self.card(e.yokai).actions)
-        for y in self.pick_candidates:
-            assert self.zone[y] == (PILE if self.stage == S_SETUP else DEFEATED)
-            counts[y] += self.stage != S_SETUP
-        if self.taking >= 0:
-            assert self.zone[self.taking] == DEFEATED
-            counts[self.taking] += 1
-        for s, p in enumerate(self.players):
-            assert 0 <= p.hp <= fx.HP_CAP, f"seat {s} HP {p.hp} out of range"
-            assert p.fallen == (p.hp == 0) or self.final_duel, f"seat {s} fallen flag disagrees with HP"
-            for y in p.shikigami:
-                assert self.zone[y] == SHIKIGAMI and self.owner[y] == s
-                counts[y] += 1
-            for y, _ in p.equips:
-                assert self.zone[y] == EQUIP and self.owner[y] == s
-                counts[y] += 1
-            for c in range(3):
-                places = p.hand[c] + p.used[c] + (p.played == c and not p.used[c])
-                assert places == 1, f"seat {s} action card {CARD_NAMES[c]} is in {places} places"
-            stats = [0, 0, 0]
-            for y, edge in p.equips:
-                for i in range(3):
-                    stats[i] += self.card(y).edges[edge].stats[i]
-            assert stats == p.equip_stats
-        for lv in (1, 2, 3):
-            for y in self.piles[lv]:
-                assert self.zone[y] == PILE and self.card(y).lv == lv, f"{self.yokai_names[y]} misplaced in pile"
-        for y in range(enc.N_YOKAI):
-            if self.zone[y] == PILE:
-                assert any(y in pile for pile in self.piles), f"{self.yokai_names[y]} lost from its pile"
-            if self.zone[y] in (PILE, UNDER, GONE):
-                counts[y] += 1
-            assert counts[y] == 1, f"Yokai {self.yokai_names[y]} is in {counts[y]} places"
-        if not self.over:
-            assert self.legal_action_mask().any(), f"no legal action in {self.phase_name}"
+        check_invariants(self)

@@ -12,6 +12,11 @@ CARD_NAMES = ("Attack", "Guard", "Spell")
 PILE, IN_PLAY, DEFEATED, SHIKIGAMI, EQUIP, UNDER, GONE = range(7)
 ZONE_NAMES = ("pile", "in play", "defeated", "shikigami", "equip", "under character", "out of game")
 
+# Stages of the flow (game.py).
+S_SETUP, S_START, S_PLAY, S_GUARD, S_ATTACK, S_AFTER, S_OVER = range(7)
+STAGE_NAMES = ("solo setup", "start of turn", "play cards", "guard step", "attack/spell step",
+               "after the battle", "game over")
+
 # Solo Yokai deck cards placed in front of the lone Yokai.
 DECK_NONE = -1
 

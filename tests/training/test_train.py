@@ -62,6 +62,16 @@ def test_tiny_run_end_to_end_then_resume(tmp_path):
     assert state["timesteps"] == 512 and state["sessions"] == 2
     assert (out / "logs" / "resume_1" / "progress.csv").exists()
 
+    # --overwrite starts afresh (and refuses to delete a folder that holds no run).
+    code = yokai_main(["train", "--config", "configs/yonkai_no_yokai/quick.yaml", "--out", str(out), "--overwrite",
+                       *[arg for item in TINY for arg in ("--set", item)]])
+    assert code == 0 and json.loads((out / "state.json").read_text())["sessions"] == 1
+    (tmp_path / "not_a_run").mkdir()
+    (tmp_path / "not_a_run" / "notes.txt").write_text("keep me")
+    assert yokai_main(["train", "--config", "configs/yonkai_no_yokai/quick.yaml", "--overwrite",
+                       "--out", str(tmp_path / "not_a_run")]) == 2
+    assert (tmp_path / "not_a_run" / "notes.txt").exists()
+
 
 def test_policy_opponents_are_loaded_once_per_process(tmp_path):
     from sb3_contrib import MaskablePPO

@@ -4,6 +4,7 @@
     yokai train --config configs/yonkai_no_yokai/quick.yaml --set training.seed=1 --out runs/seed1
     yokai train --resume --out runs/yonkai_no_yokai/quick      # continue a run (its saved config)
     yokai train --config configs/yonkai_no_yokai/quick.yaml --check   # validate and print, train nothing
+    yokai train --config configs/yonkai_no_yokai/quick.yaml --overwrite   # start the run folder afresh
     yokai train --keys                                                 # every config key and its default
 """
 
@@ -25,6 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", help="run folder (overrides output.dir)")
     parser.add_argument("--resume", action="store_true",
                         help="continue the run in the output folder from checkpoints/latest.zip")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace a finished or stopped run in the output folder instead of refusing")
     parser.add_argument("--check", action="store_true", help="validate the config, print it resolved, and stop")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--backend", choices=("sb3", "rllib"), default=None,
@@ -65,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
         from yokai_envs.training.trainer import Trainer
 
     try:
+        if args.overwrite and not args.resume:
+            from yokai_envs.training.trainer import clear_run_folder
+
+            clear_run_folder(config["output"]["dir"])
         trainer = Trainer(config, resume=args.resume, progress=False if args.no_progress else None)
     except ConfigError as err:
         print(f"yokai train: error: {err}", file=sys.stderr)

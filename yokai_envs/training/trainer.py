@@ -63,6 +63,16 @@ class RunFolder:
         tmp.replace(self.state_file)
 
 
+def clear_run_folder(root: str | Path) -> None:
+    """Delete a previous run (only a folder that holds one: state.json or config.yaml inside)."""
+    folder = RunFolder(root)
+    if not folder.root.exists():
+        return
+    if not (folder.state_file.exists() or folder.config.exists()):
+        raise ConfigError(f"--overwrite: {folder.root} exists but holds no run (no state.json); not deleting it")
+    shutil.rmtree(folder.root)
+
+
 def read_run_config(run_dir: str | Path) -> dict[str, Any]:
     """The config saved in a run folder (for ``--resume``)."""
     folder = RunFolder(run_dir)
@@ -151,7 +161,7 @@ class Trainer:
                 raise ConfigError(f"--resume: {folder.root} has no checkpoints/resume.zip to continue from")
         elif folder.state_file.exists():
             raise ConfigError(f"{folder.root} already holds a run; pass --resume to continue it, "
-                              "or --out another folder")
+                              "--overwrite to start afresh, or --out another folder")
         self.state = folder.load_state()
 
     # ------------------------------------------------------------------ main

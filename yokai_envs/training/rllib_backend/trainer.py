@@ -31,6 +31,7 @@ import math
 import os
 import shutil
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,9 @@ HYPERPARAMETERS = {
 }
 # n_steps sets the batch: n_steps x n_envs env steps per update, as in SB3.
 BATCH_HYPERPARAMETER = "n_steps"
+# SB3 stops an update's epochs early past target_kl; RLlib instead adapts a KL penalty
+# towards kl_target. Same intent (small policy steps), not the same mechanism.
+KL_HYPERPARAMETER = "target_kl"
 SB3_DEFAULT_N_STEPS = 2048
 
 
@@ -66,8 +70,9 @@ def check_rllib_config(config: dict[str, Any]) -> None:
     if algorithm["name"] != "MaskablePPO":
         errors.append(f"algorithm.name: the rllib backend runs PPO (write MaskablePPO), got {algorithm['name']!r}")
     if algorithm["network"]["critic_state"]:
-        errors.append("algorithm.network.critic_state: not supported by the rllib backend (use backend: sb3)")
-    supported = [*HYPERPARAMETERS, BATCH_HYPERPARAMETER]
+        warnings.warn("algorithm.network.critic_state is ignored by the rllib backend: its critic sees the "
+                      "seat's observation, like the actor", stacklevel=2)
+    supported = [*HYPERPARAMETERS, BATCH_HYPERPARAMETER, KL_HYPERPARAMETER]
     for key in algorithm["hyperparameters"]:
         if key not in supported:
             errors.append(f"algorithm.hyperparameters.{key}: not supported by the rllib backend; "
@@ -132,7 +137,12 @@ def build_algorithm_config(config: dict[str, Any]) -> Any:
     runners, per_runner = runner_layout(config)
     hyper = dict(algorithm["hyperparameters"])
     n_steps = hyper.pop(BATCH_HYPERPARAMETER, SB3_DEFAULT_N_STEPS)
+    target_kl = hyper.pop(KL_HYPERPARAMETER, None)
     train_args = {HYPERPARAMETERS[k]: v for k, v in hyper.items()}
+    # No KL penalty unless target_kl asks for one: the clipped objective alone, like SB3's PPO.
+    train_args["use_kl_loss"] = target_kl is not None
+    if target_kl is not None:
+        train_args["kl_target"] = float(target_kl)
     train_args["train_batch_size_per_learner"] = int(n_steps) * max(runners, 1) * per_runner
     train_args.setdefault("minibatch_size", min(64, train_args["train_batch_size_per_learner"]))
     return (PPOConfig()
@@ -141,8 +151,7 @@ def build_algorithm_config(config: dict[str, Any]) -> Any:
             .env_runners(num_env_runners=runners, num_envs_per_env_runner=per_runner,
                          rollout_fragment_length="auto")
             .learners(num_learners=0)
-            # No KL penalty: the clipped objective alone, like SB3's PPO.
-            .training(use_kl_loss=False, **train_args)
+            .training(**train_args)
             .multi_agent(policies=set(modules), policy_mapping_fn=module_for_agent, policies_to_train=[LEARNER])
             .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=dict.fromkeys(modules, spec)))
             .debugging(seed=training["seed"]))
@@ -191,7 +200,7 @@ class RLlibTrainer:
             self.algo = build_algorithm_config(config).build_algo()
             if self.resume:
                 self.algo.restore_from_path(str(folder.resume.resolve()))
-                self._push_pool()
+                self._restore_snapshots()
             log_dir = folder.logs / f"resume_{state['sessions'] - 1}" if self.resume else folder.logs
             self.logger = _logger(config, log_dir)
             interrupted = False
@@ -300,14 +309,29 @@ class RLlibTrainer:
         slot = len(state["snapshots"]) % pool_size
         group = self.algo.learner_group
         weights = group.get_state(components=f"learner/rl_module/{LEARNER}")["learner"]["rl_module"][LEARNER]
+        # The learner group keeps the snapshot too (it goes into checkpoints/algorithm for --resume).
         group.set_state({"learner": {"rl_module": {snapshot_id(slot): weights}}})
-        self.algo.env_runner_group.sync_weights(from_worker_or_learner_group=group, policies=[snapshot_id(slot)],
-                                                inference_only=True)
+        # Straight into every env runner's module: RLlib's sync_weights skips runners whose weights
+        # sequence number is already current, which it is right after a training iteration.
+        module_id = snapshot_id(slot)
+        self.algo.env_runner_group.foreach_env_runner(lambda runner: _load_weights(runner, module_id, weights))
         state["snapshots"].append(f"step_{step}@{snapshot_id(slot)}")
         if slot not in state["snapshot_slots"]:
             state["snapshot_slots"].append(slot)
         self._push_pool()
         self.folder.save_state(state)
+
+    def _restore_snapshots(self) -> None:
+        """After --resume: the snapshot weights from the restored learner group into every env runner."""
+        from yokai_envs.training.rllib_backend.env import snapshot_id
+
+        group = self.algo.learner_group
+        for slot in self.state["snapshot_slots"]:
+            module_id = snapshot_id(slot)
+            weights = group.get_state(components=f"learner/rl_module/{module_id}")["learner"]["rl_module"][module_id]
+            self.algo.env_runner_group.foreach_env_runner(lambda runner, m=module_id, w=weights:
+                                                          _load_weights(runner, m, w))
+        self._push_pool()
 
     def _push_pool(self) -> None:
         from yokai_envs.training.rllib_backend.env import set_pool_everywhere
@@ -401,6 +425,12 @@ def evaluate_rllib_policy(path: str, env_id: str, options: dict[str, Any], bots:
         match = run_match(env_id, [agent], games=games, seed=seed, env_options=options, workers=workers)
         results[label] = _row(match, match.agents[0], seats, kind="self" if label == "self" else "reference")
     return results
+
+
+def _load_weights(runner: Any, module_id: str, weights: dict[str, Any]) -> None:
+    module = runner.module[module_id]
+    own = module.get_state()  # an inference-only module holds a subset of the learner's weights
+    module.set_state({key: value for key, value in weights.items() if key in own})
 
 
 def _crossed(before: int, now: int, every: int) -> bool:

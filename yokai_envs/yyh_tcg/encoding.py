@@ -123,11 +123,49 @@ class Encoder:
             for side in ("my", "opp")}
 
     def observe(self, eng, seat: int) -> np.ndarray:  # eng: Engine (untyped to avoid a cycle)
-        obs = np.zeros(self.size, dtype=np.float32)
+        # Entries are gathered as index lists and written with two bincounts: "ones" (one-hot
+        # flags) and "thirds" (card copies / 3; a deck never holds more than 3 copies).
         st = self.start
         me, opp = eng.players[seat], eng.players[1 - seat]
         show_opp = eng.revealed
-        obs[st["phase"] + self.phase_index[eng.phase]] = 1.0
+        ones = [st["phase"] + self.phase_index[eng.phase]]
+        thirds: list[int] = []
+        if me.bonus_team is not None:
+            ones.append(st["my_bonus"] + self.team_index[me.bonus_team])
+        if opp.bonus_team is not None and show_opp:
+            ones.append(st["opp_bonus"] + self.team_index[opp.bonus_team])
+        for name, cards in (("my_hand", me.hand), ("my_deck", me.deck), ("my_discard", me.discard),
+                            ("opp_discard", opp.discard), ("opp_revealed_hand", opp.revealed)):
+            s = st[name]
+            thirds.extend([s + c for c in cards])
+        ci = self.char_index
+        for name, cards in (("my_won", me.won), ("my_lost", me.lost), ("opp_won", opp.won), ("opp_lost", opp.lost)):
+            s = st[name]
+            ones.extend([s + ci[c] for c in cards])
+        if eng.attack is not None:
+            s = st["attack_choice"]
+            card = eng.pool.cards[eng.attack_card]
+            if card.is_character:
+                ones.append(s + card.attacks.index(eng.attack))
+            else:
+                ones.append(s + MAX_OWN_ATTACKS + self.tech_index[eng.attack_card])
+        slot_rows: list[tuple[int, int]] = []
+        down_counts: list[tuple[int, int]] = []
+        self._slots(ones, thirds, slot_rows, down_counts, "my", me, True)
+        if show_opp:
+            self._slots(ones, thirds, slot_rows, down_counts, "opp", opp, False)
+        size = self.size
+        obs = np.bincount(ones, minlength=size).astype(np.float32)
+        if thirds:
+            obs += np.bincount(thirds, minlength=size).astype(np.float32) * np.float32(1 / 3)
+        n_feat = self.n_feat
+        for at, row in slot_rows:
+            obs[at:at + n_feat] = self.features[row]
+        for at, down in down_counts:
+            obs[at] = min(1.0, down / 5)
+        if me.hand:
+            f = st["my_hand_features"]
+            obs[f:f + self.card_table.shape[1]] = self.card_table[me.hand].sum(axis=0) / 10.0
         attacking = eng.attack is not None
         my_def = eng.defense_value(seat) if me.fighter is not None else 0
         opp_def = eng.defense_value(1 - seat) if (opp.fighter is not None and show_opp) else 0
@@ -141,57 +179,27 @@ class Encoder:
                    eng.extra_damage / 3, eng.pending_discard / 3, eng.rage_used / 3,
                    eng.damage_now() / 4 if attacking else 0, len(me.slots()) / 4]
         s0 = st["scalars"]
-        obs[s0:s0 + len(scalars)] = np.minimum(np.asarray(scalars, dtype=np.float32), 1.0)
-        if me.bonus_team is not None:
-            obs[st["my_bonus"] + self.team_index[me.bonus_team]] = 1.0
-        if opp.bonus_team is not None and show_opp:
-            obs[st["opp_bonus"] + self.team_index[opp.bonus_team]] = 1.0
-        n = self.n_cards
-        for name, cards in (("my_hand", me.hand), ("my_deck", me.deck), ("my_discard", me.discard),
-                            ("opp_discard", opp.discard), ("opp_revealed_hand", opp.revealed)):
-            if cards:
-                s = st[name]
-                counts = np.bincount(cards, minlength=n)
-                obs[s:s + n] = np.minimum(counts / 3.0, 1.0)
-                if name == "my_hand":  # the hand's printed features, summed (10 cards = 1.0)
-                    f = st["my_hand_features"]
-                    obs[f:f + self.card_table.shape[1]] = np.minimum(counts @ self.card_table / 10.0, 1.0)
-        ci = self.char_index
-        for name, cards in (("my_won", me.won), ("my_lost", me.lost), ("opp_won", opp.won), ("opp_lost", opp.lost)):
-            s = st[name]
-            for cid in cards:
-                obs[s + ci[cid]] = 1.0
-        self._slots(obs, "my", me, True)
-        if show_opp:
-            self._slots(obs, "opp", opp, False)
-        if eng.attack is not None:
-            s = st["attack_choice"]
-            card = eng.pool.cards[eng.attack_card]
-            if card.is_character:
-                obs[s + card.attacks.index(eng.attack)] = 1.0
-            else:
-                obs[s + MAX_OWN_ATTACKS + self.tech_index[eng.attack_card]] = 1.0
+        obs[s0:s0 + len(scalars)] = scalars
+        np.minimum(obs, 1.0, out=obs)
         return obs
 
-    def _slots(self, obs: np.ndarray, side: str, player, own: bool) -> None:
+    def _slots(self, ones: list[int], thirds: list[int], slot_rows: list, down_counts: list, side: str,
+               player, own: bool) -> None:
         ai = self.att_index
         offsets = self.slot_offsets[side]
         first = 0 if player.fighter is not None else 1
         slots = [player.fighter, *player.sideline] if first == 0 else player.sideline
-        n_feat = self.n_feat
         for (char_at, feat_at, up_at, down_at, down_cards_at), slot in zip(offsets[first:], slots):
             row = self.char_index[slot.char]
-            obs[char_at + row] = 1.0
-            obs[feat_at:feat_at + n_feat] = self.features[row]
+            ones.append(char_at + row)
+            slot_rows.append((feat_at, row))
             down = 0
             for att in slot.attached:
                 if att.face_up:
-                    i = up_at + ai[att.card]
-                    obs[i] = min(1.0, obs[i] + 1 / 3)
+                    thirds.append(up_at + ai[att.card])
                 else:
                     down += 1
                     if own:
-                        i = down_cards_at + ai[att.card]
-                        obs[i] = min(1.0, obs[i] + 1 / 3)
+                        thirds.append(down_cards_at + ai[att.card])
             if down:
-                obs[down_at] = min(1.0, down / 5)
+                down_counts.append((down_at, down))

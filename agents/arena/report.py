@@ -94,4 +94,7 @@ def markdown(result: MatchResult) -> str:
         lines += ["", f"| agent | {kind} | 95% interval |", "|---|---:|---|"]
         for label, r in sorted(result.ratings.items(), key=lambda kv: -kv[1]["rating"]):
             lines.append(f"| {label} | {r['rating']:.1f} | [{r['low']:.1f}, {r['high']:.1f}] |")
+        if any(r.get("sweep") for r in result.ratings.values()):
+            lines.append("\n(an agent won or lost every game: its Elo is set by the weak prior and the gap shown "
+                         "is only a lower bound)")
     return "\n".join(lines)

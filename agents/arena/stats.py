@@ -117,7 +117,12 @@ def elo_ratings(labels: list[str], records: list[dict[str, Any]], seed: int,
         g, s = _pair_counts(picked, index)
         samples[b] = ELO_CENTER + ELO_PER_LOGIT * bradley_terry(g, s)
     low, high = np.percentile(samples, [2.5, 97.5], axis=0) if n else (elo, elo)
-    return {label: {"rating": float(elo[i]), "low": float(low[i]), "high": float(high[i])}
+    played = games.sum(axis=1)
+    points = score.sum(axis=1)
+    # An agent that won (or lost) every game has no finite maximum-likelihood rating: the prior
+    # alone sets it, so the gap shown is only a lower bound.
+    sweep = (played > 0) & ((points == played) | (points == 0))
+    return {label: {"rating": float(elo[i]), "low": float(low[i]), "high": float(high[i]), "sweep": bool(sweep[i])}
             for label, i in index.items()}
 
 

@@ -44,6 +44,9 @@ class Engine:
     rng: np.random.Generator
     #: passive verb -> value per card id (precomputed once per pool)
     passive: dict[str, list[int]]
+    #: per card id: its ability's timing (None without one) and Spirit cost
+    ability_timing: list[str | None]
+    ability_cost: list[int]
 
     # ------------------------------------------------------------------ setup
     def new_game(self, decks: list[tuple[str, list[int]]]) -> None:
@@ -331,15 +334,19 @@ class Engine:
         return None
 
     def _usable_abilities(self, seat: int, timing: str) -> list[int]:
+        """Cards with an unused, affordable ``timing`` ability face-up in play (each id once)."""
         me = self.players[seat]
-        cards = self.pool.cards
+        timings, costs = self.ability_timing, self.ability_cost
+        spirit = me.spirit
         out = []
         for slot in me.slots():
-            ids = [slot.char] + [a.card for a in slot.attached if a.face_up]
-            for cid in ids:
-                ability = cards[cid].ability
-                if ability is not None and ability.timing == timing and cid not in out \
-                        and self._ability_instance(seat, cid, timing) is not None:
+            cid = slot.char
+            if timings[cid] == timing and not slot.used and costs[cid] <= spirit and cid not in out:
+                out.append(cid)
+            for att in slot.attached:
+                cid = att.card
+                if timings[cid] == timing and att.face_up and not att.used and costs[cid] <= spirit \
+                        and cid not in out:
                     out.append(cid)
         return out
 
@@ -493,7 +500,7 @@ class Engine:
                 self.pending_mask = self.legal()
                 return
             mask = self.legal()
-            if self.phase in PASSABLE and mask[self.table.DONE] and mask.sum() == 1:
+            if self.phase in PASSABLE and mask[self.table.DONE] and np.count_nonzero(mask) == 1:
                 self._pass()
                 continue
             self.pending_mask = mask

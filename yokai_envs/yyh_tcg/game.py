@@ -39,6 +39,8 @@ class YYHGame(Engine, Game):
             passive = {verb: [card.passive_value(verb) for card in self.pool.cards] for verb in PASSIVE_VERBS}
             _TABLES[key] = (ActionTable(self.pool), Encoder(self.pool), passive)
         self.table, self.encoder, self.passive = _TABLES[key]
+        self.ability_timing = [c.ability.timing if c.ability else None for c in self.pool.cards]
+        self.ability_cost = [c.ability.spirit if c.ability else 0 for c in self.pool.cards]
         decks = self.options["decks"]
         if not isinstance(decks, (tuple, list)) or len(decks) != 2:
             raise ConfigError(f"{self.env_id}: option decks must be a pair (deck for seat 0, deck for seat 1), "

@@ -1,7 +1,9 @@
 """One RLlib training run from a resolved config (``backend: rllib``).
 
 The same YAML as the SB3 path: the MaskablePPO hyperparameter names are translated to
-RLlib's PPO (``HYPERPARAMETERS``); ``training.n_envs`` envs are spread over
+RLlib's PPO (``HYPERPARAMETERS``; ``target_kl`` becomes RLlib's adaptive-KL target, other
+SB3-only keys are refused; ``critic_state`` is ignored with a warning);
+``training.n_envs`` envs are spread over
 ``rllib.num_env_runners`` Ray workers; ``training.total_timesteps`` counts env steps, i.e.
 decisions of the seats RLlib plays (the learner's, and self-play snapshots'; bots play
 inside the env). The run folder holds::

@@ -159,3 +159,18 @@ def test_competitive_game_without_bots_is_refused():
 
     with pytest.raises(ConfigError, match="opponent bot"):
         make_env(bots=[])
+
+
+def test_env_streams_differ_across_env_runners_with_colliding_seeds():
+    """RLlib seeds env i of runner w with seed + w + i: runner 1 env 1 and runner 2 env 0 get the
+    same seed. The runner index keeps their games apart."""
+    from ray.rllib.env.env_context import EnvContext
+
+    config = {"env_id": YONKAI, "options": {"num_players": 4}, "bots": [("random", 1.0)], "seed": 0}
+    deals = []
+    for worker_index in (1, 2, 1):
+        env = YokaiMultiAgentEnv(EnvContext(config, worker_index=worker_index))
+        env.reset(seed=2)
+        deals.append(env.game.state_tensor().tolist())
+    assert deals[0] == deals[2]  # same runner, same seed: the same deal
+    assert deals[0] != deals[1]

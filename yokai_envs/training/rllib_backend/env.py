@@ -65,6 +65,8 @@ class YokaiMultiAgentEnv(MultiAgentEnv):
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         super().__init__()
+        # RLlib hands an EnvContext (a dict with the env runner's index); a plain dict works too.
+        self.worker_index = int(getattr(config, "worker_index", 0) or 0)
         config = dict(config or {})
         if "env_id" not in config:
             raise ConfigError("env_config needs env_id")
@@ -143,7 +145,9 @@ class YokaiMultiAgentEnv(MultiAgentEnv):
     # ------------------------------------------------------------------ MultiAgentEnv API
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         if seed is not None:
-            self.rng = np.random.default_rng(seed)
+            # RLlib seeds env i of runner w with seed + w + i, which repeats across runners
+            # (runner 1 env 1 == runner 2 env 0); the runner index makes every stream distinct.
+            self.rng = np.random.default_rng([int(seed), self.worker_index])
         if seed is not None or not hasattr(self, "_seat_offset"):
             self._seat_offset = int(self.rng.integers(self.num_players))
         for _ in range(_MAX_REDEALS):

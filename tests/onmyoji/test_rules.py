@@ -377,7 +377,7 @@ def test_coop_a_fall_loses_at_once():
     assert g.is_over and list(g.returns()) == [-1.0, -1.0]
 
 
-@pytest.mark.parametrize(("level", "boss", "normal"), [(1, 2, 2), (2, 2, 2), (4, 4, 2), (6, 5, 3), (10, 9, 3)])
+@pytest.mark.parametrize(("level", "boss", "normal"), [(1, 2, 2), (2, 3, 3), (4, 5, 3), (6, 7, 3), (10, 11, 3)])
 def test_coop_modifiers(level, boss, normal):
     """Boss (1) 2 first; Jorogumo (3) 2 both, lone +1 printed; Kappa (3) 2 second."""
     from yokai_envs.onmyoji import effects as fx

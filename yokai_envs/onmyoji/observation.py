@@ -194,7 +194,7 @@ def render(g: OnmyojiGame, seat: int | None) -> str:
     """Text of the table; ``seat`` hides what that seat cannot see (None: omniscient)."""
     lines = []
     where = "Final Battle" if g.final_duel else "Boss battle" if g.boss_battle else f"Night {g.night} battle {g.battle}"
-    status = f"seat {g.decider} to decide" if not g.over else f"returns {list(g.returns())}"
+    status = f"seat {g.decider} to decide" if not g.over else f"returns {[float(r) for r in g.returns()]}"
     lines.append(f"onmyoji_v0 {g.mode} Lv{g.difficulty} | {where} turn {g.turn} | {g.phase_name} | {status}")
     for s, p in enumerate(g.players):
         c = g.pool.characters[p.character]

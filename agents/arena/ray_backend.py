@@ -31,10 +31,15 @@ def ensure_ray(address: str | None = None, num_cpus: int = LOCAL_NUM_CPUS) -> An
     except ImportError:
         raise ImportError("the ray backend needs Ray: pip install 'yokai-envs[ray]'") from None
     if not ray.is_initialized():
-        if address or os.environ.get("RAY_ADDRESS"):
-            ray.init(address=address or os.environ["RAY_ADDRESS"], log_to_driver=False)
-        else:
-            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
+        address = address or os.environ.get("RAY_ADDRESS")
+        try:
+            if address:
+                ray.init(address=address, log_to_driver=False)
+            else:
+                ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
+        except (ConnectionError, RuntimeError, TimeoutError) as exc:
+            where = f"the Ray cluster at {address!r}" if address else "a local Ray instance"
+            raise ValueError(f"cannot connect to {where}: {exc}") from None
     return ray
 
 

@@ -23,7 +23,8 @@ Cards never carry Python: their YAML names verbs from three small vocabularies.
   team entering the Arena searches your deck for a TYPE card).
 
 Values are in thousands of printed points. The engine calls :func:`resolve` for immediate
-verbs; passive and bonus verbs are read by the engine where their rule applies.
+verbs, :func:`attack_modifier` / :func:`defense_modifier` for passives and the Team Bonus
+values in part 5, and the ``on_*`` hooks where a Team Bonus has its moment.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from yokai_envs.core.errors import ConfigError
 
 if TYPE_CHECKING:
     from yokai_envs.yyh_tcg.engine import Engine
+    from yokai_envs.yyh_tcg.state import PlayerState
 
 CARD_TYPES = ("character", "technique", "item", "event")
 SEARCHABLE = ("technique", "item", "event")
@@ -145,3 +147,65 @@ def resolve(engine: Engine, seat: int, effects: tuple[tuple[str, Any], ...]) -> 
                 me.sideline.append(me.sideline.pop(0))
         else:  # validated on load; reaching here is a bug
             raise AssertionError(f"unhandled verb {verb}")
+
+
+# ---------------------------------------------------------------- passives and Team Bonus
+def bonus(player: PlayerState, verb: str) -> int:
+    """The active Team Bonus value of an int ``verb`` (0 when not active)."""
+    return int(player.bonus.get(verb, 0))
+
+
+def _passive_sources(player: PlayerState) -> list[int]:
+    """Cards whose passive applies: the fighter and its face-up attachments."""
+    if player.fighter is None:
+        return []
+    return [player.fighter.char] + [a.card for a in player.fighter.attached if a.face_up]
+
+
+def attack_modifier(engine: Engine, seat: int) -> int:
+    """Passive attack verbs of ``seat``'s fighter and its Items, plus ``villain_hunter``."""
+    me, opp = engine.players[seat], engine.players[1 - seat]
+    cards = engine.pool.cards
+    passive = engine.passive  # verb -> value per card id, precomputed
+    target = cards[opp.fighter.char].alignment if opp.fighter else None
+    versus = passive["vs_villain_plus"] if target == "villain" else passive["vs_hero_plus"] if target else None
+    value = 0
+    for cid in _passive_sources(me):
+        value += passive["attack_plus"][cid]
+        if versus is not None:
+            value += versus[cid]
+    hunter = bonus(me, "villain_hunter")
+    if hunter:
+        value += hunter * sum(cards[s.char].alignment == "villain" for s in opp.slots())
+    return value
+
+
+def defense_modifier(engine: Engine, seat: int) -> int:
+    """Passive ``defense_plus`` on ``seat``'s fighter and its Items, plus ``team_defense``."""
+    me = engine.players[seat]
+    defense_plus = engine.passive["defense_plus"]
+    value = sum(defense_plus[cid] for cid in _passive_sources(me))
+    if me.bonus_team is not None and engine.pool.cards[me.fighter.char].team == me.bonus_team:
+        value += bonus(me, "team_defense")
+    return value
+
+
+def on_end_of_turn(engine: Engine, seat: int) -> None:
+    extra = bonus(engine.players[seat], "end_draw")
+    if extra:
+        engine.draw(seat, extra)
+
+
+def on_damage(engine: Engine, seat: int, damage: int) -> None:
+    """``seat``'s fighter just dealt ``damage``."""
+    mill = bonus(engine.players[seat], "damage_mill")
+    if mill:
+        engine.mill(1 - seat, mill * damage)
+
+
+def on_enter(engine: Engine, seat: int) -> None:
+    """``seat``'s next in line just entered the Arena after a match."""
+    me = engine.players[seat]
+    kind = me.bonus.get("enter_search")
+    if kind and engine.pool.cards[me.fighter.char].team == me.bonus_team:
+        engine.search(seat, str(kind))

@@ -169,14 +169,12 @@ class Engine:
             self.draw(seat, TURN_DRAW)
             if self.winner is not None:
                 return
-        me.spirit = min(MAX_SPIRIT, me.spirit + TURN_SPIRIT + int(me.bonus.get("extra_spirit", 0)))
+        me.spirit = min(MAX_SPIRIT, me.spirit + TURN_SPIRIT + fx.bonus(me, "extra_spirit"))
         self.phase = "draw"
 
     def end_turn(self) -> None:
         seat = self.turn_player
-        extra = int(self.players[seat].bonus.get("end_draw", 0))
-        if extra:
-            self.draw(seat, extra)
+        fx.on_end_of_turn(self, seat)
         if self.winner is None:
             self.start_turn(1 - seat)
 
@@ -212,19 +210,7 @@ class Engine:
     def attack_value(self) -> int:
         """Part 5: the final Attack of this turn's attack (0 floor)."""
         seat = self.turn_player
-        me, opp = self.players[seat], self.players[1 - seat]
-        cards = self.pool.cards
-        passive = self.passive
-        value = (self.attack.value if self.attack else 0) + self.power
-        target = cards[opp.fighter.char].alignment if opp.fighter else None
-        versus = passive["vs_villain_plus"] if target == "villain" else passive["vs_hero_plus"] if target else None
-        for cid in self._passive_sources(me):
-            value += passive["attack_plus"][cid]
-            if versus is not None:
-                value += versus[cid]
-        hunter = me.bonus.get("villain_hunter", 0)
-        if hunter:
-            value += int(hunter) * sum(cards[s.char].alignment == "villain" for s in opp.slots())
+        value = (self.attack.value if self.attack else 0) + self.power + fx.attack_modifier(self, seat)
         return max(0, value)
 
     def defense_value(self, seat: int) -> int:
@@ -232,23 +218,10 @@ class Engine:
         me = self.players[seat]
         if me.fighter is None:
             return 1
-        char = self.pool.cards[me.fighter.char]
-        value = char.defense + me.guard
-        defense_plus = self.passive["defense_plus"]
-        for cid in self._passive_sources(me):
-            value += defense_plus[cid]
-        if me.bonus_team is not None and char.team == me.bonus_team:
-            value += int(me.bonus.get("team_defense", 0))
+        value = self.pool.cards[me.fighter.char].defense + me.guard + fx.defense_modifier(self, seat)
         if seat != self.turn_player:
             value -= self.weaken
         return max(1, value)
-
-    @staticmethod
-    def _passive_sources(me: PlayerState) -> list[int]:
-        """Cards whose passive applies: the fighter and its face-up attachments."""
-        if me.fighter is None:
-            return []
-        return [me.fighter.char] + [a.card for a in me.fighter.attached if a.face_up]
 
     def damage_now(self) -> int:
         """Part 5: 1 when Attack >= Defense, 2 when >= twice, + extra_damage; capped."""
@@ -280,9 +253,7 @@ class Engine:
         opp = self.players[1 - seat]
         if damage and opp.fighter is not None:
             opp.fighter.damage += damage
-            mill = int(self.players[seat].bonus.get("damage_mill", 0))
-            if mill:
-                self.mill(1 - seat, mill * damage)
+            fx.on_damage(self, seat, damage)
             if opp.fighter.damage >= DEFEAT_DAMAGE:
                 self.end_match(seat)
         if self.winner is None:
@@ -313,10 +284,7 @@ class Engine:
             self.flip_attachments(seat, p.fighter)
             self.refresh_bonus(seat)
         for seat in order:
-            p = self.players[seat]
-            kind = p.bonus.get("enter_search")
-            if kind and self.pool.cards[p.fighter.char].team == p.bonus_team:
-                self.search(seat, str(kind))
+            fx.on_enter(self, seat)
 
     # ------------------------------------------------------------------ abilities
     def _ability_instance(self, seat: int, cid: int, timing: str) -> Slot | Attachment | None:
@@ -402,7 +370,7 @@ class Engine:
                 card = cards[cid]
                 if card.type == "event" and card.timing == "use" and card.spirit <= me.spirit:
                     mask[t.event(cid)] = True
-            if self.rage_used < int(me.bonus.get("rage", 0)) and me.hand:
+            if self.rage_used < fx.bonus(me, "rage") and me.hand:
                 mask[t.RAGE] = True
         return mask
 

@@ -30,8 +30,10 @@ class HeuristicAgent(Agent):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
         legal = np.flatnonzero(action_mask).tolist()
-        if len(legal) == 1 or game is None:
-            return int(legal[0]) if game is not None or len(legal) == 1 else int(self.rng.choice(legal))
+        if len(legal) == 1:
+            return int(legal[0])
+        if game is None:  # the heuristic needs the game; without it, play uniformly
+            return int(self.rng.choice(legal))
         view = self.view(game)
         phase = view.phase
         handler = getattr(self, f"_{phase}", None)

@@ -151,6 +151,7 @@ class YokaiMultiAgentEnv(MultiAgentEnv):
         if seed is not None or not hasattr(self, "_seat_offset"):
             self._seat_offset = int(self.rng.integers(self.num_players))
         for _ in range(_MAX_REDEALS):
+            self._observed: set[str] = set()
             self._assign_roles()
             self._episode += 1
             obs, _ = self.pz.reset(seed=int(self.rng.integers(2**62)))
@@ -196,9 +197,11 @@ class YokaiMultiAgentEnv(MultiAgentEnv):
         for name, ob in obs.items():
             seat = int(name.rsplit("_", 1)[1])
             role = self._roles[seat]
-            if role.startswith("bot:"):
-                continue
             key = agent_id(role, seat)
+            # A seat that never got to decide before the end has no episode in RLlib to close.
+            if role.startswith("bot:") or (done and key not in self._observed):
+                continue
+            self._observed.add(key)
             out_obs[key] = ob
             out_term[key] = bool(term.get(name, False))
             out_trunc[key] = bool(trunc.get(name, False))

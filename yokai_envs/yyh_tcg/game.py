@@ -137,8 +137,7 @@ class YYHGame(Engine, Game):
         n_hidden = len(hidden_hand)
         opp.hand = opp.revealed + unknown[:n_hidden]
         opp.deck = unknown[n_hidden:]
-        if hidden_slots:
-            self.refresh_bonus(1 - seat)
+        # No Team Bonus refresh here: before the reveal nobody's bonus is computed (the reveal does it).
         self.pending_mask = self.legal() if self.winner is None else self.pending_mask
 
     # ------------------------------------------------------------------ checks and text
@@ -182,8 +181,9 @@ class YYHGame(Engine, Game):
                  f"(turn player {self.turn_player}, deciding {self.current_player})"]
         for seat, p in enumerate(self.players):
             sees_all = viewer is None or viewer == seat
+            bonus = (p.bonus_team or "-") if (sees_all or self.revealed) else "?"
             lines.append(f"seat {seat} [{p.deck_name}] wins {p.wins} spirit {p.spirit} deck {len(p.deck)} "
-                         f"hand {len(p.hand)} bonus {p.bonus_team or '-'}")
+                         f"hand {len(p.hand)} bonus {bonus}")
             if sees_all:
                 lines.append("  hand: " + ", ".join(cards[c].name for c in sorted(p.hand)))
             if not self.revealed and not sees_all:

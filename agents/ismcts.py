@@ -16,9 +16,11 @@ Rollouts run to the end of the game (random moves, or the game's heuristic with
 ``rollout=heuristic``). In long multi-round games that signal is faint; ``max_rollout_steps``
 cuts rollouts short and ``leaf=heuristic`` then scores the cut world with the game's
 heuristic module's ``evaluate(game) -> per-seat values in [-1, 1]`` (when it has one) instead
-of the returns so far. ``opponents=rollout`` keeps only the searching seat's own decisions in
-the tree and lets the other seats play the rollout policy there too (a model of opponents as
-the heuristic, instead of searching their replies; better with small budgets).
+of the returns so far; ``evaluate`` gets a sampled world the search discards, so it may play on.
+
+``opponents=rollout`` keeps only the searching seat's own decisions in the tree and lets the
+other seats play the rollout policy there too (a model of opponents as the heuristic, instead
+of searching their replies).
 
 ``search=flat`` replaces the tree by determinized flat Monte Carlo at the root: every sampled
 world scores every legal action with the same rollout seed (common random numbers), which

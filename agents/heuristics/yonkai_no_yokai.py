@@ -77,22 +77,21 @@ class HeuristicAgent(Agent):
 def evaluate(game: Game) -> np.ndarray:
     """Per-seat values in [-1, 1] of a full-information (sampled) world, for ISMCTS leaves.
 
-    Predicts this round: the seat needing the fewest plays (distinct values in hand, then hand
-    size) goes out and keeps its cubes, the biggest hand(s) lose 2, the rest 1; then scores
-    each seat by its expected cubes against the best of the others (a tie shares the win).
+    Plays the heuristic for every seat to the end of the current round (on the world given,
+    which the search throws away), then scores each seat by its cubes against the best of the
+    others: the game is won by the most cubes, and a tie shares the win.
     """
-    if game.is_terminal:
+    round_now = game.rounds_completed
+    while not game.is_over and game.rounds_completed == round_now:
+        seat = game.current_player
+        game.step(_ROLLOUT_AGENT.act(game.observation(seat), game.legal_action_mask()))
+    if game.is_over:
         return np.array(game.returns(), dtype=np.float64)
-    hands = np.asarray(game.hands)
-    sizes = hands.sum(axis=1)
-    plays_needed = (hands > 0).sum(axis=1)
-    n = sizes.size
-    out_first = min(range(n), key=lambda s: (plays_needed[s], sizes[s]))
-    loss = np.where(sizes == sizes.max(), 2.0, 1.0)
-    loss[out_first] = 0.0
-    expected = np.asarray(game.cubes, dtype=np.float64) - loss
-    values = np.empty(n)
-    for seat in range(n):
-        best_other = np.max(np.delete(expected, seat))
-        values[seat] = np.tanh(expected[seat] - best_other + 0.5)
+    cubes = np.asarray(game.cubes, dtype=np.float64)
+    values = np.empty(cubes.size)
+    for seat in range(cubes.size):
+        values[seat] = np.tanh(cubes[seat] - np.max(np.delete(cubes, seat)) + 0.5)
     return values
+
+
+_ROLLOUT_AGENT = HeuristicAgent()  # deterministic: its rng is never used

@@ -167,3 +167,16 @@ def test_yonkai_spec_with_every_option_plays():
     for _ in range(15):
         action = bot.act(game.observation(game.current_player), game.legal_action_mask(), game)
         game.step(action)
+
+
+def test_yonkai_evaluate_plays_out_the_round_and_scores_cubes():
+    from agents.heuristics.yonkai_no_yokai import evaluate
+
+    game = make_game("yonkai_no_yokai_v0", num_players=4)
+    game.reset(3)
+    world = game.determinize(game.current_player, np.random.default_rng(0))
+    values = evaluate(world)
+    assert world.rounds_completed == 1 or world.is_over
+    assert values.shape == (4,) and np.all(np.abs(values) <= 1)
+    best = np.flatnonzero(np.array(world.cubes) == max(world.cubes))
+    assert np.all(values[best] > 0) and values.argmax() in best

@@ -33,7 +33,7 @@ def swap_hidden(game: ToyTrickGame, seat: int) -> ToyTrickGame:
 @pytest.mark.parametrize("variant", VARIANTS, ids=str)
 def test_toy_hidden_cards_do_not_change_the_decision(variant):
     differing = 0
-    for seed in range(20):
+    for seed in range(12):
         game = ToyTrickGame(num_players=3)
         game.reset(seed)
         if seed % 2:
@@ -43,7 +43,7 @@ def test_toy_hidden_cards_do_not_change_the_decision(variant):
         assert np.array_equal(game.observation(seat), twin.observation(seat))
         differing += not np.array_equal(game.location, twin.location)
         assert decide(game, seed, **variant) == decide(twin, seed, **variant)
-    assert differing >= 15, "the twin states should really differ in hidden cards"
+    assert differing >= 9, "the twin states should really differ in hidden cards"
 
 
 def test_an_oracle_would_decide_differently_so_the_test_can_fail():

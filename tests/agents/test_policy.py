@@ -74,7 +74,7 @@ def test_roundtrip_acts_like_the_model(checkpoint):
     game.reset(0)
     for _ in range(20):
         obs, mask = game.observation(game.current_player), game.legal_action_mask()
-        expected, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        expected, _ = model.predict(obs, action_masks=mask.copy(), deterministic=True)
         action = bot.act(obs, mask)
         assert action == int(expected) and mask[action]
         assert mask[sampler.act(obs, mask)]

@@ -118,6 +118,9 @@ class YYHGame(Engine, Game):
     def _resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
         """Own deck order; the opponent's hand, deck, face-down attachments and unrevealed picks."""
         me, opp = self.players[seat], self.players[1 - seat]
+        # Sorting first makes the sample a function of the seat's information and rng only,
+        # never of the real hidden order (ISMCTS must decide the same in either world).
+        me.deck.sort()
         rng.shuffle(me.deck)
         cards = self.pool.cards
         hidden_slots = [] if self.revealed else opp.slots()
@@ -125,7 +128,7 @@ class YYHGame(Engine, Game):
         hidden_hand = opp.hand[:]
         for cid in opp.revealed:  # revealed cards stay where the seat saw them go
             hidden_hand.remove(cid)
-        unknown = hidden_hand + opp.deck + [s.char for s in hidden_slots] + [a.card for a in face_down]
+        unknown = sorted(hidden_hand + opp.deck + [s.char for s in hidden_slots] + [a.card for a in face_down])
         rng.shuffle(unknown)
         # Constrained places first: unrevealed picks are characters, face-down cards are attachables.
         for slot in hidden_slots:

@@ -206,3 +206,55 @@ def test_yokai_action_does_what_it_says(name, index):
     assert [hp[s] - g.players[s].hp for s in (0, 1)] == [amount if s in hit else 0 for s in (0, 1)]
     expected_next = 2 if y.repeat_third and index == 2 else (index + 1) % 3
     assert g.enemies[0].next_action == expected_next
+
+
+def _duel_final(name: str):
+    g = new_game("duel", characters=("Doman", "Yasunori"))  # Yasunori: DEF 1
+    give(g, 0, name, 0)
+    g.final_duel = True
+    g.first_seat = 0
+    g._start_battle([None, None])
+    g._advance()
+    g.players[0].hp = 5
+    return g
+
+
+@pytest.mark.parametrize("name", [y.name for y in POOL.yokai])
+def test_shikigami_in_the_duel_final_uses_its_duel_text_on_the_other_onmyoji(name):
+    card = POOL.yokai[Y[name]]
+    sk = card.shikigami
+    ability = sk.ability.duel or sk.ability
+    g = _duel_final(name)
+    use = enc.USE_SHIKIGAMI + card.index
+    if sk.timing == "on_action":
+        g.step(A)
+        g.step(S)
+    assert g.current_player == 0 and use in legal(g)
+    me, other = g.players
+    before = (me.hp, me.shield, me.atk_up, me.spl_up, me.act_first, other.hp, other.weak)
+    g.step(use)
+    hp, shield, atk_up, spl_up, act_first, other_hp, other_weak = before
+    def_left = 1
+    for verb, n in ability.effects:
+        if verb in ("damage", "damage_all"):
+            absorbed = min(n, def_left)
+            def_left -= absorbed
+            other_hp -= n - absorbed
+        elif verb == "pierce":
+            other_hp -= n
+        elif verb == "weaken":
+            other_weak += n
+            def_left = max(0, def_left - n)
+        elif verb == "heal":
+            hp = min(20, hp + n)
+        elif verb == "shield":
+            shield += n
+        elif verb == "atk_up":
+            atk_up += n
+        elif verb == "spl_up":
+            spl_up += n
+        elif verb == "act_first":
+            act_first = True
+    assert (me.hp, me.shield, me.atk_up, me.spl_up, me.act_first, other.hp, other.weak) == (
+        hp, shield, atk_up, spl_up, act_first, other_hp, other_weak)
+    assert "stop" not in {v for v, _ in ability.effects}

@@ -175,3 +175,19 @@ def test_snapshot_copies_the_learner_into_every_env_runner(ray_local, tmp_path):
         assert pools and all(pool == [1] for pool in pools)
     finally:
         trainer.algo.stop()
+
+
+@pytest.mark.slow
+def test_tiny_coop_run_shares_one_policy(ray_local, tmp_path):
+    """Onmyoji Co-op: both seats are the learner (no opponents); the table compares its clear
+    rate with the bots played alone, as on the SB3 path."""
+    out = tmp_path / "coop"
+    tiny = [item for item in TINY if not item.startswith("opponents.")]
+    with pytest.warns(UserWarning, match="critic_state is ignored"):
+        code = yokai_main(["train", "--config", "configs/onmyoji/coop_quick.yaml", "--backend", "rllib",
+                           "--out", str(out), *sets([*tiny, "training.total_timesteps=400", "evaluation.every=0"])])
+    assert code == 0
+    report = json.loads((out / "eval.json").read_text())
+    assert report["results"]["self"]["kind"] == "self"
+    assert {row["kind"] for label, row in report["results"].items() if label != "self"} == {"reference"}
+    assert agents.make(f"rllib:{out / 'model'}", "onmyoji_v0", {"mode": "coop", "difficulty": 1}) is not None

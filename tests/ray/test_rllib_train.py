@@ -55,6 +55,18 @@ def test_rllib_backend_refuses_what_it_cannot_do():
         check_rllib_config(coop)
 
 
+def test_missing_ray_is_a_clear_error(monkeypatch, tmp_path, capsys):
+    import importlib.util
+
+    pytest.importorskip("stable_baselines3")
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *args, **kwargs: None if name == "ray" else find_spec(name, *args, **kwargs))
+    code = yokai_main(["train", "--config", QUICK, "--backend", "rllib", "--out", str(tmp_path / "run")])
+    assert code == 2
+    assert "backend: rllib needs ray[rllib]: pip install 'yokai-envs[ray]'" in capsys.readouterr().err
+
+
 def test_hyperparameters_translate_to_rllib_ppo():
     pytest.importorskip("ray.rllib", reason="ray[rllib] is not installed (pip install 'yokai-envs[ray]')")
     from yokai_envs.training.rllib_backend.trainer import build_algorithm_config

@@ -27,6 +27,7 @@ that slot, with the bots, by the configured weights. Co-op: every seat is the le
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import math
@@ -170,6 +171,8 @@ class RLlibTrainer:
     """Runs (or resumes) the RLlib training described by ``config`` in its output folder."""
 
     def __init__(self, config: dict[str, Any], resume: bool = False, progress: bool | None = None) -> None:
+        if importlib.util.find_spec("ray") is None:
+            raise ConfigError("backend: rllib needs ray[rllib]: pip install 'yokai-envs[ray]'")
         check_rllib_config(config)
         self.config = config
         self.folder = RLlibRunFolder(config["output"]["dir"])

@@ -660,10 +660,12 @@ class OnmyojiGame(Game):
     def _resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
         # Hidden: the order of the face-down Yokai piles and of the Solo Yokai deck, and a card
         # another seat has chosen face down but not revealed yet.
+        # Sorted first, so a sample depends on the seat's information and rng, never on the real order.
         for lv in (1, 2, 3):
-            pile = self.piles[lv]
+            pile = sorted(self.piles[lv])
             self.piles[lv] = [pile[i] for i in rng.permutation(len(pile))]
-        self.yokai_deck = [self.yokai_deck[i] for i in rng.permutation(len(self.yokai_deck))]
+        deck = sorted(self.yokai_deck)
+        self.yokai_deck = [deck[i] for i in rng.permutation(len(deck))]
         for s, p in enumerate(self.players):
             if s != seat and p.played >= 0 and not p.revealed:
                 options = [c for c in range(3) if p.hand[c] or c == p.played]

@@ -34,6 +34,8 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     ``base`` replaces the file (used by ``--resume`` with the run's saved config).
     """
     source = str(path) if path is not None else "config"
+    if overrides:  # a bad key may come from the command line rather than the file
+        source += "".join(f", --set {item}" for item in overrides)
     if base is not None:
         user = base
     elif path is not None:

@@ -65,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     import ray
+    import torch
 
+    torch.set_num_threads(1)  # as the trainer does (training.torch_threads): the PPO update runs here
     if args.address:
         ray.init(address=args.address, log_to_driver=False)
     else:

@@ -102,7 +102,8 @@ def parse_spec(spec: str) -> AgentSpec:
         return AgentSpec(kind, options, None, text)
     path, *parts = rest.split(";")
     if not path.strip():
-        raise ValueError(f"agent spec {spec!r}: policy needs a checkpoint path, e.g. policy:runs/model.zip")
+        example = "policy:runs/model.zip" if kind == "policy" else "rllib:runs/<game>/<run>/model"
+        raise ValueError(f"agent spec {spec!r}: {kind} needs a checkpoint path, e.g. {example}")
     return AgentSpec(kind, _key_values(kind, parts, spec, POLICY_OPTIONS), path.strip(), text)
 
 

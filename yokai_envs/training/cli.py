@@ -32,6 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--backend", choices=("sb3", "rllib"), default=None,
                         help="training backend (overrides the config's backend: sb3 or rllib on Ray)")
+    parser.add_argument("--ray-address", default=None, metavar="ADDRESS",
+                        help="with the rllib backend: an existing Ray cluster (e.g. auto); default: a local one")
     parser.add_argument("--keys", action="store_true", help="list every config key with its default and stop")
 
 
@@ -41,6 +43,8 @@ def resolve(args: argparse.Namespace) -> dict:
 
     if getattr(args, "backend", None):
         args.overrides = [*args.overrides, f"backend={args.backend}"]
+    if getattr(args, "ray_address", None):
+        args.overrides = [*args.overrides, f"rllib.address={json.dumps(args.ray_address)}"]
     if args.resume and not args.config:
         if not args.out:
             raise ConfigError("--resume needs --out RUN_DIR (or --config FILE naming the run's output.dir)")

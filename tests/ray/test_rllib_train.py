@@ -41,9 +41,9 @@ def test_backend_key_is_validated_with_a_suggestion():
 def test_train_cli_backend_flag(capsys):
     assert yokai_main(["train", "--config", QUICK, "--backend", "rllib", "--check"]) == 0
     assert yaml.safe_load(capsys.readouterr().out)["backend"] == "rllib"
-    assert yokai_main(["train", "--config", QUICK, "--backend", "rllib", "--ray-address", "10.1.2.3:6379",
+    assert yokai_main(["train", "--config", QUICK, "--backend", "rllib", "--ray-address", "127.0.0.1:6379",
                        "--check"]) == 0
-    assert yaml.safe_load(capsys.readouterr().out)["rllib"]["address"] == "10.1.2.3:6379"
+    assert yaml.safe_load(capsys.readouterr().out)["rllib"]["address"] == "127.0.0.1:6379"
 
 
 def test_rllib_backend_refuses_what_it_cannot_do():

@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check .
-.venv/bin/pytest -n 2 -q "$@"
+.venv/bin/pytest -n 2 --dist worksteal -q "$@"

@@ -25,11 +25,13 @@ def needs_opponents(env_id: str, options: dict[str, Any]) -> bool:
 
 def evaluate_checkpoint(path: str, env_id: str, options: dict[str, Any], bots: list[str], games: int,
                         seed: int, seats: str | list[int] = "all", deterministic: bool = True,
-                        workers: int = 1) -> dict[str, dict[str, Any]]:
+                        workers: int = 1, references: dict[str, dict[str, Any]] | None = None,
+                        ) -> dict[str, dict[str, Any]]:
     """bot spec -> {win_rate, ci_low, ci_high, games, mean_reward, win_rate_by_seat, ...}.
 
     In games without opponents the key ``"self"`` holds the policy's own clear rate and each
-    bot's entry holds that bot's clear rate (``kind: "reference"``).
+    bot's entry holds that bot's clear rate (``kind: "reference"``); rows already in
+    ``references`` (same games, same seed) are reused instead of played again.
     """
     from agents.arena import run_match
 
@@ -42,6 +44,9 @@ def evaluate_checkpoint(path: str, env_id: str, options: dict[str, Any], bots: l
             results[bot] = _row(match, match.gauntlet, seats, kind="versus")
         return results
     for label, agent in [("self", spec), *[(bot, bot) for bot in bots]]:
+        if label != "self" and references and label in references:
+            results[label] = references[label]
+            continue
         match = run_match(env_id, [agent], games=games, seed=seed, env_options=options, workers=workers)
         results[label] = _row(match, match.agents[0], seats, kind="self" if label == "self" else "reference")
     return results

@@ -23,13 +23,15 @@ def plot_learning_curve(state: dict[str, Any], path: str | Path, title: str = ""
     ax_reward.grid(alpha=0.3)
 
     series: dict[str, list[tuple[int, float, float, float]]] = {}
+    kinds: dict[str, str] = {}
     for evaluation in state.get("evaluations", []):
         for label, row in evaluation["results"].items():
             series.setdefault(label, []).append((evaluation["step"], row["win_rate"], row["ci_low"], row["ci_high"]))
+            kinds[label] = row.get("kind", "versus")
     for label, points in series.items():
         points.sort()
         steps, rates, lows, highs = zip(*points)
-        name = "policy alone" if label == "self" else f"vs {label}"
+        name = {"self": "policy alone", "reference": f"{label} alone (reference)"}.get(kinds[label], f"vs {label}")
         line = ax_win.plot(steps, rates, marker="o", label=name)[0]
         ax_win.fill_between(steps, lows, highs, color=line.get_color(), alpha=0.15)
     ax_win.set_ylim(0, 1)

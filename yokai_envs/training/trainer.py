@@ -243,9 +243,12 @@ class Trainer:
         """Evaluate the current policy (saved as latest) against every evaluation bot."""
         evaluation = self.config["evaluation"]
         self.save_policy(model, self.folder.latest)
+        # Bots measured alone (Solo/Co-op references) do not change: reuse the first evaluation's rows.
+        first = self.state["evaluations"][0]["results"] if self.state["evaluations"] else {}
+        references = {k: v for k, v in first.items() if v.get("kind") == "reference"}
         return evaluate_checkpoint(str(self.folder.latest), self.env_id, self.options, list(evaluation["bots"]),
                                    games, seed=self.eval_seed(), seats=evaluation["seats"],
-                                   deterministic=evaluation["deterministic"])
+                                   deterministic=evaluation["deterministic"], references=references)
 
     def eval_seed(self) -> int:
         # The same deals at every evaluation, so the curve compares like with like.

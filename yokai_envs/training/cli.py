@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="override a config value by dotted path (repeatable), e.g. training.seed=3")
     parser.add_argument("--out", metavar="DIR", help="run folder (overrides output.dir)")
     parser.add_argument("--resume", action="store_true",
-                        help="continue the run in the output folder from checkpoints/latest.zip")
+                        help="continue the run in the output folder (from checkpoints/resume.zip)")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace a finished or stopped run in the output folder instead of refusing")
     parser.add_argument("--check", action="store_true", help="validate the config, print it resolved, and stop")

@@ -38,6 +38,7 @@ from gymnasium import spaces
 
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
+from yokai_envs.core.render import render_in_mode
 from yokai_envs.registry import make_game
 
 # A game too short for the learner to ever decide is dealt again; this many tries at most.
@@ -276,13 +277,7 @@ class YokaiGymEnv(gym.Env):
         return self.game.state_tensor()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = self.game.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_in_mode(self.game, self.render_mode)
 
 
 def _is_legal(game: Game, action: Any) -> bool:

@@ -22,6 +22,7 @@ from pettingzoo.utils import wrappers
 
 from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.core.game import Game
+from yokai_envs.core.render import render_in_mode
 
 ENV_OPTIONS: dict[str, Any] = {"render_mode": None, "illegal_action": "raise"}
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
@@ -171,13 +172,7 @@ class YokaiAECEnv(AECEnv, EzPickle):
         self.agent_selection = offender
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = self.game.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_in_mode(self.game, self.render_mode)
 
     def close(self) -> None:
         pass

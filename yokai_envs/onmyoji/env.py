@@ -19,6 +19,7 @@ from pettingzoo import ParallelEnv
 
 from yokai_envs.core.aec import YokaiAECEnv, split_options, wrap
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.core.render import render_in_mode
 from yokai_envs.onmyoji import encoding as enc
 from yokai_envs.onmyoji import observation as _observation
 from yokai_envs.onmyoji.game import D_PLAY, OnmyojiGame
@@ -133,13 +134,7 @@ class OnmyojiParallelEnv(ParallelEnv):
         return self.game.state_tensor()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = self.game.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_in_mode(self.game, self.render_mode)
 
     def close(self) -> None:
         pass

@@ -90,3 +90,10 @@ def test_links_between_doc_pages_resolve():
     for page in (ROOT / "docs").glob("*.md"):
         for target in re.findall(r"\]\(([^)#:]+\.md)\)", page.read_text()):
             assert (page.parent / target).is_file(), f"{page.name} links to missing {target}"
+
+
+def test_committed_docs_match_the_code():
+    # The pages are generated from the card data, layouts and rulings: a change to any of them
+    # must come with `python scripts/make_docs.py`.
+    done = _make_docs("--check")
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -20,6 +20,7 @@ from yokai_envs.yyh_tcg.decks import resolve_deck, starter_decks
 from yokai_envs.yyh_tcg.effects import PASSIVE_VERBS
 from yokai_envs.yyh_tcg.encoding import Encoder
 from yokai_envs.yyh_tcg.engine import SETUP_PICKS, Engine
+from yokai_envs.yyh_tcg.view import public_action_name, table_view
 
 _TABLES: dict[int, tuple[ActionTable, Encoder, dict[str, list[int]]]] = {}
 
@@ -104,6 +105,12 @@ class YYHGame(Engine, Game):
 
     def action_name(self, action: int) -> str:
         return self.table.name(action)
+
+    def public_action_name(self, action: int, seat: int) -> str | None:
+        return public_action_name(self, action, seat)
+
+    def table_view(self, seat: int | None = None) -> dict[str, Any]:
+        return table_view(self, seat)
 
     def clone(self) -> YYHGame:
         new = YYHGame.__new__(YYHGame)

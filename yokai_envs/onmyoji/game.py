@@ -698,6 +698,14 @@ class OnmyojiGame(Game):
     def render_for(self, seat: int) -> str:
         return obs.render(self, seat)
 
+    def table_view(self, seat: int | None = None) -> dict[str, Any]:
+        from yokai_envs.onmyoji.view import table_view
+        return table_view(self, seat)
+
+    def public_action_name(self, action: int, seat: int) -> str | None:
+        from yokai_envs.onmyoji.view import public_action_name
+        return public_action_name(self, action, seat)
+
     # ------------------------------------------------------------------ invariants
     def check_invariants(self) -> None:
         check_invariants(self)

@@ -1,0 +1,158 @@
+"""A JSON-able picture of the Onmyoji table for viewers (see ``Game.table_view``).
+
+A seat sees its own hand and its own face-down card; of another seat it sees only how many cards
+are in hand and that a card was played face down, until the reveal. The face-down Yokai piles
+(and the Solo Yokai deck) show only how many cards they hold, never their order.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from yokai_envs.onmyoji import encoding as enc
+from yokai_envs.onmyoji.effects import enemy_def, player_atk, player_def, player_spl
+from yokai_envs.onmyoji.state import CARD_NAMES, UNDER
+
+if TYPE_CHECKING:
+    from yokai_envs.onmyoji.game import OnmyojiGame
+
+EDGE_ZONES = ("Attack Equips (left edge)", "Guard Equips (right edge)", "Spell Equips (bottom edge)")
+
+
+def _zone(name: str, cards: list[dict[str, Any]], hidden: int = 0) -> dict[str, Any]:
+    return {"name": name, "cards": cards, "hidden": int(hidden)}
+
+
+def _stats(stats: tuple[int, int, int]) -> str:
+    return " ".join(f"{n}+{v}" for n, v in zip(("ATK", "DEF", "SPL"), stats, strict=True) if v) or "no stats"
+
+
+def _enemy_action(g: OnmyojiGame, e) -> str:
+    actions = g.card(e.yokai).actions
+    if not 0 <= e.next_action < len(actions):
+        return "-"
+    a = actions[e.next_action]
+    if a.rest:
+        return f"({e.next_action + 1}) rest"
+    extra = " marked" if a.marked else ""
+    return f"({e.next_action + 1}) {a.damage} damage to {a.target} Onmyoji{extra}"
+
+
+def _seat(g: OnmyojiGame, s: int, seat: int | None) -> dict[str, Any]:
+    p = g.players[s]
+    char = g.pool.characters[p.character]
+    side = g.side(p)
+    sees = seat is None or seat == s
+    if sees:
+        hand = _zone("hand", [{"name": CARD_NAMES[c]} for c in range(3) if p.hand[c]])
+    else:
+        hand = _zone("hand", [], sum(p.hand))
+    played: list[dict[str, Any]] = []
+    played_hidden = 0
+    if p.played >= 0:
+        if p.revealed:
+            played = [{"name": CARD_NAMES[p.played], "info": "revealed"}]
+        elif sees:
+            played = [{"name": CARD_NAMES[p.played], "info": "face down"}]
+        else:
+            played_hidden = 1
+    used = [{"name": CARD_NAMES[c], "info": "used"} for c in range(3) if p.used[c]]
+    zones = [
+        _zone("Character", [{"name": char.name,
+                             "info": f"{'evolved' if p.evolved else 'normal'} side: HP {side.hp} "
+                                     f"ATK {side.atk} DEF {side.defense} SPL {side.spl}; "
+                                     f"evolves at Lv {char.evolve_at}"}]),
+        hand, _zone("played", played, played_hidden), _zone("used", used),
+    ]
+    shiki = []
+    for y in p.shikigami:
+        sk = g.card(y).shikigami
+        limit = sk.per_battle or sk.per_game
+        per = "battle" if sk.per_battle else "game"
+        left = limit - p.shiki_uses.get(y, 0)
+        shiki.append({"name": g.yokai_names[y],
+                      "info": f"Lv {g.card(y).lv}, {sk.timing.replace('_', ' ')}, {left}/{limit} uses this {per}"
+                              + (", used this turn" if y in p.used_this_turn else "")})
+    zones.append(_zone("Shikigami", shiki))
+    for edge, name in enumerate(EDGE_ZONES):
+        cards = [{"name": g.yokai_names[y], "info": _stats(g.card(y).edges[edge].stats)
+                  + (", has an ability" if g.card(y).edges[edge].ability is not None else "")}
+                 for y, e in p.equips if e == edge]
+        zones.append(_zone(name, cards))
+    under = [{"name": g.yokai_names[y]} for y in range(enc.N_YOKAI) if g.zone[y] == UNDER and g.owner[y] == s]
+    zones.append(_zone("under the Character", under))
+    flags = []
+    if g.first_seat == s:
+        flags.append("first player")
+    if p.fallen:
+        flags.append("fallen")
+    if p.guarding:
+        flags.append("guarding")
+    if p.act_first:
+        flags.append("acts first")
+    for label, v in (("ATK up", p.atk_up), ("SPL up", p.spl_up), ("shield", p.shield), ("weakened", p.weak),
+                     ("DEF used", p.def_spent)):
+        if v:
+            flags.append(f"{label} {v}")
+    return {"seat": s, "label": f"seat {s}: {char.name}" + (" (you)" if s == seat else ""),
+            "counters": {"HP": int(p.hp), "ATK": int(player_atk(g, p)), "DEF": int(player_def(g, p)),
+                         "SPL": int(player_spl(g, p)), "side": "evolved" if p.evolved else "normal",
+                         "cards in hand": int(sum(p.hand))},
+            "zones": zones, "note": ", ".join(flags)}
+
+
+def table_view(g: OnmyojiGame, seat: int | None) -> dict[str, Any]:
+    where = ("Final Battle" if g.final_duel else "Boss battle" if g.boss_battle
+             else f"Night {g.night}, battle {g.battle}")
+    enemies = []
+    for slot, e in enumerate(g.enemies):
+        if e is None:
+            continue
+        card = g.card(e.yokai)
+        info = [f"{('left', 'right')[slot]}", f"HP {e.hp}/{card.hp}", f"DEF {enemy_def(g, e)}",
+                f"next {_enemy_action(g, e)}"]
+        if e.is_boss:
+            info.insert(1, "Boss")
+        if not e.alive:
+            info.append("defeated")
+        if e.stopped:
+            info.append("stopped")
+        if e.weak:
+            info.append(f"weakened {e.weak}")
+        if e.deck_card >= 0:
+            info.append(f"Yokai deck: {CARD_NAMES[e.deck_card]}")
+        if e.alive and e.is_boss and not g.enemy_can_be_hurt(e):
+            info.append("immune")
+        enemies.append({"name": card.name, "info": ", ".join(info)})
+    zones = [_zone("enemies", enemies)]
+    if g.pick_candidates:
+        zones.append(_zone("defeated Yokai to pick", [{"name": g.yokai_names[y], "info": f"Lv {g.card(y).lv}"}
+                                                      for y in g.pick_candidates]))
+    if g.taking >= 0:
+        zones.append(_zone("being taken (Shikigami or Equip)",
+                           [{"name": g.yokai_names[g.taking], "info": f"Lv {g.card(g.taking).lv}"}]))
+    for lv in (1, 2, 3):
+        zones.append(_zone(f"Lv {lv} Yokai pile", [], len(g.piles[lv])))
+    if g.mode == "solo":
+        zones.append(_zone("Solo Yokai deck", [], len(g.yokai_deck)))
+    text = ""
+    if g.over:
+        text = f"game over; returns {[float(r) for r in g.returns()]}"
+    elif seat is not None and g.decider == seat:
+        text = f"your decision: {g.phase_name}"
+    return {"title": f"Onmyoji ({g.mode}, Lv {g.difficulty}): {where}, turn {g.turn}",
+            "phase": g.phase_name, "to_act": int(g.current_player),
+            "counters": {"night": "final" if g.night > 3 else int(g.night), "battle": int(g.battle),
+                         "turn": int(g.turn), "difficulty": int(g.difficulty), "mode": g.mode},
+            "zones": zones, "seats": [_seat(g, s, seat) for s in range(g.num_players)], "text": text}
+
+
+def public_action_name(g: OnmyojiGame, action: int, seat: int) -> str | None:
+    """Everything is played face up except the action card chosen face down: only its own seat
+    sees which one (another seat sees that a card was played face down)."""
+    name = g.action_name(action)
+    if seat == g.current_player or g.is_terminal:
+        return name
+    if enc.PLAY <= action < enc.PLAY + 3:
+        return "play a card face down"
+    return name

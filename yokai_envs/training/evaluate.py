@@ -33,9 +33,17 @@ def evaluate_checkpoint(path: str, env_id: str, options: dict[str, Any], bots: l
     bot's entry holds that bot's clear rate (``kind: "reference"``); rows already in
     ``references`` (same games, same seed) are reused instead of played again.
     """
+    return evaluate_spec(policy_spec(path, deterministic), env_id, options, bots, games, seed, seats, workers,
+                         references)
+
+
+def evaluate_spec(spec: str, env_id: str, options: dict[str, Any], bots: list[str], games: int, seed: int,
+                  seats: str | list[int] = "all", workers: int = 1,
+                  references: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+    """The arena table of the agent named by ``spec`` (any backend's policy), as described in
+    :func:`evaluate_checkpoint`."""
     from agents.arena import run_match
 
-    spec = policy_spec(path, deterministic)
     results: dict[str, dict[str, Any]] = {}
     if needs_opponents(env_id, options):
         for bot in bots:

@@ -415,21 +415,10 @@ def evaluate_rllib_policy(path: str, env_id: str, options: dict[str, Any], bots:
                           workers: int = 1) -> dict[str, dict[str, Any]]:
     """The arena table of an ``rllib:`` policy, in the same shape as the SB3 path's
     :func:`yokai_envs.training.evaluate.evaluate_checkpoint`."""
-    from agents.arena import run_match
-    from yokai_envs.training.evaluate import _row, needs_opponents
+    from yokai_envs.training.evaluate import evaluate_spec
 
     spec = f"rllib:{path}" + ("" if deterministic else ";deterministic=false")
-    results: dict[str, dict[str, Any]] = {}
-    if needs_opponents(env_id, options):
-        for bot in bots:
-            match = run_match(env_id, [bot], games=games, seed=seed, env_options=options, gauntlet=spec,
-                              workers=workers)
-            results[bot] = _row(match, match.gauntlet, seats, kind="versus")
-        return results
-    for label, agent in [("self", spec), *[(bot, bot) for bot in bots]]:
-        match = run_match(env_id, [agent], games=games, seed=seed, env_options=options, workers=workers)
-        results[label] = _row(match, match.agents[0], seats, kind="self" if label == "self" else "reference")
-    return results
+    return evaluate_spec(spec, env_id, options, bots, games, seed, seats, workers)
 
 
 def _load_weights(runner: Any, module_id: str, weights: dict[str, Any]) -> None:

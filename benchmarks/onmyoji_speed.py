@@ -55,20 +55,10 @@ class AECRunner:
 
 
 def raw_steps_per_second(mode: str, seconds: float) -> float:
+    from yokai_envs.bench import _game_loop
     from yokai_envs.onmyoji.game import OnmyojiGame
-    game = OnmyojiGame(mode=mode)
-    rng = np.random.default_rng(0)
-    steps = 0
-    seed = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        game.reset(seed)
-        seed += 1
-        while not game.is_over:
-            legal = np.flatnonzero(game.legal_action_mask())
-            game.step(int(legal[rng.integers(legal.size)]))
-            steps += 1
-    return steps / (time.perf_counter() - start)
+
+    return _game_loop(OnmyojiGame(mode=mode), seconds)
 
 
 def main() -> None:

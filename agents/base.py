@@ -21,9 +21,15 @@ class Agent(ABC):
     """
 
     needs_game: ClassVar[bool] = False
+    # False for an agent that never looks at ``observation`` (it reads the game, or nothing):
+    # a search may then skip encoding observations in its rollouts, their largest cost.
+    reads_observation: ClassVar[bool] = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
+        # Set by a search that plays this agent inside its own sampled worlds: such a world is
+        # already a determinization, so sampling it again would only cost time.
+        self.plays_in_sampled_worlds = False
 
     def reset(self, seed: int | None = None) -> None:
         """Re-seed the agent's own randomness (called at the start of each game)."""
@@ -31,14 +37,34 @@ class Agent(ABC):
 
     def view(self, game: Game) -> Game:
         """A sample of the world consistent with what the deciding seat has seen."""
+        if self.plays_in_sampled_worlds:
+            return game
         return game.determinize(game.current_player, self.rng)
 
     @abstractmethod
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int: ...
 
 
+_UNREAD = np.zeros(0, dtype=np.float32)  # what an agent that never reads observations is handed
+
+
+def act_in_game(agent: Agent, game: Game) -> int:
+    """``agent``'s action for the seat to act in ``game`` (observation encoded only if it is read).
+
+    ``agent`` may be any object with ``act``; ``needs_game`` and ``reads_observation`` default to
+    False and True. Encoding an observation is most of a rollout step, so skipping it matters.
+    """
+    seat = game.current_player
+    observation = game.observation(seat) if getattr(agent, "reads_observation", True) else _UNREAD
+    if getattr(agent, "needs_game", False):
+        return int(agent.act(observation, game.legal_action_mask(), game))
+    return int(agent.act(observation, game.legal_action_mask()))
+
+
 class RandomAgent(Agent):
     """Uniform over the legal actions."""
+
+    reads_observation: ClassVar[bool] = False
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
         legal = np.flatnonzero(action_mask)

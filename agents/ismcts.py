@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import Agent, act_in_game
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
@@ -68,6 +68,10 @@ class ISMCTSAgent(Agent):
         self.time_budget = time
         self.c = float(c)
         self.rollout_agent = rollout_agent
+        if rollout_agent is not None:
+            # Rollouts run in worlds this search sampled; the rollout policy may read them whole.
+            # Its opponents' model then knows our sampled (real) cards: pessimistic, never a leak.
+            rollout_agent.plays_in_sampled_worlds = True
         self.max_rollout_steps = max_rollout_steps
         self.leaf_evaluator = leaf_evaluator
         if opponents not in ("tree", "rollout"):
@@ -105,7 +109,9 @@ class ISMCTSAgent(Agent):
         policy = self.rollout_agent
         if policy is None:
             return int(legal[self.rng.integers(legal.size)])
-        return int(policy.act(observation, action_mask, game if policy.needs_game else None))
+        # The rollout policy trusts the world it is handed, so it gets a sample, never the live game.
+        world = game.determinize(game.current_player, self.rng) if policy.needs_game else None
+        return int(policy.act(observation, action_mask, world))
 
     def search(self, game: Game) -> dict[int, int]:
         """Run the search from ``game``'s current decision; root action -> visit count."""
@@ -190,14 +196,12 @@ class ISMCTSAgent(Agent):
             edge.total += float(returns[actor])
 
     def _rollout_step(self, world: Game, rng: np.random.Generator) -> None:
-        mask = world.legal_action_mask()
         policy = self.rollout_agent
         if policy is None:
-            legal = np.flatnonzero(mask)
+            legal = np.flatnonzero(world.legal_action_mask())
             world.step(int(legal[rng.integers(legal.size)]))
         else:
-            game_arg = world if policy.needs_game else None
-            world.step(policy.act(world.observation(world.current_player), mask, game_arg))
+            world.step(act_in_game(policy, world))
 
     def _rollout(self, world: Game, rng: np.random.Generator) -> np.ndarray:
         """Play on from ``world``; the per-seat values to back up."""

@@ -36,6 +36,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from agents.base import act_in_game
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.render import render_in_mode
@@ -252,11 +253,7 @@ class YokaiGymEnv(gym.Env):
             seat = game.current_player
             if self._controls(seat):
                 return
-            agent = self._seat_agents[seat]
-            mask = game.legal_action_mask()
-            obs = game.observation(seat)
-            action = agent.act(obs, mask, game) if getattr(agent, "needs_game", False) else agent.act(obs, mask)
-            game.step(action)
+            game.step(act_in_game(self._seat_agents[seat], game))
 
     def _observe(self) -> np.ndarray:
         game = self.game

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import Agent, act_in_game
 from agents.specs import make
 from yokai_envs.core.game import Game
 from yokai_envs.gym_env import is_cooperative
@@ -82,10 +82,7 @@ class Runner:
             agent.reset(agent_seed)
         started = time.perf_counter()
         while not game.is_over:
-            seat = game.current_player
-            agent = seat_agents[seat]
-            action = agent.act(game.observation(seat), game.legal_action_mask(), game if agent.needs_game else None)
-            game.step(action)
+            game.step(act_in_game(seat_agents[game.current_player], game))
         returns = np.array(game.returns(), dtype=np.float64)
         record = {
             "index": spec.index, "table": spec.table, "deal": spec.deal, "arrangement": spec.arrangement,

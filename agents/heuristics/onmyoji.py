@@ -37,6 +37,7 @@ HEAVY_HIT = 3
 
 class HeuristicAgent(Agent):
     needs_game: ClassVar[bool] = True
+    reads_observation = False
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
         legal = [int(a) for a in np.flatnonzero(action_mask)]

@@ -51,6 +51,7 @@ HELPFUL_PICKS = {"freeze", "slow", "blight", "destroy_void", "destroy_shield", "
 
 class HeuristicAgent(Agent):
     needs_game = True
+    reads_observation = False
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
         legal = np.flatnonzero(action_mask).tolist()

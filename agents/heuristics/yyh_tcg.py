@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 class HeuristicAgent(Agent):
     needs_game: ClassVar[bool] = True
+    reads_observation = False
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
         legal = np.flatnonzero(action_mask).tolist()

@@ -103,6 +103,32 @@ def test_registered_games_hidden_cards_do_not_change_the_decision(env_id, option
         pytest.skip("no state with a choice reached")
 
 
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+def test_the_rollout_policy_never_gets_the_live_game(variant):
+    """The rollout policy reads the worlds it is handed whole (they are the search's samples),
+    so the search must never hand it the live game, not even for its tie-break default."""
+    from agents.base import RandomAgent
+
+    class Spy(RandomAgent):
+        needs_game = True
+        seen: list[object] = []
+
+        def act(self, observation, action_mask, game=None):
+            Spy.seen.append(game)
+            return super().act(observation, action_mask)
+
+    for seed in range(5):
+        game = ToyTrickGame(num_players=3)
+        game.reset(seed)
+        spy = Spy()
+        bot = ISMCTSAgent(iterations=20, seed=seed, rollout_agent=spy, **variant)
+        assert spy.plays_in_sampled_worlds
+        bot.reset(seed)
+        Spy.seen.clear()
+        bot.act(game.observation(game.current_player), game.legal_action_mask(), game)
+        assert Spy.seen and all(world is not game for world in Spy.seen)
+
+
 @pytest.mark.parametrize("num_players", [1, 2, 3, 4])
 def test_plays_every_seat_count(num_players):
     game = ToyTrickGame(num_players=num_players)

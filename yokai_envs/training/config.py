@@ -264,6 +264,8 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
             specs += [(f"opponents.bots[{i}].spec", b["spec"]) for i, b in enumerate(config["opponents"]["bots"])]
         if "evaluation" not in broken:
             specs += [(f"evaluation.bots[{i}]", s) for i, s in enumerate(config["evaluation"]["bots"])]
+        if "pretrain" not in broken and config["pretrain"]["imitate"]:
+            specs.append(("pretrain.imitate", config["pretrain"]["imitate"]))
         for where, spec in specs:
             _check_agent(where, spec, env_id, options, errors)
 

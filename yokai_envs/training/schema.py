@@ -89,6 +89,15 @@ SCHEMA: dict[str, Any] = {
             "start_after": Field(INT, 0, minimum=0, help="steps before the first snapshot"),
         },
     },
+    "pretrain": {
+        "imitate": Field(STR, None, nullable=True,
+                         help="bot spec the policy first copies (behaviour cloning, critic fitted to the "
+                              "returns) before PPO; null: start from scratch"),
+        "steps": Field(INT, 100_000, minimum=1, help="learner decisions collected from the teacher"),
+        "epochs": Field(INT, 10, minimum=1),
+        "batch_size": Field(INT, 1024, minimum=1),
+        "learning_rate": Field(FLOAT, 1e-3, minimum=0),
+    },
     "evaluation": {
         "every": Field(INT, 50_000, minimum=0, help="steps between evaluations (0: only at the end)"),
         "games": Field(INT, 200, minimum=1, help="games per bot at each evaluation"),

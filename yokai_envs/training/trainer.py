@@ -3,7 +3,8 @@
 A run folder holds::
 
     config.yaml            the resolved config (what --resume reuses)
-    state.json             progress: steps, evaluation history, reward curve, best score, snapshots
+    state.json             progress: steps, evaluation history, reward curve, best score, snapshots,
+                           and the behaviour-cloning result when the config has a pretrain teacher
     model.zip              the final policy          } agents.make("policy:PATH", env_id)
     best_model.zip         best by evaluation        }
     checkpoints/latest.zip the latest policy
@@ -187,6 +188,8 @@ class Trainer:
             else:
                 model = build_model(config, vec_env)
                 log_dir = folder.logs
+                if config["pretrain"]["imitate"]:
+                    state["pretrain"] = self.pretrain(model)
             self._set_logger(model, log_dir)
             remaining = training["total_timesteps"] - model.num_timesteps
             callback = TrainingCallback(self, vec_env)
@@ -214,6 +217,24 @@ class Trainer:
         folder.save_state(state)
         self.plot()
         return final
+
+    def pretrain(self, model: Any) -> dict[str, Any]:
+        """Behaviour cloning of ``pretrain.imitate`` into ``model`` (see training/imitation.py)."""
+        from agents.specs import make
+        from yokai_envs.training.imitation import pretrain
+
+        settings = self.config["pretrain"]
+        seed = self.config["training"]["seed"]
+        env = env_factories(self.config, opponent_pool(self.config, []))[0]()
+        teacher = make(settings["imitate"], self.env_id, self.options, seed=seed)
+        try:
+            result = pretrain(model, env, teacher, settings, seed)
+        finally:
+            env.close()
+        if self.progress:
+            print(f"pretrain: copied {settings['imitate']} over {result['decisions']} decisions "
+                  f"(agreement {result['agreement']:.1%}) in {result['collect_seconds'] + result['fit_seconds']:.0f} s")
+        return result
 
     def _set_logger(self, model: Any, log_dir: Path) -> None:
         from stable_baselines3.common.logger import configure

@@ -75,6 +75,8 @@ def check_rllib_config(config: dict[str, Any]) -> None:
     if algorithm["network"]["critic_state"]:
         warnings.warn("algorithm.network.critic_state is ignored by the rllib backend: its critic sees the "
                       "seat's observation, like the actor", stacklevel=2)
+    if config["pretrain"]["imitate"]:
+        errors.append("pretrain.imitate: behaviour cloning runs on the sb3 backend only; set it to null")
     supported = [*HYPERPARAMETERS, BATCH_HYPERPARAMETER, KL_HYPERPARAMETER]
     for key in algorithm["hyperparameters"]:
         if key not in supported:

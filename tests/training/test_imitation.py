@@ -1,0 +1,86 @@
+"""Behaviour cloning (``pretrain``): the cloned policy plays like its teacher before PPO starts."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import agents
+from agents.base import act_in_game
+from yokai_envs.core.errors import ConfigError
+from yokai_envs.gym_env import make_gym
+from yokai_envs.training.config import load_config
+from yokai_envs.training.imitation import collect
+from yokai_envs.training.rllib_backend.trainer import check_rllib_config
+from yokai_envs.training.trainer import Trainer
+
+YONKAI = "yonkai_no_yokai_v0"
+OPTIONS = {"num_players": 4}
+SMALL = ["training.total_timesteps=64", "training.n_envs=1", "algorithm.hyperparameters.n_steps=64",
+         "algorithm.hyperparameters.batch_size=64", "algorithm.hyperparameters.n_epochs=1",
+         "algorithm.network.net_arch=[64]", "evaluation.every=0", "evaluation.games=4",
+         "evaluation.final_games=4", "evaluation.bots=[random]", "output.progress_bar=false",
+         "opponents.self_play.enabled=false", "pretrain.imitate=heuristic", "pretrain.steps=3000",
+         "pretrain.epochs=30", "pretrain.batch_size=256", "pretrain.learning_rate=0.003"]
+
+
+def agreement_with_heuristic(policy_path: str, games: int = 20) -> float:
+    """How often the policy's choice equals the heuristic's on fresh states with a real choice."""
+    policy = agents.make(f"policy:{policy_path}", YONKAI, OPTIONS)
+    teacher = agents.make("heuristic", YONKAI, OPTIONS)
+    env = make_gym(YONKAI, opponents=["heuristic"], **OPTIONS)
+    same = total = 0
+    for seed in range(1000, 1000 + games):
+        observation, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            mask = env.action_masks()
+            wanted = act_in_game(teacher, env.game)
+            if mask.sum() > 1:
+                same += policy.act(observation, mask) == wanted
+                total += 1
+            observation, _, terminated, truncated, _ = env.step(wanted)
+            done = terminated or truncated
+    return same / total
+
+
+def test_collect_records_the_teachers_moves_and_discounted_returns():
+    env = make_gym(YONKAI, opponents=["random"], learner_seat=0, **OPTIONS)
+    teacher = agents.make("heuristic", YONKAI, OPTIONS)
+    data = collect(env, teacher, steps=50, gamma=0.5, seed=3)
+    n = data["actions"].shape[0]
+    assert n >= 50 and data["observations"].shape == (n, env.observation_space.shape[0])
+    assert data["masks"][np.arange(n), data["actions"]].all()  # every recorded move was legal
+    # Reward comes only at the end of a game: within an episode, each return is half the next.
+    last = data["returns"][-1]
+    assert last in (-1.0, 1.0) and data["returns"][-2] == pytest.approx(0.5 * last)
+
+
+def test_pretrained_policy_copies_the_heuristic(tmp_path):
+    out = tmp_path / "run"
+    config = load_config("configs/yonkai_no_yokai/quick.yaml", SMALL, out=str(out))
+    Trainer(config, progress=False).run()
+    state = json.loads((out / "state.json").read_text())
+    cloned = state["pretrain"]
+    assert cloned["teacher"] == "heuristic" and cloned["decisions"] >= 3000
+    assert cloned["agreement"] > 0.9, cloned
+    assert agreement_with_heuristic(str(out / "model.zip")) > 0.75  # unseen deals, after a PPO update
+
+    # The same run without the teacher: a barely trained policy does not play like the heuristic.
+    out2 = tmp_path / "scratch"
+    Trainer(load_config("configs/yonkai_no_yokai/quick.yaml", [*SMALL, "pretrain.imitate=null"],
+                        out=str(out2)), progress=False).run()
+    assert "pretrain" not in json.loads((out2 / "state.json").read_text())
+    assert agreement_with_heuristic(str(out2 / "model.zip")) < 0.6  # measured 0.37
+
+
+def test_pretrain_config_errors():
+    with pytest.raises(ConfigError, match=r"pretrain\.imitate"):
+        load_config("configs/yonkai_no_yokai/quick.yaml", ["pretrain.imitate=heuristc"])
+    with pytest.raises(ConfigError, match=r"pretrain\.epochs"):
+        load_config("configs/yonkai_no_yokai/quick.yaml", ["pretrain.epochs=0"])
+    config = load_config("configs/yonkai_no_yokai/quick.yaml", ["backend=rllib", "pretrain.imitate=heuristic"])
+    with pytest.raises(ConfigError, match="sb3 backend only"):
+        check_rllib_config(config)

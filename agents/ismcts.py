@@ -43,12 +43,13 @@ if TYPE_CHECKING:
 
 
 class _Node:
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "children", "total", "total_sq", "visits")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.total = 0.0
+        self.total_sq = 0.0
         self.avail = 1
 
 
@@ -60,7 +61,7 @@ class ISMCTSAgent(Agent):
     def __init__(self, iterations: int | None = None, time: float | None = None, c: float = 1.0,
                  rollout_agent: Agent | None = None, max_rollout_steps: int | None = None,
                  leaf_evaluator: Callable[[Game], np.ndarray] | None = None, opponents: str = "tree",
-                 search: str = "tree", seed: int | None = None) -> None:
+                 search: str = "tree", confidence: float = 0.0, seed: int | None = None) -> None:
         super().__init__(seed)
         if iterations is None and time is None:
             iterations = 200
@@ -80,6 +81,9 @@ class ISMCTSAgent(Agent):
         if search not in ("tree", "flat"):
             raise ValueError(f"ismcts: search must be 'tree' or 'flat', got {search!r}")
         self.flat = search == "flat"
+        if confidence < 0:
+            raise ValueError(f"ismcts: confidence must be >= 0, got {confidence!r}")
+        self.confidence = float(confidence)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -97,12 +101,22 @@ class ISMCTSAgent(Agent):
             return int(legal[0])
         default = self._default_action(observation, action_mask, game, legal)
         if self.flat:
-            values = dict(zip(legal.tolist(), self.flat_search(game, legal).tolist()))
+            means, errors = self._flat_statistics(game, legal, default)
+            values = dict(zip(legal.tolist(), means.tolist()))
         else:
-            values = {a: float(v) for a, v in self.search(game).items()}
+            root = self._search_root(game)
+            values = {a: float(child.visits) for a, child in root.children.items()}
         # Best score; a tie goes to what the rollout policy would play (not to the lowest action,
         # which in many games is "pass"), then to the lowest action.
-        return int(max(legal.tolist(), key=lambda a: (values.get(a, 0.0), a == default, -a)))
+        best = int(max(legal.tolist(), key=lambda a: (values.get(a, 0.0), a == default, -a)))
+        if self.confidence > 0 and self.rollout_agent is not None and best != default:
+            if self.flat:
+                margin, error = values[best] - values[default], float(errors[legal.tolist().index(best)])
+            else:
+                margin, error = _margin(root, best, default)
+            if margin <= self.confidence * error:
+                return default  # not shown better than the rollout policy's own move: keep it
+        return best
 
     def _default_action(self, observation: np.ndarray, action_mask: np.ndarray, game: Game,
                         legal: np.ndarray) -> int:
@@ -115,6 +129,9 @@ class ISMCTSAgent(Agent):
 
     def search(self, game: Game) -> dict[int, int]:
         """Run the search from ``game``'s current decision; root action -> visit count."""
+        return {a: child.visits for a, child in self._search_root(game).children.items()}
+
+    def _search_root(self, game: Game) -> _Node:
         seat = game.current_player
         rng = self.rng
         root = _Node()
@@ -127,34 +144,47 @@ class ISMCTSAgent(Agent):
                 break
             self._iterate(root, game.determinize(seat, rng), rng, seat)
             done += 1
-        return {a: child.visits for a, child in root.children.items()}
+        return root
 
     def flat_search(self, game: Game, legal: np.ndarray) -> np.ndarray:
         """Mean value of each legal action over sampled worlds, all actions scored on the same
         worlds with the same rollout seeds (common random numbers: the comparison between
         actions is not drowned by the luck of the sample). ``iterations`` counts rollouts."""
+        return self._flat_values(game, legal).mean(axis=0)
+
+    def _flat_statistics(self, game: Game, legal: np.ndarray, default: int) -> tuple[np.ndarray, np.ndarray]:
+        """Each action's mean value, and the standard error of its paired difference from
+        ``default`` (same worlds, same rollout seeds)."""
+        values = self._flat_values(game, legal)
+        differences = values - values[:, legal.tolist().index(default)][:, None]
+        worlds = values.shape[0]
+        errors = differences.std(axis=0, ddof=1) / np.sqrt(worlds) if worlds > 1 else np.full(legal.size, np.inf)
+        return values.mean(axis=0), errors
+
+    def _flat_values(self, game: Game, legal: np.ndarray) -> np.ndarray:
+        """One row per sampled world: the searching seat's value after each legal action."""
         seat = game.current_player
         rng = self.rng
-        totals = np.zeros(legal.size)
+        rows = []
         deadline = None if self.time_budget is None else _time.perf_counter() + self.time_budget
         budget = None if self.iterations is None else max(1, -(-self.iterations // legal.size))
-        worlds = 0
         while True:
-            if budget is not None and worlds >= budget:
+            if budget is not None and len(rows) >= budget:
                 break
-            if deadline is not None and worlds > 0 and _time.perf_counter() >= deadline:
+            if deadline is not None and rows and _time.perf_counter() >= deadline:
                 break
             world = game.determinize(seat, rng)
             rollout_seed = int(rng.integers(2**63))
+            row = np.empty(legal.size)
             for j, action in enumerate(legal.tolist()):
                 branch = world.clone()
                 branch.step(action)
                 rollout_rng = np.random.default_rng(rollout_seed)
                 if self.rollout_agent is not None:
                     self.rollout_agent.reset(rollout_seed)
-                totals[j] += float(self._rollout(branch, rollout_rng)[seat])
-            worlds += 1
-        return totals / worlds
+                row[j] = float(self._rollout(branch, rollout_rng)[seat])
+            rows.append(row)
+        return np.asarray(rows)
 
     def _iterate(self, root: _Node, world: Game, rng: np.random.Generator, seat: int) -> None:
         node = root
@@ -192,8 +222,10 @@ class ISMCTSAgent(Agent):
             path.append((node, actor))
         returns = self._rollout(world, rng)
         for edge, actor in path:
+            value = float(returns[actor])
             edge.visits += 1
-            edge.total += float(returns[actor])
+            edge.total += value
+            edge.total_sq += value * value
 
     def _rollout_step(self, world: Game, rng: np.random.Generator) -> None:
         policy = self.rollout_agent
@@ -213,3 +245,17 @@ class ISMCTSAgent(Agent):
         if not world.is_over and self.leaf_evaluator is not None:
             return np.asarray(self.leaf_evaluator(world), dtype=np.float64)
         return world.returns()
+
+
+def _margin(root: _Node, best: int, default: int) -> tuple[float, float]:
+    """How much better ``best``'s mean is than ``default``'s at the root, and the standard
+    error of that difference (independent samples; an unvisited move has an infinite one)."""
+    stats = []
+    for action in (best, default):
+        node = root.children.get(action)
+        if node is None or node.visits < 2:
+            return 0.0, math.inf
+        mean = node.total / node.visits
+        variance = max(node.total_sq / node.visits - mean * mean, 0.0) * node.visits / (node.visits - 1)
+        stats.append((mean, variance / node.visits))
+    return stats[0][0] - stats[1][0], math.sqrt(stats[0][1] + stats[1][1])

@@ -6,6 +6,8 @@
     ismcts:iterations=200;rollout=heuristic;time=0.5;c=1.0
     ismcts:iterations=300;rollout=heuristic;max_rollout_steps=30;leaf=heuristic
                                              ... rollouts cut short, scored by the heuristic module's evaluate()
+    ismcts:rollout=heuristic;confidence=1.0  ... plays the heuristic's move unless the search finds one
+                                             better by more than 1 standard error
     policy:path/to/model.zip                 a MaskablePPO checkpoint (most likely action)
     policy:path/to/model.zip;deterministic=false   ... sampling its action distribution
     rllib:path/to/run/model                  an RLlib policy folder (training backend: rllib); same options
@@ -23,7 +25,7 @@ from agents.base import Agent, RandomAgent
 
 KINDS = ("random", "heuristic", "ismcts", "policy", "rllib")
 ISMCTS_OPTIONS = {"iterations": int, "time": float, "rollout": str, "c": float, "max_rollout_steps": int,
-                  "leaf": str, "opponents": str, "search": str}
+                  "leaf": str, "opponents": str, "search": str, "confidence": float}
 POLICY_OPTIONS = {"deterministic": bool}
 ROLLOUTS = ("random", "heuristic")
 LEAVES = ("returns", "heuristic")
@@ -99,6 +101,9 @@ def parse_spec(spec: str) -> AgentSpec:
         if model not in OPPONENT_MODELS:
             raise ValueError(f"agent spec {spec!r}: opponents must be one of {', '.join(OPPONENT_MODELS)}, "
                              f"got {model!r}")
+        if options.get("confidence", 0.0) > 0 and rollout == "random":
+            raise ValueError(f"agent spec {spec!r}: confidence keeps the rollout policy's move unless the "
+                             "search beats it; it needs rollout=heuristic")
         return AgentSpec(kind, options, None, text)
     path, *parts = rest.split(";")
     if not path.strip():

@@ -155,6 +155,37 @@ def test_finds_the_safe_play(variant):
         assert action == 3, visits
 
 
+class LowestCard(agents.base.Agent):
+    """A deterministic rollout policy: always the lowest legal card (here: ducking with the 0)."""
+
+    def act(self, observation, action_mask, game=None):
+        return int(np.flatnonzero(action_mask)[0])
+
+
+@pytest.mark.parametrize("search", ["tree", "flat"])
+def test_confidence_keeps_the_rollout_policys_move_unless_beaten(search):
+    """The safe-play position: the rollout policy ducks with 0, which loses unless seat 0 holds
+    the 1; taking with 3 is better by far. A modest confidence still switches to 3; an
+    impossible one keeps the rollout policy's move; a move that is no better is never taken."""
+    game = ToyTrickGame(num_players=2)
+    game.reset(0)
+    game.location[:] = [1, -1, 0, 1, -1, 0]
+    game.step(2)
+    mask = game.legal_action_mask()
+    for confidence, expected in ((1.0, 3), (1e9, 0)):
+        bot = ISMCTSAgent(iterations=200, seed=1, rollout_agent=LowestCard(), search=search,
+                          confidence=confidence)
+        bot.reset(1)
+        assert bot.act(game.observation(1), mask, game) == expected
+
+
+def test_confidence_needs_a_rollout_policy_and_a_sane_value():
+    with pytest.raises(ValueError, match="needs rollout=heuristic"):
+        agents.make("ismcts:confidence=1", "yokaizo_v0")
+    with pytest.raises(ValueError, match="confidence must be positive"):
+        agents.make("ismcts:rollout=heuristic;confidence=-1", "yokaizo_v0")
+
+
 def test_time_budget_and_single_action():
     game = ToyTrickGame(num_players=2)
     game.reset(0)

@@ -125,3 +125,8 @@ def test_keys_lists_every_config_key(capsys):
     out = capsys.readouterr().out
     for key in ("game.env_id", "opponents.self_play.pool_size", "evaluation.best_by", "output.dir"):
         assert key in out
+
+
+def test_resume_needs_a_run_to_continue(tmp_path):
+    with pytest.raises(ConfigError, match="has no checkpoints/resume.zip to continue from"):
+        Trainer(load_config("configs/yonkai_no_yokai/quick.yaml", TINY, out=str(tmp_path / "empty")), resume=True)

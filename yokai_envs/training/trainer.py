@@ -146,24 +146,32 @@ def opponent_pool(config: dict[str, Any], snapshots: list[str]) -> tuple[list[st
 
 
 # ---------------------------------------------------------------------- the run
-class Trainer:
-    """Runs (or resumes) the training described by ``config`` in its output folder."""
+class RunBase:
+    """What every backend's trainer shares: the config, the run folder, and the check that a
+    new run does not overwrite an old one and a resumed run has something to resume."""
 
-    def __init__(self, config: dict[str, Any], resume: bool = False, progress: bool | None = None) -> None:
+    def __init__(self, config: dict[str, Any], folder: RunFolder, resume: bool, progress: bool | None) -> None:
         self.config = config
-        self.folder = RunFolder(config["output"]["dir"])
+        self.folder = folder
         self.resume = resume
         self.progress = config["output"]["progress_bar"] if progress is None else progress
         self.env_id: str = config["game"]["env_id"]
         self.options: dict[str, Any] = dict(config["game"]["options"])
-        folder = self.folder
         if resume:
             if not folder.resume.exists():
-                raise ConfigError(f"--resume: {folder.root} has no checkpoints/resume.zip to continue from")
+                raise ConfigError(f"--resume: {folder.root} has no {folder.resume.relative_to(folder.root)} "
+                                  "to continue from")
         elif folder.state_file.exists():
             raise ConfigError(f"{folder.root} already holds a run; pass --resume to continue it, "
                               "--overwrite to start afresh, or --out another folder")
         self.state = folder.load_state()
+
+
+class Trainer(RunBase):
+    """Runs (or resumes) the training described by ``config`` in its output folder."""
+
+    def __init__(self, config: dict[str, Any], resume: bool = False, progress: bool | None = None) -> None:
+        super().__init__(config, RunFolder(config["output"]["dir"]), resume, progress)
 
     # ------------------------------------------------------------------ main
     def run(self) -> dict[str, Any]:

@@ -41,7 +41,7 @@ from typing import Any
 import yaml
 
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.training.trainer import ACTIVATION_CLASSES, RunFolder, _slug
+from yokai_envs.training.trainer import ACTIVATION_CLASSES, RunBase, RunFolder, _slug
 
 # MaskablePPO hyperparameter -> RLlib PPOConfig.training() argument.
 HYPERPARAMETERS = {
@@ -169,27 +169,14 @@ def _export_learner(learner: Any, path: str, env_id: str, options: dict[str, Any
     return path
 
 
-class RLlibTrainer:
+class RLlibTrainer(RunBase):
     """Runs (or resumes) the RLlib training described by ``config`` in its output folder."""
 
     def __init__(self, config: dict[str, Any], resume: bool = False, progress: bool | None = None) -> None:
         if importlib.util.find_spec("ray") is None:
             raise ConfigError("backend: rllib needs ray[rllib]: pip install 'yokai-envs[ray]'")
         check_rllib_config(config)
-        self.config = config
-        self.folder = RLlibRunFolder(config["output"]["dir"])
-        self.resume = resume
-        self.progress = config["output"]["progress_bar"] if progress is None else progress
-        self.env_id: str = config["game"]["env_id"]
-        self.options: dict[str, Any] = dict(config["game"]["options"])
-        folder = self.folder
-        if resume:
-            if not folder.resume.exists():
-                raise ConfigError(f"--resume: {folder.root} has no checkpoints/algorithm to continue from")
-        elif folder.state_file.exists():
-            raise ConfigError(f"{folder.root} already holds a run; pass --resume to continue it, "
-                              "or --out another folder")
-        self.state = folder.load_state()
+        super().__init__(config, RLlibRunFolder(config["output"]["dir"]), resume, progress)
         self.state.setdefault("snapshot_slots", [])
         self.algo: Any = None
 

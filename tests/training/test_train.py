@@ -128,5 +128,5 @@ def test_keys_lists_every_config_key(capsys):
 
 
 def test_resume_needs_a_run_to_continue(tmp_path):
-    with pytest.raises(ConfigError, match="has no checkpoints/resume.zip to continue from"):
+    with pytest.raises(ConfigError, match=r"has no checkpoints/resume\.zip to continue from"):
         Trainer(load_config("configs/yonkai_no_yokai/quick.yaml", TINY, out=str(tmp_path / "empty")), resume=True)

@@ -82,5 +82,5 @@ def test_pretrain_config_errors():
     with pytest.raises(ConfigError, match=r"pretrain\.epochs"):
         load_config("configs/yonkai_no_yokai/quick.yaml", ["pretrain.epochs=0"])
     config = load_config("configs/yonkai_no_yokai/quick.yaml", ["backend=rllib", "pretrain.imitate=heuristic"])
-    with pytest.raises(ConfigError, match="sb3 backend only"):
+    with pytest.warns(UserWarning, match="sb3 backend only"):
         check_rllib_config(config)

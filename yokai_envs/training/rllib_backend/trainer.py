@@ -2,7 +2,7 @@
 
 The same YAML as the SB3 path: the MaskablePPO hyperparameter names are translated to
 RLlib's PPO (``HYPERPARAMETERS``; ``target_kl`` becomes RLlib's adaptive-KL target, other
-SB3-only keys are refused; ``critic_state`` is ignored with a warning);
+SB3-only keys are refused; ``critic_state`` and ``pretrain`` are ignored with a warning);
 ``training.n_envs`` envs are spread over
 ``rllib.num_env_runners`` Ray workers; ``training.total_timesteps`` counts env steps, i.e.
 decisions of the seats RLlib plays (the learner's, and self-play snapshots'; bots play
@@ -76,7 +76,8 @@ def check_rllib_config(config: dict[str, Any]) -> None:
         warnings.warn("algorithm.network.critic_state is ignored by the rllib backend: its critic sees the "
                       "seat's observation, like the actor", stacklevel=2)
     if config["pretrain"]["imitate"]:
-        errors.append("pretrain.imitate: behaviour cloning runs on the sb3 backend only; set it to null")
+        warnings.warn("pretrain.imitate is ignored by the rllib backend: behaviour cloning runs on the sb3 "
+                      "backend only; RLlib starts from scratch", stacklevel=2)
     supported = [*HYPERPARAMETERS, BATCH_HYPERPARAMETER, KL_HYPERPARAMETER]
     for key in algorithm["hyperparameters"]:
         if key not in supported:

@@ -22,6 +22,14 @@ of the returns so far; ``evaluate`` gets a sampled world the search discards, so
 other seats play the rollout policy there too (a model of opponents as the heuristic, instead
 of searching their replies).
 
+``confidence=Z`` (with a rollout policy) makes the search a cautious improver of that policy:
+it plays the policy's own move unless the best move's mean value beats it by more than Z
+standard errors. With few iterations most moves differ by noise, and following noise away
+from a strong heuristic costs more than the search gains elsewhere.
+
+The rollout policy plays inside worlds this search sampled, so it reads them as they are
+(``plays_in_sampled_worlds``) instead of sampling again; it is never handed the live game.
+
 ``search=flat`` replaces the tree by determinized flat Monte Carlo at the root: every sampled
 world scores every legal action with the same rollout seed (common random numbers), which
 compares actions far more sharply than independent samples when the budget is small.

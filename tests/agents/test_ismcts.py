@@ -216,13 +216,27 @@ def test_leaf_evaluator_scores_cut_rollouts():
     assert len(calls) >= 40
 
 
-def test_yonkai_spec_with_every_option_plays():
+@pytest.mark.parametrize("search", ["flat", "tree"])
+def test_yonkai_spec_with_every_option_plays(search):
     game = make_game("yonkai_no_yokai_v0", num_players=3)
-    spec = "ismcts:search=flat;iterations=12;rollout=heuristic;max_rollout_steps=10;leaf=heuristic"
+    spec = (f"ismcts:search={search};iterations=12;rollout=heuristic;max_rollout_steps=10;leaf=heuristic;"
+            "opponents=rollout;confidence=1;c=0.5")
     bot = agents.make(spec, "yonkai_no_yokai_v0", seed=0)
     game.reset(0)
     for _ in range(15):
         action = bot.act(game.observation(game.current_player), game.legal_action_mask(), game)
+        game.step(action)
+
+
+def test_the_readme_yokaizo_spec_plays():
+    """The spec of the README's YOKAIZO row, at a CI-sized budget."""
+    spec = "ismcts:iterations=10;rollout=heuristic;max_rollout_steps=20;leaf=heuristic;opponents=rollout;confidence=1"
+    game = make_game("yokaizo_v0")
+    bot = agents.make(spec, "yokaizo_v0", seed=0)
+    game.reset(0)
+    for _ in range(40):
+        action = bot.act(game.observation(game.current_player), game.legal_action_mask(), game)
+        assert game.legal_action_mask()[action]
         game.step(action)
 
 

@@ -11,7 +11,7 @@ import argparse
 import math
 import time
 
-from agents.base import RandomAgent
+from agents.base import RandomAgent, act_in_game
 from agents.heuristics.onmyoji import HeuristicAgent
 from yokai_envs.onmyoji.game import OnmyojiGame
 
@@ -32,9 +32,7 @@ def win_rate(mode: str, level: int, games: int, use_random: bool = False) -> int
     for i in range(games):
         game.reset(i)
         while not game.is_over:
-            seat = game.current_player
-            a = agent.act(game.observation(seat), game.legal_action_mask(), game if agent.needs_game else None)
-            game.step(a)
+            game.step(act_in_game(agent, game))
         wins += game.returns()[0] > 0
     return wins
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from agents.base import RandomAgent
+from agents.base import RandomAgent, act_in_game
 from agents.heuristics.onmyoji import HeuristicAgent
 from yokai_envs.onmyoji.game import OnmyojiGame
 
@@ -17,9 +17,7 @@ from yokai_envs.onmyoji.game import OnmyojiGame
 def play(game: OnmyojiGame, seed: int, bots: list) -> list[float]:
     game.reset(seed)
     while not game.is_over:
-        seat = game.current_player
-        bot = bots[seat]
-        game.step(bot.act(game.observation(seat), game.legal_action_mask(), game if bot.needs_game else None))
+        game.step(act_in_game(bots[game.current_player], game))
     return list(game.returns())
 
 

@@ -19,6 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from agents import make as make_agent
+    from agents.base import act_in_game
 
     options = json.loads(args.env_kwargs)
     game = make_game(args.game, **options)
@@ -28,8 +29,7 @@ def run(args: argparse.Namespace) -> int:
     game.reset(args.seed)
     while not game.is_over:
         seat = game.current_player
-        agent = seats[seat]
-        action = agent.act(game.observation(seat), game.legal_action_mask(), game if agent.needs_game else None)
+        action = act_in_game(seats[seat], game)
         if not args.quiet:
             print(f"player {seat} ({specs[seat % len(specs)]}): {game.action_name(action)}")
         game.step(action)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import Agent, act_in_game
 from yokai_envs.yonkai_no_yokai.encoding import observation_layout
 from yokai_envs.yonkai_no_yokai.game import FIRST_BUTTON_PLAY, FIRST_PLAIN_PLAY, PASS
 from yokai_envs.yonkai_no_yokai.rules import play_of
@@ -83,8 +83,7 @@ def evaluate(game: Game) -> np.ndarray:
     """
     round_now = game.rounds_completed
     while not game.is_over and game.rounds_completed == round_now:
-        seat = game.current_player
-        game.step(_ROLLOUT_AGENT.act(game.observation(seat), game.legal_action_mask()))
+        game.step(act_in_game(_ROLLOUT_AGENT, game))
     if game.is_over:
         return np.array(game.returns(), dtype=np.float64)
     cubes = np.asarray(game.cubes, dtype=np.float64)

@@ -174,14 +174,14 @@ def needs_confirmation(game: Game, action: int, human: int, chain_start: int) ->
 
 def play_game(game: Game, human: int, bots: dict[int, Any], labels: list[str], io: Terminal) -> None:
     """Play ``game`` (already reset) to the end; raises Quit when the human leaves."""
+    from agents.base import act_in_game
+
     chain_start: int | None = None  # where the human's current run of consecutive decisions began
     while not game.is_over:
         seat = game.current_player
         if seat != human:
             chain_start = None
-            agent = bots[seat]
-            action = int(agent.act(game.observation(seat), game.legal_action_mask(),
-                                   game if agent.needs_game else None))
+            action = act_in_game(bots[seat], game)
             seen = game.public_action_name(action, human)
             io.say(f"player {seat} ({labels[seat]}): {seen if seen is not None else f'decided ({game.phase_name})'}")
             game.step(action)

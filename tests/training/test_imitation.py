@@ -11,6 +11,7 @@ import agents
 from agents.base import act_in_game
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.gym_env import make_gym
+from yokai_envs.training import imitation
 from yokai_envs.training.config import load_config
 from yokai_envs.training.imitation import collect
 from yokai_envs.training.rllib_backend.trainer import check_rllib_config
@@ -56,6 +57,19 @@ def test_collect_records_the_teachers_moves_and_discounted_returns():
     # Reward comes only at the end of a game: within an episode, each return is half the next.
     last = data["returns"][-1]
     assert last in (-1.0, 1.0) and data["returns"][-2] == pytest.approx(0.5 * last)
+
+
+def test_collect_gives_the_same_data_when_its_block_must_grow(monkeypatch):
+    def collected():
+        env = make_gym(YONKAI, opponents=["random"], learner_seat=0, **OPTIONS)
+        return collect(env, agents.make("heuristic", YONKAI, OPTIONS), steps=30, gamma=0.9, seed=5)
+
+    roomy = collected()
+    monkeypatch.setattr(imitation, "SPARE_ROWS", 0)  # room for 37 rows
+    tight = collected()
+    assert roomy["observations"].shape[0] > 37  # so the tight block had to grow
+    for key in ("observations", "masks", "actions", "returns"):
+        assert np.array_equal(roomy[key], tight[key]), key
 
 
 def test_pretrained_policy_copies_the_heuristic(tmp_path):

@@ -22,11 +22,18 @@ import numpy as np
 
 from agents.base import act_in_game
 
+SPARE_ROWS = 1000  # room past ``steps`` for the last episode, before the block must grow
+
 
 def collect(env: Any, teacher: Any, steps: int, gamma: float, seed: int) -> dict[str, np.ndarray]:
     """``steps`` learner decisions of ``teacher`` in the single-seat training ``env``:
     observations, masks, actions and discounted returns (whole episodes, so a few more)."""
-    observations, masks, actions, returns = [], [], [], []
+    # Observations go straight into one float32 block: a list of rows plus the final stack
+    # would hold them twice. The block has room for the last episode to run past ``steps``;
+    # rows never written cost no memory (the pages are never touched).
+    capacity = steps + steps // 4 + SPARE_ROWS
+    observations = np.empty((capacity, *env.observation_space.shape), dtype=np.float32)
+    masks, actions, returns = [], [], []
     episode = 0
     while len(actions) < steps:
         teacher.reset(seed + episode)
@@ -36,7 +43,9 @@ def collect(env: Any, teacher: Any, steps: int, gamma: float, seed: int) -> dict
         while not done:
             mask = env.action_masks()
             action = act_in_game(teacher, env.unwrapped.game)
-            observations.append(observation)
+            if len(actions) == observations.shape[0]:  # an episode longer than the spare room
+                observations = np.concatenate([observations, np.empty_like(observations[:capacity // 4 + 1])])
+            observations[len(actions)] = observation
             masks.append(mask)
             actions.append(action)
             observation, reward, terminated, truncated, _ = env.step(action)
@@ -49,7 +58,7 @@ def collect(env: Any, teacher: Any, steps: int, gamma: float, seed: int) -> dict
             discounted.append(running)
         returns.extend(reversed(discounted))
         episode += 1
-    return {"observations": np.asarray(observations, dtype=np.float32), "masks": np.asarray(masks, dtype=bool),
+    return {"observations": observations[:len(actions)], "masks": np.asarray(masks, dtype=bool),
             "actions": np.asarray(actions, dtype=np.int64), "returns": np.asarray(returns, dtype=np.float32),
             "episodes": np.asarray(episode)}
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import agents
+from agents.base import act_in_game
 from agents.ismcts import ISMCTSAgent
 from tests.agents.toy_game import ToyTrickGame
 from tests.conftest import conformance_params
@@ -129,6 +130,15 @@ def test_the_rollout_policy_never_gets_the_live_game(variant):
         assert Spy.seen and all(world is not game for world in Spy.seen)
 
 
+def play_legally(bot, game, decisions: int | None = None) -> None:
+    """Let ``bot`` play every seat for ``decisions`` moves (or to the end), each one legal."""
+    while not game.is_over and (decisions is None or decisions > 0):
+        action = act_in_game(bot, game)
+        assert game.legal_action_mask()[action]
+        game.step(action)
+        decisions = None if decisions is None else decisions - 1
+
+
 @pytest.mark.parametrize("num_players", [1, 2, 3, 4])
 def test_plays_every_seat_count(num_players):
     game = ToyTrickGame(num_players=num_players)
@@ -136,10 +146,7 @@ def test_plays_every_seat_count(num_players):
     for seed in range(3):
         game.reset(seed)
         bot.reset(seed)
-        while not game.is_over:
-            action = bot.act(game.observation(game.current_player), game.legal_action_mask(), game)
-            assert game.legal_action_mask()[action]
-            game.step(action)
+        play_legally(bot, game)
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=str)
@@ -223,9 +230,7 @@ def test_yonkai_spec_with_every_option_plays(search):
             "opponents=rollout;confidence=1;c=0.5")
     bot = agents.make(spec, "yonkai_no_yokai_v0", seed=0)
     game.reset(0)
-    for _ in range(15):
-        action = bot.act(game.observation(game.current_player), game.legal_action_mask(), game)
-        game.step(action)
+    play_legally(bot, game, decisions=15)
 
 
 def test_the_readme_yokaizo_spec_plays():
@@ -234,10 +239,7 @@ def test_the_readme_yokaizo_spec_plays():
     game = make_game("yokaizo_v0")
     bot = agents.make(spec, "yokaizo_v0", seed=0)
     game.reset(0)
-    for _ in range(40):
-        action = bot.act(game.observation(game.current_player), game.legal_action_mask(), game)
-        assert game.legal_action_mask()[action]
-        game.step(action)
+    play_legally(bot, game, decisions=40)
 
 
 def test_yonkai_evaluate_plays_out_the_round_and_scores_cubes():

@@ -7,7 +7,8 @@ up each seat's own return to the edges that seat chose (so 1-4 players, competit
 Selection is UCB1 with availability counts: an edge's exploration term uses how often it
 was *legal* when its parent was visited, not the parent's visits.
 
-It never reads hidden state: the live game is only ever passed to ``determinize``, so two
+It never reads hidden state: the live game is only ever passed to ``determinize`` (or to a
+world sampler, which reads only the seat's own view), so two
 states that differ only in cards the seat cannot see give the same decision for the same
 seed (tested). The budget is ``iterations`` and/or ``time`` seconds; a time budget makes the
 decision depend on machine speed, so reproducible runs should use iterations only.
@@ -29,6 +30,11 @@ from a strong heuristic costs more than the search gains elsewhere.
 
 The rollout policy plays inside worlds this search sampled, so it reads them as they are
 (``plays_in_sampled_worlds``) instead of sampling again; it is never handed the live game.
+
+``beliefs=heuristic`` draws the sampled worlds from an opponent model instead of uniformly:
+only deals in which every other seat's decisions so far are what the game's heuristic would
+have chosen with that hand (the heuristic module's ``world_sampler(game, seat)``). Against
+heuristic opponents this is exact inference; against others it is a model that may misjudge.
 
 ``search=flat`` replaces the tree by determinized flat Monte Carlo at the root: every sampled
 world scores every legal action with the same rollout seed (common random numbers), which
@@ -69,7 +75,9 @@ class ISMCTSAgent(Agent):
     def __init__(self, iterations: int | None = None, time: float | None = None, c: float = 1.0,
                  rollout_agent: Agent | None = None, max_rollout_steps: int | None = None,
                  leaf_evaluator: Callable[[Game], np.ndarray] | None = None, opponents: str = "tree",
-                 search: str = "tree", confidence: float = 0.0, seed: int | None = None) -> None:
+                 search: str = "tree", confidence: float = 0.0,
+                 world_sampler: Callable[[Game, int], Callable[[np.random.Generator], Game]] | None = None,
+                 seed: int | None = None) -> None:
         super().__init__(seed)
         if iterations is None and time is None:
             iterations = 200
@@ -92,6 +100,8 @@ class ISMCTSAgent(Agent):
         if confidence < 0:
             raise ValueError(f"ismcts: confidence must be >= 0, got {confidence!r}")
         self.confidence = float(confidence)
+        # (game, seat) -> draw(rng) -> world; None: the game's own uniform determinize.
+        self.world_sampler = world_sampler
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -142,6 +152,7 @@ class ISMCTSAgent(Agent):
     def _search_root(self, game: Game) -> _Node:
         seat = game.current_player
         rng = self.rng
+        sample = self._sampler(game, seat)
         root = _Node()
         deadline = None if self.time_budget is None else _time.perf_counter() + self.time_budget
         done = 0
@@ -150,7 +161,7 @@ class ISMCTSAgent(Agent):
                 break
             if deadline is not None and done > 0 and _time.perf_counter() >= deadline:
                 break
-            self._iterate(root, game.determinize(seat, rng), rng, seat)
+            self._iterate(root, sample(rng), rng, seat)
             done += 1
         return root
 
@@ -173,6 +184,7 @@ class ISMCTSAgent(Agent):
         """One row per sampled world: the searching seat's value after each legal action."""
         seat = game.current_player
         rng = self.rng
+        sample = self._sampler(game, seat)
         rows = []
         deadline = None if self.time_budget is None else _time.perf_counter() + self.time_budget
         budget = None if self.iterations is None else max(1, -(-self.iterations // legal.size))
@@ -181,7 +193,7 @@ class ISMCTSAgent(Agent):
                 break
             if deadline is not None and rows and _time.perf_counter() >= deadline:
                 break
-            world = game.determinize(seat, rng)
+            world = sample(rng)
             rollout_seed = int(rng.integers(2**63))
             row = np.empty(legal.size)
             for j, action in enumerate(legal.tolist()):
@@ -193,6 +205,11 @@ class ISMCTSAgent(Agent):
                 row[j] = float(self._rollout(branch, rollout_rng)[seat])
             rows.append(row)
         return np.asarray(rows)
+
+    def _sampler(self, game: Game, seat: int) -> Callable[[np.random.Generator], Game]:
+        if self.world_sampler is None:
+            return lambda rng: game.determinize(seat, rng)
+        return self.world_sampler(game, seat)  # the posterior is worked out once per decision
 
     def _iterate(self, root: _Node, world: Game, rng: np.random.Generator, seat: int) -> None:
         node = root

@@ -8,6 +8,8 @@
                                              ... rollouts cut short, scored by the heuristic module's evaluate()
     ismcts:rollout=heuristic;confidence=1.0  ... plays the heuristic's move unless the search finds one
                                              better by more than 1 standard error
+    ismcts:rollout=heuristic;beliefs=heuristic   ... samples hidden cards as if the others play the
+                                             heuristic (opponent-model inference; games with world_sampler)
     policy:path/to/model.zip                 a MaskablePPO checkpoint (most likely action)
     policy:path/to/model.zip;deterministic=false   ... sampling its action distribution
     rllib:path/to/run/model                  an RLlib policy folder (training backend: rllib); same options
@@ -25,11 +27,12 @@ from agents.base import Agent, RandomAgent
 
 KINDS = ("random", "heuristic", "ismcts", "policy", "rllib")
 ISMCTS_OPTIONS = {"iterations": int, "time": float, "rollout": str, "c": float, "max_rollout_steps": int,
-                  "leaf": str, "opponents": str, "search": str, "confidence": float}
+                  "leaf": str, "opponents": str, "search": str, "confidence": float, "beliefs": str}
 POLICY_OPTIONS = {"deterministic": bool}
 ROLLOUTS = ("random", "heuristic")
 LEAVES = ("returns", "heuristic")
 OPPONENT_MODELS = ("tree", "rollout")
+BELIEFS = ("uniform", "heuristic")
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,9 @@ def parse_spec(spec: str) -> AgentSpec:
         if model not in OPPONENT_MODELS:
             raise ValueError(f"agent spec {spec!r}: opponents must be one of {', '.join(OPPONENT_MODELS)}, "
                              f"got {model!r}")
+        if options.get("beliefs", "uniform") not in BELIEFS:
+            raise ValueError(f"agent spec {spec!r}: beliefs must be one of {', '.join(BELIEFS)}, "
+                             f"got {options['beliefs']!r}")
         if options.get("confidence", 0.0) > 0 and rollout == "random":
             raise ValueError(f"agent spec {spec!r}: confidence keeps the rollout policy's move unless the "
                              "search beats it; it needs rollout=heuristic")
@@ -137,7 +143,13 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
             from agents.heuristics import heuristic_evaluator
 
             leaf_evaluator = heuristic_evaluator(env_id)
-        return ISMCTSAgent(seed=seed, rollout_agent=rollout_agent, leaf_evaluator=leaf_evaluator, **options)
+        world_sampler = None
+        if options.pop("beliefs", "uniform") == "heuristic":
+            from agents.heuristics import heuristic_world_sampler
+
+            world_sampler = heuristic_world_sampler(env_id)
+        return ISMCTSAgent(seed=seed, rollout_agent=rollout_agent, leaf_evaluator=leaf_evaluator,
+                           world_sampler=world_sampler, **options)
     if parsed.kind == "rllib":
         from agents.rllib_agent import RLlibAgent
 

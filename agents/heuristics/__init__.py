@@ -3,7 +3,9 @@
 Each heuristic plays what a sensible casual player would; games whose heuristic is not
 written yet raise a clear error when asked for one. A module may also define
 ``evaluate(game) -> np.ndarray``: per-seat values in [-1, 1] of a (sampled, full-information)
-world, which ISMCTS uses with ``leaf=heuristic`` to score rollouts it cuts short.
+world, which ISMCTS uses with ``leaf=heuristic`` to score rollouts it cuts short; and
+``world_sampler(game, seat)``: a function drawing worlds as if the other seats played the
+heuristic (ISMCTS ``beliefs=heuristic``).
 """
 
 from __future__ import annotations
@@ -44,12 +46,20 @@ def heuristic_class(env_id: str) -> type[Agent]:
 
 def heuristic_evaluator(env_id: str) -> Callable[[Any], Any]:
     """The ``evaluate(game)`` of ``env_id``'s heuristic module; NoHeuristicError when absent."""
+    return _module_function(env_id, "evaluate", "evaluate(game) for leaf=heuristic")
+
+
+def heuristic_world_sampler(env_id: str) -> Callable[[Any, int], Any]:
+    """The ``world_sampler(game, seat)`` of ``env_id``'s heuristic module (worlds drawn as if
+    the other seats play the heuristic); NoHeuristicError when absent."""
+    return _module_function(env_id, "world_sampler", "world_sampler(game, seat) for beliefs=heuristic")
+
+
+def _module_function(env_id: str, name: str, purpose: str) -> Callable[..., Any]:
     heuristic_class(env_id)
-    module = importlib.import_module(HEURISTIC_MODULES[env_id])
-    evaluate = getattr(module, "evaluate", None)
-    if evaluate is None:
+    function = getattr(importlib.import_module(HEURISTIC_MODULES[env_id]), name, None)
+    if function is None:
         have = ", ".join(e for e in HEURISTIC_MODULES
-                         if has_heuristic(e) and hasattr(importlib.import_module(HEURISTIC_MODULES[e]), "evaluate"))
-        raise NoHeuristicError(f"the {env_id!r} heuristic has no evaluate(game) for leaf=heuristic; "
-                               f"games with one: {have or 'none'}")
-    return evaluate
+                         if has_heuristic(e) and hasattr(importlib.import_module(HEURISTIC_MODULES[e]), name))
+        raise NoHeuristicError(f"the {env_id!r} heuristic has no {purpose}; games with one: {have or 'none'}")
+    return function

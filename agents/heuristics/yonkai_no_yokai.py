@@ -16,6 +16,7 @@ so it needs no game view. The plan is to run out of groups of equal cards, one p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -23,7 +24,7 @@ import numpy as np
 from agents.base import Agent, act_in_game
 from yokai_envs.yonkai_no_yokai.encoding import observation_layout
 from yokai_envs.yonkai_no_yokai.game import FIRST_BUTTON_PLAY, FIRST_PLAIN_PLAY, PASS
-from yokai_envs.yonkai_no_yokai.rules import play_of
+from yokai_envs.yonkai_no_yokai.rules import NUM_PLAYS, move_tables, play_of
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
@@ -32,6 +33,7 @@ CLEAR_GROUP_BONUS = 3.0
 BROKEN_CARD_PENALTY = 1.0
 BUTTON_COST = 1.0
 BUTTON_MIN_COUNT = 2
+Number = int | float | np.ndarray
 
 
 def _layout(observation_size: int) -> dict[str, slice]:
@@ -65,13 +67,64 @@ class HeuristicAgent(Agent):
         for action, count, value, with_button in plays:
             if with_button and count < BUTTON_MIN_COUNT:
                 continue
-            left_behind = hand[value - 1] - count
-            score = count + (CLEAR_GROUP_BONUS if left_behind == 0 else -BROKEN_CARD_PENALTY * left_behind)
-            if with_button:
-                score -= BUTTON_COST
+            score = _follow_score(count, hand[value - 1] - count, with_button)
             if score > best_score:
                 best_action, best_score = action, score
         return int(best_action)
+
+
+def _follow_score(count: Number, left_behind: Number, with_button: Number) -> Number:
+    # A group played whole earns the bonus; every card a broken group leaves behind costs.
+    # Plain arithmetic, so one definition scores a single play (act) or K hands (choices).
+    bonus = CLEAR_GROUP_BONUS * (left_behind == 0)
+    return count + bonus - BROKEN_CARD_PENALTY * left_behind - BUTTON_COST * with_button
+
+
+_PLAY_COUNTS = np.array([play_of(p)[0] for p in range(NUM_PLAYS)])
+_PLAY_VALUE_INDEX = np.array([play_of(p)[1] for p in range(NUM_PLAYS)]) - 1
+_ACTION_COUNTS = np.concatenate([_PLAY_COUNTS, _PLAY_COUNTS])  # actions 1.. (plain, then button)
+_WITH_BUTTON = np.arange(2 * NUM_PLAYS) >= NUM_PLAYS
+
+
+def choices(hands: np.ndarray, direction: int, last_count: int, last_value: int,
+            button_available: bool) -> np.ndarray:
+    """The heuristic's action for each row of ``hands`` (K x 6 value counts) at one public
+    moment of a trick: the same decision ``HeuristicAgent.act`` makes, for K hands at once.
+
+    This is the opponent model that belief inference filters candidate hands with; a test
+    holds it equal to ``act`` on every decision of many games.
+    """
+    tables = move_tables()
+    held = hands[:, _PLAY_VALUE_INDEX]  # K x 24: copies of each play's value
+    feasible = held >= _PLAY_COUNTS
+    actions = np.full(hands.shape[0], PASS, dtype=np.int64)
+    if last_count == 0:
+        legal = feasible & tables.lead
+        lone = legal & (held == 1)
+        lowest = np.where(lone.any(axis=1), lone.argmax(axis=1), legal.argmax(axis=1))
+        actions[:] = FIRST_PLAIN_PLAY + lowest
+        legal = np.concatenate([legal, np.zeros_like(legal)], axis=1)
+    else:
+        key = (direction, last_count, last_value)
+        legal = np.concatenate([feasible & tables.free[key],
+                                feasible & tables.button[key] & bool(button_available)], axis=1)
+        left_behind = np.concatenate([held, held], axis=1) - _ACTION_COUNTS
+        scored = legal & ~(_WITH_BUTTON & (_ACTION_COUNTS < BUTTON_MIN_COUNT))
+        score = np.where(scored, _follow_score(_ACTION_COUNTS, left_behind, _WITH_BUTTON), -np.inf)
+        has_play = scored.any(axis=1)
+        actions[has_play] = FIRST_PLAIN_PLAY + score[has_play].argmax(axis=1)
+    goes_out = legal & (hands.sum(axis=1)[:, None] == _ACTION_COUNTS)
+    out = goes_out.any(axis=1)
+    actions[out] = FIRST_PLAIN_PLAY + goes_out[out].argmax(axis=1)
+    return actions
+
+
+def world_sampler(game: Game, seat: int) -> Callable[[np.random.Generator], Game]:
+    """Worlds for ``seat`` in which the others' decisions this round are this heuristic's
+    (inference from the public decision log; see yonkai_no_yokai_beliefs)."""
+    from agents.heuristics.yonkai_no_yokai_beliefs import world_sampler as sampler  # imports choices
+
+    return sampler(game, seat)
 
 
 def evaluate(game: Game) -> np.ndarray:

@@ -67,6 +67,10 @@ class YonkaiGame(Game):
         self.button_available = [True] * n
         self.passed = [False] * n
         self.played = np.zeros(VALUES, dtype=np.int8)  # cards of each value played this round
+        # Every decision this round as (seat, direction, last_count, last_value, button_available,
+        # action): all public (plays and passes are made face up). It lets a seat reason about what
+        # the others' choices say of their hands (agents.heuristics.yonkai_no_yokai_beliefs).
+        self.decisions_this_round: list[tuple[int, int, int, int, bool, int]] = []
         self.direction = ASCENDING
         self.last_count = 0  # 0: the trick is at its lead
         self.last_value = 0
@@ -114,6 +118,7 @@ class YonkaiGame(Game):
             self.hands[seat] = np.bincount(deck[seat * per_seat:(seat + 1) * per_seat], minlength=VALUES)
             self.hand_sizes[seat] = per_seat
         self.played[:] = 0
+        self.decisions_this_round = []
         self.button_available = [True] * n
         self._start_trick(self.to_act)
 
@@ -141,6 +146,8 @@ class YonkaiGame(Game):
 
     def _apply(self, action: int) -> None:
         seat = self.to_act
+        self.decisions_this_round.append(
+            (seat, self.direction, self.last_count, self.last_value, self.button_available[seat], action))
         if action == PASS:
             self._pass(seat)
             return
@@ -260,6 +267,7 @@ class YonkaiGame(Game):
         other.button_available = list(self.button_available)
         other.passed = list(self.passed)
         other.played = self.played.copy()
+        other.decisions_this_round = list(self.decisions_this_round)
         other.winners = list(self.winners)
         other._returns = self._returns.copy()
         other._mask_cache = None

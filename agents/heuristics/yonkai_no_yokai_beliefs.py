@@ -1,0 +1,177 @@
+"""What the other seats' choices say about their hands, if they play like the heuristic.
+
+Every play and pass in Yonkai is made face up (``game.decisions_this_round``), but the hands
+behind them are not. Sampling the unseen cards uniformly (``Game.determinize``) ignores that a
+seat which passed could not beat the play, or that one which led a 2 held no lone 1. Against
+opponents known to play the heuristic - a deterministic policy of hand and public state - each
+of their decisions rules out every hand with which the heuristic would have decided otherwise.
+
+So for each other seat: start from every hand it could have been dealt this round (all value
+counts of the deal size), replay its decisions this round, and keep the hands with which
+``choices`` (the heuristic, vectorized) agrees every time. Worlds are then drawn from the deals
+of the unseen cards that give every seat a kept hand, weighted as a shuffled deal would
+(multinomial). A seat that does not play like the heuristic may be misjudged - the risk of
+any opponent model - but once none of its possible hands fits its choices, it is treated as
+unmodelled: only its plays are used from there on (what it was seen to hold, not why). Every
+world drawn is a legal one for the seat's view, whatever the others play.
+
+It reads only what ``seat`` may see: its own hand, the public decision log, hand sizes and the
+cards played. ISMCTS uses it with ``beliefs=heuristic``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from functools import cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from agents.heuristics.yonkai_no_yokai import choices
+from yokai_envs.yonkai_no_yokai.game import FIRST_BUTTON_PLAY, FIRST_PLAIN_PLAY, PASS
+from yokai_envs.yonkai_no_yokai.rules import VALUES, play_of
+
+if TYPE_CHECKING:
+    from yokai_envs.yonkai_no_yokai.game import YonkaiGame
+
+# Enumerate joint deals when the candidate hands of all but the largest set multiply to at most
+# this; beyond it the sets are wide (little is known yet) and sampling from the plain deal with
+# rejection accepts often.
+ENUMERATION_LIMIT = 4_000_000
+_CHUNK_PAIRS = 250_000  # pairs of hands per enumeration chunk: bounds the memory (~12 MB)
+REJECTION_TRIES = 400
+_LOG_FACTORIAL = np.array([math.lgamma(k + 1) for k in range(32)])
+_KEY_BASE = 32 ** np.arange(VALUES, dtype=np.int64)  # a hand as one integer (counts < 32)
+
+
+@cache
+def dealt_hands(size: int, copies: int) -> np.ndarray:
+    """Every hand of ``size`` cards with at most ``copies`` of each value (K x 6, int64)."""
+    rows = []
+    for cuts in itertools.combinations(range(size + VALUES - 1), VALUES - 1):
+        bounds = (-1, *cuts, size + VALUES - 1)
+        row = [bounds[i + 1] - bounds[i] - 1 for i in range(VALUES)]
+        if max(row) <= copies:
+            rows.append(row)
+    hands = np.array(rows, dtype=np.int64)
+    hands.setflags(write=False)
+    return hands
+
+
+def possible_hands(game: YonkaiGame, seat: int) -> dict[int, np.ndarray]:
+    """Other seat -> the hands (K x 6) it may hold now, given its decisions this round were the
+    heuristic's and what ``seat`` itself holds."""
+    n = game.num_players
+    unseen = (game.copies - game.played - game.hands[seat]).astype(np.int64)
+    start = dealt_hands(game.copies * VALUES // n, game.copies)
+    current = {other: start for other in range(n) if other != seat}
+    played_by = {other: np.zeros(VALUES, dtype=np.int64) for other in current}
+    modelled = dict.fromkeys(current, True)
+    for who, direction, last_count, last_value, button_available, action in game.decisions_this_round:
+        if who == seat:
+            continue
+        hands = current[who]
+        if modelled[who]:
+            agree = choices(hands, direction, last_count, last_value, button_available) == action
+            if agree.any():
+                hands = hands[agree]
+            else:
+                # Not the heuristic: from now on only what its plays prove (it held them).
+                modelled[who] = False
+                hands = start[(start >= played_by[who]).all(axis=1)] - played_by[who]
+        if action != PASS:
+            count, value = play_of(action - (FIRST_BUTTON_PLAY if action >= FIRST_BUTTON_PLAY else FIRST_PLAIN_PLAY))
+            hands = hands[hands[:, value - 1] >= count].copy()
+            hands[:, value - 1] -= count
+            played_by[who][value - 1] += count
+        current[who] = hands
+    return {other: hands[(hands <= unseen).all(axis=1)] for other, hands in current.items()}
+
+
+def world_sampler(game: YonkaiGame, seat: int) -> Callable[[np.random.Generator], YonkaiGame]:
+    """A function drawing full worlds consistent with ``seat``'s view and with the others
+    having played the heuristic; the posterior is computed once, each call is cheap."""
+    unseen = (game.copies - game.played - game.hands[seat]).astype(np.int64)
+    sets = possible_hands(game, seat)
+    others = list(sets)
+    draw = _joint_enumeration(sets, unseen) or _rejection(sets, unseen, game.hand_sizes)
+
+    def sample(rng: np.random.Generator) -> YonkaiGame:
+        world = game.determinize(seat, rng)  # re-seeded chance, and a plain deal to fall back on
+        hands = draw(rng, world)
+        if hands is not None:
+            for other, hand in zip(others, hands):
+                world.hands[other] = hand
+        return world
+
+    return sample
+
+
+Draw = Callable[[np.random.Generator, "YonkaiGame"], "list[np.ndarray] | None"]
+
+
+def _log_weight(hands: np.ndarray) -> np.ndarray:
+    # A shuffled deal makes a split of the unseen cards likely in proportion to 1 / prod(counts!).
+    return -_LOG_FACTORIAL[hands].sum(axis=-1)
+
+
+def _joint_enumeration(sets: dict[int, np.ndarray], unseen: np.ndarray) -> Draw | None:
+    """Every joint deal, when the sets are small enough: the smaller sets are enumerated (in
+    chunks), the seat with the largest set takes what is left, and the deal is kept if that hand
+    is one of its own."""
+    others = list(sets)
+    largest = max(others, key=lambda s: len(sets[s]))
+    enumerated = [s for s in others if s != largest]
+    if not all(len(sets[s]) for s in others) or math.prod(len(sets[s]) for s in enumerated) > ENUMERATION_LIMIT:
+        return None  # a misjudged seat with no hand left, or too many deals to list
+    allowed = np.sort(sets[largest] @ _KEY_BASE)
+    first, *second = [sets[s] for s in enumerated]
+    tail = second[0] if second else np.zeros((1, VALUES), dtype=np.int64)  # 3 players: one to enumerate
+    picks_first, picks_tail, rests = [], [], []
+    chunk = max(1, _CHUNK_PAIRS // len(tail))
+    for begin in range(0, len(first), chunk):
+        rest = unseen - first[begin:begin + chunk, None, :] - tail[None, :, :]
+        keys = rest @ _KEY_BASE
+        found = np.searchsorted(allowed, keys).clip(max=allowed.size - 1)
+        keep = (rest >= 0).all(axis=2) & (allowed[found] == keys)
+        rows, cols = np.nonzero(keep)
+        picks_first.append(begin + rows)
+        picks_tail.append(cols)
+        rests.append(rest[rows, cols])
+    pick_first, pick_tail, rest = np.concatenate(picks_first), np.concatenate(picks_tail), np.concatenate(rests)
+    if pick_first.size == 0:
+        return None  # nothing fits (a seat left the model mid-way): sample by rejection instead
+    log_weight = _log_weight(first[pick_first]) + _log_weight(tail[pick_tail]) + _log_weight(rest)
+    probability = np.exp(log_weight - log_weight.max())
+    probability /= probability.sum()
+
+    def draw(rng: np.random.Generator, world: YonkaiGame) -> list[np.ndarray]:
+        row = int(rng.choice(probability.size, p=probability))
+        chosen = {largest: rest[row], enumerated[0]: first[pick_first[row]]}
+        if second:
+            chosen[enumerated[1]] = tail[pick_tail[row]]
+        return [chosen[s] for s in others]
+
+    return draw
+
+
+def _rejection(sets: dict[int, np.ndarray], unseen: np.ndarray, hand_sizes: list[int]) -> Draw:
+    """Deal the unseen cards at random until every seat gets a hand it may hold; the deal is
+    exact, and while little is known almost every deal is accepted. Gives up (None: the plain
+    deal is used) after REJECTION_TRIES."""
+    others = list(sets)
+    allowed = [set((sets[s] @ _KEY_BASE).tolist()) for s in others]
+    pool = np.repeat(np.arange(VALUES), unseen)
+    ends = np.cumsum([hand_sizes[s] for s in others])
+
+    def draw(rng: np.random.Generator, world: YonkaiGame) -> list[np.ndarray] | None:
+        for _ in range(REJECTION_TRIES):
+            rng.shuffle(pool)
+            hands = [np.bincount(part, minlength=VALUES) for part in np.split(pool, ends[:-1])]
+            if all(int(hand @ _KEY_BASE) in keys for hand, keys in zip(hands, allowed)):
+                return hands
+        return None
+
+    return draw

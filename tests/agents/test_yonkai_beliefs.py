@@ -57,7 +57,8 @@ def test_choices_scores_many_hands_at_once():
 def test_dealt_hands_are_every_deal():
     hands = dealt_hands(15, 10)
     assert (hands.sum(axis=1) == 15).all() and hands.max() == 10 and hands.min() == 0
-    assert len({tuple(h) for h in hands.tolist()}) == len(hands) == 15504 - 6 * 126  # C(20, 5) minus the rows holding 11+ of a value
+    # C(20, 5) ways to split 15 cards over 6 values, minus the splits holding 11+ of a value
+    assert len({tuple(h) for h in hands.tolist()}) == len(hands) == 15504 - 6 * 126
 
 
 @pytest.mark.parametrize("num_players", [3, 4])
@@ -140,5 +141,24 @@ def test_ismcts_beliefs_option():
         game.step(action)
     with pytest.raises(ValueError, match="beliefs must be one of uniform, heuristic"):
         agents.make("ismcts:beliefs=oracle", "yonkai_no_yokai_v0")
-    with pytest.raises(NoHeuristicError, match="world_sampler.*yonkai_no_yokai_v0"):
+    with pytest.raises(NoHeuristicError, match=r"world_sampler.*yonkai_no_yokai_v0"):
         agents.make("ismcts:beliefs=heuristic", "yokaizo_v0")
+
+
+def test_ismcts_with_beliefs_decides_the_same_for_hidden_twins():
+    """The whole search, not just the sampler: same public history, other hidden cards."""
+    heuristic = HeuristicAgent()
+    compared = 0
+    for step, (game, seat) in enumerate(games_of([heuristic] * 4, 4, range(2))):
+        if step % 9 or np.count_nonzero(game.legal_action_mask()) < 2:
+            continue
+        twin = game.determinize(seat, np.random.default_rng(step))
+        decisions = []
+        for state in (game, twin):
+            bot = agents.make("ismcts:iterations=12;rollout=heuristic;search=flat;opponents=rollout;beliefs=heuristic",
+                              "yonkai_no_yokai_v0", seed=step)
+            bot.reset(step)
+            decisions.append(bot.act(state.observation(seat), state.legal_action_mask(), state))
+        assert decisions[0] == decisions[1]
+        compared += 1
+    assert compared > 5

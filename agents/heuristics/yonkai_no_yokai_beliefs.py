@@ -63,31 +63,63 @@ def dealt_hands(size: int, copies: int) -> np.ndarray:
 def possible_hands(game: YonkaiGame, seat: int) -> dict[int, np.ndarray]:
     """Other seat -> the hands (K x 6) it may hold now, given its decisions this round were the
     heuristic's and what ``seat`` itself holds."""
-    n = game.num_players
     unseen = (game.copies - game.played - game.hands[seat]).astype(np.int64)
-    start = dealt_hands(game.copies * VALUES // n, game.copies)
-    current = {other: start for other in range(n) if other != seat}
-    played_by = {other: np.zeros(VALUES, dtype=np.int64) for other in current}
-    modelled = dict.fromkeys(current, True)
-    for who, direction, last_count, last_value, button_available, action in game.decisions_this_round:
-        if who == seat:
-            continue
-        hands = current[who]
-        if modelled[who]:
+    replay = _replayed(game.decisions_this_round, game.num_players, game.copies)
+    return {other: hands[(hands <= unseen).all(axis=1)]
+            for other, hands in enumerate(replay.hands) if other != seat}
+
+
+class _Replay:
+    """Every seat's possible hands after a prefix of a round's public decision log. It is a
+    function of public facts only (the log, the seat count, the deck), so one replay serves
+    every observer, and a longer log of the same round continues it instead of starting over."""
+
+    def __init__(self, num_players: int, copies: int) -> None:
+        self.key = (num_players, copies)
+        self.start = dealt_hands(copies * VALUES // num_players, copies)
+        self.log: list[tuple[int, int, int, int, bool, int]] = []
+        self.hands = [self.start] * num_players
+        self.played_by = np.zeros((num_players, VALUES), dtype=np.int64)
+        self.modelled = [True] * num_players
+
+    def extends_to(self, log: list, num_players: int, copies: int) -> bool:
+        done = len(self.log)
+        return self.key == (num_players, copies) and len(log) >= done and log[:done] == self.log
+
+    def advance(self, log: list) -> None:
+        for decision in log[len(self.log):]:
+            self._filter(*decision)
+            self.log.append(decision)
+
+    def _filter(self, who: int, direction: int, last_count: int, last_value: int, button_available: bool,
+                action: int) -> None:
+        hands = self.hands[who]
+        if self.modelled[who]:
             agree = choices(hands, direction, last_count, last_value, button_available) == action
             if agree.any():
                 hands = hands[agree]
             else:
                 # Not the heuristic: from now on only what its plays prove (it held them).
-                modelled[who] = False
-                hands = start[(start >= played_by[who]).all(axis=1)] - played_by[who]
+                self.modelled[who] = False
+                played = self.played_by[who]
+                hands = self.start[(self.start >= played).all(axis=1)] - played
         if action != PASS:
             count, value = play_of(action - (FIRST_BUTTON_PLAY if action >= FIRST_BUTTON_PLAY else FIRST_PLAIN_PLAY))
             hands = hands[hands[:, value - 1] >= count].copy()
             hands[:, value - 1] -= count
-            played_by[who][value - 1] += count
-        current[who] = hands
-    return {other: hands[(hands <= unseen).all(axis=1)] for other, hands in current.items()}
+            self.played_by[who, value - 1] += count
+        self.hands[who] = hands
+
+
+_last_replay: _Replay | None = None  # a search asks once per decision, the round's log growing
+
+
+def _replayed(log: list, num_players: int, copies: int) -> _Replay:
+    global _last_replay
+    if _last_replay is None or not _last_replay.extends_to(log, num_players, copies):
+        _last_replay = _Replay(num_players, copies)
+    _last_replay.advance(log)
+    return _last_replay
 
 
 def world_sampler(game: YonkaiGame, seat: int) -> Callable[[np.random.Generator], YonkaiGame]:

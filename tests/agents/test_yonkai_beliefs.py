@@ -162,3 +162,26 @@ def test_ismcts_with_beliefs_decides_the_same_for_hidden_twins():
         assert decisions[0] == decisions[1]
         compared += 1
     assert compared > 5
+
+
+def test_the_replay_memo_gives_what_a_fresh_replay_gives():
+    """possible_hands continues the last replay when the log has grown; asked about two games
+    in turn it must start over each time, and always agree with a replay from scratch."""
+    from agents.heuristics import yonkai_no_yokai_beliefs as beliefs
+
+    heuristic = HeuristicAgent()
+    first, second = YonkaiGame(num_players=4), YonkaiGame(num_players=4)
+    first.reset(1)
+    second.reset(2)
+    for step in range(120):
+        game = first if step % 3 else second  # mostly growing logs, sometimes the other game
+        if game.is_over:
+            break
+        seat = game.current_player
+        fresh = beliefs._Replay(4, game.copies)
+        fresh.advance(game.decisions_this_round)
+        unseen = game.copies - game.played - game.hands[seat]
+        for other, hands in possible_hands(game, seat).items():
+            expected = fresh.hands[other][(fresh.hands[other] <= unseen).all(axis=1)]
+            assert np.array_equal(hands, expected)
+        game.step(act_in_game(heuristic, game))

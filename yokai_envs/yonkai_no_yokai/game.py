@@ -1,7 +1,8 @@
 """Yonkai no Yokai rules engine (pure Python + numpy; no gym imports).
 
 State is plain data: per-seat hands as value counts, cubes, buttons and pass flags; the
-trick's last play, who made it and the direction; the cards played this round. Rulings on
+trick's last play, who made it and the direction; the cards played this round and the
+round's decisions (all made face up, kept for agents that reason about them). Rulings on
 what the rulebook leaves open are in RULES_NOTES.md beside this file.
 """
 

@@ -132,7 +132,7 @@ def world_sampler(game: YonkaiGame, seat: int) -> Callable[[np.random.Generator]
 
     def sample(rng: np.random.Generator) -> YonkaiGame:
         world = game.determinize(seat, rng)  # re-seeded chance, and a plain deal to fall back on
-        hands = draw(rng, world)
+        hands = draw(rng)
         if hands is not None:
             for other, hand in zip(others, hands):
                 world.hands[other] = hand
@@ -141,7 +141,7 @@ def world_sampler(game: YonkaiGame, seat: int) -> Callable[[np.random.Generator]
     return sample
 
 
-Draw = Callable[[np.random.Generator, "YonkaiGame"], "list[np.ndarray] | None"]
+Draw = Callable[[np.random.Generator], "list[np.ndarray] | None"]  # hands of the others, in seat order
 
 
 def _log_weight(hands: np.ndarray) -> np.ndarray:
@@ -179,7 +179,7 @@ def _joint_enumeration(sets: dict[int, np.ndarray], unseen: np.ndarray) -> Draw 
     probability = np.exp(log_weight - log_weight.max())
     probability /= probability.sum()
 
-    def draw(rng: np.random.Generator, world: YonkaiGame) -> list[np.ndarray]:
+    def draw(rng: np.random.Generator) -> list[np.ndarray]:
         row = int(rng.choice(probability.size, p=probability))
         chosen = {largest: rest[row], enumerated[0]: first[pick_first[row]]}
         if second:
@@ -198,7 +198,7 @@ def _rejection(sets: dict[int, np.ndarray], unseen: np.ndarray, hand_sizes: list
     pool = np.repeat(np.arange(VALUES), unseen)
     ends = np.cumsum([hand_sizes[s] for s in others])
 
-    def draw(rng: np.random.Generator, world: YonkaiGame) -> list[np.ndarray] | None:
+    def draw(rng: np.random.Generator) -> list[np.ndarray] | None:
         for _ in range(REJECTION_TRIES):
             rng.shuffle(pool)
             hands = [np.bincount(part, minlength=VALUES) for part in np.split(pool, ends[:-1])]

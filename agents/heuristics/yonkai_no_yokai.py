@@ -23,7 +23,7 @@ import numpy as np
 
 from agents.base import Agent, act_in_game
 from yokai_envs.yonkai_no_yokai.encoding import observation_layout
-from yokai_envs.yonkai_no_yokai.game import FIRST_BUTTON_PLAY, FIRST_PLAIN_PLAY, PASS
+from yokai_envs.yonkai_no_yokai.game import FIRST_PLAIN_PLAY, PASS, play_of_action
 from yokai_envs.yonkai_no_yokai.rules import NUM_PLAYS, move_tables, play_of
 
 if TYPE_CHECKING:
@@ -52,8 +52,8 @@ class HeuristicAgent(Agent):
         for action in np.flatnonzero(action_mask).tolist():
             if action == PASS:
                 continue
-            with_button = action >= FIRST_BUTTON_PLAY
-            count, value = play_of(action - (FIRST_BUTTON_PLAY if with_button else FIRST_PLAIN_PLAY))
+            play, with_button = play_of_action(action)
+            count, value = play_of(play)
             plays.append((action, count, value, with_button))
         if not plays:
             return PASS

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from agents.heuristics.yonkai_no_yokai import choices
-from yokai_envs.yonkai_no_yokai.game import FIRST_BUTTON_PLAY, FIRST_PLAIN_PLAY, PASS
+from yokai_envs.yonkai_no_yokai.game import PASS, play_of_action
 from yokai_envs.yonkai_no_yokai.rules import VALUES, play_of
 
 if TYPE_CHECKING:
@@ -63,10 +63,15 @@ def dealt_hands(size: int, copies: int) -> np.ndarray:
 def possible_hands(game: YonkaiGame, seat: int) -> dict[int, np.ndarray]:
     """Other seat -> the hands (K x 6) it may hold now, given its decisions this round were the
     heuristic's and what ``seat`` itself holds."""
-    unseen = (game.copies - game.played - game.hands[seat]).astype(np.int64)
+    unseen = _unseen(game, seat)
     replay = _replayed(game.decisions_this_round, game.num_players, game.copies)
     return {other: hands[(hands <= unseen).all(axis=1)]
             for other, hands in enumerate(replay.hands) if other != seat}
+
+
+def _unseen(game: YonkaiGame, seat: int) -> np.ndarray:
+    """Copies of each value ``seat`` cannot see: not in its hand, not played this round."""
+    return (game.copies - game.played - game.hands[seat]).astype(np.int64)
 
 
 class _Replay:
@@ -104,7 +109,7 @@ class _Replay:
                 played = self.played_by[who]
                 hands = self.start[(self.start >= played).all(axis=1)] - played
         if action != PASS:
-            count, value = play_of(action - (FIRST_BUTTON_PLAY if action >= FIRST_BUTTON_PLAY else FIRST_PLAIN_PLAY))
+            count, value = play_of(play_of_action(action)[0])
             hands = hands[hands[:, value - 1] >= count].copy()
             hands[:, value - 1] -= count
             self.played_by[who, value - 1] += count
@@ -125,7 +130,7 @@ def _replayed(log: list, num_players: int, copies: int) -> _Replay:
 def world_sampler(game: YonkaiGame, seat: int) -> Callable[[np.random.Generator], YonkaiGame]:
     """A function drawing full worlds consistent with ``seat``'s view and with the others
     having played the heuristic; the posterior is computed once, each call is cheap."""
-    unseen = (game.copies - game.played - game.hands[seat]).astype(np.int64)
+    unseen = _unseen(game, seat)
     sets = possible_hands(game, seat)
     others = list(sets)
     draw = _joint_enumeration(sets, unseen) or _rejection(sets, unseen, game.hand_sizes)

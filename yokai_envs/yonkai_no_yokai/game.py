@@ -33,6 +33,12 @@ NUM_ACTIONS = 1 + 2 * NUM_PLAYS  # 49
 REWARD_MODES = ("win", "lives")
 
 
+def play_of_action(action: int) -> tuple[int, bool]:
+    """The play index (see ``rules.play_of``) of a play action, and whether it uses the button."""
+    with_button = action >= FIRST_BUTTON_PLAY
+    return action - (FIRST_BUTTON_PLAY if with_button else FIRST_PLAIN_PLAY), with_button
+
+
 class YonkaiGame(Game):
     env_id = "yonkai_no_yokai_v0"
     OPTIONS: ClassVar[dict[str, Any]] = {"num_players": 4, "reward": "win", "rounds_per_game": None}
@@ -152,8 +158,7 @@ class YonkaiGame(Game):
         if action == PASS:
             self._pass(seat)
             return
-        with_button = action >= FIRST_BUTTON_PLAY
-        play = action - (FIRST_BUTTON_PLAY if with_button else FIRST_PLAIN_PLAY)
+        play, with_button = play_of_action(action)
         count, value = play_of(play)
         if self.last_count == 0:
             direction = ASCENDING
@@ -235,8 +240,8 @@ class YonkaiGame(Game):
             return "pass"
         if not 0 < action < NUM_ACTIONS:
             return f"<no action {action}>"
-        with_button = action >= FIRST_BUTTON_PLAY
-        count, value = play_of(action - (FIRST_BUTTON_PLAY if with_button else FIRST_PLAIN_PLAY))
+        play, with_button = play_of_action(action)
+        count, value = play_of(play)
         return ("button, flip, play " if with_button else "play ") + str(value) * count
 
     def render(self) -> str:

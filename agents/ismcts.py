@@ -36,6 +36,11 @@ only deals in which every other seat's decisions so far are what the game's heur
 have chosen with that hand (the heuristic module's ``world_sampler(game, seat)``). Against
 heuristic opponents this is exact inference; against others it is a model that may misjudge.
 
+``policy=PATH`` names a trained MaskablePPO checkpoint whose move the search starts from: it
+is the move kept on ties and, with ``confidence``, unless the search shows another better
+(AlphaGo's split: a slow trained policy proposes, a fast rollout policy simulates). Without
+it the rollout policy's own move plays that part.
+
 ``search=flat`` replaces the tree by determinized flat Monte Carlo at the root: every sampled
 world scores every legal action with the same rollout seed (common random numbers), which
 compares actions far more sharply than independent samples when the budget is small.
@@ -77,7 +82,7 @@ class ISMCTSAgent(Agent):
                  leaf_evaluator: Callable[[Game], np.ndarray] | None = None, opponents: str = "tree",
                  search: str = "tree", confidence: float = 0.0,
                  world_sampler: Callable[[Game, int], Callable[[np.random.Generator], Game]] | None = None,
-                 seed: int | None = None) -> None:
+                 base_agent: Agent | None = None, seed: int | None = None) -> None:
         super().__init__(seed)
         if iterations is None and time is None:
             iterations = 200
@@ -102,12 +107,18 @@ class ISMCTSAgent(Agent):
         self.confidence = float(confidence)
         # (game, seat) -> draw(rng) -> world; None: the game's own uniform determinize.
         self.world_sampler = world_sampler
+        # The policy whose move the search improves on: a trained one, else the rollout policy.
+        self.base_agent = base_agent if base_agent is not None else rollout_agent
+        if base_agent is not None and base_agent.needs_game:
+            base_agent.plays_in_sampled_worlds = True
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         if self.rollout_agent is not None:
             # Derived from our own stream so one seed fixes the whole search.
             self.rollout_agent.reset(int(self.rng.integers(2**63)))
+        if self.base_agent is not self.rollout_agent:
+            self.base_agent.reset(int(self.rng.integers(2**63)))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
         if game is None:
@@ -124,24 +135,24 @@ class ISMCTSAgent(Agent):
         else:
             root = self._search_root(game)
             values = {a: float(child.visits) for a, child in root.children.items()}
-        # Best score; a tie goes to what the rollout policy would play (not to the lowest action,
+        # Best score; a tie goes to what the base policy would play (not to the lowest action,
         # which in many games is "pass"), then to the lowest action.
         best = int(max(legal.tolist(), key=lambda a: (values.get(a, 0.0), a == default, -a)))
-        if self.confidence > 0 and self.rollout_agent is not None and best != default:
+        if self.confidence > 0 and self.base_agent is not None and best != default:
             if self.flat:
                 margin, error = values[best] - values[default], float(errors[legal.tolist().index(best)])
             else:
                 margin, error = _margin(root, best, default)
             if margin <= self.confidence * error:
-                return default  # not shown better than the rollout policy's own move: keep it
+                return default  # not shown better than the base policy's own move: keep it
         return best
 
     def _default_action(self, observation: np.ndarray, action_mask: np.ndarray, game: Game,
                         legal: np.ndarray) -> int:
-        policy = self.rollout_agent
+        policy = self.base_agent
         if policy is None:
             return int(legal[self.rng.integers(legal.size)])
-        # The rollout policy trusts the world it is handed, so it gets a sample, never the live game.
+        # A policy that reads the game trusts the world it is handed: a sample, never the live game.
         world = game.determinize(game.current_player, self.rng) if policy.needs_game else None
         return int(policy.act(observation, action_mask, world))
 

@@ -10,6 +10,9 @@
                                              better by more than 1 standard error
     ismcts:rollout=heuristic;beliefs=heuristic   ... samples hidden cards as if the others play the
                                              heuristic (opponent-model inference; games with world_sampler)
+    ismcts:rollout=heuristic;confidence=1.0;policy=path/to/model.zip
+                                             ... improves on a trained policy's move instead of the
+                                             heuristic's (the rollouts stay the heuristic's)
     policy:path/to/model.zip                 a MaskablePPO checkpoint (most likely action)
     policy:path/to/model.zip;deterministic=false   ... sampling its action distribution
     rllib:path/to/run/model                  an RLlib policy folder (training backend: rllib); same options
@@ -27,7 +30,8 @@ from agents.base import Agent, RandomAgent
 
 KINDS = ("random", "heuristic", "ismcts", "policy", "rllib")
 ISMCTS_OPTIONS = {"iterations": int, "time": float, "rollout": str, "c": float, "max_rollout_steps": int,
-                  "leaf": str, "opponents": str, "search": str, "confidence": float, "beliefs": str}
+                  "leaf": str, "opponents": str, "search": str, "confidence": float, "beliefs": str,
+                  "policy": str}
 POLICY_OPTIONS = {"deterministic": bool}
 ROLLOUTS = ("random", "heuristic")
 LEAVES = ("returns", "heuristic")
@@ -107,9 +111,11 @@ def parse_spec(spec: str) -> AgentSpec:
         if options.get("beliefs", "uniform") not in BELIEFS:
             raise ValueError(f"agent spec {spec!r}: beliefs must be one of {', '.join(BELIEFS)}, "
                              f"got {options['beliefs']!r}")
-        if options.get("confidence", 0.0) > 0 and rollout == "random":
-            raise ValueError(f"agent spec {spec!r}: confidence keeps the rollout policy's move unless the "
-                             "search beats it; it needs rollout=heuristic")
+        if options.get("confidence", 0.0) > 0 and rollout == "random" and "policy" not in options:
+            raise ValueError(f"agent spec {spec!r}: confidence keeps a policy's move unless the search "
+                             "beats it; it needs rollout=heuristic or policy=PATH")
+        if "policy" in options and not options["policy"].strip():
+            raise ValueError(f"agent spec {spec!r}: policy needs a checkpoint path, e.g. policy=runs/model.zip")
         return AgentSpec(kind, options, None, text)
     path, *parts = rest.split(";")
     if not path.strip():
@@ -148,8 +154,13 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
             from agents.heuristics import heuristic_world_sampler
 
             world_sampler = heuristic_world_sampler(env_id)
+        base_agent = None
+        if "policy" in options:
+            from agents.policy import PolicyAgent
+
+            base_agent = PolicyAgent(options.pop("policy").strip(), env_id, env_options, seed=seed)
         return ISMCTSAgent(seed=seed, rollout_agent=rollout_agent, leaf_evaluator=leaf_evaluator,
-                           world_sampler=world_sampler, **options)
+                           world_sampler=world_sampler, base_agent=base_agent, **options)
     if parsed.kind == "rllib":
         from agents.rllib_agent import RLlibAgent
 

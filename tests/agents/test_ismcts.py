@@ -186,8 +186,33 @@ def test_confidence_keeps_the_rollout_policys_move_unless_beaten(search):
         assert bot.act(game.observation(1), mask, game) == expected
 
 
+class HighestCard(agents.base.Agent):
+    """A deterministic base policy that disagrees with LowestCard: always the highest legal action."""
+
+    def act(self, observation, action_mask, game=None):
+        return int(np.flatnonzero(action_mask)[-1])
+
+
+@pytest.mark.parametrize("search", ["tree", "flat"])
+def test_confidence_keeps_the_base_policys_move_not_the_rollouts(search):
+    """With a base policy, an impossible confidence plays the base policy's move (here the
+    highest card, 3), not the rollout policy's (the 0); with a base policy that ducks like the
+    rollout policy, a modest confidence still switches to the better 3."""
+    game = ToyTrickGame(num_players=2)
+    game.reset(0)
+    game.location[:] = [1, -1, 0, 1, -1, 0]
+    game.step(2)
+    mask = game.legal_action_mask()
+    cases = ((HighestCard(), 1e9, 3), (LowestCard(), 1e9, 0), (LowestCard(), 1.0, 3))
+    for base, confidence, expected in cases:
+        bot = ISMCTSAgent(iterations=200, seed=1, rollout_agent=LowestCard(), base_agent=base,
+                          search=search, confidence=confidence)
+        bot.reset(1)
+        assert bot.act(game.observation(1), mask, game) == expected
+
+
 def test_confidence_needs_a_rollout_policy_and_a_sane_value():
-    with pytest.raises(ValueError, match="needs rollout=heuristic"):
+    with pytest.raises(ValueError, match="needs rollout=heuristic or policy=PATH"):
         agents.make("ismcts:confidence=1", "yokaizo_v0")
     with pytest.raises(ValueError, match="confidence must be positive"):
         agents.make("ismcts:rollout=heuristic;confidence=-1", "yokaizo_v0")

@@ -106,3 +106,28 @@ def test_wrong_game_or_spaces_fail_clearly(checkpoint, tmp_path):
         agents.make(f"policy:{junk}", YONKAI, OPTIONS)
     with pytest.warns(UserWarning, match="trained with env options"):
         agents.make(f"policy:{path}", YONKAI, {"num_players": 3, "reward": "lives"})
+
+
+def test_search_improves_on_a_policy_named_in_the_spec(checkpoint, tmp_path):
+    """``ismcts:...;policy=PATH`` starts from the checkpoint's move: with an impossible
+    confidence it plays exactly the policy's move, and it plays whole games in the arena."""
+    _, path = checkpoint
+    bot = agents.make(f"policy:{path}", YONKAI, OPTIONS)
+    search = agents.make(f"ismcts:iterations=8;rollout=heuristic;search=flat;confidence=1e9;policy={path}",
+                         YONKAI, OPTIONS, seed=0)
+    game = make_game(YONKAI, **OPTIONS)
+    game.reset(1)
+    for _ in range(30):
+        obs, mask = game.observation(game.current_player), game.legal_action_mask()
+        action = search.act(obs, mask, game)
+        assert action == bot.act(obs, mask) or int(mask.sum()) == 1
+        game.step(action)
+    spec = f"ismcts:iterations=4;rollout=heuristic;opponents=rollout;search=flat;confidence=1;policy={path}"
+    result = run_match(YONKAI, [spec, "heuristic", "random"], games=6, seed=0, env_options=OPTIONS)
+    assert len(result.records) == 6  # every seating of the three
+    with pytest.raises(CheckpointError, match="not found"):
+        agents.make(f"ismcts:rollout=heuristic;confidence=1;policy={tmp_path / 'nope.zip'}", YONKAI, OPTIONS)
+    with pytest.raises(ValueError, match="policy needs a checkpoint path"):
+        agents.make("ismcts:rollout=heuristic;policy= ", YONKAI, OPTIONS)
+    # A trained policy is a base to improve on, so confidence no longer needs the heuristic.
+    assert agents.make(f"ismcts:iterations=2;confidence=1;policy={path}", YONKAI, OPTIONS).base_agent is not None

@@ -12,7 +12,7 @@
                                              heuristic (opponent-model inference; games with world_sampler)
     ismcts:rollout=heuristic;confidence=1.0;policy=path/to/model.zip
                                              ... improves on a trained policy's move instead of the
-                                             heuristic's (the rollouts stay the heuristic's)
+                                             rollout policy's (which still plays the rollouts)
     policy:path/to/model.zip                 a MaskablePPO checkpoint (most likely action)
     policy:path/to/model.zip;deterministic=false   ... sampling its action distribution
     rllib:path/to/run/model                  an RLlib policy folder (training backend: rllib); same options

@@ -114,7 +114,7 @@ def parse_spec(spec: str) -> AgentSpec:
         if options.get("confidence", 0.0) > 0 and rollout == "random" and "policy" not in options:
             raise ValueError(f"agent spec {spec!r}: confidence keeps a policy's move unless the search "
                              "beats it; it needs rollout=heuristic or policy=PATH")
-        if "policy" in options and not options["policy"].strip():
+        if "policy" in options and not options["policy"]:  # _convert strips it
             raise ValueError(f"agent spec {spec!r}: policy needs a checkpoint path, e.g. policy=runs/model.zip")
         return AgentSpec(kind, options, None, text)
     path, *parts = rest.split(";")
@@ -158,7 +158,7 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
         if "policy" in options:
             from agents.policy import PolicyAgent
 
-            base_agent = PolicyAgent(options.pop("policy").strip(), env_id, env_options, seed=seed)
+            base_agent = PolicyAgent(options.pop("policy"), env_id, env_options, seed=seed)
         return ISMCTSAgent(seed=seed, rollout_agent=rollout_agent, leaf_evaluator=leaf_evaluator,
                            world_sampler=world_sampler, base_agent=base_agent, **options)
     if parsed.kind == "rllib":

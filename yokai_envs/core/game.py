@@ -21,6 +21,15 @@ import numpy as np
 from yokai_envs.core.errors import ConfigError, IllegalActionError
 
 
+def win_credits(returns: np.ndarray | list[float], cooperative: bool = False) -> np.ndarray:
+    """Per-seat win credit from final returns; see :meth:`Game.win_credits`."""
+    values = np.asarray(returns, dtype=np.float64)
+    if cooperative or values.size == 1:
+        return np.where(values > 0, 1.0, np.where(values < 0, 0.0, 0.5))
+    top = values == values.max()
+    return top / top.sum()
+
+
 class Game(ABC):
     """Base class of every rules engine.
 
@@ -121,6 +130,28 @@ class Game(ABC):
     @property
     def is_over(self) -> bool:
         return self.is_terminal or self.is_truncated
+
+    def invalidate_mask(self) -> None:
+        """Forget the cached legal-action mask. Rules code never needs this (``step`` does it);
+        tests and scenario builders that edit the state directly call it afterwards."""
+        self._mask_cache = None
+
+    # ------------------------------------------------------------------ facts about the game
+    @property
+    def cooperative(self) -> bool:
+        """True when all seats form one team: they share one return, one policy, and there are
+        no opponents to rate against. Games with a team mode override this."""
+        return False
+
+    def win_credits(self, returns: np.ndarray | None = None) -> np.ndarray:
+        """Per-seat win credit of a finished game (``returns`` defaults to ``self.returns()``).
+
+        Competitively the highest return wins: 1 for a sole winner, 1/k each when k seats share
+        the top (all n seats level is a draw, 1/n each). Alone, or on one team, there is nobody
+        to beat: a positive return is a win (a clear), zero half, negative nothing. The arena,
+        the training env and evaluation all count wins with this one rule.
+        """
+        return win_credits(self.returns() if returns is None else returns, self.cooperative)
 
     def clone(self) -> Game:
         """An independent copy: stepping either never changes the other."""

@@ -132,6 +132,10 @@ class OnmyojiGame(Game):
 
     # ------------------------------------------------------------------ contract
     @property
+    def cooperative(self) -> bool:
+        return self.mode == "coop"
+
+    @property
     def num_players(self) -> int:
         return self._num_players
 

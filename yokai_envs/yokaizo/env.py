@@ -37,7 +37,7 @@ identity one-hot, hidden flag (face-down card the observer cannot see; empty = a
                                focus (damage target, Blight/Uproot Yokai), effect verb one-hot
 """
 
-from yokai_envs.core.aec import YokaiAECEnv, wrap
+from yokai_envs.envs.aec import YokaiAECEnv, wrap
 from yokai_envs.yokaizo.game import YokaizoGame
 
 

@@ -44,7 +44,7 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
-from yokai_envs.core.aec import YokaiAECEnv, wrap
+from yokai_envs.envs.aec import YokaiAECEnv, wrap
 from yokai_envs.yonkai_no_yokai.game import YonkaiGame
 
 

@@ -22,7 +22,7 @@ Actions (``yyh_tcg.actions``; ``env.unwrapped.game.action_name(a)``): ``pick`` [
 ``attack_tech`` [Technique], ``discard`` [any card], ``rage``, ``min_damage``, ``done``.
 """
 
-from yokai_envs.core.aec import YokaiAECEnv, wrap
+from yokai_envs.envs.aec import YokaiAECEnv, wrap
 from yokai_envs.yyh_tcg.game import YYHGame
 
 

@@ -14,15 +14,15 @@ from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.registry import ENV_IDS, game_class, make, make_game, make_raw
 
 if TYPE_CHECKING:
-    from yokai_envs.gym_env import YokaiGymEnv as _YokaiGymEnv
+    from yokai_envs.training.gym_env import YokaiGymEnv as _YokaiGymEnv
 
 __version__ = "0.1.0"
 
 
 def make_gym(env_id: str, opponents: list | None = None, learner_seat: int | None = None,
              **options: object) -> _YokaiGymEnv:
-    """Single-seat gymnasium env for SB3 (see :mod:`yokai_envs.gym_env`); imports gymnasium lazily."""
-    from yokai_envs.gym_env import make_gym as _make_gym
+    """Single-seat gymnasium env for SB3 (see :mod:`yokai_envs.training.gym_env`); imports gymnasium lazily."""
+    from yokai_envs.training.gym_env import make_gym as _make_gym
 
     return _make_gym(env_id, opponents=opponents, learner_seat=learner_seat, **options)
 

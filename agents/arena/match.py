@@ -11,7 +11,6 @@ from typing import Any
 from agents.base import Agent
 from agents.specs import make, parse_spec
 from yokai_envs.core.game import Game
-from yokai_envs.gym_env import is_cooperative
 
 from . import stats
 from .play import Runner, build_game, env_id_of, init_worker, play_batch
@@ -126,7 +125,7 @@ def run_match(game: str | type[Game], agents: Sequence[str | tuple[str, Agent]],
     result = MatchResult(env_id, env_options, num_players, labels, gauntlet_label, games, seed, tables, records)
     result.rows = stats.table_rows(tables, records, num_players)
     everyone = list(dict.fromkeys([gauntlet_label, *labels] if gauntlet_label else labels))
-    if is_cooperative(probe):  # one team: nobody to rate against; the win rate is the clear rate
+    if probe.cooperative:  # one team: nobody to rate against; the win rate is the clear rate
         result.rating_kind, result.ratings = "none", {}
     else:
         result.rating_kind, result.ratings = stats.ratings(everyone, records, num_players, seed)

@@ -11,8 +11,7 @@ import numpy as np
 
 from agents.base import Agent, act_in_game
 from agents.specs import make
-from yokai_envs.core.game import Game
-from yokai_envs.gym_env import is_cooperative
+from yokai_envs.core.game import Game, win_credits
 from yokai_envs.registry import make_game
 
 from .schedule import GameSpec
@@ -29,20 +28,6 @@ def env_id_of(source: str | type[Game]) -> str:
     return source if isinstance(source, str) else source.env_id
 
 
-def outcome_credits(returns: np.ndarray, cooperative: bool) -> np.ndarray:
-    """Win credit per seat: 1 for a sole winner, 1/k each for a k-way shared win, 0 otherwise.
-
-    Alone (or on one team, ``cooperative``) a seat wins when its return is positive, draws at
-    zero and loses below. Competitively the highest return wins; when every seat has the
-    same return the game is a draw shared by all.
-    """
-    returns = np.asarray(returns, dtype=np.float64)
-    if returns.size == 1 or (cooperative and np.all(returns == returns[0])):
-        return np.where(returns > 0, 1.0, np.where(returns < 0, 0.0, 0.5))
-    top = returns == returns.max()
-    return top / top.sum()
-
-
 class Runner:
     """Holds one game engine and the agents, reused across the games given to this process."""
 
@@ -51,7 +36,7 @@ class Runner:
         self.game_source = game_source
         self.env_options = dict(env_options)
         self.game = build_game(game_source, self.env_options)
-        self.cooperative = is_cooperative(self.game)
+        self.cooperative = self.game.cooperative
         self.sources = agents
         self.keep_actions = keep_actions
         self.pool: dict[str, list[Agent]] = {}
@@ -87,7 +72,7 @@ class Runner:
         record = {
             "index": spec.index, "table": spec.table, "deal": spec.deal, "arrangement": spec.arrangement,
             "seats": list(spec.seats), "deal_seed": spec.deal_seed, "agent_seeds": list(spec.agent_seeds),
-            "returns": returns.tolist(), "credits": outcome_credits(returns, self.cooperative).tolist(),
+            "returns": returns.tolist(), "credits": win_credits(returns, self.cooperative).tolist(),
             "steps": int(game.steps), "truncated": bool(game.is_truncated),
             "seconds": time.perf_counter() - started,
         }

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from agents.arena import markdown, run_match, wilson_interval, write_outputs
-from agents.arena.cli import main as evaluate_main
-from agents.arena.play import outcome_credits
 from agents.arena.schedule import build_tables, schedule
 from agents.arena.stats import bradley_terry
 from tests.agents.toy_game import ToyTrickGame
+from yokai_envs.cli_evaluate import main as evaluate_main
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.core.game import win_credits
 
 YONKAI = "yonkai_no_yokai_v0"
 
@@ -108,11 +108,11 @@ def test_wilson_interval():
 
 
 def test_outcome_credits():
-    assert list(outcome_credits(np.array([1.0, -1.0]), False)) == [1.0, 0.0]
-    assert list(outcome_credits(np.array([0.0, 0.0]), False)) == [0.5, 0.5]
-    assert list(outcome_credits(np.array([1.0, 1.0, -1.0, -1.0]), False)) == [0.5, 0.5, 0.0, 0.0]
-    assert list(outcome_credits(np.array([1.0, 1.0]), True)) == [1.0, 1.0]  # a team clear
-    assert list(outcome_credits(np.array([-1.0]), False)) == [0.0]
+    assert list(win_credits(np.array([1.0, -1.0]), False)) == [1.0, 0.0]
+    assert list(win_credits(np.array([0.0, 0.0]), False)) == [0.5, 0.5]
+    assert list(win_credits(np.array([1.0, 1.0, -1.0, -1.0]), False)) == [0.5, 0.5, 0.0, 0.0]
+    assert list(win_credits(np.array([1.0, 1.0]), True)) == [1.0, 1.0]  # a team clear
+    assert list(win_credits(np.array([-1.0]), False)) == [0.0]
 
 
 def test_bradley_terry_orders_and_is_finite():

@@ -9,7 +9,7 @@ from stable_baselines3.common.env_checker import check_env
 
 import yokai_envs
 from tests.training.toy_game import ConstantAgent, GiftsGame
-from yokai_envs.gym_env import YokaiGymEnv
+from yokai_envs.training.gym_env import YokaiGymEnv
 from yokai_envs.training.policies import StateCriticPolicy, export_actor
 
 YONKAI = "yonkai_no_yokai_v0"

@@ -12,7 +12,8 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 import yokai_envs
 from tests.training.toy_game import ConstantAgent, GiftsGame
 from yokai_envs.core.errors import ConfigError, IllegalActionError
-from yokai_envs.gym_env import YokaiGymEnv, win_share
+from yokai_envs.core.game import win_credits
+from yokai_envs.training.gym_env import YokaiGymEnv
 
 YONKAI = "yonkai_no_yokai_v0"
 
@@ -109,11 +110,11 @@ def test_missing_opponents_and_bad_seat_are_clear_errors():
 
 
 def test_win_share():
-    assert win_share([1, -1, -1, -1], 0) == 1.0
-    assert win_share([1, 1, -1, -1], 1) == 0.5
-    assert win_share([1, -1, -1, -1], 2) == 0.0
-    assert win_share([0.0], 0) == 0.5
-    assert win_share([2.0, 2.0], 1, cooperative=True) == 1.0
+    assert win_credits([1, -1, -1, -1])[0] == 1.0
+    assert win_credits([1, 1, -1, -1])[1] == 0.5
+    assert win_credits([1, -1, -1, -1])[2] == 0.0
+    assert win_credits([0.0])[0] == 0.5
+    assert win_credits([2.0, 2.0], cooperative=True)[1] == 1.0
 
 
 def test_check_env_passes_toy_and_yonkai():

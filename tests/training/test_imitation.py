@@ -10,9 +10,9 @@ import pytest
 import agents
 from agents.base import act_in_game
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.gym_env import make_gym
 from yokai_envs.training import imitation
 from yokai_envs.training.config import load_config
+from yokai_envs.training.gym_env import make_gym
 from yokai_envs.training.imitation import collect
 from yokai_envs.training.rllib_backend.trainer import check_rllib_config
 from yokai_envs.training.trainer import Trainer

@@ -23,7 +23,6 @@ class GiftsGame(Game):
         super().__init__(**options)
         self._n = int(self.options["num_players"])
         self.moves = int(self.options["moves"])
-        self.is_cooperative = self.options["mode"] == "coop"
         self.num_actions = 3
         self.observation_size = self._n + 2
         self.observation_layout = {"seat": slice(0, self._n), "progress": slice(self._n, self._n + 1),
@@ -35,6 +34,10 @@ class GiftsGame(Game):
     @property
     def num_players(self) -> int:
         return self._n
+
+    @property
+    def cooperative(self) -> bool:
+        return self.options["mode"] == "coop"
 
     @property
     def current_player(self) -> int:
@@ -57,7 +60,7 @@ class GiftsGame(Game):
 
     def _apply(self, action: int) -> None:
         seat = self.current_player
-        if self.is_cooperative:
+        if self.cooperative:
             self._returns += action
         else:
             self._returns[(seat + 1) % self._n] += action + 1

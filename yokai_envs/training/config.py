@@ -249,10 +249,9 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
     if "evaluation" not in broken:
         _check_evaluation(config["evaluation"], seats, errors)
     if "opponents" not in broken:
-        from yokai_envs.gym_env import is_cooperative
 
         bots = config["opponents"]["bots"]
-        if seats > 1 and not is_cooperative(instance):
+        if seats > 1 and not instance.cooperative:
             if not bots:
                 errors.append(f"opponents.bots: {env_id} with {seats} seats needs at least one opponent bot "
                               "(self-play too: bots play until the first snapshot)")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yokai_envs.gym_env import is_cooperative, win_share
+from yokai_envs.core.game import win_credits
 from yokai_envs.registry import make_game
 
 
@@ -20,7 +20,7 @@ def policy_spec(path: str, deterministic: bool = True) -> str:
 
 def needs_opponents(env_id: str, options: dict[str, Any]) -> bool:
     game = make_game(env_id, **options)
-    return game.num_players > 1 and not is_cooperative(game)
+    return game.num_players > 1 and not game.cooperative
 
 
 def evaluate_checkpoint(path: str, env_id: str, options: dict[str, Any], bots: list[str], games: int,
@@ -73,7 +73,7 @@ def _row(match: Any, label: str, seats: str | list[int], kind: str) -> dict[str,
                 # Alone or as one team, a clear is a positive return (whatever the game calls
                 # its teams); against bots, the arena's credit (1/k for a k-way shared win).
                 credit[seat] += (rec["credits"][seat] if kind == "versus"
-                                 else win_share(rec["returns"], seat, cooperative=True))
+                                 else float(win_credits(rec["returns"], cooperative=True)[seat]))
                 played[seat] += 1
     if kind != "versus":  # one team fills every seat: count each game once (seat 0)
         chosen: Any = [0]

@@ -90,7 +90,7 @@ def make_training_env(env_id: str, single_thread_torch: bool, **kwargs: Any) -> 
         import torch
 
         torch.set_num_threads(1)
-    from yokai_envs.gym_env import make_gym
+    from yokai_envs.training.gym_env import make_gym
 
     return make_gym(env_id, **kwargs)
 

@@ -30,8 +30,9 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.gym_env import build_agent, is_cooperative, win_share
+from yokai_envs.core.game import win_credits
 from yokai_envs.registry import make
+from yokai_envs.training.gym_env import build_agent
 
 LEARNER = "learner"
 SNAPSHOT_PREFIX = "snapshot_"
@@ -76,7 +77,7 @@ class YokaiMultiAgentEnv(MultiAgentEnv):
         self.game = self.pz.env.unwrapped.game
         game = self.game
         self.num_players = game.num_players
-        self.cooperative = is_cooperative(game)
+        self.cooperative = game.cooperative
         self.needs_opponents = self.num_players > 1 and not self.cooperative
         self.learner_seat = config.get("learner_seat")
         self.bot_specs = [(str(spec), float(weight)) for spec, weight in config.get("bots") or []]
@@ -207,7 +208,7 @@ class YokaiMultiAgentEnv(MultiAgentEnv):
             out_trunc[key] = bool(trunc.get(name, False))
             out_info[key] = dict(info.get(name) or {})
             if returns is not None:
-                out_info[key].update(returns=returns.tolist(), win=win_share(returns, seat, self.cooperative))
+                out_info[key].update(returns=returns.tolist(), win=float(win_credits(returns, self.cooperative)[seat]))
             rewards.setdefault(key, 0.0)
         out_term["__all__"] = bool(term.get("__all__", False))
         out_trunc["__all__"] = bool(trunc.get("__all__", False))

@@ -17,9 +17,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from yokai_envs.envs.aec import YokaiAECEnv, split_options, wrap
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.render import render_in_mode
+from yokai_envs.envs.aec import YokaiAECEnv, split_options, wrap
 from yokai_envs.onmyoji import encoding as enc
 from yokai_envs.onmyoji import observation as _observation
 from yokai_envs.onmyoji.game import D_PLAY, OnmyojiGame

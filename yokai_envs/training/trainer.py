@@ -147,8 +147,14 @@ def opponent_pool(config: dict[str, Any], snapshots: list[str]) -> tuple[list[st
 
 # ---------------------------------------------------------------------- the run
 class RunBase:
-    """What every backend's trainer shares: the config, the run folder, and the check that a
-    new run does not overwrite an old one and a resumed run has something to resume."""
+    """What every backend's trainer shares: the config, the run folder, the check that a new run
+    does not overwrite an old one and a resumed run has something to resume, and evaluation:
+    the seed of its deals, the score that picks the best model, the history in state.json, the
+    final report (eval.json) and the learning curve. A backend supplies how to evaluate a saved
+    policy, how to copy one, the current step and its metrics logger."""
+
+    #: Added to the plot title and the report (e.g. "rllib"); empty for the default SB3 backend.
+    backend_name = ""
 
     def __init__(self, config: dict[str, Any], folder: RunFolder, resume: bool, progress: bool | None) -> None:
         self.config = config
@@ -165,6 +171,83 @@ class RunBase:
             raise ConfigError(f"{folder.root} already holds a run; pass --resume to continue it, "
                               "--overwrite to start afresh, or --out another folder")
         self.state = folder.load_state()
+
+    # ------------------------------------------------------------------ what a backend supplies
+    def evaluate_policy(self, path: Path, games: int, seed: int, workers: int | None = None,
+                        references: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
+        raise NotImplementedError
+
+    def copy_policy(self, source: Path, target: Path) -> None:
+        raise NotImplementedError
+
+    def current_step(self) -> int:
+        raise NotImplementedError
+
+    def metrics_logger(self) -> Any:
+        """An SB3-style logger (``record``, ``dump``) for the eval/ curves."""
+        raise NotImplementedError
+
+    def policy_label(self, path: Path) -> str:
+        """How eval.json names the evaluated policy (a spec ``agents.make`` takes)."""
+        return str(path)
+
+    # ------------------------------------------------------------------ shared evaluation
+    def eval_seed(self) -> int:
+        # The same deals at every evaluation, so the curve compares like with like.
+        return self.config["training"]["seed"] + 10_007
+
+    def score_key(self) -> str:
+        evaluation = self.config["evaluation"]
+        if not needs_opponents(self.env_id, self.options):
+            return "self"
+        return evaluation["best_by"] or evaluation["bots"][0]
+
+    def record_evaluation(self, results: dict[str, dict[str, Any]], final: bool = False) -> bool:
+        """Append to the history; True (and the best model copied) when it is the best so far."""
+        state = self.state
+        step = self.current_step()
+        state["evaluations"].append({"step": step, "final": final, "results": results})
+        logger = self.metrics_logger()
+        for label, row in results.items():
+            logger.record(f"eval/win_rate_{_slug(label)}", row["win_rate"])
+        logger.dump(step)
+        key = self.score_key()
+        score = results[key]["win_rate"] if key in results else None
+        improved = score is not None and (state["best"] is None or score > state["best"]["win_rate"])
+        if improved:
+            self.copy_policy(self.folder.model if final else self.folder.latest, self.folder.best_model)
+            state["best"] = {"step": step, "win_rate": score, "against": key}
+        self.folder.save_state(state)
+        return improved
+
+    def final_evaluation(self) -> dict[str, Any]:
+        """The final arena run of the finished model against every bot; writes eval.json."""
+        evaluation = self.config["evaluation"]
+        started = time.perf_counter()
+        results = self.evaluate_policy(self.folder.model, evaluation["final_games"], seed=self.eval_seed() + 1,
+                                       workers=evaluation["workers"])
+        seconds = time.perf_counter() - started
+        if not self.folder.best_model.exists():
+            self.copy_policy(self.folder.model, self.folder.best_model)
+        self.record_evaluation(results, final=True)
+        report: dict[str, Any] = {"env_id": self.env_id, "env_options": self.options,
+                                  "policy": self.policy_label(self.folder.model)}
+        if self.backend_name:
+            report["backend"] = self.backend_name
+        report.update({
+            "timesteps": self.current_step(), "train_seconds": round(self.state["train_seconds"], 1),
+            "eval_seconds": round(seconds, 1), "games_per_bot": evaluation["final_games"],
+            "deterministic": evaluation["deterministic"], "seats": evaluation["seats"],
+            "best_model": self.state["best"], "results": results,
+        })
+        self.folder.eval.write_text(json.dumps(report, indent=2))
+        return report
+
+    def plot(self) -> None:
+        from yokai_envs.training.plot import plot_learning_curve
+
+        suffix = f" ({self.backend_name})" if self.backend_name else ""
+        plot_learning_curve(self.state, self.folder.curve, title=f"{self.env_id} {self.options or ''}{suffix}".strip())
 
 
 class Trainer(RunBase):
@@ -199,6 +282,7 @@ class Trainer(RunBase):
                 if config["pretrain"]["imitate"]:
                     state["pretrain"] = self.pretrain(model)
             self._set_logger(model, log_dir)
+            self.model = model
             remaining = training["total_timesteps"] - model.num_timesteps
             callback = TrainingCallback(self, vec_env)
             started = time.perf_counter()
@@ -220,7 +304,7 @@ class Trainer(RunBase):
             self.save_policy(model, folder.model)
         finally:
             vec_env.close()
-        final = self.final_evaluation(model)
+        final = self.final_evaluation()
         state["finished"] = True
         folder.save_state(state)
         self.plot()
@@ -270,67 +354,30 @@ class Trainer(RunBase):
 
     def evaluate(self, model: Any, games: int) -> dict[str, dict[str, Any]]:
         """Evaluate the current policy (saved as latest) against every evaluation bot."""
-        evaluation = self.config["evaluation"]
         self.save_policy(model, self.folder.latest)
         # Bots measured alone (Solo/Co-op references) do not change: reuse the first evaluation's rows.
         first = self.state["evaluations"][0]["results"] if self.state["evaluations"] else {}
         references = {k: v for k, v in first.items() if v.get("kind") == "reference"}
-        return evaluate_checkpoint(str(self.folder.latest), self.env_id, self.options, list(evaluation["bots"]),
-                                   games, seed=self.eval_seed(), seats=evaluation["seats"],
-                                   deterministic=evaluation["deterministic"], references=references)
+        return self.evaluate_policy(self.folder.latest, games, seed=self.eval_seed(), references=references)
 
-    def eval_seed(self) -> int:
-        # The same deals at every evaluation, so the curve compares like with like.
-        return self.config["training"]["seed"] + 10_007
-
-    def score_key(self) -> str:
+    def evaluate_policy(self, path: Path, games: int, seed: int, workers: int | None = None,
+                        references: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
         evaluation = self.config["evaluation"]
-        if not needs_opponents(self.env_id, self.options):
-            return "self"
-        return evaluation["best_by"] or evaluation["bots"][0]
+        extra: dict[str, Any] = {} if workers is None else {"workers": workers}
+        if references is not None:
+            extra["references"] = references
+        return evaluate_checkpoint(str(path), self.env_id, self.options, list(evaluation["bots"]), games,
+                                   seed=seed, seats=evaluation["seats"], deterministic=evaluation["deterministic"],
+                                   **extra)
 
-    def record_evaluation(self, model: Any, results: dict[str, dict[str, Any]], final: bool = False) -> bool:
-        """Append to the history; True (and best_model.zip written) when it is the best so far."""
-        state = self.state
-        step = int(model.num_timesteps)
-        state["evaluations"].append({"step": step, "final": final, "results": results})
-        for label, row in results.items():
-            model.logger.record(f"eval/win_rate_{_slug(label)}", row["win_rate"])
-        model.logger.dump(step)
-        key = self.score_key()
-        score = results[key]["win_rate"] if key in results else None
-        improved = score is not None and (state["best"] is None or score > state["best"]["win_rate"])
-        if improved:
-            shutil.copyfile(self.folder.latest, self.folder.best_model)
-            state["best"] = {"step": step, "win_rate": score, "against": key}
-        self.folder.save_state(state)
-        return improved
+    def copy_policy(self, source: Path, target: Path) -> None:
+        shutil.copyfile(source, target)
 
-    def final_evaluation(self, model: Any) -> dict[str, Any]:
-        evaluation = self.config["evaluation"]
-        started = time.perf_counter()
-        results = evaluate_checkpoint(str(self.folder.model), self.env_id, self.options, list(evaluation["bots"]),
-                                      evaluation["final_games"], seed=self.eval_seed() + 1,
-                                      seats=evaluation["seats"], deterministic=evaluation["deterministic"],
-                                      workers=evaluation["workers"])
-        seconds = time.perf_counter() - started
-        if not self.folder.best_model.exists():
-            shutil.copyfile(self.folder.model, self.folder.best_model)
-        self.record_evaluation(model, results, final=True)
-        report = {
-            "env_id": self.env_id, "env_options": self.options, "policy": str(self.folder.model),
-            "timesteps": int(model.num_timesteps), "train_seconds": round(self.state["train_seconds"], 1),
-            "eval_seconds": round(seconds, 1), "games_per_bot": evaluation["final_games"],
-            "deterministic": evaluation["deterministic"], "seats": evaluation["seats"],
-            "best_model": self.state["best"], "results": results,
-        }
-        self.folder.eval.write_text(json.dumps(report, indent=2))
-        return report
+    def current_step(self) -> int:
+        return int(self.model.num_timesteps)
 
-    def plot(self) -> None:
-        from yokai_envs.training.plot import plot_learning_curve
-
-        plot_learning_curve(self.state, self.folder.curve, title=f"{self.env_id} {self.options or ''}".strip())
+    def metrics_logger(self) -> Any:
+        return self.model.logger
 
 
 def _slug(label: str) -> str:
@@ -409,7 +456,7 @@ class TrainingCallback(BaseCallback):
     def _evaluate(self) -> None:
         trainer = self.trainer
         results = trainer.evaluate(self.model, trainer.config["evaluation"]["games"])
-        trainer.record_evaluation(self.model, results)
+        trainer.record_evaluation(results)
         for label, row in results.items():
             self.postfix[f"win[{label}]"] = f"{row['win_rate']:.0%}"
         if self.bar is not None:

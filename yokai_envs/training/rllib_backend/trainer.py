@@ -28,7 +28,6 @@ that slot, with the bots, by the configured weights. Co-op: every seat is the le
 from __future__ import annotations
 
 import importlib.util
-import json
 import logging
 import math
 import os
@@ -41,7 +40,7 @@ from typing import Any
 import yaml
 
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.training.trainer import ACTIVATION_CLASSES, RunBase, RunFolder, _slug
+from yokai_envs.training.trainer import ACTIVATION_CLASSES, RunBase, RunFolder
 
 # MaskablePPO hyperparameter -> RLlib PPOConfig.training() argument.
 HYPERPARAMETERS = {
@@ -172,6 +171,8 @@ def _export_learner(learner: Any, path: str, env_id: str, options: dict[str, Any
 
 class RLlibTrainer(RunBase):
     """Runs (or resumes) the RLlib training described by ``config`` in its output folder."""
+
+    backend_name = "rllib"
 
     def __init__(self, config: dict[str, Any], resume: bool = False, progress: bool | None = None) -> None:
         if importlib.util.find_spec("ray") is None:
@@ -337,67 +338,29 @@ class RLlibTrainer(RunBase):
     def evaluate_now(self) -> dict[str, dict[str, Any]]:
         evaluation = self.config["evaluation"]
         self.export(self.folder.latest)
-        results = evaluate_rllib_policy(str(self.folder.latest), self.env_id, self.options, list(evaluation["bots"]),
-                                        evaluation["games"], seed=self.eval_seed(), seats=evaluation["seats"],
-                                        deterministic=evaluation["deterministic"])
+        results = self.evaluate_policy(self.folder.latest, evaluation["games"], seed=self.eval_seed())
         self.record_evaluation(results)
         return results
 
-    def eval_seed(self) -> int:
-        return self.config["training"]["seed"] + 10_007
-
-    def score_key(self) -> str:
-        from yokai_envs.training.evaluate import needs_opponents
-
+    def evaluate_policy(self, path: Path, games: int, seed: int, workers: int | None = None,
+                        references: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
         evaluation = self.config["evaluation"]
-        if not needs_opponents(self.env_id, self.options):
-            return "self"
-        return evaluation["best_by"] or evaluation["bots"][0]
+        extra: dict[str, Any] = {} if workers is None else {"workers": workers}
+        return evaluate_rllib_policy(str(path), self.env_id, self.options, list(evaluation["bots"]), games, seed=seed,
+                                     seats=evaluation["seats"], deterministic=evaluation["deterministic"], **extra)
 
-    def record_evaluation(self, results: dict[str, dict[str, Any]], final: bool = False) -> bool:
-        state = self.state
-        step = int(state["timesteps"])
-        state["evaluations"].append({"step": step, "final": final, "results": results})
-        for label, row in results.items():
-            self.logger.record(f"eval/win_rate_{_slug(label)}", row["win_rate"])
-        self.logger.dump(step)
-        key = self.score_key()
-        score = results[key]["win_rate"] if key in results else None
-        improved = score is not None and (state["best"] is None or score > state["best"]["win_rate"])
-        if improved:
-            source = self.folder.model if final else self.folder.latest
-            shutil.rmtree(self.folder.best_model, ignore_errors=True)
-            shutil.copytree(source, self.folder.best_model)
-            state["best"] = {"step": step, "win_rate": score, "against": key}
-        self.folder.save_state(state)
-        return improved
+    def copy_policy(self, source: Path, target: Path) -> None:
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(source, target)
 
-    def final_evaluation(self) -> dict[str, Any]:
-        evaluation = self.config["evaluation"]
-        started = time.perf_counter()
-        results = evaluate_rllib_policy(str(self.folder.model), self.env_id, self.options, list(evaluation["bots"]),
-                                        evaluation["final_games"], seed=self.eval_seed() + 1,
-                                        seats=evaluation["seats"], deterministic=evaluation["deterministic"],
-                                        workers=evaluation["workers"])
-        seconds = time.perf_counter() - started
-        if not self.folder.best_model.exists():
-            shutil.copytree(self.folder.model, self.folder.best_model)
-        self.record_evaluation(results, final=True)
-        report = {
-            "env_id": self.env_id, "env_options": self.options, "policy": f"rllib:{self.folder.model}",
-            "backend": "rllib", "timesteps": int(self.state["timesteps"]),
-            "train_seconds": round(self.state["train_seconds"], 1), "eval_seconds": round(seconds, 1),
-            "games_per_bot": evaluation["final_games"], "deterministic": evaluation["deterministic"],
-            "seats": evaluation["seats"], "best_model": self.state["best"], "results": results,
-        }
-        self.folder.eval.write_text(json.dumps(report, indent=2))
-        return report
+    def current_step(self) -> int:
+        return int(self.state["timesteps"])
 
-    def plot(self) -> None:
-        from yokai_envs.training.plot import plot_learning_curve
+    def metrics_logger(self) -> Any:
+        return self.logger
 
-        plot_learning_curve(self.state, self.folder.curve,
-                            title=f"{self.env_id} {self.options or ''} (rllib)".strip())
+    def policy_label(self, path: Path) -> str:
+        return f"rllib:{path}"
 
 
 def evaluate_rllib_policy(path: str, env_id: str, options: dict[str, Any], bots: list[str], games: int, seed: int,

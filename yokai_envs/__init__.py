@@ -27,4 +27,17 @@ def make_gym(env_id: str, opponents: list | None = None, learner_seat: int | Non
     return _make_gym(env_id, opponents=opponents, learner_seat=learner_seat, **options)
 
 
+_GAME_PACKAGES = ("yonkai_no_yokai", "yokaizo", "onmyoji", "yyh_tcg")
+
+
+def __getattr__(name: str) -> object:
+    """``yokai_envs.onmyoji`` and the other game packages load on first use (PEP 562), so
+    ``yokai_envs.onmyoji.parallel_env(...)`` works right after ``import yokai_envs``."""
+    if name in _GAME_PACKAGES:
+        import importlib
+
+        return importlib.import_module(f"yokai_envs.{name}")
+    raise AttributeError(f"module 'yokai_envs' has no attribute {name!r}")
+
+
 __all__ = ["ENV_IDS", "ConfigError", "IllegalActionError", "game_class", "make", "make_game", "make_gym", "make_raw"]

@@ -70,7 +70,7 @@ class YokaiAECEnv(AECEnv, EzPickle):
             "action_mask": spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8),
         })
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
-        act_space = spaces.Discrete(game.num_actions)
+        act_space: spaces.Discrete = spaces.Discrete(game.num_actions)
         self.action_spaces = {agent: act_space for agent in self.possible_agents}
         self.state_space = spaces.Box(low=-np.inf, high=np.inf, shape=(game.state_size,), dtype=np.float32)
         self._no_mask = np.zeros(game.num_actions, dtype=np.int8)
@@ -96,7 +96,7 @@ class YokaiAECEnv(AECEnv, EzPickle):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._last_returns = np.array(game.returns(), dtype=np.float64)
         self._sync_after_step()
 

@@ -89,11 +89,13 @@ def read_checkpoint_meta(path: str | Path) -> dict[str, Any]:
 
 def check_checkpoint(meta: dict[str, Any], env_id: str, env_options: dict[str, Any] | None = None) -> None:
     """Raise :class:`CheckpointError` unless the checkpoint fits ``env_id`` with ``env_options``."""
-    from yokai_envs.registry import make_game
+    from yokai_envs.registry import make_game, retired_message
 
     where = meta.get("path", "checkpoint")
     if meta.get("env_id") != env_id:
-        raise CheckpointError(f"{where} was trained for {meta.get('env_id')!r}, not {env_id!r}")
+        retired = retired_message(str(meta.get("env_id")))
+        raise CheckpointError(f"{where} was trained for {meta.get('env_id')!r}, not {env_id!r}"
+                              + (f"; {retired}" if retired else ""))
     game = make_game(env_id, **(env_options or {}))
     expected_obs = [int(game.observation_size)]
     if list(meta.get("observation_shape", [])) != expected_obs:

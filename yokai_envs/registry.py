@@ -21,8 +21,25 @@ _ENV_MODULES: dict[str, str] = {
 
 ENV_IDS: tuple[str, ...] = tuple(_ENV_MODULES)
 
+# Retired env id -> (the id that replaced it, why). A change to a game's rules, observations,
+# masks or rewards bumps its version (CHANGELOG.md); the old id is refused with this reason, as
+# are replays and checkpoints recorded with it.
+RETIRED: dict[str, tuple[str, str]] = {}
+
+
+def retired_message(env_id: str) -> str | None:
+    """Why ``env_id`` can no longer be made, or None when it is not a retired id."""
+    if env_id not in RETIRED:
+        return None
+    successor, why = RETIRED[env_id]
+    return (f"env id {env_id!r} was retired: {why}; use {successor!r} (see CHANGELOG.md). "
+            "Replays and checkpoints recorded with it cannot be played on the new version.")
+
 
 def _module_name(env_id: str) -> str:
+    retired = retired_message(str(env_id))
+    if retired:
+        raise ValueError(retired)
     if env_id not in _ENV_MODULES:
         close = difflib.get_close_matches(str(env_id), ENV_IDS, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""

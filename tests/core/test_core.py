@@ -131,3 +131,13 @@ def test_bench_writes_a_table_and_json(tmp_path, capsys: pytest.CaptureFixture[s
     assert "| yonkai_no_yokai_v0 |" in capsys.readouterr().out
     rows = json.loads(out.read_text())
     assert rows[0]["aec_steps_per_s"] > 0 and rows[0]["raw_decisions_per_s"] > 0 and rows[0]["memory_kb"] > 0
+
+
+def test_a_retired_env_id_is_refused_naming_its_successor(monkeypatch) -> None:
+    import yokai_envs
+    from yokai_envs import registry
+
+    monkeypatch.setitem(registry.RETIRED, "yokaizo_v0", ("yokaizo_v1", "rules changed"))
+    for build in (yokai_envs.make, yokai_envs.make_game):
+        with pytest.raises(ValueError, match=r"'yokaizo_v0' was retired: rules changed; use 'yokaizo_v1'"):
+            build("yokaizo_v0")

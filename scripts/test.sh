@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up .venv and headless Chromium, then run ruff, mypy and the whole test suite, soak tests
-# included (CI's .ci/run runs exactly this). About 7 minutes on an idle 2-core machine, install
-# included; far longer on a loaded one. While working, the quick suite (about a minute):
+# included (CI's .ci/run runs exactly this; what it costs: docs/results.md#the-test-suite).
+# While working, the quick suite:
 #   .venv/bin/pytest -m "not soak and not slow" -n 2
 set -euo pipefail
 cd "$(dirname "$0")/.."

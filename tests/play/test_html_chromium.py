@@ -1,4 +1,4 @@
-"""The HTML replay page in headless Chromium (Debian's ``chromium`` package; .ci/run installs it).
+"""The HTML replay page in headless Chromium (Debian's ``chromium`` package; scripts/test.sh installs it).
 
 Each check loads the page from a file URL whose hash picks the step/view (and may press the
 page's own buttons and keys), dumps the DOM, and looks at what was drawn. A script error would

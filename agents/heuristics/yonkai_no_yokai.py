@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from agents.base import Agent, act_in_game
-from yokai_envs.yonkai_no_yokai.encoding import observation_layout
-from yokai_envs.yonkai_no_yokai.game import FIRST_PLAIN_PLAY, PASS, play_of_action
-from yokai_envs.yonkai_no_yokai.rules import NUM_PLAYS, move_tables, play_of
+from yokai_envs.yonkai_no_yokai.actions import FIRST_PLAIN_PLAY, PASS, play_of, play_of_action
+from yokai_envs.yonkai_no_yokai.observation import observation_layout
+from yokai_envs.yonkai_no_yokai.rules import move_tables
+from yokai_envs.yonkai_no_yokai.state import NUM_PLAYS
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
@@ -37,7 +38,7 @@ Number = int | float | np.ndarray
 
 
 def _layout(observation_size: int) -> dict[str, slice]:
-    # observation_size = 24 + 6 * num_players (see yonkai_no_yokai.encoding)
+    # observation_size = 24 + 6 * num_players (see yonkai_no_yokai.observation)
     return observation_layout((observation_size - 24) // 6)
 
 

@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from agents.heuristics.yonkai_no_yokai import choices
-from yokai_envs.yonkai_no_yokai.game import PASS, play_of_action
-from yokai_envs.yonkai_no_yokai.rules import VALUES, play_of
+from yokai_envs.yonkai_no_yokai.actions import PASS, play_of, play_of_action
+from yokai_envs.yonkai_no_yokai.state import VALUES
 
 if TYPE_CHECKING:
     from yokai_envs.yonkai_no_yokai.game import YonkaiGame

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from yokai_envs.yonkai_no_yokai.game import YonkaiGame
-from yokai_envs.yonkai_no_yokai.rules import ASCENDING, DESCENDING
+from yokai_envs.yonkai_no_yokai.state import ASCENDING, DESCENDING
 
 
 def rulebook_plays(direction: int, count: int, value: int) -> tuple[set, set]:
@@ -43,7 +43,7 @@ def test_mask_matches_the_rulebook(position: tuple) -> None:
     game.to_act, game.direction, game.last_count, game.last_value = 1, direction, count, value
     game.last_player = 0 if count else -1
     game.button_available[1] = has_button
-    game._mask_cache = None
+    game.invalidate_mask()
     mask = game.legal_action_mask()
 
     holds = {(c, v) for v in range(1, 7) for c in range(1, 5) if hand[v - 1] >= c}

@@ -6,10 +6,19 @@ import numpy as np
 import pytest
 
 import yokai_envs
-from tests.yonkai_no_yokai.scenario import button, deal, legal, play, run
+from tests.yonkai_no_yokai.helpers import button, deal, legal, play, run
 from yokai_envs.core.errors import ConfigError, IllegalActionError
+from yokai_envs.yonkai_no_yokai.actions import (
+    NUM_ACTIONS,
+    PASS,
+    ActionKind,
+    action_kind,
+    action_of_play,
+    play_of,
+    play_of_action,
+)
 from yokai_envs.yonkai_no_yokai.game import YonkaiGame
-from yokai_envs.yonkai_no_yokai.rules import ASCENDING, DESCENDING
+from yokai_envs.yonkai_no_yokai.state import ASCENDING, DESCENDING, Decision, Phase
 
 EVERYTHING = "111122223333444455556666"
 
@@ -44,7 +53,7 @@ def test_descending_example_after_2222() -> None:
     # Rulebook example: after 2222 flipped to Descending: 1111 - 666 - 555 - 444 - 333.
     game = deal(["5", EVERYTHING, "66"], leader=0)  # seat 0's 2222 is among the played cards
     game.last_count, game.last_value, game.last_player, game.to_act = 4, 2, 0, 1
-    game._mask_cache = None
+    game.invalidate_mask()
     plain = {name for name in legal(game) if not name.startswith("button")}
     going_down = {"play 1111", "play 333", "play 444", "play 555", "play 666"}
     going_up = {"play 3333", "play 4444", "play 5555", "play 6666"}
@@ -57,7 +66,7 @@ def test_descending_example_after_2222() -> None:
 def test_free_flip_at_a_single_while_descending() -> None:
     game = deal(["5", EVERYTHING, "6"], leader=0)
     game.direction, game.last_count, game.last_value, game.last_player, game.to_act = DESCENDING, 1, 4, 0, 1
-    game._mask_cache = None
+    game.invalidate_mask()
     plain = {name for name in legal(game) if not name.startswith("button")}
     # lower singles continue down; higher singles and lower pairs flip up for free
     assert plain == {"pass", "play 1", "play 2", "play 3", "play 5", "play 6", "play 11", "play 22", "play 33"}
@@ -70,12 +79,12 @@ def test_automatic_flips() -> None:
     game.last_count, game.last_value, game.last_player, game.to_act = 4, 5, 2, 1
     game.passed = [False, False, False]
     game.direction = ASCENDING
-    game._mask_cache = None
+    game.invalidate_mask()
     run(game, play("6666"))
     assert game.direction == DESCENDING
     game2 = deal(["15", "4", "3"], leader=0)
     game2.direction, game2.last_count, game2.last_value, game2.last_player, game2.to_act = DESCENDING, 1, 2, 2, 0
-    game2._mask_cache = None
+    game2.invalidate_mask()
     run(game2, play("1"))
     assert game2.direction == ASCENDING
 
@@ -97,7 +106,7 @@ def test_button_play_of_a_single_1_flips_back_up() -> None:
 def test_button_masked_where_free_flip_allows() -> None:
     game = deal(["5", "3333" + "444" + "6", "6"], leader=0)
     game.last_count, game.last_value, game.last_player, game.to_act = 4, 4, 0, 1
-    game._mask_cache = None
+    game.invalidate_mask()
     names = legal(game)
     assert "play 3333" in names and "play 666" not in names
     assert not any(name.startswith("button") for name in names), "free flip needs no button"
@@ -220,3 +229,30 @@ def test_action_table_is_fixed() -> None:
     assert game.action_name(0) == "pass"
     assert game.action_name(1 + 6 * 2 + 4) == "play 555"
     assert game.action_name(25 + 6 * 1 + 0) == "button, flip, play 11"
+
+
+def test_action_encode_decode_round_trip() -> None:
+    for action in range(1, NUM_ACTIONS):
+        play, with_button = play_of_action(action)
+        count, value = play_of(play)
+        assert action_of_play(count, value, with_button) == action
+        assert action_kind(action) == (ActionKind.BUTTON_PLAY if with_button else ActionKind.PLAY)
+    assert action_kind(PASS) == ActionKind.PASS
+
+
+def test_phase_names() -> None:
+    game = deal(["3" + "2", "1", "1"], leader=0)
+    assert game.phase == Phase.LEAD and game.phase_name == "lead"
+    run(game, play("3"))
+    assert game.phase == Phase.FOLLOW and game.phase_name == "follow"
+    game = run(deal(["3", "1122", "12"], leader=0, cubes=[1, 1, 3]), play("3"))
+    assert game.phase == Phase.GAME_OVER and game.phase_name == "game over"
+
+
+def test_game_attributes_are_the_table() -> None:
+    game = deal(["3" + "2", "1", "1"], leader=0)
+    game.cubes = [1, 2, 3]
+    assert game.table.cubes == [1, 2, 3]
+    assert game.hands is game.table.hands and game.decisions_this_round is game.table.decisions_this_round
+    run(game, play("3"))
+    assert game.decisions_this_round == [Decision(0, ASCENDING, 0, 0, True, play("3"))]

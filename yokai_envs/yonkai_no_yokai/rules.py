@@ -1,14 +1,15 @@
-"""The climbing rules of Yonkai no Yokai as tables, computed once on first use.
-
-A play is ``(count, value)``: ``count`` cards (1-4) of one ``value`` (1-6). Play index
-``6*(count-1) + (value-1)`` (0..23) is the order the action table uses.
+"""The rules of Yonkai no Yokai: the climbing move tables and every transition of the table.
 
 Moves after the last play ``(c, v)`` (rulebook, "Game Play"):
 - ascending: the same count of a higher value, or one more card of a lower value;
 - descending: the same count of a lower value, or one card fewer of a higher value.
 The direction may flip for free after a set of four while ascending and after a single while
 descending; the Elevator Button flips it anywhere else. Playing 6666 while ascending or a
-single 1 while descending flips it automatically.
+single 1 while descending flips it automatically. Rulings on what the rulebook leaves open are
+in RULES_NOTES.md beside this file.
+
+The functions change a :class:`~yokai_envs.yonkai_no_yokai.state.Table` in place; chance comes
+from the generator passed in (the game's own).
 """
 
 from __future__ import annotations
@@ -17,22 +18,32 @@ from functools import cache
 
 import numpy as np
 
-VALUES = 6
-MAX_COUNT = 4
-NUM_PLAYS = VALUES * MAX_COUNT  # 24
-ASCENDING, DESCENDING = 0, 1
+from yokai_envs.yonkai_no_yokai.actions import (
+    FIRST_BUTTON_PLAY,
+    FIRST_PLAIN_PLAY,
+    NUM_ACTIONS,
+    PASS,
+    play_index,
+    play_of,
+    play_of_action,
+)
+from yokai_envs.yonkai_no_yokai.state import (
+    ASCENDING,
+    DESCENDING,
+    DIRECTIONS,
+    MAX_COUNT,
+    NUM_PLAYS,
+    STARTING_CUBES,
+    VALUES,
+    Decision,
+    Direction,
+    Setup,
+    Table,
+)
 
 
-def play_index(count: int, value: int) -> int:
-    return VALUES * (count - 1) + (value - 1)
-
-
-def play_of(index: int) -> tuple[int, int]:
-    """(count, value) of a play index."""
-    return index // VALUES + 1, index % VALUES + 1
-
-
-def _moves(direction: int, count: int, value: int) -> set[tuple[int, int]]:
+# ---------------------------------------------------------------------------- the move tables
+def _moves(direction: Direction, count: int, value: int) -> set[tuple[int, int]]:
     if direction == ASCENDING:
         same = {(count, w) for w in range(value + 1, VALUES + 1)}
         more = {(count + 1, w) for w in range(1, value)} if count < MAX_COUNT else set()
@@ -42,12 +53,12 @@ def _moves(direction: int, count: int, value: int) -> set[tuple[int, int]]:
     return same | fewer
 
 
-def is_free_flip_point(direction: int, count: int) -> bool:
+def is_free_flip_point(direction: Direction, count: int) -> bool:
     """Flipping needs no button at the 4th floor going up and the 1st floor going down."""
     return (direction == ASCENDING and count == MAX_COUNT) or (direction == DESCENDING and count == 1)
 
 
-def after_play_direction(direction: int, count: int, value: int) -> int:
+def after_play_direction(direction: Direction, count: int, value: int) -> Direction:
     """Direction after a play made going ``direction``: 6666 up or a single 1 down flips it."""
     if direction == ASCENDING and (count, value) == (MAX_COUNT, VALUES):
         return DESCENDING
@@ -70,8 +81,8 @@ class MoveTables:
         self.button = np.zeros(shape, dtype=bool)
         self.direction_after_free = np.zeros(shape, dtype=np.int8)
         self.direction_after_button = np.zeros(shape, dtype=np.int8)
-        for direction in (ASCENDING, DESCENDING):
-            flipped = 1 - direction
+        for direction in DIRECTIONS:
+            flipped = direction.flipped
             for count in range(1, MAX_COUNT + 1):
                 for value in range(1, VALUES + 1):
                     onward = _moves(direction, count, value)
@@ -95,4 +106,163 @@ class MoveTables:
 
 @cache
 def move_tables() -> MoveTables:
+    """The move tables, computed once on first use."""
     return MoveTables()
+
+
+# ---------------------------------------------------------------------------- rounds and tricks
+def start_game(table: Table, setup: Setup, rng: np.random.Generator) -> None:
+    """Deal the first round; its leader comes from the seed."""
+    deal(table, setup, rng)
+    table.to_act = int(rng.integers(setup.num_players))
+    table.last_player = -1
+
+
+def deal(table: Table, setup: Setup, rng: np.random.Generator) -> None:
+    """Shuffle the whole deck out to the seats and start the round's first trick, led by
+    ``table.to_act``; every button comes back."""
+    n = setup.num_players
+    deck = np.repeat(np.arange(VALUES, dtype=np.int8), setup.copies)
+    rng.shuffle(deck)
+    per_seat = deck.size // n
+    for seat in range(n):
+        table.hands[seat] = np.bincount(deck[seat * per_seat:(seat + 1) * per_seat], minlength=VALUES)
+        table.hand_sizes[seat] = per_seat
+    table.played[:] = 0
+    table.decisions_this_round = []
+    table.button_available = [True] * n
+    start_trick(table, table.to_act)
+
+
+def start_trick(table: Table, leader: int) -> None:
+    table.passed = [False] * table.num_players
+    table.direction = ASCENDING
+    table.last_count = 0
+    table.last_value = 0
+    table.to_act = leader
+
+
+def legal_mask(table: Table, tables: MoveTables) -> np.ndarray:
+    """A fresh mask over the action table for ``table.to_act`` (the game is not over)."""
+    seat = table.to_act
+    feasible = (table.hands[seat] >= tables.count_column).ravel()
+    mask = np.zeros(NUM_ACTIONS, dtype=bool)
+    if table.last_count == 0:
+        mask[FIRST_PLAIN_PLAY:FIRST_BUTTON_PLAY] = tables.lead & feasible
+        return mask  # the leader cannot pass, and the button means nothing at a lead
+    key = (table.direction, table.last_count, table.last_value)
+    mask[PASS] = True
+    mask[FIRST_PLAIN_PLAY:FIRST_BUTTON_PLAY] = tables.free[key] & feasible
+    if table.button_available[seat]:
+        mask[FIRST_BUTTON_PLAY:] = tables.button[key] & feasible
+    return mask
+
+
+def apply(table: Table, action: int, setup: Setup, tables: MoveTables, rng: np.random.Generator) -> None:
+    """Apply a legal action of ``table.to_act``."""
+    seat = table.to_act
+    table.decisions_this_round.append(
+        Decision(seat, table.direction, table.last_count, table.last_value, table.button_available[seat], action))
+    if action == PASS:
+        _pass(table, seat)
+        return
+    play, with_button = play_of_action(action)
+    count, value = play_of(play)
+    if table.last_count == 0:
+        direction = ASCENDING
+    else:
+        key = (table.direction, table.last_count, table.last_value, play)
+        after = tables.direction_after_button if with_button else tables.direction_after_free
+        direction = DIRECTIONS[int(after[key])]
+    if with_button:
+        table.button_available[seat] = False
+    table.hands[seat, value - 1] -= count
+    table.hand_sizes[seat] -= count
+    table.played[value - 1] += count
+    table.direction = direction
+    table.last_count, table.last_value, table.last_player = count, value, seat
+    if count == 1:
+        # The elevator is back on the 1st floor: everyone who passed may rejoin.
+        table.passed = [False] * table.num_players
+    if table.hand_sizes[seat] == 0:
+        _end_round(table, seat, setup, rng)
+        return
+    table.to_act = _next_active(table, seat)
+
+
+def _pass(table: Table, seat: int) -> None:
+    table.passed[seat] = True
+    table.button_available[seat] = True  # a spent button comes back on passing
+    if table.passed.count(False) == 1:
+        start_trick(table, table.last_player)
+    else:
+        table.to_act = _next_active(table, seat)
+
+
+def _next_active(table: Table, seat: int) -> int:
+    n = table.num_players
+    nxt = (seat + 1) % n
+    while table.passed[nxt]:
+        nxt = (nxt + 1) % n
+    return nxt
+
+
+def _end_round(table: Table, emptied: int, setup: Setup, rng: np.random.Generator) -> None:
+    others = [s for s in range(setup.num_players) if s != emptied]
+    most = max(table.hand_sizes[s] for s in others)
+    game_over = False
+    for s in others:
+        loss = 2 if table.hand_sizes[s] == most else 1
+        if loss > table.cubes[s]:
+            game_over = True  # a seat must lose more cubes than it has
+        actual = min(loss, table.cubes[s])
+        table.cubes[s] -= actual
+        if setup.rewards_lives:
+            table.returns[s] -= actual
+    table.rounds_completed += 1
+    if setup.rounds_per_game is not None and table.rounds_completed >= setup.rounds_per_game:
+        game_over = True
+    if game_over:
+        _end_game(table, setup)
+        return
+    table.to_act = emptied
+    deal(table, setup, rng)
+
+
+def _end_game(table: Table, setup: Setup) -> None:
+    table.terminal = True
+    best = max(table.cubes)
+    table.winners = [s for s in range(setup.num_players) if table.cubes[s] == best]
+    if not setup.rewards_lives:
+        for s in range(setup.num_players):
+            table.returns[s] = 1.0 if s in table.winners else -1.0
+
+
+# ---------------------------------------------------------------------------- search support
+def resample_hidden(table: Table, seat: int, rng: np.random.Generator) -> None:
+    """Redeal the other hands' union among them: only they are hidden from ``seat``, and their
+    sizes are public."""
+    others = [s for s in range(table.num_players) if s != seat]
+    pool = np.repeat(np.arange(VALUES, dtype=np.int8), table.hands[others].sum(axis=0))
+    rng.shuffle(pool)
+    start = 0
+    for s in others:
+        size = table.hand_sizes[s]
+        table.hands[s] = np.bincount(pool[start:start + size], minlength=VALUES)
+        start += size
+
+
+def check_invariants(table: Table, setup: Setup) -> None:
+    hands = table.hands
+    assert (hands >= 0).all(), "negative hand count"
+    assert list(hands.sum(axis=1)) == table.hand_sizes, "hand sizes disagree with hands"
+    total = hands.sum(axis=0) + table.played
+    assert (total == setup.copies).all(), f"cards not conserved: {total} != {setup.copies} each"
+    assert all(0 <= c <= STARTING_CUBES for c in table.cubes), f"cubes out of range: {table.cubes}"
+    assert 1 <= table.last_count <= MAX_COUNT or table.last_count == 0
+    if not table.terminal:
+        assert all(size > 0 for size in table.hand_sizes), "a round continued with an empty hand"
+        assert not table.passed[table.to_act], "a passed seat was asked to act"
+        assert table.passed.count(False) >= 2 or table.last_count == 0, "a trick outlived its passes"
+    if table.last_count == 0:
+        assert not any(table.passed), "passes survived into a new trick"

@@ -1,21 +1,22 @@
-"""Scripted positions for Yonkai no Yokai rules tests."""
+"""Test helpers for Yonkai no Yokai: scripted positions, action names, short games."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from yokai_envs.yonkai_no_yokai.game import FIRST_BUTTON_PLAY, FIRST_PLAIN_PLAY, PASS, YonkaiGame
-from yokai_envs.yonkai_no_yokai.rules import play_index
+from yokai_envs.yonkai_no_yokai.actions import PASS, action_of_play
+from yokai_envs.yonkai_no_yokai.game import YonkaiGame
+from yokai_envs.yonkai_no_yokai.rules import start_trick
 
 
 def play(cards: str) -> int:
     """Action for playing e.g. "555" without the button."""
-    return FIRST_PLAIN_PLAY + play_index(len(cards), int(cards[0]))
+    return action_of_play(len(cards), int(cards[0]))
 
 
 def button(cards: str) -> int:
     """Action for using the button, flipping, and playing e.g. "22"."""
-    return FIRST_BUTTON_PLAY + play_index(len(cards), int(cards[0]))
+    return action_of_play(len(cards), int(cards[0]), with_button=True)
 
 
 def deal(hands: list[str], leader: int = 0, cubes: list[int] | None = None, **options) -> YonkaiGame:
@@ -32,8 +33,8 @@ def deal(hands: list[str], leader: int = 0, cubes: list[int] | None = None, **op
     game.played[:] = game.copies - game.hands.sum(axis=0)
     if cubes is not None:
         game.cubes = list(cubes)
-    game._start_trick(leader)
-    game._mask_cache = None
+    start_trick(game.table, leader)
+    game.invalidate_mask()
     game.check_invariants()
     return game
 

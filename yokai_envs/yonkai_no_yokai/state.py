@@ -1,0 +1,124 @@
+"""The table of Yonkai no Yokai as plain data: the deck's constants, the enums, the records.
+
+Per-seat hands are value counts (``hands[seat, value-1]`` = copies held); the trick is its last
+play, who made it and the direction; the round keeps the cards played and its decisions (all
+made face up, kept for agents that reason about them). Transitions are in ``rules.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum
+from typing import NamedTuple
+
+import numpy as np
+
+VALUES = 6  # card values 1..6
+MAX_COUNT = 4  # a set has 1..4 cards (the elevator's floors)
+NUM_PLAYS = VALUES * MAX_COUNT  # 24 plays: (count, value)
+STARTING_CUBES = 4
+COPIES_PER_VALUE = {3: 8, 4: 10}  # 3 players: two copies of each value go back to the box
+REWARD_MODES = ("win", "lives")
+
+
+class Direction(IntEnum):
+    """The Direction card. Its value indexes the move tables (``rules.MoveTables``)."""
+
+    ASCENDING = 0
+    DESCENDING = 1
+
+    @property
+    def flipped(self) -> Direction:
+        return DIRECTIONS[1 - self]
+
+
+ASCENDING = Direction.ASCENDING
+DESCENDING = Direction.DESCENDING
+DIRECTIONS = (ASCENDING, DESCENDING)  # Direction of an int 0/1 by indexing (cheaper than the call)
+
+
+class Phase(Enum):
+    """The pending decision; its value is ``Game.phase_name``."""
+
+    LEAD = "lead"  # a single of any value, no pass
+    FOLLOW = "follow"  # beat the last play, or pass
+    GAME_OVER = "game over"
+
+
+class Play(NamedTuple):
+    """A set of ``size`` cards (1-4, the count of a play) of one ``value`` (1-6)."""
+
+    size: int  # not "count": that would hide tuple.count
+    value: int
+
+
+class Decision(NamedTuple):
+    """One decision of the round, as everyone saw it (plays and passes are made face up): the
+    public moment it was made in, and the action taken."""
+
+    seat: int
+    direction: Direction
+    last_count: int
+    last_value: int
+    button_available: bool
+    action: int
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the options fix for a whole game."""
+
+    num_players: int
+    copies: int  # copies of each value in the deck
+    rewards_lives: bool  # reward "lives": minus the cubes lost at each round end
+    rounds_per_game: int | None  # None: play until a seat must lose more cubes than it has
+
+
+@dataclass
+class Table:
+    """Everything on the table. Public: all but the hands' contents (their sizes are public)."""
+
+    hands: np.ndarray  # int8 (num_players, VALUES): hands[seat, value-1] = copies held
+    hand_sizes: list[int]
+    cubes: list[int]
+    button_available: list[bool]
+    passed: list[bool]  # sitting out the current trick
+    played: np.ndarray  # int8 (VALUES,): cards of each value played this round
+    # Every decision this round. It lets a seat reason about what the others' choices say of
+    # their hands (agents.heuristics.yonkai_no_yokai_beliefs).
+    decisions_this_round: list[Decision] = field(default_factory=list)
+    direction: Direction = ASCENDING
+    last_count: int = 0  # 0: the trick is at its lead
+    last_value: int = 0
+    last_player: int = -1
+    to_act: int = 0
+    rounds_completed: int = 0
+    winners: list[int] = field(default_factory=list)
+    terminal: bool = False
+    returns: np.ndarray = field(default_factory=lambda: np.zeros(0))  # float64, per seat, running total
+
+    @classmethod
+    def empty(cls, num_players: int) -> Table:
+        n = num_players
+        return cls(hands=np.zeros((n, VALUES), dtype=np.int8), hand_sizes=[0] * n, cubes=[STARTING_CUBES] * n,
+                   button_available=[True] * n, passed=[False] * n, played=np.zeros(VALUES, dtype=np.int8),
+                   returns=np.zeros(n))
+
+    @property
+    def num_players(self) -> int:
+        return len(self.hand_sizes)
+
+    @property
+    def phase(self) -> Phase:
+        if self.terminal:
+            return Phase.GAME_OVER
+        return Phase.LEAD if self.last_count == 0 else Phase.FOLLOW
+
+    def copy(self) -> Table:
+        """An independent copy (the records inside are immutable)."""
+        return Table(hands=self.hands.copy(), hand_sizes=list(self.hand_sizes), cubes=list(self.cubes),
+                     button_available=list(self.button_available), passed=list(self.passed),
+                     played=self.played.copy(), decisions_this_round=list(self.decisions_this_round),
+                     direction=self.direction, last_count=self.last_count, last_value=self.last_value,
+                     last_player=self.last_player, to_act=self.to_act, rounds_completed=self.rounds_completed,
+                     winners=list(self.winners), terminal=self.terminal, returns=self.returns.copy())

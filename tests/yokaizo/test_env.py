@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import yokai_envs
-from tests.yokaizo.scenario import act, blank, field, hand, start, void
+from tests.yokaizo.helpers import act, blank, field, hand, start, void
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.game import YokaizoGame
 
@@ -38,9 +38,9 @@ def test_owner_sees_its_face_down_souls_opponent_only_counts():
     field(g, 1, 0, S)
     mine = g.observation(0)[_layout(g, "my_souls")]
     theirs = g.observation(1)[_layout(g, "opp_souls")]
-    w = g.encoder.width
+    w = g.observer.width
     karasu = g.ctype[g.souls[0][0][0]]
-    ident = len(g.encoder.features[0]) - g.encoder.n_types - 1 + karasu
+    ident = len(g.observer.features[0]) - g.observer.n_types - 1 + karasu
     assert mine[ident] == 1 and theirs[ident] == 0 and theirs[w - 1] == 1  # enemy: a hidden card
 
 

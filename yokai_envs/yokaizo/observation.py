@@ -178,7 +178,9 @@ class Observer:
             focus = (task.p, task.s)
         elif isinstance(task, Pick):
             ctx[off + 2] = min(task.left, 4) / 4
-            if task.stage:  # (Swap's stage 1 holds a Void position here, not a Field slot)
+            # Swap's stage 1 keeps a Void position (0..5) in ``target``: positions 2..5 land on the
+            # enemy-focus bits and the first two verb bits. Kept: yokaizo_v0 observations are fixed.
+            if task.stage:
                 focus = (1 - task.seat if task.verb == PickVerb.BLIGHT else task.seat, task.target)
         elif isinstance(task, Pay):
             for e in task.elems:

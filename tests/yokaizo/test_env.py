@@ -142,3 +142,22 @@ def test_table_view_hides_face_down_cards_from_the_other_seat():
         zones = {z["name"]: z for z in view["seats"][0]["zones"]}
         assert bool(zones["hand"]["cards"]) == visible and zones["hand"]["hidden"] == (0 if visible else 1)
         assert bool(zones["souls of field 0"]["cards"]) == visible
+
+
+def test_action_blocks_encode_decode_and_name_every_action():
+    from yokai_envs.yokaizo.actions import ActionBlock, decode, encode
+
+    g = YokaizoGame()
+    prefixes = {ActionBlock.MY_FIELD: "my field yokai", ActionBlock.OPP_FIELD: "enemy field yokai",
+                ActionBlock.MY_VOID: "my void card", ActionBlock.OPP_VOID: "enemy void card",
+                ActionBlock.SOUL: "soul", ActionBlock.CARD: "card"}
+    for a in range(g.num_actions):
+        block, i = decode(a)
+        assert encode(block, i) == a
+        if block in prefixes:
+            name = g.action_name(a)
+            expected = g.cards[i].name if block == ActionBlock.CARD else str(i)
+            assert name == f"{prefixes[block]} {expected}"
+        else:
+            assert i == 0
+    assert decode(ActionBlock.CARD + len(g.cards) - 1) == (ActionBlock.CARD, len(g.cards) - 1)

@@ -105,7 +105,7 @@ def banish(g: Table, p: int, s: int) -> None:
     g.slowed[y] = 0
     g.grave[p].append(y)
     g.banish_count += 1
-    if g.active is not None and g.active[2] == y:
+    if g.active is not None and g.active.yid == y:
         g.active = None
     g.check_win()
     ally = g.field[p][1 - s]

@@ -123,7 +123,7 @@ class Observer:
 
         fields: list[float] = []
         act = g.active
-        act_y = act[2] if act is not None else NO
+        act_y = act.yid if act is not None else NO
         rnd = g.round
         for p in (seat, opp):
             for s in (0, 1):

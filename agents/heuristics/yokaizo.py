@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from agents.base import Agent
-from yokai_envs.yokaizo import damage, effects, flow
-from yokai_envs.yokaizo.table import (
+from yokai_envs.yokaizo import attacks, damage, effects, rules
+from yokai_envs.yokaizo.actions import (
     A_ALLY,
     A_BASIC,
     A_CARD,
@@ -38,9 +38,8 @@ from yokai_envs.yokaizo.table import (
     A_SPECIAL,
     A_TOPDECK,
     A_YES,
-    NO,
-    WIN_SOULS,
 )
+from yokai_envs.yokaizo.state import NO, WIN_SOULS
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
@@ -61,9 +60,9 @@ class HeuristicAgent(Agent):
         me = w.decider
         task = w.stack[-1]
         handler = {
-            flow.SetupPick: self._field_pick, flow.Replace: self._field_pick, flow.ReturnSwap: self._field_pick,
-            flow.VoidPlay: self._void_play, flow.ActionChoice: self._action, flow.Pay: self._pay,
-            flow.Basic: self._basic, damage.Damage: self._defend, effects.Pick: self._pick,
+            rules.SetupPick: self._field_pick, rules.Replace: self._field_pick, attacks.ReturnSwap: self._field_pick,
+            rules.VoidPlay: self._void_play, attacks.ActionChoice: self._action, attacks.Pay: self._pay,
+            attacks.Basic: self._basic, damage.Damage: self._defend, effects.Pick: self._pick,
         }.get(type(task))
         choice = handler(w, me, task, legal) if handler else None
         return int(choice if choice in legal else legal[0])

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.yokaizo.scenario import POOL, act, blank, field, hand, legal, start, void
-from yokai_envs.yokaizo.effects import VOCABULARY, Effect
-from yokai_envs.yokaizo.table import NO, Z_NONE
+from tests.yokaizo.helpers import POOL, act, blank, field, hand, legal, start, void
+from yokai_envs.yokaizo.cards import VOCABULARY, Op
+from yokai_envs.yokaizo.effects import Effect
+from yokai_envs.yokaizo.state import NO, ActiveYokai, EffectZone
 
 S = "Oni Brute"
 CARDS = POOL.cards
@@ -157,11 +158,11 @@ def test_card_effect_does_what_it_says(card, where, verb, params):
     source = vsrc if where.startswith("void") else src
     ctl = 0
     if where == "soul":
-        g.active = (1, 0, g.field[1][0])  # a Soul flips while the enemy Yokai takes its Turn
+        g.active = ActiveYokai(1, 0, g.field[1][0])  # a Soul flips while the enemy Yokai takes its Turn
     if verb == "damage" and params["target"] == "active":
-        g.active = (1, 0, g.field[1][0])
+        g.active = ActiveYokai(1, 0, g.field[1][0])
     before = snapshot(g)
-    start(g, Effect(((verb, params),), ctl, source, Z_NONE, g.banish_count), halt=True)
+    start(g, Effect((Op(verb, params),), ctl, source, EffectZone.NONE, g.banish_count), halt=True)
     if verb == "spin":
         deck = 0 if params["deck"] == "own" else 1
         top = g.known_top[deck]
@@ -182,7 +183,7 @@ def test_card_effect_does_what_it_says(card, where, verb, params):
         else:
             assert not ran  # nothing was Banished
             g2, src2, _ = rich_board(card)
-            eff = Effect(((verb, params),), 0, src2, Z_NONE, g2.banish_count - 1)  # a Banish happened
+            eff = Effect((Op(verb, params),), 0, src2, EffectZone.NONE, g2.banish_count - 1)  # a Banish happened
             start(g2, eff, halt=True)
             assert g2.phase_name != "halt" or snapshot(g2) != snapshot(rich_board(card)[0])
         play_out(g)
@@ -216,8 +217,8 @@ LISTS = [(card, where, ops) for card in CARDS for where, ops in effect_lists(car
 @pytest.mark.parametrize(("card", "where", "ops"), LISTS, ids=[f"{c.name}-{w}" for c, w, _ in LISTS])
 def test_whole_effect_resolves_and_keeps_invariants(card, where, ops):
     g, src, vsrc = rich_board(card)
-    g.active = (1, 0, g.field[1][0])
-    start(g, Effect(ops, 0, vsrc if where.startswith("void") else src, Z_NONE, g.banish_count), halt=True)
+    g.active = ActiveYokai(1, 0, g.field[1][0])
+    start(g, Effect(ops, 0, vsrc if where.startswith("void") else src, EffectZone.NONE, g.banish_count), halt=True)
     play_out(g)
     g.pending = None if g.is_terminal else g.pending
     seen = sorted(c for p in (0, 1) for zone in (g.deck[p], g.hand[p], g.limbo[p], g.grave[p], g.burned[p],

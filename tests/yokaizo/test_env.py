@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import yokai_envs
-from tests.yokaizo.scenario import act, blank, field, hand, start, void
+from tests.yokaizo.helpers import act, blank, field, hand, start, void
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.game import YokaizoGame
 
@@ -38,9 +38,9 @@ def test_owner_sees_its_face_down_souls_opponent_only_counts():
     field(g, 1, 0, S)
     mine = g.observation(0)[_layout(g, "my_souls")]
     theirs = g.observation(1)[_layout(g, "opp_souls")]
-    w = g.encoder.width
+    w = g.observer.width
     karasu = g.ctype[g.souls[0][0][0]]
-    ident = len(g.encoder.features[0]) - g.encoder.n_types - 1 + karasu
+    ident = len(g.observer.features[0]) - g.observer.n_types - 1 + karasu
     assert mine[ident] == 1 and theirs[ident] == 0 and theirs[w - 1] == 1  # enemy: a hidden card
 
 
@@ -142,3 +142,22 @@ def test_table_view_hides_face_down_cards_from_the_other_seat():
         zones = {z["name"]: z for z in view["seats"][0]["zones"]}
         assert bool(zones["hand"]["cards"]) == visible and zones["hand"]["hidden"] == (0 if visible else 1)
         assert bool(zones["souls of field 0"]["cards"]) == visible
+
+
+def test_action_blocks_encode_decode_and_name_every_action():
+    from yokai_envs.yokaizo.actions import ActionBlock, decode, encode
+
+    g = YokaizoGame()
+    prefixes = {ActionBlock.MY_FIELD: "my field yokai", ActionBlock.OPP_FIELD: "enemy field yokai",
+                ActionBlock.MY_VOID: "my void card", ActionBlock.OPP_VOID: "enemy void card",
+                ActionBlock.SOUL: "soul", ActionBlock.CARD: "card"}
+    for a in range(g.num_actions):
+        block, i = decode(a)
+        assert encode(block, i) == a
+        if block in prefixes:
+            name = g.action_name(a)
+            expected = g.cards[i].name if block == ActionBlock.CARD else str(i)
+            assert name == f"{prefixes[block]} {expected}"
+        else:
+            assert i == 0
+    assert decode(ActionBlock.CARD + len(g.cards) - 1) == (ActionBlock.CARD, len(g.cards) - 1)

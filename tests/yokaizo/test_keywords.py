@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tests.yokaizo.scenario import NO, act, blank, effect, field, hand, legal, name_of, slot_souls, start, void
+from tests.yokaizo.helpers import NO, act, blank, effect, field, hand, legal, name_of, slot_souls, start, void
+from yokai_envs.yokaizo.attacks import ActionChoice, ReturnSwap
 from yokai_envs.yokaizo.damage import Damage, banish
-from yokai_envs.yokaizo.flow import ActionChoice, ReturnSwap
-from yokai_envs.yokaizo.table import BIG_TIER
+from yokai_envs.yokaizo.state import BIG_TIER, ActiveYokai
 
 S = "Oni Brute"
 
@@ -71,12 +71,12 @@ def test_banish_condition_only_after_a_banish():
 
 def test_dmg_and_break_dmg():
     g = board(down1=1, soul1="Funayurei Crew")  # Soul: DMG 1 to the Yokai taking its Turn
-    g.active = (0, 0, g.field[0][0])
+    g.active = ActiveYokai(0, 0, g.field[0][0])
     start(g, Damage(1, 0, g.field[1][0], 1, False))
     act(g, "soul 0")
     assert g.decider == 0 and g.phase_name == "damage"  # the Soul effect hits the attacker
     g = board(down1=1, soul1="Funayurei Crew")
-    g.active = (0, 0, g.field[0][0])
+    g.active = ActiveYokai(0, 0, g.field[0][0])
     start(g, Damage(1, 0, g.field[1][0], 1, True))
     act(g, "soul 0")
     assert g.phase_name != "damage"
@@ -151,10 +151,10 @@ def test_token_is_a_face_down_void_card_that_pays_generics():
     g = board()
     start(g, effect(g, 0, "[{token: 2}]"))
     assert len(g.void[0]) == 2 and all(g.facedown[c] for c in g.void[0])
-    from yokai_envs.yokaizo.flow import void_elements
+    from yokai_envs.yokaizo.attacks import void_elements
     assert void_elements(g, 0) == [NO, NO]
     obs = g.observation(1)
-    assert obs[g.observation_layout["opp_void"]][g.encoder.width - 1] == 1  # hidden from the enemy
+    assert obs[g.observation_layout["opp_void"]][g.observer.width - 1] == 1  # hidden from the enemy
 
 
 def test_burn_sends_deck_cards_face_down_to_the_grave():
@@ -250,7 +250,7 @@ def test_slow_sets_base_speed_one_until_its_next_turn():
     start(g, effect(g, 0, "[{slow: 1}]"))
     assert "enemy field yokai 1" not in legal(g)  # cannot Slow a Slowed Yokai
     g.tier = BIG_TIER
-    from yokai_envs.yokaizo.flow import Turn
+    from yokai_envs.yokaizo.rules import Turn
     start(g, Turn(1, 1))
     assert not g.slowed[y]  # cleared at the start of its Turn
 

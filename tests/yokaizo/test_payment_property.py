@@ -9,10 +9,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.yokaizo.scenario import blank, field, legal, start
-from tests.yokaizo.scenario import void as put_void
-from yokai_envs.yokaizo.flow import Pay, can_pay
-from yokai_envs.yokaizo.table import NO
+from tests.yokaizo.helpers import blank, field, legal, start
+from tests.yokaizo.helpers import void as put_void
+from yokai_envs.yokaizo.attacks import Pay, can_pay
+from yokai_envs.yokaizo.state import NO
 
 ELEMENT_CARDS = ("Kitsune Emberling", "Karasu Scout", "Oni Brute", "Kappa Bowlkeeper", "Weeping Yurei")
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.yokaizo.scenario import act, blank, field, hand, legal, name_of, slot_souls, start, void
+from tests.yokaizo.helpers import act, blank, field, hand, legal, name_of, slot_souls, start, void
+from yokai_envs.yokaizo.attacks import ActionChoice
 from yokai_envs.yokaizo.damage import Damage
-from yokai_envs.yokaizo.flow import ActionChoice, Turn, VoidPlay
 from yokai_envs.yokaizo.game import YokaizoGame
-from yokai_envs.yokaizo.table import NO
+from yokai_envs.yokaizo.rules import Turn, VoidPlay, advance
+from yokai_envs.yokaizo.state import NO
 
 S = "Oni Brute"  # filler: Earth, Speed 2, 5 Souls, no effects
 
@@ -28,7 +29,7 @@ def test_setup_draw_six_pick_two_face_down_then_reveal():
     obs = g.observation(1)
     lay = g.observation_layout
     assert np.array_equal(obs[lay["opp_field"]], g.observation(1)[lay["opp_field"]])
-    assert obs[lay["opp_field"]][g.encoder.width - 1] == 1  # hidden flag
+    assert obs[lay["opp_field"]][g.observer.width - 1] == 1  # hidden flag
     assert not np.array_equal(obs[lay["opp_field"]], opp_view_before[lay["opp_field"]])
     world = g.determinize(1, np.random.default_rng(5))
     assert np.array_equal(world.observation(1), obs)
@@ -403,8 +404,8 @@ def test_banished_slot_is_replaced_between_turns_from_hand_or_topdeck():
     start(g, Turn(0, 0))
     act(g, "pass / done / no")
     g.stack.append(Damage(1, 0, y, 1, False))
-    g._mask_cache = None
-    g._advance()
+    g.invalidate_mask()
+    advance(g)
     act(g, "soul 4")
     assert g.field[1][0] == NO
     act(g, "pass / done / no")  # end the Turn

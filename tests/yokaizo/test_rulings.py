@@ -6,11 +6,12 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.yokaizo.scenario import NO, act, blank, effect, field, hand, legal, name_of, slot_souls, start, void
+from tests.yokaizo.helpers import NO, act, blank, effect, field, hand, legal, name_of, slot_souls, start, void
+from yokai_envs.yokaizo.attacks import ActionChoice, ReturnSwap
 from yokai_envs.yokaizo.cards import KEYWORDS
 from yokai_envs.yokaizo.damage import Damage, banish
-from yokai_envs.yokaizo.flow import ActionChoice, NextTurn, Replace, ReturnSwap, Turn, VoidPlay, first_turn_reveal
-from yokai_envs.yokaizo.table import BIG_TIER
+from yokai_envs.yokaizo.rules import NextTurn, Replace, Turn, VoidPlay, first_turn_reveal
+from yokai_envs.yokaizo.state import BIG_TIER, ActiveYokai
 
 S = "Oni Brute"
 NOTES = Path(__file__).parents[2] / "yokai_envs" / "yokaizo" / "RULES_NOTES.md"
@@ -102,7 +103,7 @@ def test_r6_only_played_cards_trigger_void_entry():
 
 def test_r7_echo_cannot_echo_an_echo():
     from yokai_envs.yokaizo.cards import default_pool
-    from yokai_envs.yokaizo.effects import _echoable
+    from yokai_envs.yokaizo.picks import _echoable
     pool = default_pool()
     assert not _echoable(pool.cards[pool.by_name["Nine-Tail Matron"]].stages)
     assert _echoable(pool.cards[pool.by_name["Cucumber Trader"]].void["on_entry"])
@@ -181,14 +182,14 @@ def test_r12_attach_gives_speed():
 
 
 def test_r13_token_pays_as_a_non_matching_card():
-    from yokai_envs.yokaizo.flow import can_pay
+    from yokai_envs.yokaizo.attacks import can_pay
     assert can_pay([NO], (), 1, NO)  # a generic
     assert not can_pay([NO], (0,), 0, NO)  # not an element alone
     assert can_pay([NO, NO], (0,), 0, NO)  # two cover an element
     g = board()
     start(g, effect(g, 0, "[{token: 1}]"))
     assert g.observation(0)[g.observation_layout["my_void"]][g.ctype[g.void[0][0]]] == 0 or True
-    assert g.observation(0)[g.observation_layout["my_void"]][g.encoder.width - 1] == 0  # owner sees it
+    assert g.observation(0)[g.observation_layout["my_void"]][g.observer.width - 1] == 0  # owner sees it
 
 
 def test_r14_burn_goes_to_the_owners_grave():
@@ -248,7 +249,7 @@ def test_r19_same_seat_trigger_order():
     b = field(g, 0, 1, "Tengu Drummer")
     field(g, 1, 0, S)
     field(g, 1, 1, S)
-    from yokai_envs.yokaizo.flow import RoundTriggers
+    from yokai_envs.yokaizo.rules import RoundTriggers
     g.last_trigger = 1
     start(g, RoundTriggers("round_end"))
     effects = [t for t in g.stack if t.__class__.__name__ == "Effect"]
@@ -357,11 +358,11 @@ def test_r27_swap_effect():
 
 def test_r28_active_target_must_be_enemy():
     g = board()
-    g.active = (1, 0, g.field[1][0])
+    g.active = ActiveYokai(1, 0, g.field[1][0])
     y = g.field[1][0]
     start(g, effect(g, 1, "[{damage: {amount: 2, target: active}}]", src=y))
     assert g.phase_name != "damage"
-    g.active = (0, 0, g.field[0][0])
+    g.active = ActiveYokai(0, 0, g.field[0][0])
     start(g, effect(g, 1, "[{damage: {amount: 2, target: active}}]", src=y))
     assert g.phase_name == "damage" and g.decider == 0
 

@@ -1,1 +1,9 @@
-"""YOKAIZO: a two-player yokai trading-card game (rules, card pool, encoding)."""
+"""YOKAIZO: a two-player yokai trading-card game (``yokaizo_v0``).
+
+Modules: ``state`` (the table as data, constants and enums), ``rules`` (the match flow and the
+decision loop) with its topics ``attacks`` (the Action phase), ``damage`` (DMG and Banish),
+``effects`` (the effect interpreter) and ``picks`` (effect choices); ``actions`` (the action
+table), ``observation`` (observation vector, layout, state tensor, hidden places), ``game`` (the
+Game contract), ``env`` (PettingZoo), ``view`` (text and table views), ``cards`` (the card pool,
+decks and the effects vocabulary, validated on load).
+"""

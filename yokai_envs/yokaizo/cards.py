@@ -1,8 +1,9 @@
 """YOKAIZO card data: load and validate the card pool and decks (YAML, data not code).
 
-A card's effects are lists of operations from the vocabulary in :mod:`yokai_envs.yokaizo.effects`
-(``VOCABULARY``); loading normalizes each operation to ``(verb, params)`` with defaults filled in,
-and fails with a :class:`ConfigError` naming the card and the field.
+A card's effects are lists of operations from the effects vocabulary (``VOCABULARY`` below; its
+interpreter is :mod:`yokai_envs.yokaizo.effects`); loading normalizes each operation to an
+:class:`Op` ``(verb, params)`` with defaults filled in, and fails with a :class:`ConfigError`
+naming the card and the field.
 """
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ from __future__ import annotations
 import difflib
 import os
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import field as dc_field
+from enum import Enum
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -27,14 +30,75 @@ DECK_SIZE = 40
 MAX_COPIES = 3
 FIELD_TRIGGERS = ("on_entry", "round_start", "round_end", "on_return")
 VOID_TRIGGERS = ("on_entry", "round_end")
-#: The keyword the rulebook describes without a name ("BREAK DMG X number of Yokai by 1 in your
-#: chosen order") is called Shatter here (see RULES_NOTES.md).
+#: One entry of the rulebook's keyword list has no name (BREAK DMG 1 to each of X Yokai, in the
+#: order the player chooses); it is called Shatter here (see RULES_NOTES.md, R1).
 KEYWORDS: tuple[str, ...] = (
     "Active", "Attach", "Attack", "Banish", "DMG", "BREAK DMG", "Destroy", "Exile", "Return", "Shield",
     "Soul", "Swap", "Token", "Burn", "Blight", "Echo", "Freeze", "Haunt", "Shine", "Slow", "Spin",
     "Uproot", "Shatter",
 )
-Op = tuple[str, dict]
+
+
+class Op(NamedTuple):
+    """One operation of an effect: a vocabulary verb and its parameters (defaults filled in)."""
+
+    verb: str
+    params: dict[str, Any]
+
+
+class ParamKind(Enum):
+    """How a verb parameter is validated (a tuple of words instead means: one of these)."""
+
+    COUNT = "count"          # an integer 1..4
+    BOOL = "bool"
+    OPS = "ops"              # a nested effect list
+    ELEMENT = "element"      # an element name
+    CONDITION = "condition"  # a Spin condition
+
+
+class VerbSpec(NamedTuple):
+    """The schema of one verb: ``params`` name -> (kind, default; None = required), the parameter a
+    bare value stands for (``shorthand``), and the card keywords the verb uses."""
+
+    params: dict[str, tuple[ParamKind | tuple[str, ...], Any]]
+    shorthand: str | None
+    keywords: tuple[str, ...]
+
+
+def _verb(params: dict[str, tuple[ParamKind | tuple[str, ...], Any]], shorthand: str | None,
+          *keywords: str) -> VerbSpec:
+    return VerbSpec(params, shorthand, keywords)
+
+
+COUNT, BOOL, OPS, ELEMENT, COND = ParamKind.COUNT, ParamKind.BOOL, ParamKind.OPS, ParamKind.ELEMENT, ParamKind.CONDITION
+TO_HAND_VOID = ("hand", "void")
+
+#: The effects vocabulary: verb -> its parameter schema, shorthand parameter and keywords.
+VOCABULARY: dict[str, VerbSpec] = {
+    "damage": _verb({"amount": (COUNT, None), "break": (BOOL, False),
+                     "target": (("enemy", "active", "all_enemies"), "enemy")}, "amount", "DMG"),
+    "shatter": _verb({"count": (COUNT, None)}, "count", "Shatter", "BREAK DMG"),
+    "draw": _verb({"count": (COUNT, None)}, "count"),
+    "destroy": _verb({"up_to": (COUNT, None), "what": (("void", "shield"), "void")}, "up_to", "Destroy"),
+    "exile": _verb({"up_to": (COUNT, None)}, "up_to", "Exile"),
+    "attach": _verb({"count": (COUNT, None)}, "count", "Attach", "Exile"),
+    "shield": _verb({"count": (COUNT, None)}, "count", "Shield", "Attach"),
+    "token": _verb({"count": (COUNT, None)}, "count", "Token"),
+    "burn": _verb({"up_to": (COUNT, None), "target": (("deck", "enemy_void"), "deck")}, "up_to", "Burn"),
+    "unburn": _verb({"to": (TO_HAND_VOID, "void")}, "to", "Burn"),
+    "blight": _verb({"up_to": (COUNT, None)}, "up_to", "Blight"),
+    "echo": _verb({"count": (COUNT, None)}, "count", "Echo"),
+    "freeze": _verb({"up_to": (COUNT, None)}, "up_to", "Freeze"),
+    "haunt": _verb({"to": (TO_HAND_VOID, "hand")}, "to", "Haunt"),
+    "shine": _verb({"count": (COUNT, 1), "match": (("name", "element", "faction"), "element")}, "count",
+                   "Shine", "Active"),
+    "slow": _verb({"up_to": (COUNT, None)}, "up_to", "Slow"),
+    "spin": _verb({"deck": (("own", "enemy"), "own"), "if": (COND, None), "then": (OPS, None)}, None, "Spin"),
+    "uproot": _verb({"up_to": (COUNT, None), "to": (("hand", "void", "limbo"), "hand")}, "up_to", "Uproot"),
+    "swap": _verb({"count": (COUNT, None)}, "count", "Swap"),
+    "if_banished": _verb({"then": (OPS, None)}, "then", "Banish"),
+    "if_active": _verb({"element": (ELEMENT, None), "then": (OPS, None)}, None, "Active"),
+}
 
 
 @dataclass(frozen=True)
@@ -95,9 +159,7 @@ def _int(card: str, fieldname: str, value: Any, low: int, high: int) -> int:
 
 
 def parse_ops(card: str, fieldname: str, raw: Any, factions: dict[str, str]) -> tuple[Op, ...]:
-    """Normalize an effect list into ``((verb, params), ...)`` using the vocabulary's schema."""
-    from yokai_envs.yokaizo.effects import VOCABULARY
-
+    """Normalize an effect list into ``(Op(verb, params), ...)`` using the vocabulary's schema."""
     if not isinstance(raw, list) or not raw:
         raise _fail(card, fieldname, "must be a non-empty list of effects")
     ops = []
@@ -111,38 +173,39 @@ def parse_ops(card: str, fieldname: str, raw: Any, factions: dict[str, str]) -> 
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise _fail(card, where, f"unknown effect verb {verb!r}{hint}")
         spec = VOCABULARY[verb]
-        shorthand = spec["shorthand"]
+        shorthand = spec.shorthand
         if not isinstance(value, dict):
             if shorthand is None:
-                raise _fail(card, where, f"{verb} needs a mapping of {sorted(spec['params'])}")
+                raise _fail(card, where, f"{verb} needs a mapping of {sorted(spec.params)}")
             value = {shorthand: value}
-        unknown = set(value) - set(spec["params"])
+        unknown = set(value) - set(spec.params)
         if unknown:
             raise _fail(card, where, f"{verb} has no parameter(s) {sorted(unknown)}; "
-                                     f"allowed: {sorted(spec['params'])}")
+                                     f"allowed: {sorted(spec.params)}")
         params = {}
-        for pname, (kind, default) in spec["params"].items():
+        for pname, (kind, default) in spec.params.items():
             pwhere = f"{where}.{verb}.{pname}"
             v = value.get(pname, default)
             if v is None and default is None and pname in value:
                 raise _fail(card, pwhere, "missing value")
             if v is None:
                 raise _fail(card, pwhere, "is required")
-            if kind == "count":
+            if isinstance(kind, tuple):
+                if v not in kind:
+                    raise _fail(card, pwhere, f"{v!r} is not one of {kind}")
+            elif kind is ParamKind.COUNT:
                 v = _int(card, pwhere, v, 1, 4)
-            elif kind == "bool":
+            elif kind is ParamKind.BOOL:
                 if not isinstance(v, bool):
                     raise _fail(card, pwhere, f"{v!r} must be true or false")
-            elif kind == "ops":
+            elif kind is ParamKind.OPS:
                 v = parse_ops(card, pwhere, v, factions)
-            elif kind == "element":
+            elif kind is ParamKind.ELEMENT:
                 v = _element(card, pwhere, v)
-            elif kind == "condition":
+            elif kind is ParamKind.CONDITION:
                 v = _condition(card, pwhere, v, factions)
-            elif isinstance(kind, tuple) and v not in kind:
-                raise _fail(card, pwhere, f"{v!r} is not one of {kind}")
             params[pname] = v
-        ops.append((verb, params))
+        ops.append(Op(verb, params))
     return tuple(ops)
 
 
@@ -162,23 +225,22 @@ def _condition(card: str, where: str, raw: Any, factions: dict[str, str]) -> tup
     raise _fail(card, where, f"unknown condition {key!r}")
 
 
-def _walk(ops: tuple[Op, ...]):
-    for verb, params in ops:
-        yield verb, params
-        for v in params.values():
-            if isinstance(v, tuple) and v and isinstance(v[0], tuple) and isinstance(v[0][0], str):
+def _walk(ops: tuple[Op, ...]) -> Iterator[Op]:
+    """Every operation of an effect list, nested ones (``then``) included."""
+    for op in ops:
+        yield op
+        for v in op.params.values():
+            if isinstance(v, tuple) and v and isinstance(v[0], Op):
                 yield from _walk(v)
 
 
 def keywords_of(card: Card) -> frozenset[str]:
     """Keywords a card uses, derived from its effects (one place for the verb -> keyword map)."""
-    from yokai_envs.yokaizo.effects import VOCABULARY
-
     found = {"Attack"}
     all_ops: list[tuple[Op, ...]] = [card.stages, card.soul, *card.field.values(), *card.void.values()]
     for ops in all_ops:
         for verb, params in _walk(ops):
-            kw = VOCABULARY[verb]["keywords"]
+            kw = VOCABULARY[verb].keywords
             if verb == "damage":
                 kw = ("BREAK DMG",) if params["break"] else ("DMG",)
             found.update(kw)

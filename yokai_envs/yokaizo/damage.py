@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from yokai_envs.yokaizo.table import A_CARD, A_SOUL, A_TOPDECK, NO, Z_NONE, Table, Task
+from yokai_envs.yokaizo.actions import A_CARD, A_SOUL, A_TOPDECK, mark_hand_types
+from yokai_envs.yokaizo.state import NO, Decision, EffectZone, Table, Task
 
 
 class Damage(Task):
@@ -17,6 +18,7 @@ class Damage(Task):
 
     __slots__ = ("brk", "left", "p", "s", "yid")
     phase = "damage"
+    decision = Decision.DAMAGE
 
     def __init__(self, p: int, s: int, yid: int, left: int, brk: bool) -> None:
         self.p, self.s, self.yid, self.left, self.brk = p, s, yid, left, brk
@@ -36,7 +38,7 @@ class Damage(Task):
         souls = g.souls[p][s]
         any_option = False
         if len(souls) < g.c_souls[self.yid]:
-            any_option = g.hand_type_mask(p, m)
+            any_option = mark_hand_types(g, p, m)
             if g.can_take_top(p):
                 m[A_TOPDECK] = any_option = True
         up = g.up
@@ -64,8 +66,8 @@ class Damage(Task):
             g.stack.append(BanishCheck(p, s, self.yid))
             card = g.cards[g.ctype[c]]
             if card.soul and not self.brk:
-                from yokai_envs.yokaizo.effects import Effect
-                g.stack.append(Effect(card.soul, p, c, Z_NONE, g.banish_count))
+                from yokai_envs.yokaizo.effects import Effect  # effects imports this module
+                g.stack.append(Effect(card.soul, p, c, EffectZone.NONE, g.banish_count))
 
 
 class BanishCheck(Task):
@@ -103,7 +105,7 @@ def banish(g: Table, p: int, s: int) -> None:
     g.slowed[y] = 0
     g.grave[p].append(y)
     g.banish_count += 1
-    if g.active is not None and g.active[2] == y:
+    if g.active is not None and g.active.yid == y:
         g.active = None
     g.check_win()
     ally = g.field[p][1 - s]

@@ -1,4 +1,5 @@
-"""Observation tensor and action table of YOKAIZO (layout documented in env.py).
+"""What a YOKAIZO seat sees: the observation vector, its layout and bounds, the state tensor,
+and the places a seat cannot see (reshuffled by ``determinize``). Layout documented in env.py.
 
 Every card slot is encoded by a row of the card-feature table: element one-hot, Speed/7, Souls/5,
 faction one-hot, keyword flags, identity one-hot, and a "hidden" flag for face-down cards the
@@ -9,30 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from yokai_envs.core.layout import Layout, build_layout, layout_bounds, layout_size
+from yokai_envs.yokaizo.attacks import Pay
 from yokai_envs.yokaizo.cards import ELEMENTS, KEYWORDS, Pool
-from yokai_envs.yokaizo.table import (
-    A_ALLY,
-    A_BASIC,
-    A_CARD,
-    A_MY_FIELD,
-    A_MY_VOID,
-    A_OPP_FIELD,
-    A_OPP_VOID,
-    A_PASS,
-    A_RETURN,
-    A_SOUL,
-    A_SPECIAL,
-    A_TOPDECK,
-    A_YES,
-    BIG_TIER,
-    MAX_SOULS,
-    NO,
-    VOID_SLOTS,
-)
+from yokai_envs.yokaizo.damage import Damage
+from yokai_envs.yokaizo.effects import Pick
+from yokai_envs.yokaizo.state import BIG_TIER, MAX_SOULS, NO, VOID_SLOTS, Decision, PickVerb, Table
 
-PHASES = ("setup", "choose turn", "replace", "void", "action", "pay", "basic", "damage", "return", "effect")
-PICK_VERBS = ("damage", "shatter", "destroy_void", "destroy_shield", "exile", "attach", "shield", "burn_deck",
-              "burn_enemy_void", "unburn", "blight", "echo", "freeze", "haunt", "shine", "slow", "uproot", "swap")
+PICK_VERBS: tuple[PickVerb, ...] = tuple(PickVerb)
 FIELD_EXTRA = 9
 SOUL_EXTRA = 2
 VOID_EXTRA = 2
@@ -40,45 +25,10 @@ GLOBALS = 14
 ZERO_FIELD = [0.0] * FIELD_EXTRA
 ZERO_PADS = [[0] * k for k in range(VOID_SLOTS + 1)]
 STATUS_PAIRS = np.array([[0, 0], [1, 0], [0, 1], [1, 1]], dtype=np.float32)
-CONTEXT = len(PHASES) + 1 + 3 + len(ELEMENTS) + 3 + 4 + len(PICK_VERBS)
+CONTEXT = len(Decision) + 1 + 3 + len(ELEMENTS) + 3 + 4 + len(PICK_VERBS)
 
 
-def action_names(pool: Pool) -> list[str]:
-    names = ["pass / done / no", "yes", "special attack", "basic attack", "return", "topdeck",
-             "ally pays this element"]
-    names += [f"my field yokai {s}" for s in (0, 1)] + [f"enemy field yokai {s}" for s in (0, 1)]
-    names += [f"my void card {i}" for i in range(VOID_SLOTS)] + [f"enemy void card {i}" for i in range(VOID_SLOTS)]
-    names += [f"soul {i}" for i in range(MAX_SOULS)]
-    names += [f"card {c.name}" for c in pool.cards]
-    assert len(names) == A_CARD + len(pool)
-    return names
-
-
-def _phase_table() -> dict[type, int]:
-    from yokai_envs.yokaizo import damage, effects, flow
-    return {flow.SetupPick: 0, flow.ChooseTurn: 1, flow.Replace: 2, flow.VoidPlay: 3, flow.ActionChoice: 4,
-            flow.Pay: 5, flow.Basic: 6, damage.Damage: 7, flow.ReturnSwap: 8, effects.Pick: 9}
-
-
-class _LazyPhases(dict):
-    def __missing__(self, key):  # filled on first use (the flow modules import this one)
-        if not self:
-            self.update(_phase_table())
-            if key in self:
-                return self[key]
-        raise KeyError(key)
-
-    def get(self, key, default=None):
-        try:
-            return self[key]
-        except KeyError:
-            return default
-
-
-_PHASE_OF = _LazyPhases()
-
-
-class Encoder:
+class Observer:
     """Precomputed card features and the observation layout for one card pool."""
 
     def __init__(self, pool: Pool) -> None:
@@ -104,7 +54,7 @@ class Encoder:
         self.empty_pads = [[n] * k for k in range(VOID_SLOTS + 1)]
         self.features = table
         self.width = width
-        parts = [
+        self.layout: Layout = build_layout([
             ("my_field", 2 * width), ("opp_field", 2 * width), ("my_souls", 2 * MAX_SOULS * width),
             ("opp_souls", 2 * MAX_SOULS * width), ("my_void", VOID_SLOTS * width), ("opp_void", VOID_SLOTS * width),
             ("known_deck_tops", 2 * width),
@@ -114,17 +64,11 @@ class Encoder:
             ("my_grave_counts", n), ("opp_grave_counts", n), ("my_burned_counts", n), ("exile_counts", n),
             ("my_shield_counts", 2 * n),
             ("globals", GLOBALS), ("decision", CONTEXT),
-        ]
-        self.layout: dict[str, slice] = {}
-        start = 0
-        for name, size in parts:
-            self.layout[name] = slice(start, start + size)
-            start += size
-        self.size = start
+        ])
+        self.size = layout_size(self.layout)
         self.private_size = 3 * n  # state_tensor adds the opponent's hand, deck and Burned counts
-        self.slots = 2 * 2 + 4 * MAX_SOULS + 2 * VOID_SLOTS + 2
 
-    def counts(self, g, zones: list[list[int]]) -> np.ndarray:
+    def counts(self, g: Table, zones: list[list[int]]) -> np.ndarray:
         """Per-type counts/3 of several zones, concatenated (one bincount for all)."""
         n = self.n_types
         ctype = g.ctype
@@ -136,7 +80,13 @@ class Encoder:
         out *= 1 / 3
         return out
 
-    def encode(self, g, seat: int, omniscient: bool = False) -> np.ndarray:
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """(low, high) of every observation entry: all in [0, 1]."""
+        return layout_bounds(self.layout)
+
+    def encode(self, g: Table, seat: int, omniscient: bool = False) -> np.ndarray:
+        """The observation of ``seat``; ``omniscient``: the state tensor (nothing hidden, plus the
+        opponent's hand, deck and Burned counts at the end)."""
         opp = 1 - seat
         ctype, up, fd, blighted, frozen = g.ctype, g.up, g.facedown, g.blighted, g.frozen
         E, H = self.EMPTY, self.HIDDEN
@@ -173,7 +123,7 @@ class Encoder:
 
         fields: list[float] = []
         act = g.active
-        act_y = act[2] if act is not None else NO
+        act_y = act.yid if act is not None else NO
         rnd = g.round
         for p in (seat, opp):
             for s in (0, 1):
@@ -208,57 +158,94 @@ class Encoder:
             parts.append(counts[k:])
         return np.concatenate(parts)
 
-    def context(self, g, seat: int) -> list[float]:
+    def context(self, g: Table, seat: int) -> list[float]:
         """What is being decided: phase, whether ``seat`` decides, amounts left, payment, focus, verb."""
-        from yokai_envs.yokaizo import damage, effects, flow
-
         ctx = [0.0] * CONTEXT
         if g.pending is None:
             return ctx
         task = g.stack[-1]
-        kind = _PHASE_OF.get(type(task), 9 if isinstance(task, effects.Pick) else -1)
-        if kind < 0:  # a decision kind unknown to the encoder (e.g. a test's halt): no phase bit
+        kind = task.decision
+        if kind is None:  # a decision of no known kind (e.g. a test's halt): no phase bit
             return ctx
         ctx[kind] = 1.0
-        off = len(PHASES)
+        off = len(Decision)
         ctx[off] = float(g.decider == seat)
         off += 1
-        if isinstance(task, damage.Damage):
+        focus: tuple[int, int] | None = None  # (seat, slot) of the Yokai being decided about
+        if isinstance(task, Damage):
             ctx[off] = min(task.left, 10) / 10
             ctx[off + 1] = float(task.brk)
             focus = (task.p, task.s)
-        elif isinstance(task, effects.Pick):
+        elif isinstance(task, Pick):
             ctx[off + 2] = min(task.left, 4) / 4
-            focus = (1 - task.seat if task.verb == "blight" else task.seat, task.target) if task.stage else None
-        elif isinstance(task, flow.Pay):
+            # Swap's stage 1 keeps a Void position (0..5) in ``target``: positions 2..5 land on the
+            # enemy-focus bits and the first two verb bits. Kept: yokaizo_v0 observations are fixed.
+            if task.stage:
+                focus = (1 - task.seat if task.verb == PickVerb.BLIGHT else task.seat, task.target)
+        elif isinstance(task, Pay):
             for e in task.elems:
                 ctx[off + 3 + e] += 1 / 3
             ctx[off + 3 + len(ELEMENTS)] = min(task.generic, 3) / 3
             ctx[off + 4 + len(ELEMENTS)] = float(task.pair)
             ctx[off + 5 + len(ELEMENTS)] = float(task.ally != NO)
-            focus = None
-        else:
-            focus = None
         off += 3 + len(ELEMENTS) + 3
         if focus is not None:
             p, s = focus
             ctx[off + (0 if p == seat else 2) + s] = 1.0
         off += 4
-        if isinstance(task, effects.Pick):
+        if isinstance(task, Pick):
             ctx[off + PICK_VERBS.index(task.verb)] = 1.0
         return ctx
 
 
-_ENCODERS: dict[int, Encoder] = {}
+_OBSERVERS: dict[int, Observer] = {}
 
 
-def encoder_for(pool: Pool) -> Encoder:
-    """One shared encoder (feature table) per card pool object."""
-    enc = _ENCODERS.get(id(pool))
-    if enc is None:
-        enc = _ENCODERS[id(pool)] = Encoder(pool)
-    return enc
+def observer_for(pool: Pool) -> Observer:
+    """One shared observer (feature table) per card pool object."""
+    obs = _OBSERVERS.get(id(pool))
+    if obs is None:
+        obs = _OBSERVERS[id(pool)] = Observer(pool)
+    return obs
 
 
-__all__ = ["A_ALLY", "A_BASIC", "A_MY_FIELD", "A_MY_VOID", "A_OPP_FIELD", "A_OPP_VOID", "A_PASS", "A_RETURN",
-           "A_SOUL", "A_SPECIAL", "A_TOPDECK", "A_YES", "Encoder", "action_names", "encoder_for"]
+# ------------------------------------------------------------------ what a seat cannot see
+def hidden_places(g: Table, seat: int) -> list[tuple[list[int], int]]:
+    """Positions (zone list, index) holding cards of the opponent that ``seat`` cannot see."""
+    opp = 1 - seat
+    places: list[tuple[list[int], int]] = []
+    places += [(g.hand[opp], i) for i in range(len(g.hand[opp]))]
+    deck = g.deck[opp]
+    top_known = g.known_top[opp] != NO
+    places += [(deck, i) for i in range(len(deck) - (1 if top_known else 0))]
+    places += [(g.burned[opp], i) for i in range(len(g.burned[opp]))]
+    for s in (0, 1):
+        souls = g.souls[opp][s]
+        places += [(souls, i) for i in range(len(souls)) if not g.up[souls[i]]]
+        places += [(g.shields[opp][s], i) for i in range(len(g.shields[opp][s]))]
+    void = g.void[opp]
+    places += [(void, i) for i in range(len(void)) if g.facedown[void[i]]]
+    if g.hidden_setup:
+        places += [(g.field[opp], s) for s in (0, 1) if g.field[opp][s] != NO]
+    return places
+
+
+def resample_hidden(g: Table, seat: int, rng: np.random.Generator) -> None:
+    """In place: deal the opponent's unseen cards anew over its hidden places (their flags stay with
+    the place) and shuffle the unknown part of ``seat``'s own deck."""
+    places = hidden_places(g, seat)
+    if places:
+        # sorted first: the sample depends only on what the seat knows, not the real order
+        cards = sorted(zone[i] for zone, i in places)
+        flags = [(g.blighted[zone[i]], g.frozen[zone[i]], g.facedown[zone[i]]) for zone, i in places]
+        order = rng.permutation(len(cards))
+        for (zone, i), k, (bl, fr, fd) in zip(places, order, flags):
+            c = cards[k]
+            zone[i] = c
+            g.blighted[c], g.frozen[c], g.facedown[c] = bl, fr, fd
+    own = g.deck[seat]
+    n = len(own) - (1 if g.known_top[seat] != NO else 0)
+    if n > 1:
+        head = sorted(own[:n])
+        rng.shuffle(head)
+        own[:n] = head

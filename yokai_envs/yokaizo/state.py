@@ -1,4 +1,5 @@
-"""The YOKAIZO table: zones, per-card flags and the primitive card moves every rule uses.
+"""The YOKAIZO table as data: zones, per-card flags, the kinds of things on the rules stack, and
+the primitive card moves every rule uses (they keep the zones and flags consistent).
 
 Cards are integers: seat ``p`` owns cards ``40*p .. 40*p+39``; ``ctype[c]`` is the card's index in
 the pool. Zones are plain lists (top of a deck = end of its list). Rules are written as a stack
@@ -7,30 +8,96 @@ of small tasks (see :class:`Task`): the top task either does work or holds the p
 
 from __future__ import annotations
 
+from enum import Enum, IntEnum
+from typing import ClassVar, Final, Literal, NamedTuple
+
 import numpy as np
 
 from yokai_envs.yokaizo.cards import Card
 
-NO = -1
-BIG_TIER = 99
-HAND_SIZE = 6
-VOID_SLOTS = 6
-VOID_PLAYS = 3
-MAX_SOULS = 5
-WIN_SOULS = 13
-CARDS_PER_SEAT = 40
+NO: Final = -1          # no card / no seat
+BIG_TIER: Final = 99    # the Speed tier before the first Turn of a Round
+HAND_SIZE: Final = 6
+VOID_SLOTS: Final = 6
+VOID_PLAYS: Final = 3   # cards played into the Void per Void phase
+MAX_SOULS: Final = 5
+WIN_SOULS: Final = 13
+CARDS_PER_SEAT: Final = 40
 
-# ---------------------------------------------------------------- the action table
-A_PASS, A_YES, A_SPECIAL, A_BASIC, A_RETURN, A_TOPDECK, A_ALLY = range(7)
-A_MY_FIELD = 7      # + slot (0, 1)
-A_OPP_FIELD = 9     # + slot
-A_MY_VOID = 11      # + void position (0..5)
-A_OPP_VOID = 17     # + void position
-A_SOUL = 23         # + soul position (0..4) on the Yokai being decided about
-A_CARD = 28         # + card type (pool index)
 
-# Effect zone checks: a trigger only resolves while its source is still where it triggered.
-Z_NONE, Z_FIELD, Z_VOID = 0, 1, 2
+class EffectZone(IntEnum):
+    """Where a triggered effect's source must still be for it to resolve (NONE: no check)."""
+
+    NONE = 0
+    FIELD = 1
+    VOID = 2
+
+
+class RoundStage(IntEnum):
+    """Where the Round is: before its start triggers, taking Turns by Speed tier, or ending."""
+
+    START = 0
+    TURNS = 1
+    END = 2
+
+
+class Decision(IntEnum):
+    """The kind of pending decision (one-hot in the observation's ``decision`` block, in this order)."""
+
+    SETUP = 0
+    CHOOSE_TURN = 1
+    REPLACE = 2
+    VOID = 3
+    ACTION = 4
+    PAY = 5
+    BASIC = 6
+    DAMAGE = 7
+    RETURN = 8
+    EFFECT = 9
+
+
+class PickVerb(str, Enum):
+    """What an effect's run of choices does (one-hot in the ``decision`` block, in this order).
+
+    A str: equal to its value and shown as it on every Python version (``enum.StrEnum`` is 3.11+).
+    """
+
+    DAMAGE = "damage"
+    SHATTER = "shatter"
+    DESTROY_VOID = "destroy_void"
+    DESTROY_SHIELD = "destroy_shield"
+    EXILE = "exile"
+    ATTACH = "attach"
+    SHIELD = "shield"
+    BURN_DECK = "burn_deck"
+    BURN_ENEMY_VOID = "burn_enemy_void"
+    UNBURN = "unburn"
+    BLIGHT = "blight"
+    ECHO = "echo"
+    FREEZE = "freeze"
+    HAUNT = "haunt"
+    SHINE = "shine"
+    SLOW = "slow"
+    UPROOT = "uproot"
+    SWAP = "swap"
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __format__(self, spec: str) -> str:
+        return str.__format__(self, spec)
+
+
+#: Field triggers that fire for every Field Yokai at once (the card data's trigger names).
+RoundTrigger = Literal["round_start", "round_end"]
+
+
+class ActiveYokai(NamedTuple):
+    """The Yokai taking its Turn."""
+
+    seat: int
+    slot: int
+    yid: int
 
 
 class Task:
@@ -38,10 +105,12 @@ class Task:
 
     ``run(g)`` either does work (popping itself, pushing follow-ups) and returns None, or returns
     the boolean mask of a pending decision for seat ``g.decider``; ``choose(g, a)`` applies it.
+    ``phase`` is the decision's text (``Game.phase_name``), ``decision`` its kind.
     """
 
     __slots__ = ()
-    phase = "resolve"
+    phase: ClassVar[str] = "resolve"
+    decision: ClassVar[Decision | None] = None
 
     def run(self, g: Table) -> np.ndarray | None:
         raise NotImplementedError
@@ -58,10 +127,11 @@ class Task:
 
 
 class Table:
-    """Zones and primitive moves; subclassed by the Game."""
+    """Zones, flags and primitive moves; the Game subclasses it."""
 
     cards: tuple[Card, ...]
     num_actions: int
+    rng: np.random.Generator
     # per card instance (fixed for a game, shared between clones)
     ctype: list[int]
     c_speed: list[int]
@@ -97,11 +167,11 @@ class Table:
         self.hidden_setup = True   # Field picks are face-down until the simultaneous reveal
         self.round = 0
         self.tier = BIG_TIER
-        self.round_stage = 0       # 0 start, 1 turns, 2 end triggers queued
+        self.round_stage = RoundStage.START
         self.turns_this_round = 0
         self.last_turn = NO        # seat that took the last Turn
         self.last_trigger = NO     # seat that last triggered an effect or took a Turn
-        self.active: tuple[int, int, int] | None = None  # (seat, slot, yokai) taking its Turn
+        self.active: ActiveYokai | None = None
         self.banish_count = 0
         self.winner = NO
         self.draw_game = False
@@ -205,7 +275,7 @@ class Table:
         self.slowed[c] = 0
         self.turn_round[c] = 0  # a card re-entering the Field is checked afresh (ruling R29)
         self.enter_round[c] = self.round
-        self.enter_tier[c] = self.tier if self.round_stage == 1 else BIG_TIER
+        self.enter_tier[c] = self.tier if self.round_stage == RoundStage.TURNS else BIG_TIER
 
     def check_win(self) -> None:
         if self.winner != NO:
@@ -215,9 +285,36 @@ class Table:
                 self.winner = 1 - p
                 return
 
-    def hand_type_mask(self, p: int, m: np.ndarray, cards: list[int] | None = None) -> bool:
-        types = self.ctype
-        zone = self.hand[p] if cards is None else cards
-        for c in zone:
-            m[A_CARD + types[c]] = True
-        return bool(zone)
+
+
+def check_invariants(g: Table) -> None:
+    """Raise AssertionError when the table breaks a rule: each card in exactly one place, Soul and
+    Void rotations only where they belong, zone sizes, a legal action while the game runs."""
+    seen: list[int] = []
+    for p in (0, 1):
+        seen += g.deck[p] + g.hand[p] + g.limbo[p] + g.grave[p] + g.burned[p] + g.void[p]
+        seen += [y for y in g.field[p] if y != NO]
+        for s in (0, 1):
+            seen += g.souls[p][s] + g.shields[p][s] + g.relics[p][s]
+            assert len(g.souls[p][s]) <= MAX_SOULS, "too many Souls on a Yokai"
+            if g.field[p][s] == NO:
+                assert not g.souls[p][s] and not g.shields[p][s] and not g.relics[p][s], \
+                    "attachments on an empty Field slot"
+        assert len(g.void[p]) <= VOID_SLOTS, "Void over 6 slots"
+        for c in g.void[p]:
+            assert not g.up[c] and not g.blighted[c]
+    seen += g.exile
+    assert sorted(seen) == list(range(2 * CARDS_PER_SEAT)), "a card is missing or in two zones"
+    souls = {c for p in (0, 1) for s in (0, 1) for c in g.souls[p][s]}
+    voids = {c for p in (0, 1) for c in g.void[p]}
+    for c in range(2 * CARDS_PER_SEAT):
+        if g.up[c] or g.blighted[c]:
+            assert c in souls, "a Soul rotation outside the Soul zone"
+        if g.frozen[c] or g.facedown[c]:
+            assert c in voids, "a Void rotation outside the Void"
+    if g.winner != NO or g.draw_game:
+        assert g.pending is None
+    else:
+        assert g.pending is not None and g.pending.any(), "no legal action while the game runs"
+    for p in (0, 1):
+        assert g.grave_souls(p) >= 0

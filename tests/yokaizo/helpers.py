@@ -1,13 +1,14 @@
-"""Scripted YOKAIZO positions: build a table card by card, start a rule task, act by action name."""
+"""Test helpers for YOKAIZO: scripted positions (build a table card by card, start a rule task,
+act by action name) and small readers of the table."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from yokai_envs.yokaizo.cards import default_pool
-from yokai_envs.yokaizo.flow import NextTurn
 from yokai_envs.yokaizo.game import YokaizoGame
-from yokai_envs.yokaizo.table import BIG_TIER, NO, Task
+from yokai_envs.yokaizo.rules import NextTurn, advance
+from yokai_envs.yokaizo.state import BIG_TIER, NO, EffectZone, RoundStage, Task
 
 POOL = default_pool()
 FILLER = "Oni Brute"
@@ -29,7 +30,7 @@ def blank(names0: list[str] = (), names1: list[str] = (), filler: str = FILLER,
     for p in (0, 1):
         g.deck[p].sort(reverse=True)  # deterministic: named cards end up on top, in the order given
     g.hidden_setup = False
-    g.round, g.round_stage, g.tier = 1, 1, BIG_TIER
+    g.round, g.round_stage, g.tier = 1, RoundStage.TURNS, BIG_TIER
     g.stack = [NextTurn()]
     return g
 
@@ -89,8 +90,8 @@ def start(g: YokaizoGame, *tasks, halt: bool = False) -> YokaizoGame:
     """Resolve from these tasks (the last one is on top) and stop at the first decision; with
     ``halt`` the match flow does not go on after them."""
     g.stack = [Halt() if halt else NextTurn(), *tasks]
-    g._mask_cache = None
-    g._advance()
+    g.invalidate_mask()
+    advance(g)
     return g
 
 
@@ -124,9 +125,8 @@ def effect(g: YokaizoGame, ctl: int, text: str, src: int | None = None):
 
     from yokai_envs.yokaizo.cards import parse_ops
     from yokai_envs.yokaizo.effects import Effect
-    from yokai_envs.yokaizo.table import Z_NONE
 
     ops = parse_ops("test", "effect", yaml.safe_load(text), POOL.factions)
     if src is None:
         src = g.field[ctl][0]
-    return Effect(ops, ctl, src, Z_NONE, g.banish_count)
+    return Effect(ops, ctl, src, EffectZone.NONE, g.banish_count)

@@ -1,0 +1,100 @@
+"""The YOKAIZO action table: id blocks, encode/decode and action names.
+
+A fixed table of ``28 + number of card types`` ids, relative to the deciding seat ("my" is the
+seat deciding); the meaning of every block is in the ``env`` module's docstring and, generated,
+in ``docs/yokaizo.md``. Cards in hand, Limbo, deck or Burned are chosen by type (copies are
+interchangeable); cards in the Void and Souls by position.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from enum import IntEnum
+from typing import Final
+
+import numpy as np
+
+from yokai_envs.yokaizo.cards import Pool
+from yokai_envs.yokaizo.state import MAX_SOULS, VOID_SLOTS, Table
+
+
+class ActionBlock(IntEnum):
+    """First id of each block of the action table (single actions are blocks of one)."""
+
+    PASS = 0        # pass / done / no
+    YES = 1         # yes
+    SPECIAL = 2     # declare the Special Attack
+    BASIC = 3       # declare a Basic Attack
+    RETURN = 4      # declare a Return
+    TOPDECK = 5     # place a Soul / replace a Banished Yokai from the top of the deck
+    ALLY = 6        # the Ally pays the element being paid
+    MY_FIELD = 7    # + Field slot (0, 1)
+    OPP_FIELD = 9   # + Field slot
+    MY_VOID = 11    # + Void position (0..5)
+    OPP_VOID = 17   # + Void position
+    SOUL = 23       # + Soul position (0..4) on the Yokai being decided about
+    CARD = 28       # + card type (pool index)
+
+
+A_PASS: Final = ActionBlock.PASS
+A_YES: Final = ActionBlock.YES
+A_SPECIAL: Final = ActionBlock.SPECIAL
+A_BASIC: Final = ActionBlock.BASIC
+A_RETURN: Final = ActionBlock.RETURN
+A_TOPDECK: Final = ActionBlock.TOPDECK
+A_ALLY: Final = ActionBlock.ALLY
+A_MY_FIELD: Final = ActionBlock.MY_FIELD
+A_OPP_FIELD: Final = ActionBlock.OPP_FIELD
+A_MY_VOID: Final = ActionBlock.MY_VOID
+A_OPP_VOID: Final = ActionBlock.OPP_VOID
+A_SOUL: Final = ActionBlock.SOUL
+A_CARD: Final = ActionBlock.CARD
+
+_BLOCKS: Final = sorted(ActionBlock)
+_STARTS: Final = [int(b) for b in _BLOCKS]
+
+
+def num_actions(pool: Pool) -> int:
+    return A_CARD + len(pool)
+
+
+def encode(block: ActionBlock, index: int = 0) -> int:
+    """The action id of position ``index`` in ``block``."""
+    return int(block) + index
+
+
+def decode(action: int) -> tuple[ActionBlock, int]:
+    """``(block, index)`` of an action id (index 0 for single actions)."""
+    block = _BLOCKS[bisect_right(_STARTS, action) - 1]
+    return block, action - block
+
+
+def action_names(pool: Pool) -> list[str]:
+    names = ["pass / done / no", "yes", "special attack", "basic attack", "return", "topdeck",
+             "ally pays this element"]
+    names += [f"my field yokai {s}" for s in (0, 1)] + [f"enemy field yokai {s}" for s in (0, 1)]
+    names += [f"my void card {i}" for i in range(VOID_SLOTS)] + [f"enemy void card {i}" for i in range(VOID_SLOTS)]
+    names += [f"soul {i}" for i in range(MAX_SOULS)]
+    names += [f"card {c.name}" for c in pool.cards]
+    assert len(names) == num_actions(pool)
+    return names
+
+
+_NAMES: dict[int, list[str]] = {}
+
+
+def names_for(pool: Pool) -> list[str]:
+    """The action names of a card pool, built once per pool object."""
+    names = _NAMES.get(id(pool))
+    if names is None:
+        names = _NAMES[id(pool)] = action_names(pool)
+    return names
+
+
+def mark_hand_types(g: Table, p: int, m: np.ndarray) -> bool:
+    """Allow the card-type action of every card in seat ``p``'s hand; is there one?"""
+    types = g.ctype
+    zone = g.hand[p]
+    for c in zone:
+        m[A_CARD + types[c]] = True
+    return bool(zone)

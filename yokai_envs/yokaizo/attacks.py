@@ -1,0 +1,258 @@
+"""The Action phase: the Action choice, paying a Special Attack, the Basic Attack and the Return."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yokai_envs.yokaizo.actions import (
+    A_ALLY,
+    A_BASIC,
+    A_CARD,
+    A_MY_VOID,
+    A_OPP_FIELD,
+    A_PASS,
+    A_RETURN,
+    A_SPECIAL,
+    A_YES,
+)
+from yokai_envs.yokaizo.damage import Damage
+from yokai_envs.yokaizo.effects import Effect, entry_effect
+from yokai_envs.yokaizo.state import NO, Decision, EffectZone, Table, Task
+
+
+def _mask(g: Table) -> np.ndarray:
+    return np.zeros(g.num_actions, dtype=bool)
+
+
+# ------------------------------------------------------------------ paying
+def can_pay(void_elems: list[int], elems: tuple[int, ...], generic: int, ally: int) -> bool:
+    """Can the Void cards (element or -1 face-down) pay these element costs plus ``generic``?
+
+    The Ally covers one cost of its element; a matching card pays an element alone, any 2 cards pay
+    an element, any card pays a generic. Using matches and the Ally greedily is optimal.
+    """
+    need = [0] * 5
+    for e in elems:
+        need[e] += 1
+    if ally >= 0 and need[ally]:
+        need[ally] -= 1
+    have = [0] * 5
+    for e in void_elems:
+        if e >= 0:
+            have[e] += 1
+    matched = sum(min(n, h) for n, h in zip(need, have))
+    unmatched = sum(need) - matched
+    return 2 * unmatched + generic <= len(void_elems) - matched
+
+
+def void_elements(g: Table, p: int) -> list[int]:
+    fd, el = g.facedown, g.c_elem
+    return [NO if fd[c] else el[c] for c in g.void[p]]
+
+
+def ally_element(g: Table, p: int, s: int) -> int:
+    ally = g.field[p][1 - s]
+    return NO if ally == NO else g.c_elem[ally]
+
+
+# ------------------------------------------------------------------ the Actions
+class ActionChoice(Task):
+    __slots__ = ("seat", "slot", "yid")
+    phase = "action phase: special, basic, return or forgo"
+    decision = Decision.ACTION
+
+    def __init__(self, seat: int, slot: int, yid: int) -> None:
+        self.seat, self.slot, self.yid = seat, slot, yid
+
+    def run(self, g: Table) -> np.ndarray | None:
+        p, s = self.seat, self.slot
+        if g.field[p][s] != self.yid:
+            g.stack.pop()
+            return None
+        card = g.cards[g.ctype[self.yid]]
+        m = _mask(g)
+        m[A_PASS] = True
+        if can_pay(void_elements(g, p), card.cost_elements, card.cost_generic, ally_element(g, p, s)):
+            m[A_SPECIAL] = True
+        if g.void[p]:
+            m[A_BASIC] = True
+        if g.hand[p]:
+            m[A_RETURN] = True
+        g.decider = p
+        return m
+
+    def choose(self, g: Table, a: int) -> None:
+        g.stack.pop()
+        p, s, y = self.seat, self.slot, self.yid
+        card = g.cards[g.ctype[y]]
+        if a == A_SPECIAL:
+            g.stack.append(Effect(card.stages, p, y, EffectZone.NONE, g.banish_count))
+            g.stack.append(Pay(p, s, card.cost_elements, card.cost_generic, ally_element(g, p, s)))
+        elif a == A_BASIC:
+            g.stack.append(Basic(p))
+        elif a == A_RETURN:
+            g.stack.append(ReturnSwap(p, s, y))
+            if "on_return" in card.field:
+                g.stack.append(Effect(card.field["on_return"], p, y, EffectZone.FIELD, g.banish_count))
+            g.stack.append(Damage(p, s, y, 2, True))
+
+
+class Pay(Task):
+    """Pay a Special Attack's cost one atomic choice at a time: element costs first, then generics.
+
+    For an element: the Ally (once), a matching Void card alone, or a non-matching card as the first
+    of a pair (the second is then any card). Every offered choice keeps the rest payable.
+    """
+
+    __slots__ = ("ally", "elems", "generic", "pair", "seat", "slot")
+    phase = "pay the Special Attack"
+    decision = Decision.PAY
+
+    def __init__(self, seat: int, slot: int, elems: tuple[int, ...], generic: int, ally: int) -> None:
+        self.seat, self.slot, self.elems, self.generic, self.ally, self.pair = seat, slot, elems, generic, ally, False
+
+    def run(self, g: Table) -> np.ndarray | None:
+        if not self.elems and not self.generic:
+            g.stack.pop()
+            return None
+        p = self.seat
+        m = _mask(g)
+        ve = void_elements(g, p)
+        n = len(ve)
+        if self.pair or not self.elems:
+            # the second card of a pair, or a generic: any card that keeps the rest payable
+            rest = self.elems[1:] if self.pair else ()
+            generic = self.generic if self.pair else self.generic - 1
+            for i in range(n):
+                if can_pay(ve[:i] + ve[i + 1:], rest, generic, self.ally):
+                    m[A_MY_VOID + i] = True
+        else:
+            e, rest = self.elems[0], self.elems[1:]
+            if self.ally == e and can_pay(ve, rest, self.generic, NO):
+                m[A_ALLY] = True
+            for i in range(n):
+                others = ve[:i] + ve[i + 1:]
+                if ve[i] == e:
+                    ok = can_pay(others, rest, self.generic, self.ally)
+                else:
+                    ok = can_pay(others, rest, self.generic + 1, self.ally)
+                if ok:
+                    m[A_MY_VOID + i] = True
+        g.decider = p
+        return m
+
+    def choose(self, g: Table, a: int) -> None:
+        p = self.seat
+        if a == A_ALLY:
+            self.ally = NO
+            self.elems = self.elems[1:]
+            return
+        i = a - A_MY_VOID
+        c = g.void[p].pop(i)
+        matches = not g.facedown[c] and g.c_elem[c] == (self.elems[0] if self.elems else NO)
+        g.to_limbo(c)
+        if self.pair:
+            self.pair = False
+            self.elems = self.elems[1:]
+        elif not self.elems:
+            self.generic -= 1
+        elif matches:
+            self.elems = self.elems[1:]
+        else:
+            self.pair = True
+
+
+class Basic(Task):
+    """Basic Attack: Destroy 1-3 Void cards (and optionally all Burned cards) for that much DMG."""
+
+    __slots__ = ("paid", "seat", "stage")
+    phase = "basic attack"
+    decision = Decision.BASIC
+
+    def __init__(self, seat: int) -> None:
+        self.seat, self.paid, self.stage = seat, 0, 0
+
+    def run(self, g: Table) -> np.ndarray | None:
+        p = self.seat
+        m = _mask(g)
+        if self.stage == 0:
+            n = len(g.void[p]) if self.paid < 3 else 0
+            if n:
+                m[A_MY_VOID:A_MY_VOID + n] = True
+                m[A_PASS] = self.paid > 0
+                g.decider = p
+                return m
+            self.stage = 1
+        if self.stage == 1:
+            if g.burned[p]:
+                m[A_PASS] = m[A_YES] = True
+                g.decider = p
+                return m
+            self.stage = 2
+        enemy = 1 - p
+        slots = [s for s in (0, 1) if g.field[enemy][s] != NO]
+        if len(slots) == 2:
+            m[A_OPP_FIELD] = m[A_OPP_FIELD + 1] = True
+            g.decider = p
+            return m
+        g.stack.pop()
+        if slots:
+            g.stack.append(Damage(enemy, slots[0], g.field[enemy][slots[0]], self.paid, False))
+        return None
+
+    def choose(self, g: Table, a: int) -> None:
+        p = self.seat
+        if self.stage == 0:
+            if a == A_PASS:
+                self.stage = 1
+            else:
+                g.to_limbo(g.void[p].pop(a - A_MY_VOID))
+                self.paid += 1
+        elif self.stage == 1:
+            if a == A_YES:
+                self.paid += len(g.burned[p])
+                for c in g.burned[p]:
+                    g.to_limbo(c)
+                g.burned[p] = []
+            self.stage = 2
+        else:
+            g.stack.pop()
+            s = a - A_OPP_FIELD
+            g.stack.append(Damage(1 - p, s, g.field[1 - p][s], self.paid, False))
+
+
+class ReturnSwap(Task):
+    """After Return's 2 BREAK DMG: Swap with a hand Yokai that would not be Banished on entry."""
+
+    __slots__ = ("seat", "slot", "yid")
+    phase = "return: choose the Yokai to Swap in"
+    decision = Decision.RETURN
+
+    def __init__(self, seat: int, slot: int, yid: int) -> None:
+        self.seat, self.slot, self.yid = seat, slot, yid
+
+    def run(self, g: Table) -> np.ndarray | None:
+        p, s = self.seat, self.slot
+        if g.field[p][s] != self.yid:
+            g.stack.pop()
+            return None
+        m = _mask(g)
+        face_up = g.face_up_souls(p, s)
+        found = False
+        for c in g.hand[p]:
+            if g.c_souls[c] > face_up:
+                m[A_CARD + g.ctype[c]] = found = True
+        if not found:  # Ruling: no legal Yokai to Swap in; the Return ends here.
+            g.stack.pop()
+            return None
+        g.decider = p
+        return m
+
+    def choose(self, g: Table, a: int) -> None:
+        g.stack.pop()
+        p, s, y = self.seat, self.slot, self.yid
+        new = g.take_from(g.hand[p], a - A_CARD)
+        g.slowed[y] = 0  # Slow is not passed on; attachments stay with the slot
+        g.hand[p].append(y)
+        g.enter_field(p, s, new)
+        entry_effect(g, p, new)

@@ -1,0 +1,341 @@
+"""The match flow: dealing and setup, Rounds by Speed tier, Round triggers, replacements and the
+Turn (Draw and Void phases; the Action phase is in :mod:`yokai_envs.yokaizo.attacks`).
+
+Rules resolve on a stack of tasks (:class:`~yokai_envs.yokaizo.state.Task`); :func:`advance` runs
+it until a task holds a decision. :class:`NextTurn` is the permanent bottom of the stack.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yokai_envs.yokaizo.actions import A_CARD, A_MY_FIELD, A_PASS, A_TOPDECK, mark_hand_types
+from yokai_envs.yokaizo.attacks import ActionChoice
+from yokai_envs.yokaizo.effects import Effect, entry_effect
+from yokai_envs.yokaizo.state import (
+    BIG_TIER,
+    HAND_SIZE,
+    NO,
+    VOID_PLAYS,
+    VOID_SLOTS,
+    ActiveYokai,
+    Decision,
+    EffectZone,
+    RoundStage,
+    RoundTrigger,
+    Table,
+    Task,
+)
+
+
+def _mask(g: Table) -> np.ndarray:
+    return np.zeros(g.num_actions, dtype=bool)
+
+
+# ------------------------------------------------------------------ the decision loop
+def deal(g: Table, deck_types: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+    """A new match: fresh zones from the two decks, opening hands, then the setup picks."""
+    g.new_table(deck_types)
+    for p in (0, 1):
+        g.draw(p, HAND_SIZE)
+    g.stack = [NextTurn(), Reveal(), SetupPick(1, 1), SetupPick(1, 0), SetupPick(0, 1), SetupPick(0, 0)]
+    advance(g)
+
+
+def advance(g: Table) -> None:
+    """Resolve the stack until a task holds a decision (its mask goes to ``g.pending``) or the game ends."""
+    stack = g.stack
+    while g.winner == NO and not g.draw_game:
+        m = stack[-1].run(g)
+        if m is not None:
+            g.pending = m
+            return
+    g.pending = None
+
+
+def choose(g: Table, action: int) -> None:
+    """Apply a legal action to the pending decision, then resolve on."""
+    g.stack[-1].choose(g, action)
+    advance(g)
+
+
+# ------------------------------------------------------------------ setup
+class SetupPick(Task):
+    """Choose a Field Yokai face-down from the opening hand (two picks per seat)."""
+
+    __slots__ = ("seat", "slot")
+    phase = "setup: choose a Field Yokai"
+    decision = Decision.SETUP
+
+    def __init__(self, seat: int, slot: int) -> None:
+        self.seat, self.slot = seat, slot
+
+    def run(self, g: Table) -> np.ndarray:
+        m = _mask(g)
+        mark_hand_types(g, self.seat, m)
+        g.decider = self.seat
+        return m
+
+    def choose(self, g: Table, a: int) -> None:
+        g.stack.pop()
+        g.enter_field(self.seat, self.slot, g.take_from(g.hand[self.seat], a - A_CARD))
+
+
+class Reveal(Task):
+    """All four Field Yokai flip up at once (ruling: no Field entry effects at setup)."""
+
+    __slots__ = ()
+
+    def run(self, g: Table) -> None:
+        g.stack.pop()
+        g.hidden_setup = False
+        return None
+
+
+
+# ------------------------------------------------------------------ rounds
+class NextTurn(Task):
+    """The permanent bottom of the stack: replacements, Round start/end, and who takes the next Turn."""
+
+    __slots__ = ()
+
+    def run(self, g: Table) -> None:
+        first = g.last_turn if g.last_turn != NO else 0
+        for p in (first, 1 - first):
+            for s in (0, 1):
+                if g.field[p][s] == NO and (g.hand[p] or g.can_take_top(p)):
+                    g.stack.append(Replace(p, s))
+                    return None
+        if g.round_stage == RoundStage.START:
+            if g.round > 0 and g.turns_this_round == 0:
+                g.draw_game = True  # Ruling: a whole Round in which no Yokai can act ends the game.
+                return None
+            g.round += 1
+            g.tier = BIG_TIER
+            g.round_stage = RoundStage.TURNS
+            g.turns_this_round = 0
+            g.stack.append(RoundTriggers("round_start"))
+            return None
+        if g.round_stage == RoundStage.TURNS:
+            cands = eligible(g, g.tier) if g.tier < BIG_TIER else []
+            if not cands:
+                lower = [g.field_speed(p, s) for p, s in waiting(g) if g.field_speed(p, s) < g.tier]
+                lower = [t for t in lower if eligible(g, t)]
+                if not lower:
+                    g.round_stage = RoundStage.END
+                    g.stack.append(RoundTriggers("round_end"))
+                    return None
+                g.tier = max(lower)
+                cands = eligible(g, g.tier)
+            sides = {p for p, _ in cands}
+            if len(sides) == 2:
+                if g.last_turn == NO:
+                    g.last_turn = 1 - first_turn_reveal(g)
+                p = 1 - g.last_turn
+            else:
+                p = cands[0][0]
+            own = [s for q, s in cands if q == p]
+            g.stack.append(ChooseTurn(p, tuple(own)) if len(own) == 2 else Turn(p, own[0]))
+            return None
+        # RoundStage.END: end-of-Round triggers have resolved; Frozen Void cards are Destroyed.
+        for p in (0, 1):
+            keep = []
+            for c in g.void[p]:
+                if g.frozen[c]:
+                    g.to_limbo(c)
+                else:
+                    keep.append(c)
+            g.void[p] = keep
+        g.round_stage = RoundStage.START
+        return None
+
+
+def waiting(g: Table) -> list[tuple[int, int]]:
+    """Field slots whose Yokai has not taken a Turn this Round."""
+    out = []
+    for p in (0, 1):
+        for s in (0, 1):
+            y = g.field[p][s]
+            if y != NO and g.turn_round[y] != g.round:
+                out.append((p, s))
+    return out
+
+
+def eligible(g: Table, tier: int) -> list[tuple[int, int]]:
+    """Yokai that take a Turn in this Speed tier: Speed == tier and present at the tier's check."""
+    out = []
+    for p, s in waiting(g):
+        y = g.field[p][s]
+        if g.field_speed(p, s) == tier and (g.enter_round[y] < g.round or g.enter_tier[y] > tier):
+            out.append((p, s))
+    return out
+
+
+def first_turn_reveal(g: Table) -> int:
+    """Cross-side tie for the first Turn: each seat shuffles and reveals until one Speed is higher."""
+    winner = NO
+    for _ in range(64):
+        speeds = []
+        for p in (0, 1):
+            g.refill_deck(p)
+            g.shuffle_deck(p)
+            speeds.append(g.c_speed[g.deck[p][-1]] if g.deck[p] else 0)
+        if speeds[0] != speeds[1]:
+            winner = 0 if speeds[0] > speeds[1] else 1
+            break
+    if winner == NO:
+        winner = int(g.rng.integers(2))
+    for p in (0, 1):
+        g.shuffle_deck(p)
+    return winner
+
+
+class RoundTriggers(Task):
+    """Start/end of Round triggers in descending Speed; cross-side ties alternate, starting with the
+    seat that did not trigger or act last; one seat's ties go Field slot order, then Void order."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: RoundTrigger) -> None:
+        self.kind: RoundTrigger = kind
+
+    def run(self, g: Table) -> None:
+        g.stack.pop()
+        found: dict[int, list[list[Effect]]] = {}
+        for p in (0, 1):
+            for s in (0, 1):
+                y = g.field[p][s]
+                ops = g.cards[g.ctype[y]].field.get(self.kind) if y != NO else None
+                if ops:
+                    found.setdefault(g.field_speed(p, s), [[], []])[p].append(Effect(ops, p, y, EffectZone.FIELD, 0))
+            if self.kind == "round_end":
+                for c in g.void[p]:
+                    ops = g.cards[g.ctype[c]].void.get("round_end")
+                    if ops and not g.facedown[c] and not g.frozen[c]:
+                        found.setdefault(g.c_speed[c], [[], []])[p].append(Effect(ops, p, c, EffectZone.VOID, 0))
+        order: list[Effect] = []
+        last = g.last_trigger
+        for speed in sorted(found, reverse=True):
+            queues = found[speed]
+            p = 1 - last if last != NO else 0
+            while queues[0] or queues[1]:
+                if not queues[p]:
+                    p = 1 - p
+                order.append(queues[p].pop(0))
+                last, p = p, 1 - p
+        for eff in reversed(order):
+            eff.mark = g.banish_count
+            g.stack.append(eff)
+        return None
+
+
+class ChooseTurn(Task):
+    """Two of one seat's Yokai share the tier: their controller picks which goes first."""
+
+    __slots__ = ("seat", "slots")
+    phase = "choose which Yokai takes its Turn"
+    decision = Decision.CHOOSE_TURN
+
+    def __init__(self, seat: int, slots: tuple[int, ...]) -> None:
+        self.seat, self.slots = seat, slots
+
+    def run(self, g: Table) -> np.ndarray:
+        m = _mask(g)
+        for s in self.slots:
+            m[A_MY_FIELD + s] = True
+        g.decider = self.seat
+        return m
+
+    def choose(self, g: Table, a: int) -> None:
+        g.stack.pop()
+        g.stack.append(Turn(self.seat, a - A_MY_FIELD))
+
+
+class Replace(Task):
+    """Between Turns, an empty Field slot is filled from hand or topdeck."""
+
+    __slots__ = ("seat", "slot")
+    phase = "replace a Banished Yokai"
+    decision = Decision.REPLACE
+
+    def __init__(self, seat: int, slot: int) -> None:
+        self.seat, self.slot = seat, slot
+
+    def run(self, g: Table) -> np.ndarray:
+        m = _mask(g)
+        mark_hand_types(g, self.seat, m)
+        if g.can_take_top(self.seat):
+            m[A_TOPDECK] = True
+        g.decider = self.seat
+        return m
+
+    def choose(self, g: Table, a: int) -> None:
+        g.stack.pop()
+        p = self.seat
+        y = g.take_top(p) if a == A_TOPDECK else g.take_from(g.hand[p], a - A_CARD)
+        g.enter_field(p, self.slot, y)
+        entry_effect(g, p, y)
+
+
+# ------------------------------------------------------------------ the Turn
+class Turn(Task):
+    __slots__ = ("seat", "slot", "stage", "yid")
+
+    def __init__(self, seat: int, slot: int) -> None:
+        self.seat, self.slot, self.yid, self.stage = seat, slot, NO, 0
+
+    def run(self, g: Table) -> None:
+        p, s = self.seat, self.slot
+        if self.stage == 0:
+            y = self.yid = g.field[p][s]
+            g.turn_round[y] = g.round
+            g.last_turn = g.last_trigger = p
+            g.slowed[y] = 0  # Slow lasts until the start of the Yokai's next Turn
+            g.active = ActiveYokai(p, s, y)
+            g.turns_this_round += 1
+            for q in (p, 1 - p):  # Draw phase: both players draw to 6
+                g.draw(q, HAND_SIZE - len(g.hand[q]))
+            self.stage = 1
+            g.stack.append(VoidPlay(p, s, y))
+            return None
+        if self.stage == 1 and g.field[p][s] == self.yid:
+            self.stage = 2
+            g.stack.append(ActionChoice(p, s, self.yid))
+            return None
+        g.active = None
+        g.stack.pop()
+        return None
+
+
+class VoidPlay(Task):
+    """Void phase: play up to 3 Yokai from hand into the 6-slot Void (on-entry effects resolve)."""
+
+    __slots__ = ("left", "seat", "slot", "yid")
+    phase = "void phase: play a card or pass"
+    decision = Decision.VOID
+
+    def __init__(self, seat: int, slot: int, yid: int) -> None:
+        self.seat, self.slot, self.yid, self.left = seat, slot, yid, VOID_PLAYS
+
+    def run(self, g: Table) -> np.ndarray | None:
+        p = self.seat
+        if self.left <= 0 or g.field[p][self.slot] != self.yid or len(g.void[p]) >= VOID_SLOTS or not g.hand[p]:
+            g.stack.pop()
+            return None
+        m = _mask(g)
+        m[A_PASS] = True
+        mark_hand_types(g, p, m)
+        g.decider = p
+        return m
+
+    def choose(self, g: Table, a: int) -> None:
+        p = self.seat
+        if a == A_PASS:
+            g.stack.pop()
+            return
+        self.left -= 1
+        c = g.take_from(g.hand[p], a - A_CARD)
+        g.to_void(p, c)
+        ops = g.cards[g.ctype[c]].void.get("on_entry")
+        if ops:
+            g.stack.append(Effect(ops, p, c, EffectZone.NONE, g.banish_count))

@@ -37,7 +37,7 @@ def test_layout_names_slots_for_both_sides() -> None:
 
 def test_hand_features_summarise_the_printed_cards() -> None:
     from tests.yyh_tcg.helpers import give, neutral_game
-    from yokai_envs.yyh_tcg.encoding import CARD_FEATURES
+    from yokai_envs.yyh_tcg.observation import CARD_FEATURES
 
     g = neutral_game()
     block = g.observation(0)[g.observation_layout["my_hand_features"]]

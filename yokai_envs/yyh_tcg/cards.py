@@ -40,6 +40,7 @@ class Timing(StrEnum):
 ABILITY_TIMINGS = tuple(t.value for t in Timing)
 EVENT_TIMINGS = (Timing.MAIN.value, Timing.USE.value)
 ALIGNMENTS = ("hero", "villain")
+_CHARACTER = CardType.CHARACTER  # bound once: Card.is_character runs on every step (see decisions.py)
 #: Card types that are attached under a character.
 ATTACHABLE = (CardType.TECHNIQUE, CardType.ITEM)
 #: Most attacks printed on one character (fixes the action table).
@@ -84,7 +85,7 @@ class Card:
 
     @property
     def is_character(self) -> bool:
-        return self.type == CardType.CHARACTER
+        return self.type == _CHARACTER
 
     def passive_value(self, verb: str) -> int:
         return sum(v for k, v in self.passive if k == verb)

@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 
 from yokai_envs.yyh_tcg import effects as fx
-from yokai_envs.yyh_tcg.cards import Attack, CardType, Timing
+from yokai_envs.yyh_tcg.cards import ATTACHABLE, Attack, CardType, Timing
 from yokai_envs.yyh_tcg.state import (
     BASE_DAMAGE_CAP,
     DEFEAT_DAMAGE,
@@ -28,6 +28,8 @@ from yokai_envs.yyh_tcg.state import (
     Slot,
     TableState,
 )
+
+TECHNIQUE = CardType.TECHNIQUE  # bound once (see decisions.py on enum lookups in Python 3.11)
 
 
 class AttackOption(NamedTuple):
@@ -182,7 +184,7 @@ class Rules(TableState):
         seen = set()
         for att in me.fighter.attached:
             card = cards[att.card]
-            if att.face_up and card.type == CardType.TECHNIQUE and att.card not in seen:
+            if att.face_up and card.type == TECHNIQUE and att.card not in seen:
                 seen.add(att.card)
                 attack = card.attacks[0]
                 if attack.spirit <= spirit and attack.discard <= hand:
@@ -326,7 +328,7 @@ class Rules(TableState):
             i = next(i for i, c in enumerate(unknown) if cards[c].is_character)
             slot.char = unknown.pop(i)
         for att in face_down:
-            i = next(i for i, c in enumerate(unknown) if cards[c].type in (CardType.TECHNIQUE, CardType.ITEM))
+            i = next(i for i, c in enumerate(unknown) if cards[c].type in ATTACHABLE)
             att.card = unknown.pop(i)
         n_hidden = len(hidden_hand)
         opp.hand = opp.revealed + unknown[:n_hidden]

@@ -113,13 +113,23 @@ class PlayerState:
     bonus_team: str | None = None
 
     def copy(self) -> PlayerState:
-        return PlayerState(
-            deck=self.deck[:], deck_name=self.deck_name, hand=self.hand[:], revealed=self.revealed[:],
-            discard=self.discard[:], fighter=self.fighter.copy() if self.fighter is not None else None,
-            sideline=[s.copy() for s in self.sideline], spirit=self.spirit, wins=self.wins, won=self.won[:],
-            lost=self.lost[:], fifth_placed=self.fifth_placed, guard=self.guard,
-            bonus=self.bonus,  # replaced, never mutated
-            bonus_team=self.bonus_team)
+        new = PlayerState.__new__(PlayerState)  # skips __init__: copying is on the search's hot path
+        new.deck = self.deck[:]
+        new.deck_name = self.deck_name
+        new.hand = self.hand[:]
+        new.revealed = self.revealed[:]
+        new.discard = self.discard[:]
+        new.fighter = self.fighter.copy() if self.fighter is not None else None
+        new.sideline = [s.copy() for s in self.sideline]
+        new.spirit = self.spirit
+        new.wins = self.wins
+        new.won = self.won[:]
+        new.lost = self.lost[:]
+        new.fifth_placed = self.fifth_placed
+        new.guard = self.guard
+        new.bonus = self.bonus  # replaced, never mutated
+        new.bonus_team = self.bonus_team
+        return new
 
     def take_from_hand(self, cid: int) -> None:
         """Remove one copy of ``cid`` from the hand (a revealed copy first, if any)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from yokai_envs.yyh_tcg.game import YYHGame
-from yokai_envs.yyh_tcg.state import Attachment, Slot
+from yokai_envs.yyh_tcg.state import Attachment, Phase, Slot
 
 URAMESHI = "Urameshi Detectives"
 TOGURO = "Toguro Brothers"
@@ -74,7 +74,7 @@ def set_fighter(g: YYHGame, seat: int, name: str) -> None:
 def refresh(g: YYHGame) -> None:
     """Recompute the pending mask after a test edited the state (no forced passes)."""
     g.pending_mask = g.legal()
-    g._mask_cache = None
+    g.invalidate_mask()
 
 
 def legal_names(g: YYHGame) -> set[str]:
@@ -95,9 +95,9 @@ def done(g: YYHGame) -> None:
 
 
 def to_main(g: YYHGame) -> None:
-    if g.phase == "draw":
+    if g.phase == Phase.DRAW:
         done(g)
-    assert g.phase == "main", g.phase
+    assert g.phase == Phase.MAIN, g.phase
 
 
 #: Five characters of five different teams (no Team Bonus possible) and 40 plain cards.

@@ -12,6 +12,7 @@ from tests.yyh_tcg.helpers import attach, clear_hand, done, give, legal_names, n
 from yokai_envs.yyh_tcg import effects as fx
 from yokai_envs.yyh_tcg.cards import load_pool
 from yokai_envs.yyh_tcg.game import YYHGame
+from yokai_envs.yyh_tcg.state import Phase
 
 POOL = load_pool()
 SPIRIT = 6  # enough for every cost, low enough that gains are not capped
@@ -92,15 +93,15 @@ def _attack_and_pause(g: YYHGame, action_name: str, attack) -> None:
     """Choose the attack, pay any discard, pass part 2, and stop in part 4 (Focus Bandana waits there)."""
     attach(g, 0, "Focus Bandana")
     give(g, 0, *["Rose Whip"] * attack.discard)
-    if g.phase == "main":
+    if g.phase == Phase.MAIN:
         done(g)
     before = _snapshot(g)
     play(g, action_name)
     for _ in range(attack.discard):
         play(g, "discard Rose Whip")
-    if g.phase == "use":
+    if g.phase == Phase.USE:
         done(g)
-    assert g.phase == "abilities"
+    assert g.phase == Phase.ABILITIES
     _check(g, before, _expect(before, attack.effects, attack.spirit, attack.discard))
 
 
@@ -164,7 +165,7 @@ def test_ability(name: str) -> None:
         attach(g, 0, name)
     timing = card.ability.timing
     if timing == "draw":
-        g.phase = "draw"
+        g.phase = Phase.DRAW
         refresh(g)
     elif timing in ("attack", "use"):
         # no damage and two cards in hand: the turn waits in part 6 after the ability resolves
@@ -172,7 +173,7 @@ def test_ability(name: str) -> None:
         give(g, 0, "Rose Whip", "Rose Whip")
         done(g)
         play(g, "use printed attack 1")
-        assert g.phase == ("use" if timing == "use" else "abilities")
+        assert g.phase == (Phase.USE if timing == "use" else Phase.ABILITIES)
     before = _snapshot(g)
     play(g, f"use the ability of {name}")
     _check(g, before, _expect(before, card.ability.effects, card.ability.spirit))
@@ -192,7 +193,7 @@ def test_event(name: str) -> None:
         attach(g, 0, "Focus Bandana")
         done(g)
         play(g, "use printed attack 1")
-        assert g.phase == "use"
+        assert g.phase == Phase.USE
     before = _snapshot(g)
     play(g, f"play {name}")
     _check(g, before, _expect(before, card.effects, card.spirit, 1))

@@ -37,7 +37,7 @@ def test_layout_names_slots_for_both_sides() -> None:
 
 def test_hand_features_summarise_the_printed_cards() -> None:
     from tests.yyh_tcg.helpers import give, neutral_game
-    from yokai_envs.yyh_tcg.encoding import CARD_FEATURES
+    from yokai_envs.yyh_tcg.observation import CARD_FEATURES
 
     g = neutral_game()
     block = g.observation(0)[g.observation_layout["my_hand_features"]]
@@ -47,3 +47,15 @@ def test_hand_features_summarise_the_printed_cards() -> None:
     named = dict(zip(CARD_FEATURES, block))
     assert named["technique"] == named["event"] == 0.1 and named["timing_use"] == 0.1
     assert named["attack_value/15"] > 0 and named["item"] == 0
+
+
+def test_package_readme_states_the_default_sizes_and_every_block() -> None:
+    from pathlib import Path
+
+    from yokai_envs.yyh_tcg.game import YYHGame
+
+    text = (Path(__file__).parents[2] / "yokai_envs" / "yyh_tcg" / "README.md").read_text(encoding="utf-8")
+    g = YYHGame()
+    g.reset(0)
+    assert f"{g.num_actions} actions" in text and f"{g.observation_size:,} entries" in text
+    assert all(f"`{block}`" in text for block in g.table.ranges)

@@ -23,20 +23,21 @@ from tests.yyh_tcg.helpers import (
     to_main,
 )
 from yokai_envs.yyh_tcg.game import YYHGame
+from yokai_envs.yyh_tcg.state import Phase
 
 
 # ---------------------------------------------------------------- setup
 def test_setup_picks_are_atomic_in_turn_and_build_the_line_in_order() -> None:
     g = YYHGame(decks=(NEUTRAL, NEUTRAL))
     g.reset(0)
-    assert g.phase == "setup" and g.current_player == 0
+    assert g.phase == Phase.SETUP and g.current_player == 0
     names = ("M1", "Rinku", "Jin", "Seiryu", "George Saotome")
     assert legal_names(g) == {f"setup: put {n} on the field" for n in names}
     for name in ("Jin", "M1", "Seiryu", "Rinku"):
         assert g.current_player == 0
         play(g, f"setup: put {name} on the field")
         assert f"setup: put {name} on the field" not in legal_names(g) or g.current_player == 1
-    assert g.current_player == 1 and g.phase == "setup"
+    assert g.current_player == 1 and g.phase == Phase.SETUP
     p = g.players[0]
     assert g.pool.cards[p.fighter.char].name == "Jin"  # first pick fights the first match
     assert [g.pool.cards[s.char].name for s in p.sideline] == ["M1", "Seiryu", "Rinku"]  # next in line leftmost
@@ -75,7 +76,7 @@ def test_second_turn_draws_two_and_gains_two() -> None:
     g = neutral_game(first=0)
     to_main(g)
     done(g)
-    assert g.phase == "attack" and g.turn_number == 1  # the first player may attack on turn 1
+    assert g.phase == Phase.ATTACK and g.turn_number == 1  # the first player may attack on turn 1
     play(g, "use printed attack 1")
     assert g.turn_player == 1
     assert len(g.players[1].hand) == 2 and g.players[1].spirit == 2
@@ -100,16 +101,16 @@ def test_draw_abilities_are_offered_in_the_draw_step_once() -> None:
     done(g)
     while g.turn_player == 1:
         g.step(int(np.flatnonzero(g.legal_action_mask())[0]))
-    assert g.phase == "draw" and "use the ability of Kurama" in legal_names(g)
+    assert g.phase == Phase.DRAW and "use the ability of Kurama" in legal_names(g)
     spirit = g.players[0].spirit
     play(g, "use the ability of Kurama")
     assert g.players[0].spirit == spirit + 1
-    assert g.phase == "main"  # used once; nothing else to do in the Draw step: skipped
+    assert g.phase == Phase.MAIN  # used once; nothing else to do in the Draw step: skipped
 
 
 def test_draw_step_without_draw_abilities_is_skipped() -> None:
     g = neutral_game(first=0)
-    assert g.phase == "main"
+    assert g.phase == Phase.MAIN
 
 
 # ---------------------------------------------------------------- main step
@@ -192,14 +193,14 @@ def test_attack_parts_in_order_with_costs_and_damage_two_at_twice_defense() -> N
     give(g, 0, "Ambush")
     attach(g, 0, "Focus Bandana")  # Attack: pay 1, +2
     done(g)  # end Main
-    assert g.phase == "attack"
+    assert g.phase == Phase.ATTACK
     assert legal_names(g) == {"use printed attack 1", "use printed attack 2"}
     play(g, "use printed attack 2")  # Overload Fist 8, pay 2
-    assert g.players[0].spirit == 3 and g.phase == "use"
+    assert g.players[0].spirit == 3 and g.phase == Phase.USE
     play(g, "play Ambush")           # part 2: +3, pay 1
     assert g.power == 3 and g.players[0].spirit == 2
     # nothing else for part 2: part 3 (no effect) runs and part 4 is asked
-    assert g.phase == "abilities"
+    assert g.phase == Phase.ABILITIES
     assert g.attack_value() == 11 and g.defense_value(1) == 5
     done(g)                          # part 5: 11 >= 2*5 -> 2
     assert g.players[1].fighter.damage == 2 and g.turn_player == 1
@@ -247,7 +248,7 @@ def test_minimum_damage_discard_two_for_one() -> None:
     give(g, 0, "Rose Whip", "Spirit Armor")
     done(g)
     play(g, "use printed attack 1")
-    assert g.phase == "min_damage"
+    assert g.phase == Phase.MIN_DAMAGE
     assert legal_names(g) == {"discard 2 cards to deal 1 damage", "done / pass"}
     play(g, "discard 2 cards to deal 1 damage")
     play(g, "discard Rose Whip")
@@ -277,7 +278,7 @@ def test_attack_discard_cost_is_chosen_card_by_card() -> None:
     give(g, 0, "Rose Whip", "Brass Knuckles")
     done(g)
     play(g, "use printed attack 2")
-    assert g.phase == "discard" and legal_names(g) == {"discard Rose Whip", "discard Brass Knuckles"}
+    assert g.phase == Phase.DISCARD and legal_names(g) == {"discard Rose Whip", "discard Brass Knuckles"}
     play(g, "discard Brass Knuckles")
     assert g.players[0].hand == [cid(g, "Rose Whip")] and g.players[1].fighter.damage == 1
 
@@ -313,7 +314,7 @@ def test_attack_abilities_in_part_four_once_per_turn() -> None:
     attach(g, 0, "Focus Bandana")
     done(g)
     play(g, "use printed attack 1")
-    assert g.phase == "abilities"
+    assert g.phase == Phase.ABILITIES
     play(g, "use the ability of Focus Bandana")
     # used: nothing left in part 4 -> resolved: 5 + 2 = 7 vs 5 -> 1 damage
     assert g.players[1].fighter.damage == 1 and g.turn_player == 1
@@ -324,7 +325,7 @@ def test_use_ability_in_part_two() -> None:
     attach(g, 0, "Spirit Mirror")
     done(g)
     play(g, "use printed attack 2")  # Overload Fist 8, pay 2
-    assert g.phase == "use" and "use the ability of Spirit Mirror" in legal_names(g)
+    assert g.phase == Phase.USE and "use the ability of Spirit Mirror" in legal_names(g)
     play(g, "use the ability of Spirit Mirror")  # pay 1: Defense 5 - 2 = 3, 8 >= 6 -> 2 damage
     assert g.turn_player == 1 and g.players[1].fighter.damage == 2 and g.players[0].spirit == 2
 
@@ -352,7 +353,7 @@ def test_guard_lasts_until_the_owners_next_turn() -> None:
     give(g, 0, "Demon Barrier")
     play(g, "play Demon Barrier")
     assert g.defense_value(0) == 7
-    assert g.phase == "attack"  # nothing left to do in Main: skipped
+    assert g.phase == Phase.ATTACK  # nothing left to do in Main: skipped
     play(g, "use printed attack 1")
     assert g.turn_player == 1 and g.defense_value(0) == 7
     to_main(g)

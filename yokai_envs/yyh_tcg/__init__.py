@@ -2,7 +2,9 @@
 
 Modules: ``cards`` (pool loader/validator, ``cards.yaml``), ``decks`` (starter decks in
 ``starter_decks.yaml``, deck files, construction rules), ``effects`` (the effects vocabulary
-and its one interpreter), ``state`` (zones and slots), ``engine`` (the rules and the pending
-decision), ``actions`` (action table), ``encoding`` (observation), ``game`` (the Game contract),
-``env`` (PettingZoo AEC). Rulings: ``RULES_NOTES.md``.
+and its one interpreter), ``state`` (phases, zones and slots, the table's attributes),
+``rules`` (setup, turns, attacks, damage, matches), ``decisions`` (the pending decision: mask
+and action), ``actions`` (action table), ``observation`` (observation vector and state tensor),
+``view`` (text and table views), ``game`` (the Game contract), ``env`` (PettingZoo AEC).
+Rulings: ``RULES_NOTES.md``; observation layout and action table: ``README.md``.
 """

@@ -21,29 +21,63 @@ block              size                   meaning
 
 from __future__ import annotations
 
+from enum import StrEnum
+from typing import NamedTuple
+
 import numpy as np
 
+from yokai_envs.core.layout import build_layout, layout_size, layout_starts
 from yokai_envs.yyh_tcg.cards import MAX_OWN_ATTACKS, CardPool
 
 ATTACH_TARGETS = 5  # Arena fighter + four Sideline match slots
 
 
+class Block(StrEnum):
+    """The blocks of the action table, in id order."""
+
+    PICK = "pick"
+    FIFTH = "fifth"
+    ATTACH = "attach"
+    EVENT = "event"
+    ABILITY = "ability"
+    ATTACK_OWN = "attack_own"
+    ATTACK_TECH = "attack_tech"
+    DISCARD = "discard"
+    RAGE = "rage"
+    MIN_DAMAGE = "min_damage"
+    DONE = "done"
+
+
+class Decoded(NamedTuple):
+    """What an action id means."""
+
+    block: Block
+    #: the card id (pick, fifth, attach, event, ability, attack_tech, discard), the printed
+    #: attack's index (attack_own), else 0
+    card: int
+    #: the attach target (0 = Arena fighter, 1..4 = Sideline slot), else 0
+    extra: int
+
+
+_FIXED_NAMES = {Block.RAGE: "rage: discard a card for +3000 Attack",
+                Block.MIN_DAMAGE: "discard 2 cards to deal 1 damage", Block.DONE: "done / pass"}
+
+
 class ActionTable:
     def __init__(self, pool: CardPool) -> None:
         self.pool = pool
-        sizes = [("pick", len(pool.characters)), ("fifth", len(pool.characters)),
-                 ("attach", len(pool.attachables) * ATTACH_TARGETS), ("event", len(pool.events)),
-                 ("ability", len(pool.ability_cards)), ("attack_own", MAX_OWN_ATTACKS),
-                 ("attack_tech", len(pool.techniques)), ("discard", len(pool)),
-                 ("rage", 1), ("min_damage", 1), ("done", 1)]
-        self.offset: dict[str, int] = {}
-        start = 0
-        for name, size in sizes:
-            self.offset[name] = start
-            start += size
-        self.size = start
-        self.blocks = sizes
+        self.blocks: list[tuple[Block, int]] = [
+            (Block.PICK, len(pool.characters)), (Block.FIFTH, len(pool.characters)),
+            (Block.ATTACH, len(pool.attachables) * ATTACH_TARGETS), (Block.EVENT, len(pool.events)),
+            (Block.ABILITY, len(pool.ability_cards)), (Block.ATTACK_OWN, MAX_OWN_ATTACKS),
+            (Block.ATTACK_TECH, len(pool.techniques)), (Block.DISCARD, len(pool)),
+            (Block.RAGE, 1), (Block.MIN_DAMAGE, 1), (Block.DONE, 1)]
+        #: block -> its slice of action ids
+        self.ranges = build_layout(self.blocks)
+        self.offset: dict[str, int] = layout_starts(self.ranges)
+        self.size = layout_size(self.ranges)
         n = len(pool)
+
         # card id -> index inside its block (-1 when the card is not of that kind)
         def index(ids: tuple[int, ...]) -> np.ndarray:
             table = np.full(n, -1, dtype=np.int64)
@@ -54,38 +88,33 @@ class ActionTable:
         self.event_index = index(pool.events)
         self.ability_index = index(pool.ability_cards)
         self.tech_index = index(pool.techniques)
-        self.PICK = self.offset["pick"]
-        self.FIFTH = self.offset["fifth"]
-        self.ATTACH = self.offset["attach"]
-        self.EVENT = self.offset["event"]
-        self.ABILITY = self.offset["ability"]
-        self.ATTACK_OWN = self.offset["attack_own"]
-        self.ATTACK_TECH = self.offset["attack_tech"]
-        self.DISCARD = self.offset["discard"]
-        self.RAGE = self.offset["rage"]
-        self.MIN_DAMAGE = self.offset["min_damage"]
-        self.DONE = self.offset["done"]
-        # action id -> (block, payload) decoded once
-        self.decoded: list[tuple[str, int, int]] = []
-        for name, size in sizes:
-            for i in range(size):
-                self.decoded.append(self._decode(name, i))
+        self.PICK = self.offset[Block.PICK]
+        self.FIFTH = self.offset[Block.FIFTH]
+        self.ATTACH = self.offset[Block.ATTACH]
+        self.EVENT = self.offset[Block.EVENT]
+        self.ABILITY = self.offset[Block.ABILITY]
+        self.ATTACK_OWN = self.offset[Block.ATTACK_OWN]
+        self.ATTACK_TECH = self.offset[Block.ATTACK_TECH]
+        self.DISCARD = self.offset[Block.DISCARD]
+        self.RAGE = self.offset[Block.RAGE]
+        self.MIN_DAMAGE = self.offset[Block.MIN_DAMAGE]
+        self.DONE = self.offset[Block.DONE]
+        #: action id -> what it means, decoded once
+        self.decoded: list[Decoded] = [self._decode(block, i) for block, size in self.blocks for i in range(size)]
 
-    def _decode(self, block: str, i: int) -> tuple[str, int, int]:
+    def _decode(self, block: Block, i: int) -> Decoded:
         pool = self.pool
-        if block in ("pick", "fifth"):
-            return block, pool.characters[i], 0
-        if block == "attach":
-            return block, pool.attachables[i // ATTACH_TARGETS], i % ATTACH_TARGETS
-        if block == "event":
-            return block, pool.events[i], 0
-        if block == "ability":
-            return block, pool.ability_cards[i], 0
-        if block == "attack_tech":
-            return block, pool.techniques[i], 0
-        if block == "discard":
-            return block, i, 0
-        return block, i, 0  # attack_own index, or 0 for rage/min_damage/done
+        if block in (Block.PICK, Block.FIFTH):
+            return Decoded(block, pool.characters[i], 0)
+        if block == Block.ATTACH:
+            return Decoded(block, pool.attachables[i // ATTACH_TARGETS], i % ATTACH_TARGETS)
+        if block == Block.EVENT:
+            return Decoded(block, pool.events[i], 0)
+        if block == Block.ABILITY:
+            return Decoded(block, pool.ability_cards[i], 0)
+        if block == Block.ATTACK_TECH:
+            return Decoded(block, pool.techniques[i], 0)
+        return Decoded(block, i, 0)  # discard: the card id; attack_own: the attack index; 0 for rage/min_damage/done
 
     # id builders (card ids in, action ids out)
     def pick(self, cid: int) -> int:
@@ -112,22 +141,21 @@ class ActionTable:
     def name(self, action: int) -> str:
         block, card, extra = self.decoded[action]
         cards = self.pool.cards
-        if block == "pick":
+        if block == Block.PICK:
             return f"setup: put {cards[card].name} on the field"
-        if block == "fifth":
+        if block == Block.FIFTH:
             return f"place {cards[card].name} as 5th fighter"
-        if block == "attach":
+        if block == Block.ATTACH:
             where = "the Arena fighter" if extra == 0 else f"Sideline slot {extra}"
             return f"attach {cards[card].name} to {where}"
-        if block == "event":
+        if block == Block.EVENT:
             return f"play {cards[card].name}"
-        if block == "ability":
+        if block == Block.ABILITY:
             return f"use the ability of {cards[card].name}"
-        if block == "attack_own":
+        if block == Block.ATTACK_OWN:
             return f"use printed attack {card + 1}"
-        if block == "attack_tech":
+        if block == Block.ATTACK_TECH:
             return f"use technique {cards[card].name}"
-        if block == "discard":
+        if block == Block.DISCARD:
             return f"discard {cards[card].name}"
-        return {"rage": "rage: discard a card for +3000 Attack", "min_damage": "discard 2 cards to deal 1 damage",
-                "done": "done / pass"}[block]
+        return _FIXED_NAMES[block]

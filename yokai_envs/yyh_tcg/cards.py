@@ -1,8 +1,12 @@
-"""Card pool: load and validate ``cards.yaml`` into immutable card records and index tables."""
+"""Card pool: load and validate ``cards.yaml`` into immutable card records and index tables.
+
+Card types and timings are read from the YAML as plain words and stored as the ``CardType`` /
+``Timing`` string enums (so they still compare equal to the words)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -13,9 +17,32 @@ from yokai_envs.core.errors import ConfigError
 from yokai_envs.yyh_tcg import effects as fx
 
 CARDS_FILE = Path(__file__).with_name("cards.yaml")
-ABILITY_TIMINGS = ("draw", "main", "attack", "use")
-EVENT_TIMINGS = ("main", "use")
+
+
+class CardType(StrEnum):
+    CHARACTER = "character"
+    TECHNIQUE = "technique"
+    ITEM = "item"
+    EVENT = "event"
+
+
+class Timing(StrEnum):
+    """When an ability or Event is used: the Draw step, the Main step, part 4 of the Attack
+    step ("Attack:") or part 2 ("when you use an attack")."""
+
+    DRAW = "draw"
+    MAIN = "main"
+    ATTACK = "attack"
+    USE = "use"
+
+
+#: The words a card file may use (plain strings: error messages print them).
+ABILITY_TIMINGS = tuple(t.value for t in Timing)
+EVENT_TIMINGS = (Timing.MAIN.value, Timing.USE.value)
 ALIGNMENTS = ("hero", "villain")
+_CHARACTER = CardType.CHARACTER  # bound once: Card.is_character runs on every step (see decisions.py)
+#: Card types that are attached under a character.
+ATTACHABLE = (CardType.TECHNIQUE, CardType.ITEM)
 #: Most attacks printed on one character (fixes the action table).
 MAX_OWN_ATTACKS = 2
 
@@ -33,7 +60,7 @@ class Attack:
 
 @dataclass(frozen=True)
 class Ability:
-    timing: str
+    timing: Timing
     spirit: int
     effects: Effects
 
@@ -42,7 +69,7 @@ class Ability:
 class Card:
     id: int
     name: str
-    type: str
+    type: CardType
     team: str | None = None
     alignment: str | None = None
     defense: int = 0
@@ -50,7 +77,7 @@ class Card:
     cost: int = 0              # Spirit icons of a Technique/Item (paid when attached face-up)
     passive: Effects = ()
     ability: Ability | None = None
-    timing: str = "main"       # Events: main or use ("when you use an attack")
+    timing: Timing = Timing.MAIN  # Events: main or use ("when you use an attack")
     spirit: int = 0            # Events: Spirit Energy to play
     effects: Effects = ()      # Events: what they do
     limit1: bool = False
@@ -58,7 +85,7 @@ class Card:
 
     @property
     def is_character(self) -> bool:
-        return self.type == "character"
+        return self.type == _CHARACTER
 
     def passive_value(self, verb: str) -> int:
         return sum(v for k, v in self.passive if k == verb)
@@ -117,14 +144,15 @@ def _ability(owner: str, raw: Any) -> Ability | None:
     effects = fx.validate(owner, "ability.effects", raw.get("effects"), fx.IMMEDIATE_VERBS)
     if not effects:
         raise ConfigError(f"{owner}: field 'ability' has no effects")
-    return Ability(timing=raw["timing"], spirit=_int(owner, raw, "spirit", 0, 10, 0), effects=effects)
+    return Ability(timing=Timing(raw["timing"]), spirit=_int(owner, raw, "spirit", 0, 10, 0), effects=effects)
 
 
 _FIELDS = {
-    "character": {"name", "type", "team", "alignment", "defense", "attacks", "passive", "ability", "limit1", "text"},
-    "technique": {"name", "type", "cost", "attack", "limit1", "text"},
-    "item": {"name", "type", "cost", "passive", "ability", "limit1", "text"},
-    "event": {"name", "type", "timing", "spirit", "effects", "limit1", "text"},
+    CardType.CHARACTER: {"name", "type", "team", "alignment", "defense", "attacks", "passive", "ability", "limit1",
+                         "text"},
+    CardType.TECHNIQUE: {"name", "type", "cost", "attack", "limit1", "text"},
+    CardType.ITEM: {"name", "type", "cost", "passive", "ability", "limit1", "text"},
+    CardType.EVENT: {"name", "type", "timing", "spirit", "effects", "limit1", "text"},
 }
 
 
@@ -141,8 +169,8 @@ def _card(cid: int, raw: Any, teams: dict[str, Effects]) -> Card:
     limit1 = raw.get("limit1", False)
     if not isinstance(limit1, bool):
         raise ConfigError(f"{name}: field 'limit1' must be true or false")
-    common: dict[str, Any] = {"id": cid, "name": name, "type": kind, "limit1": limit1}
-    if kind == "character":
+    common: dict[str, Any] = {"id": cid, "name": name, "type": CardType(kind), "limit1": limit1}
+    if kind == CardType.CHARACTER:
         team = raw.get("team")
         if team is not None and team not in teams:
             raise ConfigError(f"{name}: field 'team' names unknown team {team!r}{suggest(team, teams)}")
@@ -155,26 +183,30 @@ def _card(cid: int, raw: Any, teams: dict[str, Effects]) -> Card:
                     attacks=tuple(_attack(name, a, f"Attack {i + 1}") for i, a in enumerate(attacks_raw)),
                     passive=fx.validate(name, "passive", raw.get("passive"), fx.PASSIVE_VERBS),
                     ability=_ability(name, raw.get("ability")))
-        if card.ability is not None and card.ability.timing == "use":
+        if card.ability is not None and card.ability.timing == Timing.USE:
             raise ConfigError(f"{name}: characters have Draw:/Main:/Attack: abilities, not 'use'")
-    elif kind == "technique":
+    elif kind == CardType.TECHNIQUE:
         card = Card(**common, cost=_int(name, raw, "cost", 0, 10, 0), attacks=(_attack(name, raw.get("attack"), name),))
-    elif kind == "item":
+    elif kind == CardType.ITEM:
         card = Card(**common, cost=_int(name, raw, "cost", 0, 10, 0),
                     passive=fx.validate(name, "passive", raw.get("passive"), fx.PASSIVE_VERBS),
                     ability=_ability(name, raw.get("ability")))
         if not card.passive and card.ability is None:
             raise ConfigError(f"{name}: an item needs a 'passive' or an 'ability'")
     else:
-        timing = raw.get("timing", "main")
+        timing = raw.get("timing", Timing.MAIN.value)
         if timing not in EVENT_TIMINGS:
             raise ConfigError(f"{name}: field 'timing' must be one of {EVENT_TIMINGS}, got {timing!r}")
         effects = fx.validate(name, "effects", raw.get("effects"), fx.IMMEDIATE_VERBS)
         if not effects:
             raise ConfigError(f"{name}: an event needs 'effects'")
-        card = Card(**common, timing=timing, spirit=_int(name, raw, "spirit", 0, 10, 0), effects=effects)
+        card = Card(**common, timing=Timing(timing), spirit=_int(name, raw, "spirit", 0, 10, 0), effects=effects)
     text = raw.get("text") or rules_text(card)
     return Card(**{**card.__dict__, "text": str(text)})
+
+
+_ABILITY_LABELS = {Timing.DRAW: "Draw:", Timing.MAIN: "Main:", Timing.ATTACK: "Attack:",
+                   Timing.USE: "When you use an attack:"}
 
 
 def rules_text(card: Card) -> str:
@@ -193,11 +225,10 @@ def rules_text(card: Card) -> str:
     if card.passive:
         parts.append(f"Effect: {fx.describe(card.passive)}")
     if card.ability is not None:
-        label = {"draw": "Draw:", "main": "Main:", "attack": "Attack:", "use": "When you use an attack:"}
         pay = f" pay {card.ability.spirit} spirit," if card.ability.spirit else ""
-        parts.append(f"{label[card.ability.timing]}{pay} {fx.describe(card.ability.effects)} (once per turn)")
-    if card.type == "event":
-        label = "When you use an attack" if card.timing == "use" else "Main"
+        parts.append(f"{_ABILITY_LABELS[card.ability.timing]}{pay} {fx.describe(card.ability.effects)} (once per turn)")
+    if card.type == CardType.EVENT:
+        label = "When you use an attack" if card.timing == Timing.USE else "Main"
         pay = f" pay {card.spirit} spirit," if card.spirit else ""
         parts.append(f"{label}:{pay} {fx.describe(card.effects)}")
     if card.limit1:
@@ -229,11 +260,11 @@ def parse_pool(data: Any, source: str = "card pool") -> CardPool:
         by_name[card.name] = card
     ids = lambda pred: tuple(c.id for c in cards if pred(c))  # noqa: E731
     return CardPool(cards=tuple(cards), by_name=by_name, teams=tuple(teams), team_bonus=teams,
-                    characters=ids(lambda c: c.type == "character"),
-                    attachables=ids(lambda c: c.type in ("technique", "item")),
-                    events=ids(lambda c: c.type == "event"),
+                    characters=ids(lambda c: c.type == CardType.CHARACTER),
+                    attachables=ids(lambda c: c.type in ATTACHABLE),
+                    events=ids(lambda c: c.type == CardType.EVENT),
                     ability_cards=ids(lambda c: c.ability is not None),
-                    techniques=ids(lambda c: c.type == "technique"))
+                    techniques=ids(lambda c: c.type == CardType.TECHNIQUE))
 
 
 def load_pool(path: str | Path | None = None) -> CardPool:

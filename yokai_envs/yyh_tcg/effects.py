@@ -22,7 +22,7 @@ Cards never carry Python: their YAML names verbs from three small vocabularies.
   (attack +N per Villain the opponent has in play), ``enter_search TYPE`` (a character of the
   team entering the Arena searches your deck for a TYPE card).
 
-Values are in thousands of printed points. The engine calls :func:`resolve` for immediate
+Values are in thousands of printed points. The rules call :func:`resolve` for immediate
 verbs, :func:`attack_modifier` / :func:`defense_modifier` for passives and the Team Bonus
 values in part 5, and the ``on_*`` hooks where a Team Bonus has its moment.
 """
@@ -32,10 +32,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.yyh_tcg.state import MAX_SPIRIT, PlayerState
 
 if TYPE_CHECKING:
-    from yokai_envs.yyh_tcg.engine import Engine
-    from yokai_envs.yyh_tcg.state import PlayerState
+    from yokai_envs.yyh_tcg.rules import Rules
 
 CARD_TYPES = ("character", "technique", "item", "event")
 SEARCHABLE = ("technique", "item", "event")
@@ -106,42 +106,42 @@ def describe(effects: tuple[tuple[str, Any], ...]) -> str:
     return "; ".join(parts)
 
 
-def resolve(engine: Engine, seat: int, effects: tuple[tuple[str, Any], ...]) -> None:
+def resolve(rules: Rules, seat: int, effects: tuple[tuple[str, Any], ...]) -> None:
     """Resolve immediate effects for ``seat``, in printed order (stops if the game ends)."""
-    me = engine.players[seat]
-    opp = engine.players[1 - seat]
+    me = rules.players[seat]
+    opp = rules.players[1 - seat]
     for verb, value in effects:
-        if engine.winner is not None:
+        if rules.winner is not None:
             return
         if verb == "draw":
-            engine.draw(seat, value)
+            rules.draw(seat, value)
         elif verb == "gain_spirit":
-            me.spirit = min(10, me.spirit + value)
+            me.spirit = min(MAX_SPIRIT, me.spirit + value)
         elif verb == "drain_spirit":
             opp.spirit = max(0, opp.spirit - value)
         elif verb == "heal":
             if me.fighter is not None:
                 me.fighter.damage = max(0, me.fighter.damage - value)
         elif verb == "power":
-            engine.power += value
+            rules.power += value
         elif verb == "weaken":
-            engine.weaken += value
+            rules.weaken += value
         elif verb == "guard":
             me.guard += value
         elif verb == "extra_damage":
-            engine.extra_damage += value
+            rules.extra_damage += value
         elif verb == "mill":
-            engine.mill(1 - seat, value)
+            rules.mill(1 - seat, value)
         elif verb == "strip":
             for _ in range(min(value, len(opp.hand))):
-                card = opp.hand[int(engine.rng.integers(len(opp.hand)))]
+                card = opp.hand[int(rules.rng.integers(len(opp.hand)))]
                 opp.take_from_hand(card)
                 opp.discard.append(card)
         elif verb == "search":
-            engine.search(seat, value)
+            rules.search(seat, value)
         elif verb == "flip_sideline":
             for slot in me.sideline:
-                engine.flip_attachments(seat, slot)
+                rules.flip_attachments(seat, slot)
         elif verb == "rotate":
             if len(me.sideline) >= 2:
                 me.sideline.append(me.sideline.pop(0))
@@ -162,11 +162,11 @@ def _passive_sources(player: PlayerState) -> list[int]:
     return [player.fighter.char] + [a.card for a in player.fighter.attached if a.face_up]
 
 
-def attack_modifier(engine: Engine, seat: int) -> int:
+def attack_modifier(rules: Rules, seat: int) -> int:
     """Passive attack verbs of ``seat``'s fighter and its Items, plus ``villain_hunter``."""
-    me, opp = engine.players[seat], engine.players[1 - seat]
-    cards = engine.pool.cards
-    passive = engine.passive  # verb -> value per card id, precomputed
+    me, opp = rules.players[seat], rules.players[1 - seat]
+    cards = rules.pool.cards
+    passive = rules.passive  # verb -> value per card id, precomputed
     target = cards[opp.fighter.char].alignment if opp.fighter else None
     versus = passive["vs_villain_plus"] if target == "villain" else passive["vs_hero_plus"] if target else None
     value = 0
@@ -180,32 +180,33 @@ def attack_modifier(engine: Engine, seat: int) -> int:
     return value
 
 
-def defense_modifier(engine: Engine, seat: int) -> int:
+def defense_modifier(rules: Rules, seat: int) -> int:
     """Passive ``defense_plus`` on ``seat``'s fighter and its Items, plus ``team_defense``."""
-    me = engine.players[seat]
-    defense_plus = engine.passive["defense_plus"]
+    me = rules.players[seat]
+    defense_plus = rules.passive["defense_plus"]
     value = sum(defense_plus[cid] for cid in _passive_sources(me))
-    if me.bonus_team is not None and engine.pool.cards[me.fighter.char].team == me.bonus_team:
+    if me.bonus_team is not None and me.fighter is not None \
+            and rules.pool.cards[me.fighter.char].team == me.bonus_team:
         value += bonus(me, "team_defense")
     return value
 
 
-def on_end_of_turn(engine: Engine, seat: int) -> None:
-    extra = bonus(engine.players[seat], "end_draw")
+def on_end_of_turn(rules: Rules, seat: int) -> None:
+    extra = bonus(rules.players[seat], "end_draw")
     if extra:
-        engine.draw(seat, extra)
+        rules.draw(seat, extra)
 
 
-def on_damage(engine: Engine, seat: int, damage: int) -> None:
+def on_damage(rules: Rules, seat: int, damage: int) -> None:
     """``seat``'s fighter just dealt ``damage``."""
-    mill = bonus(engine.players[seat], "damage_mill")
+    mill = bonus(rules.players[seat], "damage_mill")
     if mill:
-        engine.mill(1 - seat, mill * damage)
+        rules.mill(1 - seat, mill * damage)
 
 
-def on_enter(engine: Engine, seat: int) -> None:
+def on_enter(rules: Rules, seat: int) -> None:
     """``seat``'s next in line just entered the Arena after a match."""
-    me = engine.players[seat]
+    me = rules.players[seat]
     kind = me.bonus.get("enter_search")
-    if kind and engine.pool.cards[me.fighter.char].team == me.bonus_team:
-        engine.search(seat, str(kind))
+    if kind and me.fighter is not None and rules.pool.cards[me.fighter.char].team == me.bonus_team:
+        rules.search(seat, str(kind))

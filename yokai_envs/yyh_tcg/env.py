@@ -6,7 +6,7 @@ Options: ``decks=(a, b)`` — each a starter deck name ("Urameshi Detectives", "
 or ``"random"`` (default; a starter deck per reset); ``cards`` — another card file;
 ``max_steps`` (default 3000). Rewards: +1 / -1 at the end, 0 for a draw or truncation.
 
-Observation (``env.observation_layout``, float32 in [0, 1]; see ``yyh_tcg.encoding``):
+Observation (``env.observation_layout``, float32 in [0, 1]; see ``yyh_tcg.observation``):
 ``phase`` one-hot; ``scalars`` (turn, Spirit, match wins, hand/deck sizes, 5th placed, guard,
 fighter damage and final Defense, pending attack value/power/weaken/extra damage/discards,
 damage the attack would deal now); ``my_bonus``/``opp_bonus`` active Team Bonus; ``my_hand``,
@@ -22,6 +22,10 @@ Actions (``yyh_tcg.actions``; ``env.unwrapped.game.action_name(a)``): ``pick`` [
 ``attack_tech`` [Technique], ``discard`` [any card], ``rage``, ``min_damage``, ``done``.
 """
 
+from typing import Any
+
+from pettingzoo import AECEnv
+
 from yokai_envs.envs.aec import YokaiAECEnv, wrap
 from yokai_envs.yyh_tcg.game import YYHGame
 
@@ -31,5 +35,5 @@ class raw_env(YokaiAECEnv):
     metadata = {"name": "yyh_tcg_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
 
-def env(**options):
+def env(**options: Any) -> AECEnv:
     return wrap(raw_env(**options))

@@ -1,63 +1,119 @@
-"""Table state: a player's zones and the character slots (Arena fighter and Sideline)."""
+"""The table as plain data: the phases (pending decisions), a player's zones, the character
+slots (Arena fighter and Sideline), the numbers of the rules, and ``TableState``, the
+attributes every rules module reads and writes.
+
+Phases (who decides):
+  setup        each seat in turn picks 4 characters (Arena first, then the Sideline line)
+  draw         turn player: "Draw:" abilities, or done
+  main         turn player: 5th character, attach, Events, "Main:" abilities, or done
+  attack       part 1: choose the attack (mandatory when one is affordable)
+  discard      choose a card to discard (attack discard cost, rage, minimum-damage discard)
+  use          part 2: "when you use an attack" Events/abilities, Team Bonus rage, or done
+  abilities    part 4: "Attack:" abilities, or done
+  min_damage   part 6: discard 2 cards for 1 damage, or done
+  over         the game has ended
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+if TYPE_CHECKING:
+    from yokai_envs.yyh_tcg.actions import ActionTable
+    from yokai_envs.yyh_tcg.cards import Attack, CardPool, Timing
+
+# ---------------------------------------------------------------- the numbers of the rules
+SETUP_PICKS = 4           # characters each seat puts on the field in setup
+MAX_SIDELINE = 4          # Sideline match slots
+WINS_NEEDED = 3           # match wins that win the game
+DEFEAT_DAMAGE = 4         # damage that defeats a fighter
+MAX_SPIRIT = 10           # Spirit Energy a player can hold
+BASE_DAMAGE_CAP = 2       # damage an attack deals at most, before extra_damage
+OPENING_HAND = 4
+TURN_DRAW = 2
+TURN_SPIRIT = 2
+MIN_DAMAGE_DISCARD = 2    # cards discarded for the minimum damage of part 6
+
+
+class Phase(StrEnum):
+    """The pending decision. The value is the text of ``phase_name``; the member order is the
+    order of the observation's ``phase`` one-hot."""
+
+    SETUP = "setup"
+    DRAW = "draw"
+    MAIN = "main"
+    ATTACK = "attack"
+    DISCARD = "discard"
+    USE = "use"
+    ABILITIES = "abilities"
+    MIN_DAMAGE = "min_damage"
+    OVER = "over"
+
+
+#: Phases where "done" passes (and a decision whose only option is "done" is skipped).
+PASSABLE = (Phase.DRAW, Phase.MAIN, Phase.USE, Phase.ABILITIES)
+
+
+class DiscardFor(StrEnum):
+    """What a pending discard pays for, and so where the turn goes once it is paid."""
+
+    NOTHING = ""              # no discard pending
+    ATTACK_COST = "use"       # the attack's discard cost: then part 2
+    RAGE = "rage"             # a Team Bonus rage discard: +3000 Attack, back to part 2
+    MIN_DAMAGE = "min"        # the part 6 discard: 1 damage
+
+
+@dataclass(slots=True, eq=False)
 class Attachment:
     """A Technique or Item under a character; face-down ones are unpaid and hidden."""
 
-    __slots__ = ("card", "face_up", "used")
-
-    def __init__(self, card: int, face_up: bool, used: bool = False) -> None:
-        self.card = card
-        self.face_up = face_up
-        self.used = used  # its once-per-turn ability was used this turn
+    card: int
+    face_up: bool
+    used: bool = False  # its once-per-turn ability was used this turn
 
     def copy(self) -> Attachment:
         return Attachment(self.card, self.face_up, self.used)
 
 
+@dataclass(slots=True, eq=False)
 class Slot:
     """A character on the field with its damage and attachments."""
 
-    __slots__ = ("attached", "char", "damage", "used")
-
-    def __init__(self, char: int, damage: int = 0, attached: list[Attachment] | None = None,
-                 used: bool = False) -> None:
-        self.char = char
-        self.damage = damage
-        self.attached: list[Attachment] = attached if attached is not None else []
-        self.used = used
+    char: int
+    damage: int = 0
+    attached: list[Attachment] = field(default_factory=list)
+    used: bool = False
 
     def copy(self) -> Slot:
         return Slot(self.char, self.damage, [a.copy() for a in self.attached], self.used)
 
 
+@dataclass(slots=True, eq=False)
 class PlayerState:
     """One side of the table. Lists end at the top: ``deck[-1]`` is the next card drawn."""
 
-    __slots__ = ("bonus", "bonus_team", "deck", "deck_name", "discard", "fifth_placed", "fighter", "guard",
-                 "hand", "lost", "revealed", "sideline", "spirit", "wins", "won")
-
-    def __init__(self, deck: list[int], deck_name: str = "") -> None:
-        self.deck = deck
-        self.deck_name = deck_name
-        self.hand: list[int] = []
-        self.revealed: list[int] = []  # hand cards the opponent has seen (searched cards are shown)
-        self.discard: list[int] = []
-        self.fighter: Slot | None = None
-        self.sideline: list[Slot] = []
-        self.spirit = 0
-        self.wins = 0
-        self.won: list[int] = []    # characters that won their match (off the field, face-up)
-        self.lost: list[int] = []   # characters that lost their match (off the field, face-down)
-        self.fifth_placed = False
-        self.guard = 0              # Defense bonus until the start of this player's next turn
-        self.bonus: dict[str, object] = {}  # active Team Bonus verbs
-        self.bonus_team: str | None = None
+    deck: list[int]
+    deck_name: str = ""
+    hand: list[int] = field(default_factory=list)
+    revealed: list[int] = field(default_factory=list)  # hand cards the opponent has seen (searched cards are shown)
+    discard: list[int] = field(default_factory=list)
+    fighter: Slot | None = None
+    sideline: list[Slot] = field(default_factory=list)
+    spirit: int = 0
+    wins: int = 0
+    won: list[int] = field(default_factory=list)    # characters that won their match (off the field, face-up)
+    lost: list[int] = field(default_factory=list)   # characters that lost their match (off the field, face-down)
+    fifth_placed: bool = False
+    guard: int = 0              # Defense bonus until the start of this player's next turn
+    bonus: dict[str, Any] = field(default_factory=dict)  # active Team Bonus verbs (replaced, never mutated)
+    bonus_team: str | None = None
 
     def copy(self) -> PlayerState:
-        new = PlayerState.__new__(PlayerState)
+        new = PlayerState.__new__(PlayerState)  # skips __init__: copying is on the search's hot path
         new.deck = self.deck[:]
         new.deck_name = self.deck_name
         new.hand = self.hand[:]
@@ -92,3 +148,93 @@ class PlayerState:
             cards.append(slot.char)
             cards.extend(a.card for a in slot.attached)
         return cards
+
+
+#: The attributes of the table that change during a game (``copy_state_from`` copies them).
+_TABLE_FIELDS = ("phase", "decider", "turn_player", "first_player", "turn_number", "revealed", "winner",
+                 "attack", "attack_card", "power", "weaken", "extra_damage", "rage_used", "pending_discard",
+                 "after_discard", "pending_mask")
+
+
+class TableState:
+    """The whole table: both players, the pending decision and this turn's attack.
+
+    The rules (``rules.Rules``, ``decisions.Decisions``) are mixins over these attributes, and
+    ``YYHGame`` is the class that puts them together with the Game contract.
+    """
+
+    # fixed for a card pool (set once by the game)
+    pool: CardPool
+    table: ActionTable
+    rng: np.random.Generator
+    #: passive verb -> value per card id (precomputed once per pool)
+    passive: dict[str, list[int]]
+    #: per card id: its ability's timing (None without one) and Spirit cost
+    ability_timing: list[Timing | None]
+    ability_cost: list[int]
+    #: per seat: its whole deck, sorted (the invariants check every card is still somewhere)
+    original_decks: list[list[int]]
+
+    # the game
+    players: list[PlayerState]
+    phase: Phase
+    decider: int                 # seat to decide (-1 when the game is over)
+    turn_player: int
+    first_player: int
+    turn_number: int
+    revealed: bool               # both setup lines have been turned face-up
+    winner: int | None           # seat, or -1 for a drawn game
+    pending_mask: np.ndarray     # the mask of the pending decision (forced passes skipped)
+
+    # this turn's attack
+    attack: Attack | None
+    attack_card: int             # the card whose attack it is (the fighter or a Technique)
+    power: int
+    weaken: int
+    extra_damage: int
+    rage_used: int
+    pending_discard: int         # cards still to discard
+    after_discard: DiscardFor
+
+    def clear_turn(self) -> None:
+        """Forget this turn's attack and its modifiers."""
+        self.attack = None
+        self.attack_card = -1
+        self.power = 0
+        self.weaken = 0
+        self.extra_damage = 0
+        self.rage_used = 0
+        self.pending_discard = 0
+        self.after_discard = DiscardFor.NOTHING
+
+    def copy_state_from(self, other: TableState) -> None:
+        """Make this table a copy of ``other``'s (players deep-copied; the pool and tables shared)."""
+        self.players = [p.copy() for p in other.players]
+        for name in _TABLE_FIELDS:
+            setattr(self, name, getattr(other, name))
+
+    def check_table(self) -> None:
+        """Raise AssertionError when the table breaks a rule (see ``Game.check_invariants``)."""
+        if not self.players:
+            return
+        for seat, p in enumerate(self.players):
+            owned = sorted(p.all_cards())
+            assert owned == sorted(self.original_decks[seat]), f"seat {seat}: cards appeared or vanished"
+            assert 0 <= p.spirit <= MAX_SPIRIT, f"seat {seat}: spirit {p.spirit}"
+            assert 0 <= p.wins <= WINS_NEEDED
+            assert len(p.sideline) <= MAX_SIDELINE
+            assert p.wins == len(p.won)
+            hand = list(p.hand)
+            for cid in p.revealed:
+                assert cid in hand, f"seat {seat}: revealed card {cid} is not in the hand"
+                hand.remove(cid)
+            if p.fighter is not None:
+                assert 0 <= p.fighter.damage < DEFEAT_DAMAGE
+                assert all(a.face_up for a in p.fighter.attached), "face-down card on the fighter"
+            if self.revealed and self.winner is None:
+                assert p.fighter is not None
+        if self.winner is None:
+            assert self.pending_mask.any(), "no legal action while the game is running"
+            if not self.revealed:
+                assert self.phase == Phase.SETUP
+                assert len(self.players[self.decider].slots()) < SETUP_PICKS

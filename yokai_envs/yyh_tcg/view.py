@@ -1,4 +1,5 @@
-"""Viewer support: ``table_view`` (the table as a JSON-able picture) and ``public_action_name``.
+"""Text and table views: ``render_text`` (``render`` / ``render_for``), ``table_view`` (the table
+as a JSON-able picture) and ``public_action_name``.
 
 Hidden from the opponent: the hand (except cards it revealed), the deck, face-down Sideline
 attachments, the setup picks and the Team Bonus before the simultaneous reveal.
@@ -6,9 +7,13 @@ attachments, the setup picks and the Team Bonus before the simultaneous reveal.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from yokai_envs.yyh_tcg.cards import Card
+from yokai_envs.yyh_tcg.actions import Block
+from yokai_envs.yyh_tcg.cards import Card, CardType
+
+if TYPE_CHECKING:
+    from yokai_envs.yyh_tcg.game import YYHGame
 
 
 def _attacks(card: Card) -> str:
@@ -19,17 +24,46 @@ def _attacks(card: Card) -> str:
 def _card_info(card: Card) -> str:
     if card.is_character:
         return f"Defense {card.defense}" + (f"; {_attacks(card)}" if card.attacks else "")
-    if card.type == "technique":
+    if card.type == CardType.TECHNIQUE:
         return f"technique, cost {card.cost}" + (f"; {_attacks(card)}" if card.attacks else "")
-    if card.type == "item":
+    if card.type == CardType.ITEM:
         return f"item, cost {card.cost}"
-    if card.type == "event":
+    if card.type == CardType.EVENT:
         return f"event ({card.timing}), {card.spirit} SE"
     return card.type
 
 
-def table_view(game: Any, seat: int | None) -> dict[str, Any]:
-    """See ``Game.table_view``; ``game`` is a ``YYHGame``."""
+def render_text(game: YYHGame, viewer: int | None) -> str:
+    """The table as text: everything (``viewer`` None, ``render``) or what ``viewer`` may see."""
+    cards = game.pool.cards
+    lines = [f"{game.env_id} turn {game.turn_number} phase {game.phase_name} "
+             f"(turn player {game.turn_player}, deciding {game.current_player})"]
+    for seat, p in enumerate(game.players):
+        sees_all = viewer is None or viewer == seat
+        bonus = (p.bonus_team or "-") if (sees_all or game.revealed) else "?"
+        lines.append(f"seat {seat} [{p.deck_name}] wins {p.wins} spirit {p.spirit} deck {len(p.deck)} "
+                     f"hand {len(p.hand)} bonus {bonus}")
+        if sees_all:
+            lines.append("  hand: " + ", ".join(cards[c].name for c in sorted(p.hand)))
+        if not game.revealed and not sees_all:
+            lines.append(f"  {len(p.slots())} face-down character(s) chosen")
+            continue
+        for label, slot in [("Arena", p.fighter)] + [(f"line {i + 1}", s) for i, s in enumerate(p.sideline)]:
+            if slot is None:
+                continue
+            names = [cards[a.card].name if (a.face_up or sees_all) else "face-down card" for a in slot.attached]
+            atts = [f"{n}{'' if a.face_up else ' (down)'}" for n, a in zip(names, slot.attached)]
+            extra = f" damage {slot.damage}" if label == "Arena" else ""
+            lines.append(f"  {label}: {cards[slot.char].name}{extra} [{', '.join(atts)}]")
+        lines.append(f"  discard: {len(p.discard)}  won: {[cards[c].name for c in p.won]} "
+                     f"lost: {[cards[c].name for c in p.lost]}")
+    if game.winner is not None:
+        lines.append("drawn game" if game.winner < 0 else f"winner: seat {game.winner}")
+    return "\n".join(lines)
+
+
+def table_view(game: YYHGame, seat: int | None) -> dict[str, Any]:
+    """See ``Game.table_view``."""
     cards = game.pool.cards
 
     def entry(cid: int, info: str | None = None) -> dict[str, str]:
@@ -82,21 +116,21 @@ def table_view(game: Any, seat: int | None) -> dict[str, Any]:
     elif not game.players:
         text = ""
     else:
-        text = f"seat {to_act} to decide ({game.phase})"
+        text = f"seat {to_act} to decide ({game.phase_name})"
     return {"title": "Yu Yu Hakusho TCG", "phase": game.phase_name, "to_act": to_act,
             "counters": {"turn": game.turn_number, "phase": game.phase_name}, "zones": [],
             "seats": seats, "text": text}
 
 
-def public_action_name(game: Any, action: int, seat: int) -> str | None:
+def public_action_name(game: YYHGame, action: int, seat: int) -> str | None:
     """How ``seat`` sees ``action`` of ``current_player``: setup picks and face-down
     attachments are shown by name only to the acting seat; everything else is public."""
     actor = game.current_player
     if seat == actor:
         return game.action_name(action)
     block, _card, extra = game.table.decoded[action]
-    if block == "pick" and not game.revealed:
+    if block == Block.PICK and not game.revealed:
         return "setup: put a face-down character on the field"
-    if block == "attach" and extra != 0:
+    if block == Block.ATTACH and extra != 0:
         return f"attach a face-down card to Sideline slot {extra}"
     return game.action_name(action)

@@ -1,9 +1,11 @@
-"""Observation tensor: a seat's information set as named float32 blocks in [0, 1].
+"""Observation: a seat's information set as named float32 blocks in [0, 1] (the layout is
+``Observer.layout``, the game's ``observation_layout``), and the state tensor (both seats'
+observations side by side).
 
 Blocks (``C`` characters, ``A`` Techniques+Items, ``P`` all cards, ``T`` teams in the pool;
 "my"/"opp" are relative to the observing seat):
 
-* ``phase`` one-hot over the engine phases; ``scalars`` (see ``SCALARS``);
+* ``phase`` one-hot over the phases (``state.Phase``, in its order); ``scalars`` (see ``SCALARS``);
 * ``my_bonus`` / ``opp_bonus``: one-hot of the team whose Team Bonus is active;
 * ``my_hand``, ``my_deck`` (own deck contents, not order), ``my_discard``, ``opp_discard``:
   copies per card / 3; ``opp_revealed_hand``: cards the opponent searched and showed, still in
@@ -21,11 +23,18 @@ face-down attachments appear only as counts.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, NamedTuple
+
 import numpy as np
 
-from yokai_envs.yyh_tcg.cards import MAX_OWN_ATTACKS, CardPool
+from yokai_envs.core.layout import build_layout, layout_size, layout_starts
+from yokai_envs.yyh_tcg.cards import MAX_OWN_ATTACKS, CardPool, CardType, Timing
+from yokai_envs.yyh_tcg.state import Phase, PlayerState
 
-PHASES = ("setup", "draw", "main", "attack", "discard", "use", "abilities", "min_damage", "over")
+if TYPE_CHECKING:
+    from yokai_envs.yyh_tcg.rules import Rules
+
+PHASES = tuple(Phase)
 SCALARS = ("is_my_turn", "i_decide", "i_went_first", "revealed", "turn/60", "my_spirit/10", "opp_spirit/10",
            "my_wins/3", "opp_wins/3", "my_hand/20", "opp_hand/20", "my_deck/50", "opp_deck/50",
            "my_fifth_placed", "opp_fifth_placed", "my_guard/5", "opp_guard/5", "my_damage/4", "opp_damage/4",
@@ -44,8 +53,8 @@ def char_features(pool: CardPool) -> tuple[list[str], np.ndarray]:
     rows = np.zeros((len(pool.characters), len(names)), dtype=np.float32)
     for r, cid in enumerate(pool.characters):
         card = pool.cards[cid]
-        row = [card.defense / 10, card.alignment == "hero", card.alignment == "villain",
-               *[card.team == t for t in pool.teams]]
+        row: list[float] = [card.defense / 10, card.alignment == "hero", card.alignment == "villain",
+                            *[card.team == t for t in pool.teams]]
         for i in range(MAX_OWN_ATTACKS):
             if i < len(card.attacks):
                 a = card.attacks[i]
@@ -67,19 +76,33 @@ def card_features(pool: CardPool) -> np.ndarray:
     """Printed features of every card (rows by card id), used to summarise the hand."""
     rows = np.zeros((len(pool), len(CARD_FEATURES)), dtype=np.float32)
     for card in pool.cards:
-        attack = card.attacks[0] if card.type == "technique" else None
-        timing = card.ability.timing if card.ability else card.timing if card.type == "event" else None
-        row = [card.type == "character", card.type == "technique", card.type == "item", card.type == "event",
+        attack = card.attacks[0] if card.type == CardType.TECHNIQUE else None
+        timing = card.ability.timing if card.ability else card.timing if card.type == CardType.EVENT else None
+        row = [card.type == CardType.CHARACTER, card.type == CardType.TECHNIQUE, card.type == CardType.ITEM,
+               card.type == CardType.EVENT,
                card.cost / 5, (card.ability.spirit if card.ability else card.spirit) / 5,
                attack.value / 15 if attack else 0, attack.spirit / 5 if attack else 0,
                attack.discard / 3 if attack else 0, card.passive_value("attack_plus") / 3,
                card.passive_value("defense_plus") / 3, card.ability is not None,
-               timing == "draw", timing == "main", timing == "attack", timing == "use", card.limit1]
+               timing == Timing.DRAW, timing == Timing.MAIN, timing == Timing.ATTACK, timing == Timing.USE,
+               card.limit1]
         rows[card.id] = np.minimum(np.asarray(row, dtype=np.float32), 1.0)
     return rows
 
 
-class Encoder:
+class SlotOffsets(NamedTuple):
+    """Start offsets of one slot's blocks (``face_down_cards`` is -1 on the opponent's side)."""
+
+    char: int
+    feat: int
+    face_up: int
+    face_down: int
+    face_down_cards: int
+
+
+class Observer:
+    """The observation of a card pool's games: its layout, and ``observe(game, seat)``."""
+
     def __init__(self, pool: CardPool) -> None:
         self.pool = pool
         n_cards, n_chars, n_att, n_teams = len(pool), len(pool.characters), len(pool.attachables), len(pool.teams)
@@ -101,13 +124,9 @@ class Encoder:
                 if side == "my":
                     blocks.append((f"my_{slot}_face_down_cards", n_att))
         blocks.append(("attack_choice", MAX_OWN_ATTACKS + len(pool.techniques)))
-        self.layout: dict[str, slice] = {}
-        start = 0
-        for name, size in blocks:
-            self.layout[name] = slice(start, start + size)
-            start += size
-        self.size = start
-        self.start = {name: s.start for name, s in self.layout.items()}
+        self.layout = build_layout(blocks)
+        self.size = layout_size(self.layout)
+        self.start = layout_starts(self.layout)
         self.char_index = {cid: i for i, cid in enumerate(pool.characters)}
         self.att_index = {cid: i for i, cid in enumerate(pool.attachables)}
         self.team_index = {t: i for i, t in enumerate(pool.teams)}
@@ -115,20 +134,20 @@ class Encoder:
         self.phase_index = {p: i for i, p in enumerate(PHASES)}
         self.n_cards = n_cards
         self.n_feat = n_feat
-        # per side, per slot: (char, feat, face_up, face_down, face_down_cards or -1) offsets
+        # per side, per slot: the offsets of its blocks
         self.slot_offsets = {
-            side: [(self.start[f"{side}_{slot}_char"], self.start[f"{side}_{slot}_feat"],
-                    self.start[f"{side}_{slot}_face_up"], self.start[f"{side}_{slot}_face_down"],
-                    self.start.get(f"{side}_{slot}_face_down_cards", -1)) for slot in SLOT_NAMES]
+            side: [SlotOffsets(self.start[f"{side}_{slot}_char"], self.start[f"{side}_{slot}_feat"],
+                               self.start[f"{side}_{slot}_face_up"], self.start[f"{side}_{slot}_face_down"],
+                               self.start.get(f"{side}_{slot}_face_down_cards", -1)) for slot in SLOT_NAMES]
             for side in ("my", "opp")}
 
-    def observe(self, eng, seat: int) -> np.ndarray:  # eng: Engine (untyped to avoid a cycle)
+    def observe(self, game: Rules, seat: int) -> np.ndarray:
         # Entries are gathered as index lists and written with two bincounts: "ones" (one-hot
         # flags) and "thirds" (card copies / 3; a deck never holds more than 3 copies).
         st = self.start
-        me, opp = eng.players[seat], eng.players[1 - seat]
-        show_opp = eng.revealed
-        ones = [st["phase"] + self.phase_index[eng.phase]]
+        me, opp = game.players[seat], game.players[1 - seat]
+        show_opp = game.revealed
+        ones = [st["phase"] + self.phase_index[game.phase]]
         thirds: list[int] = []
         if me.bonus_team is not None:
             ones.append(st["my_bonus"] + self.team_index[me.bonus_team])
@@ -142,13 +161,13 @@ class Encoder:
         for name, cards in (("my_won", me.won), ("my_lost", me.lost), ("opp_won", opp.won), ("opp_lost", opp.lost)):
             s = st[name]
             ones.extend([s + ci[c] for c in cards])
-        if eng.attack is not None:
+        if game.attack is not None:
             s = st["attack_choice"]
-            card = eng.pool.cards[eng.attack_card]
+            card = game.pool.cards[game.attack_card]
             if card.is_character:
-                ones.append(s + card.attacks.index(eng.attack))
+                ones.append(s + card.attacks.index(game.attack))
             else:
-                ones.append(s + MAX_OWN_ATTACKS + self.tech_index[eng.attack_card])
+                ones.append(s + MAX_OWN_ATTACKS + self.tech_index[game.attack_card])
         slot_rows: list[tuple[int, int]] = []
         down_counts: list[tuple[int, int]] = []
         self._slots(ones, thirds, slot_rows, down_counts, "my", me, True)
@@ -166,29 +185,30 @@ class Encoder:
         if me.hand:
             f = st["my_hand_features"]
             obs[f:f + self.card_table.shape[1]] = self.card_table[me.hand].sum(axis=0) / 10.0
-        attacking = eng.attack is not None
-        my_def = eng.defense_value(seat) if me.fighter is not None else 0
-        opp_def = eng.defense_value(1 - seat) if (opp.fighter is not None and show_opp) else 0
-        scalars = [eng.turn_player == seat and eng.turn_number > 0, eng.decider == seat,
-                   eng.first_player == seat and show_opp, show_opp, eng.turn_number / 60,
-                   me.spirit / 10, opp.spirit / 10, me.wins / 3, opp.wins / 3, len(me.hand) / 20,
-                   len(opp.hand) / 20, len(me.deck) / 50, len(opp.deck) / 50, me.fifth_placed, opp.fifth_placed,
-                   me.guard / 5, opp.guard / 5, me.fighter.damage / 4 if me.fighter else 0,
-                   opp.fighter.damage / 4 if (opp.fighter and show_opp) else 0, my_def / 15, opp_def / 15,
-                   eng.attack_value() / 25 if attacking else 0, eng.power / 10, eng.weaken / 10,
-                   eng.extra_damage / 3, eng.pending_discard / 3, eng.rage_used / 3,
-                   eng.damage_now() / 4 if attacking else 0, len(me.slots()) / 4]
+        attacking = game.attack is not None
+        my_def = game.defense_value(seat) if me.fighter is not None else 0
+        opp_def = game.defense_value(1 - seat) if (opp.fighter is not None and show_opp) else 0
+        scalars: list[float] = [
+            game.turn_player == seat and game.turn_number > 0, game.decider == seat,
+            game.first_player == seat and show_opp, show_opp, game.turn_number / 60,
+            me.spirit / 10, opp.spirit / 10, me.wins / 3, opp.wins / 3, len(me.hand) / 20,
+            len(opp.hand) / 20, len(me.deck) / 50, len(opp.deck) / 50, me.fifth_placed, opp.fifth_placed,
+            me.guard / 5, opp.guard / 5, me.fighter.damage / 4 if me.fighter else 0,
+            opp.fighter.damage / 4 if (opp.fighter and show_opp) else 0, my_def / 15, opp_def / 15,
+            game.attack_value() / 25 if attacking else 0, game.power / 10, game.weaken / 10,
+            game.extra_damage / 3, game.pending_discard / 3, game.rage_used / 3,
+            game.damage_now() / 4 if attacking else 0, len(me.slots()) / 4]
         s0 = st["scalars"]
         obs[s0:s0 + len(scalars)] = scalars
         np.minimum(obs, 1.0, out=obs)
         return obs
 
-    def _slots(self, ones: list[int], thirds: list[int], slot_rows: list, down_counts: list, side: str,
-               player, own: bool) -> None:
+    def _slots(self, ones: list[int], thirds: list[int], slot_rows: list[tuple[int, int]],
+               down_counts: list[tuple[int, int]], side: str, player: PlayerState, own: bool) -> None:
         ai = self.att_index
         offsets = self.slot_offsets[side]
         first = 0 if player.fighter is not None else 1
-        slots = [player.fighter, *player.sideline] if first == 0 else player.sideline
+        slots = player.slots()  # the fighter (when there is one), then the Sideline
         for (char_at, feat_at, up_at, down_at, down_cards_at), slot in zip(offsets[first:], slots):
             row = self.char_index[slot.char]
             ones.append(char_at + row)
@@ -203,3 +223,8 @@ class Encoder:
                         thirds.append(down_cards_at + ai[att.card])
             if down:
                 down_counts.append((down_at, down))
+
+
+def state_tensor(observer: Observer, game: Rules) -> np.ndarray:
+    """The full state: both seats' observations, seat 0 first."""
+    return np.concatenate([observer.observe(game, 0), observer.observe(game, 1)])

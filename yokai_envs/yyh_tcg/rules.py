@@ -1,77 +1,62 @@
-"""The rules: setup, turn structure, the Main step, the seven parts of the Attack step, damage,
-match end and game end. Each pending decision is a phase; ``legal`` lists its actions and
-``act`` applies one, then ``settle`` skips decisions whose only option is to pass.
-
-Phases (who decides):
-  setup        each seat in turn picks 4 characters (Arena first, then the Sideline line)
-  draw         turn player: "Draw:" abilities, or done
-  main         turn player: 5th character, attach, Events, "Main:" abilities, or done
-  attack       part 1: choose the attack (mandatory when one is affordable)
-  discard      choose a card to discard (attack discard cost, rage, minimum-damage discard)
-  use          part 2: "when you use an attack" Events/abilities, Team Bonus rage, or done
-  abilities    part 4: "Attack:" abilities, or done
-  min_damage   part 6: discard 2 cards for 1 damage, or done
-  over         the game has ended
+"""The rules: setup, turn structure, the Attack step's values and parts 3-7, damage, match end
+and game end, and which abilities can be used. The pending decision (its mask and how an
+action applies) is ``decisions.Decisions``, a subclass of :class:`Rules`; the phases are
+``state.Phase``.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from yokai_envs.yyh_tcg import effects as fx
-from yokai_envs.yyh_tcg.actions import ATTACH_TARGETS, ActionTable
-from yokai_envs.yyh_tcg.cards import Attack, CardPool
-from yokai_envs.yyh_tcg.state import Attachment, PlayerState, Slot
+from yokai_envs.yyh_tcg.cards import ATTACHABLE, Attack, CardType, Timing
+from yokai_envs.yyh_tcg.state import (
+    BASE_DAMAGE_CAP,
+    DEFEAT_DAMAGE,
+    MAX_SPIRIT,
+    MIN_DAMAGE_DISCARD,
+    OPENING_HAND,
+    SETUP_PICKS,
+    TURN_DRAW,
+    TURN_SPIRIT,
+    WINS_NEEDED,
+    Attachment,
+    Phase,
+    PlayerState,
+    Slot,
+    TableState,
+)
 
-SETUP_PICKS = 4
-WINS_NEEDED = 3
-DEFEAT_DAMAGE = 4
-MAX_SPIRIT = 10
-BASE_DAMAGE_CAP = 2
-OPENING_HAND = 4
-TURN_DRAW = 2
-TURN_SPIRIT = 2
-MIN_DAMAGE_DISCARD = 2
-PASSABLE = ("draw", "main", "use", "abilities")
-ABILITY_PHASE_TIMING = {"draw": "draw", "main": "main", "use": "use", "abilities": "attack"}
+TECHNIQUE = CardType.TECHNIQUE  # bound once (see decisions.py on enum lookups in Python 3.11)
 
 
-class Engine:
-    """Mutable game state plus the rules that change it. ``rng`` is the game's seeded Generator."""
+class AttackOption(NamedTuple):
+    """An attack the fighter can pay for now."""
 
-    pool: CardPool
-    table: ActionTable
-    rng: np.random.Generator
-    #: passive verb -> value per card id (precomputed once per pool)
-    passive: dict[str, list[int]]
-    #: per card id: its ability's timing (None without one) and Spirit cost
-    ability_timing: list[str | None]
-    ability_cost: list[int]
+    action: int    # its action id (attack_own or attack_tech)
+    card: int      # the card it is printed on (the fighter or an attached Technique)
+    attack: Attack
+
+
+class Rules(TableState):
+    """The transitions of the table. ``rng`` is the game's seeded Generator."""
 
     # ------------------------------------------------------------------ setup
     def new_game(self, decks: list[tuple[str, list[int]]]) -> None:
+        """Both decks shuffled; seat 0 picks first (``Decisions.new_game`` then settles)."""
         self.players = [PlayerState(list(ids), name) for name, ids in decks]
         for p in self.players:
             self.rng.shuffle(p.deck)
-        self.phase = "setup"
+        self.phase = Phase.SETUP
         self.decider = 0
         self.turn_player = 0
         self.first_player = 0
         self.turn_number = 0
         self.revealed = False
-        self.winner: int | None = None  # seat, or -1 for a drawn game
-        self._clear_turn()
-        self.settle()
-
-    def _clear_turn(self) -> None:
-        self.attack: Attack | None = None
-        self.attack_card = -1
-        self.power = 0
-        self.weaken = 0
-        self.extra_damage = 0
-        self.rage_used = 0
-        self.pending_discard = 0
-        self.after_discard = ""
+        self.winner = None
+        self.clear_turn()
 
     def _pick(self, seat: int, cid: int) -> None:
         me = self.players[seat]
@@ -150,7 +135,7 @@ class Engine:
     def end_game(self, winner: int) -> None:
         if self.winner is None:
             self.winner = winner
-            self.phase = "over"
+            self.phase = Phase.OVER
             self.decider = -1
 
     # ------------------------------------------------------------------ turn structure
@@ -158,7 +143,7 @@ class Engine:
         self.turn_player = seat
         self.decider = seat
         self.turn_number += 1
-        self._clear_turn()
+        self.clear_turn()
         me = self.players[seat]
         me.guard = 0
         for slot in me.slots():
@@ -170,7 +155,7 @@ class Engine:
             if self.winner is not None:
                 return
         me.spirit = min(MAX_SPIRIT, me.spirit + TURN_SPIRIT + fx.bonus(me, "extra_spirit"))
-        self.phase = "draw"
+        self.phase = Phase.DRAW
 
     def end_turn(self) -> None:
         seat = self.turn_player
@@ -181,29 +166,29 @@ class Engine:
     def begin_attack(self) -> None:
         """Part 1 starts; with no affordable attack the Attack step (and turn) ends."""
         if self.affordable_attacks():
-            self.phase = "attack"
+            self.phase = Phase.ATTACK
         else:
             self.end_turn()
 
-    def affordable_attacks(self) -> list[tuple[int, int, Attack]]:
-        """(action, source card, attack) for each attack the fighter can pay for now."""
+    def affordable_attacks(self) -> list[AttackOption]:
+        """Each attack the fighter can pay for now (its printed ones, then its Techniques)."""
         me = self.players[self.turn_player]
-        out: list[tuple[int, int, Attack]] = []
+        out: list[AttackOption] = []
         if me.fighter is None:
             return out
         cards = self.pool.cards
         spirit, hand = me.spirit, len(me.hand)
         for i, attack in enumerate(cards[me.fighter.char].attacks):
             if attack.spirit <= spirit and attack.discard <= hand:
-                out.append((self.table.ATTACK_OWN + i, me.fighter.char, attack))
+                out.append(AttackOption(self.table.ATTACK_OWN + i, me.fighter.char, attack))
         seen = set()
         for att in me.fighter.attached:
             card = cards[att.card]
-            if att.face_up and card.type == "technique" and att.card not in seen:
+            if att.face_up and card.type == TECHNIQUE and att.card not in seen:
                 seen.add(att.card)
                 attack = card.attacks[0]
                 if attack.spirit <= spirit and attack.discard <= hand:
-                    out.append((self.table.attack_tech(att.card), att.card, attack))
+                    out.append(AttackOption(self.table.attack_tech(att.card), att.card, attack))
         return out
 
     # ------------------------------------------------------------------ values
@@ -235,15 +220,16 @@ class Engine:
     # ------------------------------------------------------------------ attack parts 3-7
     def _after_use(self) -> None:
         """Part 3: the attack's own effect; then part 4 (Attack: abilities)."""
+        assert self.attack is not None, "part 3 without an attack"
         fx.resolve(self, self.turn_player, self.attack.effects)
         if self.winner is None:
-            self.phase = "abilities"
+            self.phase = Phase.ABILITIES
 
     def _compare(self) -> None:
         """Parts 5 and 6."""
         damage = self.damage_now()
         if damage == 0 and len(self.players[self.turn_player].hand) >= MIN_DAMAGE_DISCARD:
-            self.phase = "min_damage"
+            self.phase = Phase.MIN_DAMAGE
         else:
             self._deal(damage)
 
@@ -264,6 +250,7 @@ class Engine:
         and the next in line enter the Arena, flipping and paying for their attachments."""
         for seat, p in enumerate(self.players):
             slot = p.fighter
+            assert slot is not None, "a match ends between two fighters"
             p.discard.extend(a.card for a in slot.attached)
             (p.won if seat == match_winner else p.lost).append(slot.char)
             p.fighter = None
@@ -280,14 +267,14 @@ class Engine:
         order = (self.turn_player, 1 - self.turn_player)
         for seat in order:
             p = self.players[seat]
-            p.fighter = p.sideline.pop(0)
-            self.flip_attachments(seat, p.fighter)
+            fighter = p.fighter = p.sideline.pop(0)
+            self.flip_attachments(seat, fighter)
             self.refresh_bonus(seat)
         for seat in order:
             fx.on_enter(self, seat)
 
     # ------------------------------------------------------------------ abilities
-    def _ability_instance(self, seat: int, cid: int, timing: str) -> Slot | Attachment | None:
+    def _ability_instance(self, seat: int, cid: int, timing: Timing) -> Slot | Attachment | None:
         """The first unused face-up instance of ``cid`` in play whose ability has ``timing``."""
         me = self.players[seat]
         ability = self.pool.cards[cid].ability
@@ -301,12 +288,12 @@ class Engine:
                     return att
         return None
 
-    def _usable_abilities(self, seat: int, timing: str) -> list[int]:
+    def _usable_abilities(self, seat: int, timing: Timing) -> list[int]:
         """Cards with an unused, affordable ``timing`` ability face-up in play (each id once)."""
         me = self.players[seat]
         timings, costs = self.ability_timing, self.ability_cost
         spirit = me.spirit
-        out = []
+        out: list[int] = []
         for slot in me.slots():
             cid = slot.char
             if timings[cid] == timing and not slot.used and costs[cid] <= spirit and cid not in out:
@@ -318,169 +305,32 @@ class Engine:
                     out.append(cid)
         return out
 
-    # ------------------------------------------------------------------ decisions
-    def legal(self) -> np.ndarray:
-        """A fresh mask for the pending decision."""
-        t = self.table
-        mask = np.zeros(t.size, dtype=bool)
-        phase = self.phase
-        if phase == "over":
-            return mask
-        seat = self.decider
-        me = self.players[seat]
+    # ------------------------------------------------------------------ hidden information
+    def resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
+        """Own deck order; the opponent's hand, deck, face-down attachments and unrevealed picks.
+
+        The pending mask is left to the caller (``Decisions.legal``)."""
+        me, opp = self.players[seat], self.players[1 - seat]
+        # Sorting first makes the sample a function of the seat's information and rng only,
+        # never of the real hidden order (ISMCTS must decide the same in either world).
+        me.deck.sort()
+        rng.shuffle(me.deck)
         cards = self.pool.cards
-        if phase == "setup":
-            for cid in me.deck:
-                if cards[cid].is_character:
-                    mask[t.pick(cid)] = True
-            return mask
-        if phase == "discard":
-            for cid in me.hand:
-                mask[t.DISCARD + cid] = True
-            return mask
-        if phase == "attack":
-            for action, _, _ in self.affordable_attacks():
-                mask[action] = True
-            return mask
-        if phase == "min_damage":
-            mask[t.MIN_DAMAGE] = True
-            mask[t.DONE] = True
-            return mask
-        mask[t.DONE] = True
-        for cid in self._usable_abilities(seat, ABILITY_PHASE_TIMING[phase]):
-            mask[t.ability(cid)] = True
-        if phase == "main":
-            n_side = len(me.sideline)
-            for cid in me.hand:
-                card = cards[cid]
-                kind = card.type
-                if kind == "character":
-                    if not me.fifth_placed:
-                        mask[t.fifth(cid)] = True
-                elif kind == "event":
-                    if card.timing == "main" and card.spirit <= me.spirit:
-                        mask[t.event(cid)] = True
-                else:
-                    base = t.attach(cid, 0)
-                    if me.fighter is not None and card.cost <= me.spirit:
-                        mask[base] = True
-                    mask[base + 1:base + 1 + n_side] = True
-        elif phase == "use":
-            for cid in me.hand:
-                card = cards[cid]
-                if card.type == "event" and card.timing == "use" and card.spirit <= me.spirit:
-                    mask[t.event(cid)] = True
-            if self.rage_used < fx.bonus(me, "rage") and me.hand:
-                mask[t.RAGE] = True
-        return mask
-
-    def act(self, action: int) -> None:
-        """Apply a legal action for ``decider``, then skip forced passes."""
-        block, cid, extra = self.table.decoded[action]
-        seat = self.decider
-        me = self.players[seat]
-        cards = self.pool.cards
-        if block == "pick":
-            self._pick(seat, cid)
-        elif block == "done":
-            self._pass()
-        elif block == "discard":
-            me.take_from_hand(cid)
-            me.discard.append(cid)
-            self.pending_discard -= 1
-            if self.pending_discard == 0:
-                self._discards_paid()
-        elif block == "fifth":
-            me.take_from_hand(cid)
-            me.sideline.append(Slot(cid))
-            me.fifth_placed = True
-            self.refresh_bonus(seat)
-        elif block == "attach":
-            me.take_from_hand(cid)
-            if extra == 0:
-                me.spirit -= cards[cid].cost
-                me.fighter.attached.append(Attachment(cid, True))
-            else:
-                me.sideline[extra - 1].attached.append(Attachment(cid, False))
-        elif block == "event":
-            card = cards[cid]
-            me.take_from_hand(cid)
-            me.spirit -= card.spirit
-            me.discard.append(cid)
-            fx.resolve(self, seat, card.effects)
-        elif block == "ability":
-            timing = ABILITY_PHASE_TIMING[self.phase]
-            source = self._ability_instance(seat, cid, timing)
-            source.used = True
-            ability = cards[cid].ability
-            me.spirit -= ability.spirit
-            fx.resolve(self, seat, ability.effects)
-        elif block in ("attack_own", "attack_tech"):
-            for action_id, source, attack in self.affordable_attacks():
-                if action_id == action:
-                    self.attack, self.attack_card = attack, source
-            me.spirit -= self.attack.spirit
-            self.phase = "use"
-            if self.attack.discard:
-                self._start_discard(self.attack.discard, "use")
-        elif block == "rage":
-            self.rage_used += 1
-            self._start_discard(1, "rage")
-        elif block == "min_damage":
-            self._start_discard(MIN_DAMAGE_DISCARD, "min")
-        self.settle()
-
-    def _start_discard(self, count: int, then: str) -> None:
-        self.pending_discard = count
-        self.after_discard = then
-        self.phase = "discard"
-
-    def _discards_paid(self) -> None:
-        then = self.after_discard
-        self.after_discard = ""
-        if then == "use":
-            self.phase = "use"
-        elif then == "rage":
-            self.power += fx.RAGE_POWER
-            self.phase = "use"
-        else:  # minimum damage
-            self._deal(1)
-
-    def _pass(self) -> None:
-        phase = self.phase
-        if phase == "draw":
-            self.phase = "main"
-        elif phase == "main":
-            self.begin_attack()
-        elif phase == "use":
-            self._after_use()
-        elif phase == "abilities":
-            self._compare()
-        elif phase == "min_damage":
-            self._deal(0)
-
-    def settle(self) -> None:
-        """Skip decisions whose only legal option is to pass; cache the next real mask."""
-        while True:
-            if self.winner is not None:
-                self.phase = "over"
-                self.decider = -1
-                self.pending_mask = self.legal()
-                return
-            mask = self.legal()
-            if self.phase in PASSABLE and mask[self.table.DONE] and np.count_nonzero(mask) == 1:
-                self._pass()
-                continue
-            self.pending_mask = mask
-            return
-
-    # ------------------------------------------------------------------ copying
-    def copy_state_from(self, other: Engine) -> None:
-        self.players = [p.copy() for p in other.players]
-        for name in ("phase", "decider", "turn_player", "first_player", "turn_number", "revealed", "winner",
-                     "attack", "attack_card", "power", "weaken", "extra_damage", "rage_used", "pending_discard",
-                     "after_discard", "pending_mask"):
-            setattr(self, name, getattr(other, name))
-
-
-__all__ = ["ATTACH_TARGETS", "Engine"]
+        hidden_slots = [] if self.revealed else opp.slots()
+        face_down = [a for s in opp.slots() for a in s.attached if not a.face_up]
+        hidden_hand = opp.hand[:]
+        for cid in opp.revealed:  # revealed cards stay where the seat saw them go
+            hidden_hand.remove(cid)
+        unknown = sorted(hidden_hand + opp.deck + [s.char for s in hidden_slots] + [a.card for a in face_down])
+        rng.shuffle(unknown)
+        # Constrained places first: unrevealed picks are characters, face-down cards are attachables.
+        for slot in hidden_slots:
+            i = next(i for i, c in enumerate(unknown) if cards[c].is_character)
+            slot.char = unknown.pop(i)
+        for att in face_down:
+            i = next(i for i, c in enumerate(unknown) if cards[c].type in ATTACHABLE)
+            att.card = unknown.pop(i)
+        n_hidden = len(hidden_hand)
+        opp.hand = opp.revealed + unknown[:n_hidden]
+        opp.deck = unknown[n_hidden:]
+        # No Team Bonus refresh here: before the reveal nobody's bonus is computed (the reveal does it).

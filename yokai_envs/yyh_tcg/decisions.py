@@ -1,0 +1,195 @@
+"""The pending decision: each phase (``state.Phase``) is one decision of one seat. ``legal``
+lists its actions, ``act`` applies one, then ``settle`` skips decisions whose only option is
+to pass. The transitions it calls are in ``rules.Rules``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yokai_envs.yyh_tcg import effects as fx
+from yokai_envs.yyh_tcg.actions import Block
+from yokai_envs.yyh_tcg.cards import CardType, Timing
+from yokai_envs.yyh_tcg.rules import Rules
+from yokai_envs.yyh_tcg.state import MIN_DAMAGE_DISCARD, PASSABLE, Attachment, DiscardFor, Phase, Slot
+
+# Members bound once to module names for these per-step paths: Python 3.11 resolves every
+# ``Phase.X`` attribute through the enum metaclass's __getattr__ hook, about five times slower
+# than reading a global.
+P_SETUP, P_DRAW, P_MAIN, P_ATTACK, P_DISCARD, P_USE, P_ABILITIES, P_MIN_DAMAGE, P_OVER = (
+    Phase.SETUP, Phase.DRAW, Phase.MAIN, Phase.ATTACK, Phase.DISCARD, Phase.USE, Phase.ABILITIES,
+    Phase.MIN_DAMAGE, Phase.OVER)
+B_PICK, B_FIFTH, B_ATTACH, B_EVENT, B_ABILITY, B_ATTACK_OWN, B_ATTACK_TECH, B_DISCARD, B_RAGE, B_MIN_DAMAGE, \
+    B_DONE = (Block.PICK, Block.FIFTH, Block.ATTACH, Block.EVENT, Block.ABILITY, Block.ATTACK_OWN,
+              Block.ATTACK_TECH, Block.DISCARD, Block.RAGE, Block.MIN_DAMAGE, Block.DONE)
+CHARACTER, EVENT = CardType.CHARACTER, CardType.EVENT
+T_MAIN, T_USE = Timing.MAIN, Timing.USE
+
+#: The ability timing each passable phase offers.
+ABILITY_PHASE_TIMING = {Phase.DRAW: Timing.DRAW, Phase.MAIN: Timing.MAIN, Phase.USE: Timing.USE,
+                        Phase.ABILITIES: Timing.ATTACK}
+
+
+class Decisions(Rules):
+    """The rules plus the pending decision of ``decider``."""
+
+    def new_game(self, decks: list[tuple[str, list[int]]]) -> None:
+        super().new_game(decks)
+        self.settle()
+
+    def legal(self) -> np.ndarray:
+        """A fresh mask for the pending decision."""
+        t = self.table
+        mask = np.zeros(t.size, dtype=bool)
+        phase = self.phase
+        if phase == P_OVER:
+            return mask
+        seat = self.decider
+        me = self.players[seat]
+        cards = self.pool.cards
+        if phase == P_SETUP:
+            for cid in me.deck:
+                if cards[cid].is_character:
+                    mask[t.pick(cid)] = True
+            return mask
+        if phase == P_DISCARD:
+            for cid in me.hand:
+                mask[t.DISCARD + cid] = True
+            return mask
+        if phase == P_ATTACK:
+            for option in self.affordable_attacks():
+                mask[option.action] = True
+            return mask
+        if phase == P_MIN_DAMAGE:
+            mask[t.MIN_DAMAGE] = True
+            mask[t.DONE] = True
+            return mask
+        mask[t.DONE] = True
+        for cid in self._usable_abilities(seat, ABILITY_PHASE_TIMING[phase]):
+            mask[t.ability(cid)] = True
+        if phase == P_MAIN:
+            n_side = len(me.sideline)
+            for cid in me.hand:
+                card = cards[cid]
+                kind = card.type
+                if kind == CHARACTER:
+                    if not me.fifth_placed:
+                        mask[t.fifth(cid)] = True
+                elif kind == EVENT:
+                    if card.timing == T_MAIN and card.spirit <= me.spirit:
+                        mask[t.event(cid)] = True
+                else:
+                    base = t.attach(cid, 0)
+                    if me.fighter is not None and card.cost <= me.spirit:
+                        mask[base] = True
+                    mask[base + 1:base + 1 + n_side] = True
+        elif phase == P_USE:
+            for cid in me.hand:
+                card = cards[cid]
+                if card.type == EVENT and card.timing == T_USE and card.spirit <= me.spirit:
+                    mask[t.event(cid)] = True
+            if self.rage_used < fx.bonus(me, "rage") and me.hand:
+                mask[t.RAGE] = True
+        return mask
+
+    def act(self, action: int) -> None:
+        """Apply a legal action for ``decider``, then skip forced passes."""
+        block, cid, extra = self.table.decoded[action]
+        seat = self.decider
+        me = self.players[seat]
+        cards = self.pool.cards
+        if block == B_PICK:
+            self._pick(seat, cid)
+        elif block == B_DONE:
+            self._pass()
+        elif block == B_DISCARD:
+            me.take_from_hand(cid)
+            me.discard.append(cid)
+            self.pending_discard -= 1
+            if self.pending_discard == 0:
+                self._discards_paid()
+        elif block == B_FIFTH:
+            me.take_from_hand(cid)
+            me.sideline.append(Slot(cid))
+            me.fifth_placed = True
+            self.refresh_bonus(seat)
+        elif block == B_ATTACH:
+            me.take_from_hand(cid)
+            if extra == 0:
+                assert me.fighter is not None
+                me.spirit -= cards[cid].cost
+                me.fighter.attached.append(Attachment(cid, True))
+            else:
+                me.sideline[extra - 1].attached.append(Attachment(cid, False))
+        elif block == B_EVENT:
+            card = cards[cid]
+            me.take_from_hand(cid)
+            me.spirit -= card.spirit
+            me.discard.append(cid)
+            fx.resolve(self, seat, card.effects)
+        elif block == B_ABILITY:
+            instance = self._ability_instance(seat, cid, ABILITY_PHASE_TIMING[self.phase])
+            ability = cards[cid].ability
+            assert instance is not None and ability is not None
+            instance.used = True
+            me.spirit -= ability.spirit
+            fx.resolve(self, seat, ability.effects)
+        elif block in (B_ATTACK_OWN, B_ATTACK_TECH):
+            for option in self.affordable_attacks():
+                if option.action == action:
+                    self.attack, self.attack_card = option.attack, option.card
+            assert self.attack is not None
+            me.spirit -= self.attack.spirit
+            self.phase = P_USE
+            if self.attack.discard:
+                self._start_discard(self.attack.discard, DiscardFor.ATTACK_COST)
+        elif block == B_RAGE:
+            self.rage_used += 1
+            self._start_discard(1, DiscardFor.RAGE)
+        elif block == B_MIN_DAMAGE:
+            self._start_discard(MIN_DAMAGE_DISCARD, DiscardFor.MIN_DAMAGE)
+        self.settle()
+
+    def _start_discard(self, count: int, then: DiscardFor) -> None:
+        self.pending_discard = count
+        self.after_discard = then
+        self.phase = P_DISCARD
+
+    def _discards_paid(self) -> None:
+        then = self.after_discard
+        self.after_discard = DiscardFor.NOTHING
+        if then == DiscardFor.ATTACK_COST:
+            self.phase = P_USE
+        elif then == DiscardFor.RAGE:
+            self.power += fx.RAGE_POWER
+            self.phase = P_USE
+        else:  # minimum damage
+            self._deal(1)
+
+    def _pass(self) -> None:
+        phase = self.phase
+        if phase == P_DRAW:
+            self.phase = P_MAIN
+        elif phase == P_MAIN:
+            self.begin_attack()
+        elif phase == P_USE:
+            self._after_use()
+        elif phase == P_ABILITIES:
+            self._compare()
+        elif phase == P_MIN_DAMAGE:
+            self._deal(0)
+
+    def settle(self) -> None:
+        """Skip decisions whose only legal option is to pass; cache the next real mask."""
+        while True:
+            if self.winner is not None:
+                self.phase = P_OVER
+                self.decider = -1
+                self.pending_mask = self.legal()
+                return
+            mask = self.legal()
+            if self.phase in PASSABLE and mask[self.table.DONE] and np.count_nonzero(mask) == 1:
+                self._pass()
+                continue
+            self.pending_mask = mask
+            return

@@ -8,7 +8,7 @@ of small tasks (see :class:`Task`): the top task either does work or holds the p
 
 from __future__ import annotations
 
-from enum import Enum, IntEnum
+from enum import IntEnum, StrEnum
 from typing import ClassVar, Final, Literal, NamedTuple
 
 import numpy as np
@@ -56,11 +56,8 @@ class Decision(IntEnum):
     EFFECT = 9
 
 
-class PickVerb(str, Enum):
-    """What an effect's run of choices does (one-hot in the ``decision`` block, in this order).
-
-    A str: equal to its value and shown as it on every Python version (``enum.StrEnum`` is 3.11+).
-    """
+class PickVerb(StrEnum):
+    """What an effect's run of choices does (one-hot in the ``decision`` block, in this order)."""
 
     DAMAGE = "damage"
     SHATTER = "shatter"
@@ -80,12 +77,6 @@ class PickVerb(str, Enum):
     SLOW = "slow"
     UPROOT = "uproot"
     SWAP = "swap"
-
-    def __str__(self) -> str:
-        return str.__str__(self)
-
-    def __format__(self, spec: str) -> str:
-        return str.__format__(self, spec)
 
 
 #: Field triggers that fire for every Field Yokai at once (the card data's trigger names).

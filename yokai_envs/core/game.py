@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from yokai_envs.core.errors import ConfigError, IllegalActionError
+from yokai_envs.core.information import CoreEvent, Event, canonical
 
 
 def win_credits(returns: np.ndarray | list[float], cooperative: bool = False) -> np.ndarray:
@@ -48,6 +49,10 @@ class Game(ABC):
     #: Default hard step cap (option ``max_steps`` overrides it).
     DEFAULT_MAX_STEPS: ClassVar[int] = 10_000
 
+    #: Most arguments an event of this game carries (the ``history`` observation is
+    #: ``1 + EVENT_ARGS`` columns wide). The core events carry two.
+    EVENT_ARGS: ClassVar[int] = 2
+
     #: Fixed size of the action table.
     num_actions: int
     #: Name -> slice of the observation vector (fixed for an instance).
@@ -75,6 +80,10 @@ class Game(ABC):
         self.steps: int = 0
         self.action_history: list[int] = []
         self._mask_cache: np.ndarray | None = None
+        # What each seat has seen, when recording (see yokai_envs.core.information).
+        self._recording = False
+        self._seen: list[list[Event]] | None = None
+        self._seen_text: list[list[str | None]] | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, seed: int | None = None) -> None:
@@ -84,6 +93,11 @@ class Game(ABC):
         self.steps = 0
         self.action_history = []
         self._mask_cache = None
+        if self._recording:
+            self._seen = [[] for _ in range(self.num_players)]
+            self._seen_text = [[] for _ in range(self.num_players)]
+        else:
+            self._seen = self._seen_text = None
         self._reset()
 
     def step(self, action: int) -> None:
@@ -105,6 +119,8 @@ class Game(ABC):
         if not self.legal_action_mask()[a]:
             raise IllegalActionError(a, seat, self.phase_name, self.action_name(a), reason="masked out")
         self._mask_cache = None
+        if self._seen is not None:
+            self._record_decision(seat, a)
         self._apply(a)
         self.steps += 1
         self.action_history.append(a)
@@ -154,6 +170,97 @@ class Game(ABC):
         the training env and evaluation all count wins with this one rule.
         """
         return win_credits(self.returns() if returns is None else returns, self.cooperative)
+
+    # ------------------------------------------------------------------ information states
+    def record_information(self, on: bool = True) -> None:
+        """Record what every seat sees from the next ``reset`` on (viewers, the ``history``
+        observation, the conformance suite). Off by default: training pays nothing for it."""
+        self._recording = on
+
+    def see(self, seat: int | None, kind: int, *args: int) -> None:
+        """Rules call this where an automatic event happens: ``seat`` sees ``(kind, *args)``
+        (``None``: every seat does). Free when not recording."""
+        seen = self._seen
+        if seen is None:
+            return
+        event = (int(kind), *map(int, args))
+        for s in range(len(seen)) if seat is None else (seat,):
+            seen[s].append(event)
+            assert self._seen_text is not None
+            self._seen_text[s].append(None)
+
+    def _record_decision(self, actor: int, action: int) -> None:
+        assert self._seen is not None and self._seen_text is not None
+        for s in range(len(self._seen)):
+            view = self.public_action(action, s)
+            if view is None:
+                self._seen[s].append((CoreEvent.DECIDED_UNSEEN, actor))
+                self._seen_text[s].append(None)
+            else:
+                self._seen[s].append((CoreEvent.ACTED, actor, int(view)))
+                self._seen_text[s].append(self.public_action_name(action, s))
+
+    def _recorded(self) -> Game:
+        """This game, or a replay of it that recorded what every seat saw."""
+        if self._seen is not None:
+            return self
+        if self.seed is None and self.action_history:
+            raise RuntimeError(f"{self.env_id}: this game was not recording and was not reset with a seed, so what "
+                               "each seat saw cannot be rebuilt; call record_information() before reset()")
+        rebuilt = type(self)(**{**self.options, "max_steps": self.max_steps})
+        rebuilt.record_information()
+        rebuilt.replay(self.seed, list(self.action_history))
+        return rebuilt
+
+    def seen_events(self, seat: int) -> list[Event]:
+        """Every event ``seat`` has seen, in order (its own private facts and the public record)."""
+        seen = self._recorded()._seen
+        assert seen is not None
+        return list(seen[seat])
+
+    def recent_events(self, seat: int, count: int) -> list[Event]:
+        """The last ``count`` events ``seat`` saw (recording must be on: the ``history`` option)."""
+        if self._seen is None:
+            raise RuntimeError(f"{self.env_id}: call record_information() before reset() to keep recent events")
+        return self._seen[seat][-count:] if count else []
+
+    def information_state(self, seat: int) -> str:
+        """Canonical string of everything ``seat`` has seen, in order. Equal strings mean
+        histories ``seat`` cannot tell apart; each one is a prefix of the next (perfect recall)."""
+        return canonical(self.seen_events(seat))
+
+    def public_log(self, seat: int) -> list[str]:
+        """The same events as readable lines, for replays, ``yokai play`` and the HTML viewer."""
+        game = self._recorded()
+        assert game._seen is not None and game._seen_text is not None
+        return [text if text is not None else game.describe_event(event, seat)
+                for event, text in zip(game._seen[seat], game._seen_text[seat])]
+
+    def describe_event(self, event: Event, seat: int) -> str:
+        """One readable line for an event ``seat`` saw; games name their own kinds."""
+        if event[0] == CoreEvent.DECIDED_UNSEEN:
+            return f"seat {event[1]} made a decision"
+        if event[0] == CoreEvent.ACTED:
+            return f"seat {event[1]}: action {event[2]}"
+        return f"event {event[0]} {' '.join(map(str, event[1:]))}".rstrip()
+
+    def public_action(self, action: int, seat: int) -> int | None:
+        """The public view of ``action`` (by ``current_player``, before ``step``) as ``seat`` sees
+        it: an int equal for exactly the actions ``seat`` cannot tell apart (the action id when it
+        sees all of it), None when it only sees that a decision was made. The default shows an
+        action to the seat taking it alone; games whose actions are public override it together
+        with :meth:`public_action_name` (the conformance suite checks that the two agree)."""
+        return action if seat == self.current_player else None
+
+    def known_placements(self, seat: int) -> list[tuple[Any, ...]]:
+        """Facts ``seat`` knows about hidden places (a card it saw returned to a hand, searched,
+        shown, a public decklist), as tuples the game's :meth:`placement_holds` can check.
+        ``determinize(seat)`` must keep every one of them; games with such knowledge override."""
+        return []
+
+    def placement_holds(self, placement: tuple[Any, ...]) -> bool:
+        """Whether the state satisfies a fact from :meth:`known_placements`."""
+        raise NotImplementedError(f"{self.env_id} names no known placements")
 
     def clone(self) -> Game:
         """An independent copy: stepping either never changes the other."""
@@ -257,7 +364,7 @@ class Game(ABC):
 
         None: ``seat`` does not learn which action it was, only that a decision was made. The
         default shows an action to the seat taking it and to nobody else, which can never leak;
-        games whose actions are public (or partly public) override it.
+        games whose actions are public (or partly public) override it and :meth:`public_action`.
         """
         return self.action_name(action) if seat == self.current_player else None
 

@@ -5,6 +5,10 @@ PettingZoo's classic games: ``{"observation": float32 Box, "action_mask": int8 B
 is all zeros for an agent that is not the one to act. Rewards handed out at a step are the
 change in ``game.returns()`` caused by it. ``state()`` is ``game.state_tensor()``.
 
+Option ``history=K`` (K > 0) adds ``observation["history"]``: the last K events the agent saw
+(:mod:`yokai_envs.core.information`), an int32 ``(K, 1 + EVENT_ARGS)`` array of rows
+``(kind, *args)``, oldest first, padded with -1; each game's README lists its event kinds.
+
 Illegal actions raise :class:`IllegalActionError` (state untouched) unless the env was made
 with ``illegal_action="penalize"``: then the game ends at once, the offender gets -1 and the
 others 0, like PettingZoo's ``TerminateIllegalWrapper``.
@@ -22,9 +26,10 @@ from pettingzoo.utils import wrappers
 
 from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.core.game import Game
+from yokai_envs.core.information import HISTORY_PAD, history_tokens
 from yokai_envs.core.render import render_in_mode
 
-ENV_OPTIONS: dict[str, Any] = {"render_mode": None, "illegal_action": "raise"}
+ENV_OPTIONS: dict[str, Any] = {"render_mode": None, "illegal_action": "raise", "history": 0}
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 
 
@@ -56,19 +61,29 @@ class YokaiAECEnv(AECEnv, EzPickle):
                               f"{self.metadata['render_modes']}")
         if env_opts["illegal_action"] not in ILLEGAL_ACTION_MODES:
             raise ConfigError(f"illegal_action {env_opts['illegal_action']!r} is not one of {ILLEGAL_ACTION_MODES}")
+        history = env_opts["history"]
+        if isinstance(history, bool) or not isinstance(history, int) or history < 0:
+            raise ConfigError(f"option history must be an int >= 0 (events kept in the observation), got {history!r}")
+        self.history: int = history
         self.render_mode: str | None = env_opts["render_mode"]
         self.penalize_illegal = env_opts["illegal_action"] == "penalize"
         self.game: Game = self.game_class(**game_opts)
         game = self.game
+        if history:
+            game.record_information()
         n = game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {agent: i for i, agent in enumerate(self.possible_agents)}
         self.observation_layout: dict[str, slice] = game.observation_layout
         low, high = game.observation_bounds()
-        obs_space = spaces.Dict({
+        blocks: dict[str, spaces.Space] = {
             "observation": spaces.Box(low=low, high=high, dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8),
-        })
+        }
+        if self.history:
+            blocks["history"] = spaces.Box(low=HISTORY_PAD, high=np.iinfo(np.int32).max,
+                                           shape=(self.history, 1 + game.EVENT_ARGS), dtype=np.int32)
+        obs_space = spaces.Dict(blocks)
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
         act_space: spaces.Discrete = spaces.Discrete(game.num_actions)
         self.action_spaces = {agent: act_space for agent in self.possible_agents}
@@ -107,7 +122,11 @@ class YokaiAECEnv(AECEnv, EzPickle):
             mask = game.legal_action_mask().astype(np.int8)
         else:
             mask = self._no_mask.copy()
-        return {"observation": game.observation(seat), "action_mask": mask}
+        observed = {"observation": game.observation(seat), "action_mask": mask}
+        if self.history:
+            observed["history"] = history_tokens(game.recent_events(seat, self.history), self.history,
+                                                 1 + game.EVENT_ARGS)
+        return observed
 
     def state(self) -> np.ndarray:
         return self.game.state_tensor()

@@ -1,0 +1,108 @@
+"""Information states for every game and every declared configuration (the design card's
+promise: an observation is a function of what its seat has seen, and nothing seen is lost).
+
+The checks live in ``information.py``; the toy games in ``toys.py`` show each one can fail.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from tests.conftest import conformance_params
+from yokai_envs.registry import game_class
+
+from .information import (
+    deal_twin_problems,
+    placement_problems,
+    recall_problems,
+    twin_problems,
+    views_problems,
+)
+from .toys import ForgetfulPeekGame, PeekGame
+
+
+def _maker(env_id: str, options: dict):
+    return functools.partial(game_class(env_id), **options)
+
+
+# Games whose rules do not yet record what each seat sees (issue 17 lands game by game): their
+# checks run and are expected to fail until the game records its events; remove an id when it does.
+PENDING: set[str] = {"yonkai_no_yokai_v0", "yokaizo_v0", "onmyoji_v0", "yyh_tcg_v0"}
+
+
+def game_params() -> list:
+    return [pytest.param(*p.values, marks=[pytest.mark.xfail(reason="issue 17: this game records no events yet",
+                                                               strict=False)], id=p.id)
+            if p.values[0] in PENDING else p for p in conformance_params()]
+
+
+# ---------------------------------------------------------------------- the checks can fail
+def test_an_honest_toy_passes_every_check() -> None:
+    for options in ({}, {"shown": True}):
+        make = functools.partial(PeekGame, **options)
+        tried, problems = twin_problems(make, range(30))
+        assert tried > 0 and problems == []
+        assert deal_twin_problems(make, range(30))[1] == []
+        assert recall_problems(make, range(5)) == [] and views_problems(make, range(5)) == []
+    checked, problems = placement_problems(functools.partial(PeekGame, shown=True), range(10), every=1)
+    assert checked > 0 and problems == []
+
+
+@pytest.mark.parametrize("leak", ["observation", "mask"])
+def test_twins_catch_a_leaking_observation_or_mask(leak: str) -> None:
+    tried, problems = twin_problems(functools.partial(PeekGame, leak=leak), range(30))
+    assert tried > 0 and problems, "the twin check missed a leak"
+    assert ("observations differ in own_secret" if leak == "observation" else "masks differ") in problems[0]
+    assert deal_twin_problems(functools.partial(PeekGame, leak=leak), range(30))[1]
+
+
+def test_determinize_that_forgets_a_shown_card_is_caught() -> None:
+    _, problems = placement_problems(functools.partial(PeekGame, shown=True, leak="determinize"), range(10), every=1)
+    assert problems and "knows" in problems[0]
+
+
+def test_an_information_state_that_forgets_is_caught() -> None:
+    assert recall_problems(functools.partial(ForgetfulPeekGame), range(3))
+
+
+# ---------------------------------------------------------------------- every game
+@pytest.mark.parametrize(("env_id", "options"), game_params())
+def test_public_views_and_public_names_agree(env_id: str, options: dict) -> None:
+    assert views_problems(_maker(env_id, options), range(3)) == []
+
+
+@pytest.mark.parametrize(("env_id", "options"), game_params())
+def test_twin_histories_give_equal_observations_and_masks(env_id: str, options: dict) -> None:
+    tried, problems = twin_problems(_maker(env_id, options), range(40))
+    assert problems == [], "\n".join(problems[:5])
+    assert tried >= 100, f"only {tried} twin pairs"
+
+
+@pytest.mark.parametrize(("env_id", "options"), game_params())
+def test_deal_twins_give_equal_observations_and_masks(env_id: str, options: dict) -> None:
+    tried, problems = deal_twin_problems(_maker(env_id, options), range(40))
+    assert problems == [], "\n".join(problems[:5])
+    assert tried >= 40
+
+
+@pytest.mark.parametrize(("env_id", "options"), game_params())
+def test_information_states_only_grow(env_id: str, options: dict) -> None:
+    assert recall_problems(_maker(env_id, options), range(3)) == []
+
+
+@pytest.mark.parametrize(("env_id", "options"), game_params())
+def test_determinize_keeps_every_known_placement(env_id: str, options: dict) -> None:
+    _, problems = placement_problems(_maker(env_id, options), range(4))
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize(("env_id", "options"), game_params())
+def test_soak_thousands_of_twins(env_id: str, options: dict) -> None:
+    tried, problems = twin_problems(_maker(env_id, options), range(1000, 1400))
+    assert problems == [], "\n".join(problems[:5])
+    deal_tried, deal_problems = deal_twin_problems(_maker(env_id, options), range(1000, 1400))
+    assert deal_problems == [], "\n".join(deal_problems[:5])
+    assert tried + deal_tried >= 2000

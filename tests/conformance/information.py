@@ -183,7 +183,8 @@ def recall_problems(make: Callable[[], Game], seeds: range) -> list[str]:
     return problems
 
 
-def placement_problems(make: Callable[[], Game], seeds: range, every: int = 5, samples: int = 3) -> tuple[int, list[str]]:
+def placement_problems(make: Callable[[], Game], seeds: range, every: int = 5,
+                       samples: int = 3) -> tuple[int, list[str]]:
     """(facts checked, problems): known hidden placements hold in every determinize sample."""
     checked, problems = 0, []
     for seed in seeds:

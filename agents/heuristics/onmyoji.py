@@ -14,18 +14,10 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 
 from agents.base import Agent
+from yokai_envs.onmyoji import actions as act
 from yokai_envs.onmyoji import effects as fx
-from yokai_envs.onmyoji import encoding as enc
-from yokai_envs.onmyoji.game import (
-    D_ACTION_MENU,
-    D_EVOLVE,
-    D_PICK,
-    D_PLAY,
-    D_START_MENU,
-    D_TAKE,
-    D_TARGET,
-)
-from yokai_envs.onmyoji.state import ATTACK, GUARD, SPELL
+from yokai_envs.onmyoji.cards import AbilityTarget
+from yokai_envs.onmyoji.state import ATTACK, GUARD, SPELL, Decision, TargetFor
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
@@ -46,63 +38,65 @@ class HeuristicAgent(Agent):
         g: OnmyojiGame = self.view(game)  # type: ignore[assignment]
         seat = g.current_player
         d = g.decision
-        if d == D_PLAY:
+        if d == Decision.PLAY:
             return self._play(g, seat, legal)
-        if d in (D_START_MENU, D_ACTION_MENU):
+        if d in (Decision.START_MENU, Decision.ACTION_MENU):
             return self._menu(g, seat, legal)
-        if d == D_TARGET:
+        if d == Decision.TARGET:
             return self._target(g, seat, legal)
-        if d == D_EVOLVE:  # give up the highest-Lv Shikigami first: fewest cards under the Character
-            return max(legal, key=lambda a: g.card(a - enc.EVOLVE_WITH).lv)
-        if d == D_PICK:
-            return max(legal, key=lambda a: _yokai_value(g, a - enc.PICK))
-        if d == D_TAKE:
+        if d == Decision.EVOLVE:  # give up the highest-Lv Shikigami first: fewest cards under the Character
+            return max(legal, key=lambda a: g.card(a - act.EVOLVE_WITH).lv)
+        if d == Decision.PICK:
+            return max(legal, key=lambda a: _yokai_value(g, a - act.PICK))
+        if d == Decision.TAKE:
             return self._take(g, seat, legal)
         return legal[0]
 
     # ------------------------------------------------------------------ card choice
     def _play(self, g: OnmyojiGame, seat: int, legal: list[int]) -> int:
-        cards = [a - enc.PLAY for a in legal]
+        cards = [a - act.PLAY for a in legal]
         p = g.players[seat]
         if GUARD in cards and len(cards) > 1:
             danger = incoming_damage(g, seat)
             if danger >= min(HEAVY_HIT, p.hp) or (danger > 0 and danger >= p.hp - 2):
-                return enc.PLAY + GUARD
+                return act.PLAY + GUARD
         attackish = [c for c in cards if c != GUARD]
         if not attackish:
-            return enc.PLAY + GUARD
-        return enc.PLAY + max(attackish, key=lambda c: (best_card_damage(g, seat, c), c == SPELL))
+            return act.PLAY + GUARD
+        return act.PLAY + max(attackish, key=lambda c: (best_card_damage(g, seat, c), c == SPELL))
 
     # ------------------------------------------------------------------ menus
     def _menu(self, g: OnmyojiGame, seat: int, legal: list[int]) -> int:
         p = g.players[seat]
-        if enc.EVOLVE in legal:
-            return enc.EVOLVE
+        if act.EVOLVE in legal:
+            return act.EVOLVE
         for a in legal:
-            if a == enc.DONE:
+            if a == act.DONE:
                 continue
-            if a < enc.USE_EQUIP:
-                y = a - enc.USE_SHIKIGAMI
+            if a < act.USE_EQUIP:
+                y = a - act.USE_SHIKIGAMI
                 sk = g.card(y).shikigami
                 if _worth_using(g, seat, fx.active_variant(g, sk.ability), once_per_game=bool(sk.per_game)):
                     return a
             else:
-                y = a - enc.USE_EQUIP
+                y = a - act.USE_EQUIP
                 ability = g.card(y).edges[p.played].ability
                 if _worth_using(g, seat, fx.active_variant(g, ability), once_per_game=False):
                     return a
-        return enc.DONE
+        return act.DONE
 
     def _target(self, g: OnmyojiGame, seat: int, legal: list[int]) -> int:
-        targets = [a - enc.TARGET for a in legal]
-        kind, what = g.target_ctx[0], g.target_ctx[1]
-        if kind == "ability" and what.target == "ally":
-            return enc.TARGET + min(targets, key=lambda t: g.players[t - fx.PLAYER_0].hp)
+        targets = [a - act.TARGET for a in legal]
+        assert g.target_ctx is not None
+        kind, what = g.target_ctx.kind, g.target_ctx.what
+        if kind == TargetFor.ABILITY and what.target == AbilityTarget.ALLY:
+            return act.TARGET + min(targets, key=lambda t: g.players[t - fx.PLAYER_0].hp)
         amount = 0
-        if kind == "card":
+        if kind == TargetFor.CARD:
             p = g.players[seat]
             amount = fx.player_spl(g, p) if what == SPELL else fx.player_atk(g, p)
-        return enc.TARGET + max(targets, key=lambda t: _target_score(g, t, amount, kind == "card" and what == SPELL))
+        pierce = kind == TargetFor.CARD and what == SPELL
+        return act.TARGET + max(targets, key=lambda t: _target_score(g, t, amount, pierce))
 
     # ------------------------------------------------------------------ after a battle
     def _take(self, g: OnmyojiGame, seat: int, legal: list[int]) -> int:
@@ -112,14 +106,14 @@ class HeuristicAgent(Agent):
         need = g.pool.characters[p.character].evolve_at
         have = sum(g.card(s).lv for s in p.shikigami)
         if not p.evolved and have < need:
-            return enc.TAKE  # Shikigami: work towards evolution
+            return act.TAKE  # Shikigami: work towards evolution
         weights = (1.0, 1.4, 1.2)  # ATK, DEF, SPL
 
         def edge_value(edge: int) -> float:
             e = card.edges[edge]
             return sum(w * s for w, s in zip(weights, e.stats)) + (0.8 if e.ability is not None else 0.0)
 
-        return enc.TAKE + 1 + max(range(3), key=edge_value)
+        return act.TAKE + 1 + max(range(3), key=edge_value)
 
 
 # ---------------------------------------------------------------------------------- estimates
@@ -153,7 +147,7 @@ def incoming_damage(g: OnmyojiGame, seat: int) -> int:
 
 def best_card_damage(g: OnmyojiGame, seat: int, card: int) -> int:
     p = g.players[seat]
-    targets = g.enemy_targets(seat)
+    targets = fx.enemy_targets(g, seat)
     if not targets:
         return 0
     if card == SPELL:
@@ -185,7 +179,7 @@ def _worth_using(g: OnmyojiGame, seat: int, ability, once_per_game: bool) -> boo
     verbs = {v for v, _ in ability.effects}
     if verbs & {"heal"}:
         heal = max(n for v, n in ability.effects if v == "heal")
-        lowest = min((g.players[t - fx.PLAYER_0].hp for t in g.ally_targets(seat)), default=p.hp)
+        lowest = min((g.players[t - fx.PLAYER_0].hp for t in fx.ally_targets(g, seat)), default=p.hp)
         if once_per_game:
             return lowest <= 8
         return 20 - lowest >= heal

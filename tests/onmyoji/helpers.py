@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from yokai_envs.onmyoji import encoding as enc
+from yokai_envs.onmyoji import actions as act
+from yokai_envs.onmyoji import rules
 from yokai_envs.onmyoji.cards import load_pool
-from yokai_envs.onmyoji.game import D_PLAY, D_TARGET, OnmyojiGame
-from yokai_envs.onmyoji.state import ATTACK, GUARD, PILE, SPELL, Enemy
+from yokai_envs.onmyoji.game import OnmyojiGame
+from yokai_envs.onmyoji.state import ATTACK, GUARD, SPELL, Decision, Enemy, Zone
 
 POOL = load_pool()
 Y = {y.name: y.index for y in POOL.yokai}
-A, G, S = enc.PLAY + ATTACK, enc.PLAY + GUARD, enc.PLAY + SPELL
-T_LEFT, T_RIGHT, T_P0, T_P1 = enc.TARGET, enc.TARGET + 1, enc.TARGET + 2, enc.TARGET + 3
+A, G, S = act.PLAY + ATTACK, act.PLAY + GUARD, act.PLAY + SPELL
+T_LEFT, T_RIGHT, T_P0, T_P1 = act.TARGET, act.TARGET + 1, act.TARGET + 2, act.TARGET + 3
 
 
 def new_game(mode: str = "duel", characters=("Kuzunoha", "Yasunori"), seed: int = 0, difficulty: int = 1,
@@ -24,8 +25,8 @@ def new_game(mode: str = "duel", characters=("Kuzunoha", "Yasunori"), seed: int 
         lv = g.solo_level.starting_shikigami_lv
         name = solo_start if POOL.yokai[Y[solo_start]].lv == lv else next(
             y.name for y in POOL.yokai if y.lv == lv)
-        g.step(enc.PICK + Y[name])
-        g.step(enc.TAKE + 2)
+        g.step(act.PICK + Y[name])
+        g.step(act.TAKE + 2)
     return g
 
 
@@ -39,8 +40,8 @@ def _free(g: OnmyojiGame, y: int) -> None:
 def put_battle(g: OnmyojiGame, names: list[str], first: int = 0, boss: bool = False) -> OnmyojiGame:
     """Replace the current battle by one against ``names`` (left, right) and run to the first decision."""
     for e in g.enemies:
-        if e is not None and not e.is_boss and g.zone[e.yokai] != PILE:
-            g.zone[e.yokai] = PILE
+        if e is not None and not e.is_boss and g.zone[e.yokai] != Zone.PILE:
+            g.zone[e.yokai] = Zone.PILE
             g.piles[POOL.yokai[e.yokai].lv].append(e.yokai)
     enemies: list[Enemy | None] = []
     if boss:
@@ -49,13 +50,13 @@ def put_battle(g: OnmyojiGame, names: list[str], first: int = 0, boss: bool = Fa
     for n in names:
         y = Y[n]
         _free(g, y)
-        g.zone[y] = 1  # IN_PLAY
+        g.zone[y] = Zone.IN_PLAY
         enemies.append(Enemy(y, POOL.yokai[y].hp))
     enemies += [None] * (2 - len(enemies))
     g.first_seat = first
-    g._start_battle(enemies)
-    g._advance()
-    g._mask_cache = None
+    rules.start_battle(g, enemies)
+    rules.advance(g)
+    g.invalidate_mask()
     return g
 
 
@@ -63,8 +64,8 @@ def give(g: OnmyojiGame, seat: int, name: str, choice: int) -> None:
     """Give Yokai ``name`` to ``seat``: choice 0 Shikigami, 1/2/3 Equip left/right/bottom."""
     y = Y[name]
     _free(g, y)
-    g._place_taken(seat, y, choice)
-    g._mask_cache = None
+    rules.place_taken(g, seat, y, choice)
+    g.invalidate_mask()
 
 
 def legal(g: OnmyojiGame) -> set[int]:
@@ -79,12 +80,12 @@ def play_turn(g: OnmyojiGame, cards: list[int], targets: dict[int, int] | None =
     start_battle = (g.night, g.battle)
     while not g.is_over and g.turn == start_turn and (g.night, g.battle) == start_battle:
         seat, mask = g.current_player, legal(g)
-        if mask & {A, G, S} and g.decision == D_PLAY:
+        if mask & {A, G, S} and g.decision == Decision.PLAY:
             card = chosen.get(seat)
             g.step(card if card is not None else min(mask))  # None: the first card in hand
-        elif mask & {T_LEFT, T_RIGHT, T_P0, T_P1} and g.decision == D_TARGET:
+        elif mask & {T_LEFT, T_RIGHT, T_P0, T_P1} and g.decision == Decision.TARGET:
             g.step(targets.get(seat, min(mask)))
-        elif enc.DONE in mask:
-            g.step(enc.DONE)
+        elif act.DONE in mask:
+            g.step(act.DONE)
         else:
             break

@@ -13,9 +13,10 @@ import yaml
 
 from tests.onmyoji.helpers import POOL, T_LEFT, T_P0, A, G, S, Y, give, legal, new_game, play_turn, put_battle
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.onmyoji import encoding as enc
+from yokai_envs.onmyoji import actions as act
+from yokai_envs.onmyoji import rules
 from yokai_envs.onmyoji.cards import CARDS_PATH, parse_pool
-from yokai_envs.onmyoji.game import D_ACTION_MENU, D_START_MENU, D_TARGET
+from yokai_envs.onmyoji.state import Decision
 
 ENEMIES = ["Oni", "Jorogumo"]  # DEF 1 (left) and DEF 0 (right)
 
@@ -74,7 +75,7 @@ def _battle(card_name: str, choice: int):
 
 def _use(g, action):
     g.step(action)
-    if g.decision == D_TARGET:
+    if g.decision == Decision.TARGET:
         options = legal(g)
         g.step(T_LEFT if T_LEFT in options else T_P0)
 
@@ -84,15 +85,15 @@ def test_shikigami_ability_does_what_it_says(name):
     card = POOL.yokai[Y[name]]
     sk = card.shikigami
     g = _battle(name, 0)
-    use = enc.USE_SHIKIGAMI + card.index
+    use = act.USE_SHIKIGAMI + card.index
     if sk.timing == "start_of_turn":
-        assert g.decision == D_START_MENU and use in legal(g)
+        assert g.decision == Decision.START_MENU and use in legal(g)
     else:
-        assert g.decision != D_START_MENU  # nothing to do at the start of the turn
+        assert g.decision != Decision.START_MENU  # nothing to do at the start of the turn
         g.step(A)  # seat 0 attacks
         g.step(G)  # seat 1 guards
-        g.step(enc.DONE)  # seat 1's Guard resolves
-        assert g.decision == D_ACTION_MENU and g.current_player == 0 and use in legal(g)
+        g.step(act.DONE)  # seat 1's Guard resolves
+        assert g.decision == Decision.ACTION_MENU and g.current_player == 0 and use in legal(g)
     g.players[0].hand[2] = False  # a Used Spell, for "refresh"
     g.players[0].used[2] = True
     before = _snapshot(g)
@@ -111,20 +112,20 @@ def test_equip_edge_numbers_and_effect(name, edge, card):
     from yokai_envs.onmyoji import effects as fx
     assert (fx.player_atk(g, p), fx.player_def(g, p), fx.player_spl(g, p)) == tuple(
         b + s for b, s in zip(base, y.edges[edge].stats))
-    use = enc.USE_EQUIP + y.index
+    use = act.USE_EQUIP + y.index
     for other in (A, G, S):  # the effect is offered only on a turn with the matching card
         world = g.clone()
         world.step(other)
         world.step(G if other != G else A)
         while world.current_player != 0:
-            world.step(enc.DONE)
+            world.step(act.DONE)
         assert (use in legal(world)) == (other == card and y.edges[edge].ability is not None)
     if y.edges[edge].ability is None:
         return
     g.step(card)
     g.step(G if card != G else A)
     while g.current_player != 0:
-        g.step(enc.DONE)
+        g.step(act.DONE)
     g.players[0].hand[2 if card != S else 0] = False
     g.players[0].used[2 if card != S else 0] = True
     before = _snapshot(g)
@@ -196,7 +197,7 @@ def test_yokai_action_does_what_it_says(name, index):
     g = new_game("duel", characters=("Doman", "Seimei"))  # both DEF 0 ...
     put_battle(g, [name], first=1)
     for p in g.players:
-        p.equip_stats[1] = 1  # ... plus 1 DEF each
+        p.equip_stats = p.equip_stats._replace(defense=1)  # ... plus 1 DEF each
     g.enemies[0].hp = 60
     g.enemies[0].next_action = index
     hp = [p.hp for p in g.players]
@@ -213,8 +214,8 @@ def _duel_final(name: str):
     give(g, 0, name, 0)
     g.final_duel = True
     g.first_seat = 0
-    g._start_battle([None, None])
-    g._advance()
+    rules.start_battle(g, [None, None])
+    rules.advance(g)
     g.players[0].hp = 5
     return g
 
@@ -225,7 +226,7 @@ def test_shikigami_in_the_duel_final_uses_its_duel_text_on_the_other_onmyoji(nam
     sk = card.shikigami
     ability = sk.ability.duel or sk.ability
     g = _duel_final(name)
-    use = enc.USE_SHIKIGAMI + card.index
+    use = act.USE_SHIKIGAMI + card.index
     if sk.timing == "on_action":
         g.step(A)
         g.step(S)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 from pettingzoo.test import parallel_api_test
 
 import yokai_envs
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.onmyoji import encoding as enc
+from yokai_envs.onmyoji import actions as act
 from yokai_envs.onmyoji import parallel_env
 from yokai_envs.onmyoji.game import OnmyojiGame
+from yokai_envs.onmyoji.state import Decision
 
 
 @pytest.mark.parametrize(("options", "message"), [
@@ -56,7 +60,7 @@ def test_wait_is_never_legal_in_the_aec_game():
         g.reset(seed)
         while not g.is_over:
             mask = g.legal_action_mask()
-            assert not mask[enc.WAIT]
+            assert not mask[act.WAIT]
             g.step(int(rng.choice(np.flatnonzero(mask))))
 
 
@@ -69,14 +73,14 @@ def test_parallel_face_down_step_is_simultaneous_and_others_wait():
     env = parallel_env(mode="duel")
     obs, _ = env.reset(seed=3)
     game = env.game
-    while game.decision != 4:  # D_PLAY
+    while game.decision != Decision.PLAY:
         actions = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in obs.items()}
         obs, *_ = env.step(actions)
     masks = {a: o["action_mask"] for a, o in obs.items()}
-    assert all(m[enc.PLAY:enc.PLAY + 3].any() for m in masks.values())  # both choose in this step
+    assert all(m[act.PLAY:act.PLAY + 3].any() for m in masks.values())  # both choose in this step
     obs, *_ = env.step({a: int(np.flatnonzero(m)[0]) for a, m in masks.items()})
     assert all(p.revealed or p.played == -1 for p in game.players)
-    waiting = [o["action_mask"] for o in obs.values() if o["action_mask"][enc.WAIT]]
+    waiting = [o["action_mask"] for o in obs.values() if o["action_mask"][act.WAIT]]
     assert all(m.sum() == 1 for m in waiting)
     assert env.state().shape == (game.state_size,)
 
@@ -87,12 +91,12 @@ def test_parallel_rejects_a_real_action_from_a_waiting_seat():
     game = env.game
     rng = np.random.default_rng(0)
     while True:
-        waiting = [a for a, o in obs.items() if o["action_mask"][enc.WAIT]]
+        waiting = [a for a, o in obs.items() if o["action_mask"][act.WAIT]]
         if waiting:
             break
         obs, *_ = env.step({a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()})
     actions = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in obs.items()}
-    actions[waiting[0]] = enc.PLAY
+    actions[waiting[0]] = act.PLAY
     with pytest.raises(ConfigError, match="nothing to decide"):
         env.step(actions)
     assert game.steps >= 0
@@ -106,4 +110,29 @@ def test_solo_single_agent_gym_env_passes_sb3_check():
     env = make_gym("onmyoji_v0", mode="solo")
     check_env(env)
     env.reset(seed=0)
-    assert env.action_masks().shape == (enc.NUM_ACTIONS,)
+    assert env.action_masks().shape == (act.NUM_ACTIONS,)
+
+
+def test_readme_tables_match_the_code():
+    """The package README's observation layout and action table agree with the code."""
+    text = (Path(act.__file__).parent / "README.md").read_text()
+    duel, solo = OnmyojiGame(mode="duel"), OnmyojiGame(mode="solo")
+    widths = {m[1]: int(m[2]) for m in re.finditer(r"^\| `(\w+)` \| (\d+) \|", text, flags=re.M)}
+    assert widths == {name: s.stop - s.start for name, s in duel.observation_layout.items()}
+    assert f"Solo observations have {solo.observation_size} entries, Duel and Co-op {duel.observation_size}" in text
+    blocks = {m[3]: (int(m[1]), int(m[2] or m[1])) for m in re.finditer(r"^\| (\d+)(?:-(\d+))? \| `(\w+)` \|",
+                                                                        text, flags=re.M)}
+    assert list(blocks) == [b.name for b in act.Block]
+    for block, (first, last) in blocks.items():
+        assert first == act.Block[block] and last == first + act.BLOCK_WIDTH[act.Block[block]] - 1
+    assert f"{act.NUM_ACTIONS} actions" in text
+
+
+def test_action_encode_decode_round_trip():
+    for a in range(act.NUM_ACTIONS):
+        block, arg = act.decode(a)
+        assert act.encode(block, arg) == a
+    with pytest.raises(ValueError, match="no action 86"):
+        act.decode(act.NUM_ACTIONS)
+    with pytest.raises(ValueError, match="has no argument"):
+        act.encode(act.Block.PLAY, 3)

@@ -7,7 +7,8 @@ import numpy as np
 from agents.base import RandomAgent
 from agents.heuristics.onmyoji import HeuristicAgent
 from tests.onmyoji.helpers import A, G, S, Y, give, new_game, put_battle
-from yokai_envs.onmyoji import encoding as enc
+from yokai_envs.onmyoji import actions as act
+from yokai_envs.onmyoji.state import Decision
 
 
 def _act(bot, g):
@@ -34,16 +35,16 @@ def test_evolves_and_aims_to_kill():
     g.step(A)
     g.step(A)
     bot = HeuristicAgent(0)
-    assert _act(bot, g) == enc.EVOLVE
-    g.step(enc.EVOLVE)
+    assert _act(bot, g) == act.EVOLVE
+    g.step(act.EVOLVE)
     g.step(_act(bot, g))
-    while g.current_player == 0 and g.decision == 5:  # D_ACTION_MENU
+    while g.current_player == 0 and g.decision == Decision.ACTION_MENU:
         a = _act(bot, g)
         g.step(a)
-        if a == enc.DONE:
+        if a == act.DONE:
             break
     if g.decision == 7:  # a target: the one it can kill
-        assert _act(bot, g) == enc.TARGET + 1
+        assert _act(bot, g) == act.TARGET + 1
     assert g.players[0].evolved
 
 
@@ -51,10 +52,10 @@ def test_takes_shikigami_until_evolution_is_in_reach():
     g = put_battle(new_game("duel", characters=("Doman", "Seimei")), ["Kappa", "Tanuki"])
     g.enemies[0].hp = g.enemies[1].hp = 1
     bot = HeuristicAgent(0)
-    while g.decision != 1 and not g.is_over:  # D_PICK
+    while g.decision != Decision.PICK and not g.is_over:
         g.step(_act(bot, g))
     g.step(_act(bot, g))
-    assert _act(bot, g) == enc.TAKE  # as a Shikigami
+    assert _act(bot, g) == act.TAKE  # as a Shikigami
 
 
 def test_beats_random_in_duel_on_a_small_sample():
@@ -81,8 +82,8 @@ def test_only_reads_the_world_through_its_view():
     for card in (A, G, S):
         world = g.clone()
         p = world.players[0]
-        p.hand = [c != card - enc.PLAY for c in range(3)]
-        p.played = card - enc.PLAY
+        p.hand = [c != card - act.PLAY for c in range(3)]
+        p.played = card - act.PLAY
         bot.reset(7)
         choices.add(_act(bot, world))
     assert len(choices) == 1

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from tests.onmyoji.helpers import POOL, T_LEFT, T_P1, T_RIGHT, A, G, S, Y, give, legal, new_game, play_turn, put_battle
-from yokai_envs.onmyoji import encoding as enc
-from yokai_envs.onmyoji.game import D_ACTION_MENU, D_PICK, D_PLAY, D_START_MENU, D_TAKE, D_TARGET, S_GUARD
-from yokai_envs.onmyoji.state import ATTACK, EQUIP, GONE, GUARD, SHIKIGAMI, SPELL
+from yokai_envs.onmyoji import actions as act
+from yokai_envs.onmyoji import rules
+from yokai_envs.onmyoji.state import ATTACK, GUARD, SPELL, Decision, Stage, Zone
 
 
 # ---------------------------------------------------------------- 3 Setup
@@ -57,7 +57,7 @@ def test_face_down_choice_is_hidden_until_reveal():
     for card in (A, G, S):
         world = g.clone()
         world.step(card)
-        assert world.current_player == 1 - first and world.decision == D_PLAY
+        assert world.current_player == 1 - first and world.decision == Decision.PLAY
         seen.append(world.observation(1 - first))
     assert all(np.array_equal(seen[0], o) for o in seen[1:])
     world.step(A)  # the reveal: now both cards show
@@ -68,7 +68,7 @@ def test_guard_takes_no_damage_and_acts_before_attackers():
     g = put_battle(new_game("duel"), ["Gashadokuro"])  # (1): 5 damage to the left player
     g.step(A)  # seat 0 (left, first) attacks
     g.step(G)  # seat 1 guards
-    assert g.stage == S_GUARD and g.current_player == 1
+    assert g.stage == Stage.GUARD and g.current_player == 1
     put_battle(g, ["Gashadokuro"])
     g.step(G)
     g.step(A)
@@ -90,18 +90,18 @@ def test_first_player_acts_first_in_attack_step():
     g = put_battle(new_game("duel"), ["Kappa", "Tanuki"], first=1)
     g.step(A)
     g.step(S)
-    assert g.current_player == 1 and g.decision == D_ACTION_MENU
+    assert g.current_player == 1 and g.decision == Decision.ACTION_MENU
 
 
 def test_act_first_effect_lets_the_second_player_act_first():
     g = new_game("duel")
     give(g, 1, "Azukiarai", 0)  # start of turn: act first (1/game)
     put_battle(g, ["Kappa", "Tanuki"], first=0)
-    assert g.decision == D_START_MENU and g.current_player == 1
-    g.step(enc.USE_SHIKIGAMI + Y["Azukiarai"])
+    assert g.decision == Decision.START_MENU and g.current_player == 1
+    g.step(act.USE_SHIKIGAMI + Y["Azukiarai"])
     g.step(A)
     g.step(A)
-    assert g.current_player == 1 and g.decision == D_ACTION_MENU
+    assert g.current_player == 1 and g.decision == Decision.ACTION_MENU
 
 
 def test_empty_hand_takes_back_used_cards_at_end_of_turn():
@@ -120,7 +120,7 @@ def test_yokai_actions_cycle_right_then_left_and_advance_when_stopped():
     give(g, 0, "Yuki-onna", 0)  # start of turn: stop 1 Yokai
     put_battle(g, ["Kappa", "Tanuki"])
     g.enemies[0].hp = g.enemies[1].hp = 99
-    g.step(enc.USE_SHIKIGAMI + Y["Yuki-onna"])
+    g.step(act.USE_SHIKIGAMI + Y["Yuki-onna"])
     g.step(T_RIGHT)  # stop Tanuki this turn
     hp = [p.hp for p in g.players]
     play_turn(g, [A, A])
@@ -181,14 +181,14 @@ def test_finisher_picks_first_other_takes_the_rest_and_goes_first_next():
     g.enemies[0].hp = 1
     g.enemies[1].hp = 1
     play_turn(g, [A, S], {0: T_LEFT, 1: T_RIGHT})  # seat 1 finishes off the second Yokai
-    assert g.decision == D_PICK and g.current_player == 1
-    assert legal(g) == {enc.PICK + Y["Kappa"], enc.PICK + Y["Tanuki"]}
-    g.step(enc.PICK + Y["Tanuki"])
-    assert g.decision == D_TAKE and g.current_player == 1
-    g.step(enc.TAKE)  # Shikigami
-    assert g.decision == D_TAKE and g.current_player == 0 and g.taking == Y["Kappa"]
-    g.step(enc.TAKE + 1)  # Attack Equip
-    assert g.zone[Y["Tanuki"]] == SHIKIGAMI and g.zone[Y["Kappa"]] == EQUIP
+    assert g.decision == Decision.PICK and g.current_player == 1
+    assert legal(g) == {act.PICK + Y["Kappa"], act.PICK + Y["Tanuki"]}
+    g.step(act.PICK + Y["Tanuki"])
+    assert g.decision == Decision.TAKE and g.current_player == 1
+    g.step(act.TAKE)  # Shikigami
+    assert g.decision == Decision.TAKE and g.current_player == 0 and g.taking == Y["Kappa"]
+    g.step(act.TAKE + 1)  # Attack Equip
+    assert g.zone[Y["Tanuki"]] == Zone.SHIKIGAMI and g.zone[Y["Kappa"]] == Zone.EQUIP
     assert g.first_seat == 0 and g.battle == 2
 
 
@@ -200,12 +200,12 @@ def test_shikigami_per_battle_limit_and_once_per_turn():
     g.enemies[0].hp = g.enemies[1].hp = 99
     g.step(A)
     g.step(A)
-    use = enc.USE_SHIKIGAMI + Y["Kamaitachi"]
+    use = act.USE_SHIKIGAMI + Y["Kamaitachi"]
     assert use in legal(g)
     g.step(use)
     g.step(T_LEFT)
     assert use not in legal(g)  # at most once per turn
-    g.step(enc.DONE)
+    g.step(act.DONE)
     g.step(T_LEFT)
     play_turn(g, [A, A])
     play_turn(g, [S, S])
@@ -230,12 +230,12 @@ def test_per_game_shikigami_flips_and_stays_a_shikigami():
     g.players[0].hp = 5
     g.step(G)
     g.step(G)
-    g.step(enc.USE_SHIKIGAMI + Y["Kodama"])
+    g.step(act.USE_SHIKIGAMI + Y["Kodama"])
     assert g.players[0].hp == 9
     put_battle(g, ["Kasa-obake", "Azukiarai"])
     g.step(G)
     g.step(G)
-    assert enc.USE_SHIKIGAMI + Y["Kodama"] not in legal(g)
+    assert act.USE_SHIKIGAMI + Y["Kodama"] not in legal(g)
     assert Y["Kodama"] in g.players[0].shikigami
 
 
@@ -246,13 +246,13 @@ def test_equip_numbers_always_apply_and_effects_only_with_matching_card():
     put_battle(g, ["Gashadokuro"])
     g.step(S)
     g.step(S)
-    assert enc.USE_EQUIP + Y["Kasa-obake"] not in legal(g)  # not on a Spell turn
+    assert act.USE_EQUIP + Y["Kasa-obake"] not in legal(g)  # not on a Spell turn
     put_battle(g, ["Gashadokuro"])
     g.step(A)
     g.step(G)
-    g.step(enc.DONE)  # seat 1 guards
-    g.step(enc.USE_EQUIP + Y["Kasa-obake"])
-    g.step(enc.DONE)
+    g.step(act.DONE)  # seat 1 guards
+    g.step(act.USE_EQUIP + Y["Kasa-obake"])
+    g.step(act.DONE)
     # ATK 3 + 2 = 5, DEF 2 - 1 = 1
     assert g.enemies[0].hp == POOL.yokai[Y["Gashadokuro"]].hp - 4
 
@@ -268,22 +268,22 @@ def test_evolution_threshold_heal_and_what_stays(char, need):
     g.step(A)
     g.step(A) if g.current_player == 1 else None
     while g.current_player != 0:
-        g.step(enc.DONE)
-    assert (enc.EVOLVE in legal(g)) == (need <= 3)
+        g.step(act.DONE)
+    assert (act.EVOLVE in legal(g)) == (need <= 3)
     if need > 3:
         give(g, 0, "Rokurokubi", 0)  # Lv2: total 5
         give(g, 0, "Kappa", 0)
-        assert enc.EVOLVE in legal(g)
-    g.step(enc.EVOLVE)
-    assert legal(g) >= {enc.EVOLVE_WITH + Y["Oni"]}
-    g.step(enc.EVOLVE_WITH + Y["Oni"])
+        assert act.EVOLVE in legal(g)
+    g.step(act.EVOLVE)
+    assert legal(g) >= {act.EVOLVE_WITH + Y["Oni"]}
+    g.step(act.EVOLVE_WITH + Y["Oni"])
     if need > 3:
-        g.step(enc.EVOLVE_WITH + Y["Rokurokubi"])
+        g.step(act.EVOLVE_WITH + Y["Rokurokubi"])
         assert Y["Kappa"] in g.players[0].shikigami  # the remaining Shikigami stays
     p = g.players[0]
     assert p.evolved and p.hp == POOL.characters[p.character].back.hp
     assert (Y["Nekomata"], 2) in p.equips
-    assert enc.EVOLVE not in legal(g)  # once per game
+    assert act.EVOLVE not in legal(g)  # once per game
 
 
 # ---------------------------------------------------------------- 11 Boss battle
@@ -293,8 +293,8 @@ def test_boss_immune_while_minion_lives_and_repeats_last_action():
     assert g.enemies[0].is_boss and g.enemies[1].yokai == Y["Umibozu"]
     g.step(A)
     g.step(A)
-    assert T_LEFT not in legal(g) and enc.DONE in legal(g)
-    g.step(enc.DONE)  # only the minion can be aimed at: chosen automatically
+    assert T_LEFT not in legal(g) and act.DONE in legal(g)
+    g.step(act.DONE)  # only the minion can be aimed at: chosen automatically
     assert g.enemies[0].hp == POOL.boss.hp
     g.enemies[1].hp = 0
     g.enemies[1].alive = False
@@ -322,8 +322,8 @@ def test_duel_final_both_reach_zero_first_player_wins():
     g = new_game("duel", characters=("Doman", "Seimei"))
     g.final_duel = True
     g.first_seat = 1
-    g._start_battle([None, None])
-    g._advance()
+    rules.start_battle(g, [None, None])
+    rules.advance(g)
     g.players[0].hp = 2
     g.players[1].hp = 2
     play_turn(g, [S, S])
@@ -333,8 +333,8 @@ def test_duel_final_both_reach_zero_first_player_wins():
 def test_duel_final_attack_each_other():
     g = new_game("duel", characters=("Doman", "Seimei"))
     g.final_duel = True
-    g._start_battle([None, None])
-    g._advance()
+    rules.start_battle(g, [None, None])
+    rules.advance(g)
     play_turn(g, [A, G])  # Seimei guards: no damage
     assert g.players[1].hp == 14
     play_turn(g, [S, S])  # Doman SPL 2; Seimei SPL 3
@@ -349,14 +349,14 @@ def test_duel_survivor_fights_alone_takes_one_and_wins_after_night_3():
     g.players[1].fallen = True
     g.night, g.battle = 3, 2
     g.enemies[0].hp = g.enemies[1].hp = 1
-    g._begin_turn()
-    g._advance()
+    rules.begin_turn(g)
+    rules.advance(g)
     play_turn(g, [S, None])
     play_turn(g, [A, None])
-    assert g.decision == D_PICK and g.current_player == 0
-    g.step(enc.PICK + Y["Kappa"])
-    g.step(enc.TAKE)
-    assert g.zone[Y["Tanuki"]] == GONE
+    assert g.decision == Decision.PICK and g.current_player == 0
+    g.step(act.PICK + Y["Kappa"])
+    g.step(act.TAKE)
+    assert g.zone[Y["Tanuki"]] == Zone.GONE
     assert g.is_over and list(g.returns()) == [1.0, -1.0]
 
 
@@ -401,10 +401,10 @@ def test_solo_setup_starting_hp_and_starting_shikigami_choice():
     assert g.num_players == 1 and g.current_player == 0
     assert g.players[0].hp == 15 + POOL.solo[1].character_plus
     lv = POOL.solo[1].starting_shikigami_lv
-    assert legal(g) == {enc.PICK + y.index for y in POOL.yokai if y.lv == lv}
+    assert legal(g) == {act.PICK + y.index for y in POOL.yokai if y.lv == lv}
     choice = next(y for y in POOL.yokai if y.lv == lv)
-    g.step(enc.PICK + choice.index)
-    g.step(enc.TAKE)
+    g.step(act.PICK + choice.index)
+    g.step(act.TAKE)
     assert choice.index in g.players[0].shikigami
     assert sum(e is not None for e in g.enemies) == 1  # one Yokai in the first battle
 
@@ -434,7 +434,7 @@ def test_solo_yokai_deck_guard_spell_and_not_in_boss():
     play_turn(g, [A])
     assert g.enemies[0].hp == hp_y and g.enemies[0].next_action == 0  # no damage, no action, order kept
     hp = g.players[0].hp
-    g.players[0].equip_stats[1] = 3  # DEF 3 would absorb 3 of the 5 ...
+    g.players[0].equip_stats = g.players[0].equip_stats._replace(defense=3)  # DEF 3 would absorb 3 of the 5 ...
     play_turn(g, [S])
     assert g.players[0].hp == hp - 5  # ... but the Spell card makes the action ignore DEF
     assert g.yokai_deck and len(g.yokai_deck) == 1
@@ -447,12 +447,12 @@ def test_solo_heal_before_boss_and_lone_plus_one():
     g = new_game("solo", characters="Doman", difficulty=1)
     g.players[0].hp = 3
     g.night, g.battle = 3, 2
-    g._next_battle()
+    rules.next_battle(g)
     assert g.boss_battle and g.players[0].hp == 15
     g10 = new_game("solo", characters="Doman", difficulty=10)
     g10.players[0].hp = 3
     g10.night, g10.battle = 3, 2
-    g10._next_battle()
+    rules.next_battle(g10)
     assert g10.players[0].hp == 3
     from yokai_envs.onmyoji import effects as fx
     put_battle(g10, ["Kappa"])
@@ -466,14 +466,14 @@ def test_heal_cap_20():
     g.players[0].hp = 18
     g.step(G)
     g.step(G)
-    g.step(enc.USE_SHIKIGAMI + Y["Umibozu"])
-    assert g.decision == D_TARGET
-    g.step(enc.TARGET + 2)
+    g.step(act.USE_SHIKIGAMI + Y["Umibozu"])
+    assert g.decision == Decision.TARGET
+    g.step(act.TARGET + 2)
     assert g.players[0].hp == 20
 
 
 def test_unused_t_p1_constant():
-    assert T_P1 == enc.TARGET + 3
+    assert T_P1 == act.TARGET + 3
 
 
 def test_solo_yokai_deck_reshuffles_after_three_flips_and_each_battle():

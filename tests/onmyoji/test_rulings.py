@@ -8,18 +8,19 @@ from pathlib import Path
 import numpy as np
 
 from tests.onmyoji.helpers import POOL, T_LEFT, T_RIGHT, A, G, S, Y, give, legal, new_game, play_turn, put_battle
+from yokai_envs.onmyoji import actions as act
 from yokai_envs.onmyoji import effects as fx
-from yokai_envs.onmyoji import encoding as enc
-from yokai_envs.onmyoji.game import D_ACTION_MENU, D_EVOLVE, D_PICK, D_START_MENU, DUEL_FINAL_TURN_CAP
-from yokai_envs.onmyoji.state import GONE, GUARD, SPELL
+from yokai_envs.onmyoji import rules
+from yokai_envs.onmyoji.rules import DUEL_FINAL_TURN_CAP
+from yokai_envs.onmyoji.state import GUARD, SPELL, Decision, Zone
 
 
 def _final(first=0):
     g = new_game("duel", characters=("Doman", "Seimei"))
     g.final_duel = True
     g.first_seat = first
-    g._start_battle([None, None])
-    g._advance()
+    rules.start_battle(g, [None, None])
+    rules.advance(g)
     return g
 
 
@@ -63,7 +64,7 @@ def test_R3_duel_final_turn_cap():
 
 def test_R4_boss_not_targetable_while_minion_lives():
     g = put_battle(new_game("coop", characters=("Doman", "Seimei")), ["Oni"], boss=True)
-    assert g.enemy_targets(0) == [1]
+    assert fx.enemy_targets(g, 0) == [1]
     give(g, 0, "Gashadokuro", 0)  # damage_all 2
     fx.apply_ability(g, 0, POOL.yokai[Y["Gashadokuro"]].shikigami.ability, None)
     assert g.enemies[0].hp == POOL.boss.hp and g.enemies[1].hp == POOL.yokai[Y["Oni"]].hp - 1
@@ -75,8 +76,8 @@ def test_R5_edge_effects_before_the_card_resolves_then_lapse():
     put_battle(g, ["Gashadokuro"])
     g.step(A)
     g.step(A)
-    assert enc.USE_EQUIP + Y["Kasa-obake"] in legal(g)
-    g.step(enc.DONE)  # resolve without it: the effect is gone for this turn
+    assert act.USE_EQUIP + Y["Kasa-obake"] in legal(g)
+    g.step(act.DONE)  # resolve without it: the effect is gone for this turn
     assert g.current_player == 1 and g.players[0].used[0]
 
 
@@ -85,9 +86,9 @@ def test_R6_act_first_only_at_start_of_turn_and_ties_keep_first_player():
     give(g, 0, "Azukiarai", 0)
     give(g, 1, "Karasu-tengu", 0)
     put_battle(g, ["Kappa", "Tanuki"], first=0)
-    assert g.decision == D_START_MENU
-    g.step(enc.USE_SHIKIGAMI + Y["Azukiarai"])
-    g.step(enc.USE_SHIKIGAMI + Y["Karasu-tengu"])
+    assert g.decision == Decision.START_MENU
+    g.step(act.USE_SHIKIGAMI + Y["Azukiarai"])
+    g.step(act.USE_SHIKIGAMI + Y["Karasu-tengu"])
     g.step(A)
     g.step(A)
     assert g.current_player == 0
@@ -98,16 +99,16 @@ def test_R7_evolution_one_at_a_time_until_threshold():
     for name in ("Kappa", "Tanuki", "Rokurokubi", "Oni"):
         give(g, 0, name, 0)
     put_battle(g, ["Kasa-obake", "Kodama"])
-    g.step(enc.DONE)  # Tanuki's Start-of-turn shield: not now
+    g.step(act.DONE)  # Tanuki's Start-of-turn shield: not now
     g.step(G)
     g.step(G)
-    g.step(enc.EVOLVE)
-    assert g.decision == D_EVOLVE
-    g.step(enc.EVOLVE_WITH + Y["Kappa"])
-    g.step(enc.EVOLVE_WITH + Y["Tanuki"])
-    assert g.decision == D_EVOLVE  # 2 < 5
-    g.step(enc.EVOLVE_WITH + Y["Oni"])  # 5: done
-    assert g.decision == D_ACTION_MENU and g.players[0].evolved
+    g.step(act.EVOLVE)
+    assert g.decision == Decision.EVOLVE
+    g.step(act.EVOLVE_WITH + Y["Kappa"])
+    g.step(act.EVOLVE_WITH + Y["Tanuki"])
+    assert g.decision == Decision.EVOLVE  # 2 < 5
+    g.step(act.EVOLVE_WITH + Y["Oni"])  # 5: done
+    assert g.decision == Decision.ACTION_MENU and g.players[0].evolved
     assert g.players[0].shikigami == [Y["Rokurokubi"]]
 
 
@@ -117,15 +118,15 @@ def test_R8_used_per_game_shikigami_counts_for_evolution():
     put_battle(g, ["Kasa-obake", "Kodama"])
     g.step(G)
     g.step(G)
-    g.step(enc.USE_SHIKIGAMI + Y["Umibozu"])
-    g.step(enc.TARGET + 2) if g.decision != D_ACTION_MENU else None
-    assert enc.EVOLVE in legal(g)
+    g.step(act.USE_SHIKIGAMI + Y["Umibozu"])
+    g.step(act.TARGET + 2) if g.decision != Decision.ACTION_MENU else None
+    assert act.EVOLVE in legal(g)
 
 
 def test_R9_ally_is_yourself_in_duel_and_solo_either_in_coop():
-    assert new_game("duel").ally_targets(1) == [fx.PLAYER_0 + 1]
-    assert new_game("solo").ally_targets(0) == [fx.PLAYER_0]
-    assert new_game("coop").ally_targets(1) == [fx.PLAYER_0, fx.PLAYER_0 + 1]
+    assert fx.ally_targets(new_game("duel"), 1) == [fx.PLAYER_0 + 1]
+    assert fx.ally_targets(new_game("solo"), 0) == [fx.PLAYER_0]
+    assert fx.ally_targets(new_game("coop"), 1) == [fx.PLAYER_0, fx.PLAYER_0 + 1]
 
 
 def test_R10_solo_deck_when_one_of_two_is_left():
@@ -154,7 +155,7 @@ def test_R12_finisher_is_who_defeats_the_last_yokai():
     g.enemies[0].hp = 1
     g.enemies[1].hp = 1
     play_turn(g, [A, S], {0: T_RIGHT, 1: T_LEFT})  # seat 0 defeats Tanuki, seat 1 then defeats Kappa
-    assert g.decision == D_PICK and g.current_player == 1
+    assert g.decision == Decision.PICK and g.current_player == 1
 
 
 def test_R13_fallen_player_does_nothing_more():
@@ -163,11 +164,11 @@ def test_R13_fallen_player_does_nothing_more():
     g.step(G)  # seat 0 guards ...
     g.players[1].hp = 1
     g.step(A)
-    g.step(enc.DONE)
+    g.step(act.DONE)
     g.players[1].hp = 0  # ... seat 1 falls before its action
     g.players[1].fallen = True
-    g._mask_cache = None
-    g._advance()
+    g.invalidate_mask()
+    rules.advance(g)
     assert g.players[1].used[0] and g.current_player == 0  # its card went to Used, unresolved
     assert g.enemies[0].hp == 60
 
@@ -210,19 +211,19 @@ def test_R18_single_target_is_automatic():
     g = put_battle(new_game("duel", characters=("Doman", "Seimei")), ["Gashadokuro"])
     g.step(A)
     g.step(A)
-    g.step(enc.DONE)  # no target decision
+    g.step(act.DONE)  # no target decision
     assert g.current_player == 1 and g.enemies[0].hp < POOL.yokai[Y["Gashadokuro"]].hp
 
 
 def test_R19_start_menu_only_when_usable():
     g = put_battle(new_game("duel"), ["Kappa", "Tanuki"])
-    assert g.decision != D_START_MENU
+    assert g.decision != Decision.START_MENU
     give(g, 1, "Tanuki", 0)
     give(g, 1, "Tsuchigumo", 0)
     put_battle(g, ["Kappa", "Kodama"], first=0)
-    assert g.decision == D_START_MENU and g.current_player == 1
-    g.step(enc.USE_SHIKIGAMI + Y["Tanuki"])
-    assert g.decision == D_START_MENU and enc.USE_SHIKIGAMI + Y["Tsuchigumo"] in legal(g)
+    assert g.decision == Decision.START_MENU and g.current_player == 1
+    g.step(act.USE_SHIKIGAMI + Y["Tanuki"])
+    assert g.decision == Decision.START_MENU and act.USE_SHIKIGAMI + Y["Tsuchigumo"] in legal(g)
 
 
 def test_R20_def_budget_in_arrival_order():
@@ -245,8 +246,8 @@ def test_R22_solo_start_choice_leaves_the_pile():
     g = new_game("solo", characters="Doman", solo_start=None)
     lv = g.solo_level.starting_shikigami_lv
     y = g.piles[lv][-1]
-    g.step(enc.PICK + y)
-    g.step(enc.TAKE)
+    g.step(act.PICK + y)
+    g.step(act.TAKE)
     assert y not in g.piles[lv] and y in g.players[0].shikigami
 
 
@@ -264,10 +265,10 @@ def test_R24_yokai_not_taken_leaves_the_game():
     g.enemies[0].hp = g.enemies[1].hp = 1
     play_turn(g, [S], {0: T_LEFT})
     play_turn(g, [A])
-    assert g.decision == D_PICK
-    g.step(enc.PICK + Y["Kappa"])
-    g.step(enc.TAKE)
-    assert g.zone[Y["Tanuki"]] == GONE
+    assert g.decision == Decision.PICK
+    g.step(act.PICK + Y["Kappa"])
+    g.step(act.TAKE)
+    assert g.zone[Y["Tanuki"]] == Zone.GONE
 
 
 def test_R25_guard_is_not_redirected():
@@ -279,7 +280,7 @@ def test_R25_guard_is_not_redirected():
     g = _final()
     g.step(G)
     g.step(A)
-    g.step(enc.DONE)
+    g.step(act.DONE)
     assert g.players[0].hp == 15
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from tests.onmyoji.helpers import T_LEFT, A, G, S, Y, new_game
-from yokai_envs.onmyoji import encoding as enc
-from yokai_envs.onmyoji.game import D_PLAY
+from yokai_envs.onmyoji import actions as act
+from yokai_envs.onmyoji.state import Decision
 
 
 def _zone(zones: list[dict], name: str) -> dict:
@@ -39,11 +39,11 @@ def test_view_shape_counters_and_seats():
 
 def test_face_down_card_hidden_from_the_other_seat_until_the_reveal():
     g = new_game("duel")
-    assert g.decision == D_PLAY
+    assert g.decision == Decision.PLAY
     first = g.current_player
     other = 1 - first
     g.step(S)
-    assert g.current_player == other and g.decision == D_PLAY
+    assert g.current_player == other and g.decision == Decision.PLAY
     mine = _zone(g.table_view(first)["seats"][first]["zones"], "played")
     assert mine["cards"] == [{"name": "Spell", "info": "face down"}] and mine["hidden"] == 0
     seen = g.table_view(other)["seats"][first]
@@ -62,8 +62,8 @@ def test_public_action_names():
     assert g.public_action_name(A, me) == "play Attack"
     assert g.public_action_name(A, 1 - me) == "play a card face down"
     # Public decisions are named the same for every seat.
-    for action in (T_LEFT, enc.DONE, enc.EVOLVE, enc.TAKE, enc.TAKE + 2, enc.PICK + Y["Kappa"],
-                   enc.USE_SHIKIGAMI + Y["Kappa"], enc.USE_EQUIP + Y["Kappa"], enc.EVOLVE_WITH + Y["Kappa"]):
+    for action in (T_LEFT, act.DONE, act.EVOLVE, act.TAKE, act.TAKE + 2, act.PICK + Y["Kappa"],
+                   act.USE_SHIKIGAMI + Y["Kappa"], act.USE_EQUIP + Y["Kappa"], act.EVOLVE_WITH + Y["Kappa"]):
         assert g.public_action_name(action, 1 - me) == g.action_name(action) == g.public_action_name(action, me)
 
 

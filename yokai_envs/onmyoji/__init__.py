@@ -3,6 +3,11 @@
 ``yokai_envs.make("onmyoji_v0", mode=...)`` gives the AEC env (module ``yokai_envs.onmyoji.env``);
 ``yokai_envs.onmyoji.parallel_env(mode=...)`` the Parallel one. Importing this package imports no
 gymnasium/pettingzoo.
+
+Modules: ``state`` (enums, players, enemies), ``rules`` (the flow), ``decisions`` (masks and what
+each decision does), ``effects`` (effect vocabulary, targets, damage, falls), ``actions`` (the
+action table), ``observation`` (observation and state tensors), ``game`` (the Game contract),
+``view`` (text and table views), ``invariants``, ``cards`` (+ ``cards.yaml``) and ``env``.
 """
 
 from __future__ import annotations

@@ -9,38 +9,81 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.onmyoji.state import Stats, TextEnum
 
 CARDS_PATH = Path(__file__).with_name("cards.yaml")
 
-EFFECT_VERBS = ("damage", "pierce", "damage_all", "heal", "shield", "weaken", "atk_up", "spl_up",
-                "stop", "act_first", "refresh")
+
+class Verb(TextEnum):
+    """The effect vocabulary of abilities (``effects.apply_ability`` interprets it)."""
+
+    DAMAGE = "damage"
+    PIERCE = "pierce"          # damage that ignores DEF
+    DAMAGE_ALL = "damage_all"
+    HEAL = "heal"
+    SHIELD = "shield"
+    WEAKEN = "weaken"
+    ATK_UP = "atk_up"
+    SPL_UP = "spl_up"
+    STOP = "stop"
+    ACT_FIRST = "act_first"
+    REFRESH = "refresh"
+
+
+class AbilityTarget(TextEnum):
+    NONE = "none"
+    ENEMY = "enemy"
+    ALLY = "ally"
+
+
+class Timing(TextEnum):
+    START_OF_TURN = "start_of_turn"
+    ON_ACTION = "on_action"
+
+
+class YokaiTarget(TextEnum):
+    """Whom a Yokai action hits."""
+
+    FIRST = "first"
+    SECOND = "second"
+    BOTH = "both"
+    LEFT = "left"
+    RIGHT = "right"
+
+
+EFFECT_VERBS = tuple(v.value for v in Verb)
 #: Verbs that mean something only against Yokai; an ability using one needs a ``duel:`` variant.
-YOKAI_ONLY_VERBS = frozenset({"stop"})
+YOKAI_ONLY_VERBS = frozenset({Verb.STOP})
 #: Verbs that need the ability's target to be an enemy.
-ENEMY_VERBS = frozenset({"damage", "pierce", "weaken", "stop"})
-ABILITY_TARGETS = ("none", "enemy", "ally")
-TIMINGS = ("start_of_turn", "on_action")
-YOKAI_TARGETS = ("first", "second", "both", "left", "right")
-EDGES = ("left", "right", "bottom")  # Attack, Guard, Spell Equip
+ENEMY_VERBS = frozenset({Verb.DAMAGE, Verb.PIERCE, Verb.WEAKEN, Verb.STOP})
+ABILITY_TARGETS = tuple(t.value for t in AbilityTarget)
+TIMINGS = tuple(t.value for t in Timing)
+YOKAI_TARGETS = tuple(t.value for t in YokaiTarget)
+EDGES = ("left", "right", "bottom")  # Attack, Guard, Spell Equip (state.EquipEdge)
 STATS = ("atk", "def", "spl")
 DIFFICULTY_LEVELS = tuple(range(1, 11))
 
 
+class Effect(NamedTuple):
+    verb: Verb
+    amount: int
+
+
 @dataclass(frozen=True)
 class Ability:
-    target: str                               # none | enemy | ally
-    effects: tuple[tuple[str, int], ...]      # (verb, amount)
+    target: AbilityTarget
+    effects: tuple[Effect, ...]
     duel: Ability | None = None               # variant used in the Duel Final Battle
 
 
 @dataclass(frozen=True)
 class Shikigami:
-    timing: str
+    timing: Timing
     per_battle: int                           # 0 when the limit is per game
     per_game: int
     ability: Ability
@@ -48,14 +91,14 @@ class Shikigami:
 
 @dataclass(frozen=True)
 class Edge:
-    stats: tuple[int, int, int]               # atk, def, spl (always on)
+    stats: Stats                              # always on
     ability: Ability | None
 
 
 @dataclass(frozen=True)
 class YokaiAction:
     damage: int                               # 0 with rest
-    target: str                               # one of YOKAI_TARGETS ('' with rest)
+    target: YokaiTarget | None                # None with rest
     marked: bool = False
     lone_bonus: int = 0
 
@@ -73,8 +116,14 @@ class Yokai:
     defense: int
     actions: tuple[YokaiAction, ...]
     repeat_third: bool
-    shikigami: Shikigami | None
-    edges: tuple[Edge, Edge, Edge]
+    shikigami: Shikigami | None               # None only for the Boss
+    edges: tuple[Edge, ...]                   # left, right, bottom (state.EquipEdge)
+
+    @property
+    def shiki(self) -> Shikigami:
+        """The Shikigami side (every Yokai but the Boss has one)."""
+        assert self.shikigami is not None, f"{self.name} has no Shikigami side"
+        return self.shikigami
 
 
 @dataclass(frozen=True)
@@ -106,7 +155,7 @@ class CoopLevel:
 class SoloLevel:
     character_plus: int
     starting_shikigami_lv: int
-    take: frozenset[str]
+    take: frozenset[YokaiTarget]
     heal_before_boss: bool
     lone_plus_one: bool
     boss_plus: int
@@ -165,7 +214,7 @@ def _ability(where: str, raw: Any, extra: tuple[str, ...] = (), allow_duel: bool
         amount = _int(f"{ew}.{verb}", amount, 1, 12)
         if verb in ENEMY_VERBS and target != "enemy":
             raise ConfigError(f"{ew}: verb {verb!r} needs target: enemy (got {target!r})")
-        effects.append((verb, amount))
+        effects.append(Effect(Verb(verb), amount))
     duel = None
     if "duel" in raw:
         if not allow_duel:
@@ -175,7 +224,7 @@ def _ability(where: str, raw: Any, extra: tuple[str, ...] = (), allow_duel: bool
             raise ConfigError(f"{where}.duel: the Duel variant cannot use Yokai-only verbs")
     elif allow_duel and any(v in YOKAI_ONLY_VERBS for v, _ in effects):
         raise ConfigError(f"{where}: uses a Yokai-only verb, so it needs a 'duel:' variant")
-    return Ability(target, tuple(effects), duel)
+    return Ability(AbilityTarget(target), tuple(effects), duel)
 
 
 def _shikigami(where: str, raw: Any) -> Shikigami:
@@ -187,10 +236,10 @@ def _shikigami(where: str, raw: Any) -> Shikigami:
     per_battle = _int(f"{where}.per_battle", raw["per_battle"], 1, 3) if "per_battle" in raw else 0
     per_game = _int(f"{where}.per_game", raw["per_game"], 1, 1) if "per_game" in raw else 0
     ability = _ability(where, raw, extra=("timing", "per_battle", "per_game"))
-    if any(v == "act_first" for v, _ in ability.effects) and raw["timing"] != "start_of_turn":
+    if any(v == Verb.ACT_FIRST for v, _ in ability.effects) and raw["timing"] != "start_of_turn":
         raise ConfigError(f"{where}: act_first works only with timing start_of_turn (it must be known "
                           "before the Attack/Spell step begins)")
-    return Shikigami(raw["timing"], per_battle, per_game, ability)
+    return Shikigami(Timing(raw["timing"]), per_battle, per_game, ability)
 
 
 def _yokai_action(where: str, raw: Any) -> YokaiAction:
@@ -198,14 +247,14 @@ def _yokai_action(where: str, raw: Any) -> YokaiAction:
     if raw.get("rest"):
         if len(raw) != 1:
             raise ConfigError(f"{where}: a rest action has no other fields")
-        return YokaiAction(0, "")
+        return YokaiAction(0, None)
     _map(where, raw, ("damage", "target"), ("marked", "lone_bonus"))
     if raw["target"] not in YOKAI_TARGETS:
         raise ConfigError(f"{where}.target: {raw['target']!r} is not one of {YOKAI_TARGETS}")
     marked = raw.get("marked", False)
     if not isinstance(marked, bool):
         raise ConfigError(f"{where}.marked: expected true/false, got {marked!r}")
-    return YokaiAction(_int(f"{where}.damage", raw["damage"], 1, 9), raw["target"], marked,
+    return YokaiAction(_int(f"{where}.damage", raw["damage"], 1, 9), YokaiTarget(raw["target"]), marked,
                        _int(f"{where}.lone_bonus", raw.get("lone_bonus", 0), 0, 5))
 
 
@@ -228,7 +277,7 @@ def _yokai(index: int, name: str, raw: Any, boss: bool = False) -> Yokai:
     if not isinstance(repeat_third, bool):
         raise ConfigError(f"{where}.repeat_third: expected true/false")
     if boss:
-        return Yokai(index, raw["name"], lv, hp, defense, actions, False, None, (Edge((0, 0, 0), None),) * 3)
+        return Yokai(index, raw["name"], lv, hp, defense, actions, False, None, (Edge(Stats(0, 0, 0), None),) * 3)
     shikigami = _shikigami(f"{where}.shikigami", raw["shikigami"])
     equip = _map(f"{where}.equip", raw["equip"], EDGES)
     edges = []
@@ -236,9 +285,9 @@ def _yokai(index: int, name: str, raw: Any, boss: bool = False) -> Yokai:
         ew = f"{where}.equip.{edge}"
         e = _map(ew, equip[edge], ("stats",), ("ability",))
         stats = _map(f"{ew}.stats", e["stats"] or {}, (), STATS)
-        numbers = tuple(_int(f"{ew}.stats.{s}", stats.get(s, 0), 0, 3) for s in STATS)
+        numbers = Stats(*(_int(f"{ew}.stats.{s}", stats.get(s, 0), 0, 3) for s in STATS))
         ability = _ability(f"{ew}.ability", e["ability"]) if "ability" in e else None
-        if ability is not None and any(v == "act_first" for v, _ in ability.effects):
+        if ability is not None and any(v == Verb.ACT_FIRST for v, _ in ability.effects):
             raise ConfigError(f"{ew}.ability: act_first is only for start-of-turn Shikigami")
         if sum(numbers) == 0 and ability is None:
             raise ConfigError(f"{ew}: an edge needs a number or an ability")
@@ -296,7 +345,7 @@ def parse_pool(data: Any) -> CardPool:
                 raise ConfigError(f"{w}.{flag}: expected true/false")
         solo[lv] = SoloLevel(_int(f"{w}.character_plus", r["character_plus"], 0, 6),
                              _int(f"{w}.starting_shikigami_lv", r["starting_shikigami_lv"], 1, 3),
-                             frozenset(take), r["heal_before_boss"], r["lone_plus_one"],
+                             frozenset(YokaiTarget(t) for t in take), r["heal_before_boss"], r["lone_plus_one"],
                              _int(f"{w}.boss_plus", r["boss_plus"], 0, 9))
     return CardPool(tuple(characters), yokai, boss, coop, solo)
 

@@ -1,41 +1,107 @@
-"""The one interpreter of the effect vocabulary, plus damage, healing and Yokai actions.
+"""The one interpreter of the effect vocabulary, plus targets, damage, healing, falls and Yokai actions.
 
 Every rule about *how much* happens lives here: DEF as a per-turn budget, marked (DEF-ignoring)
-damage, Guard, the Boss's immunity, the heal cap, the difficulty modifiers and Yokai targeting.
-``game.py`` decides *when* things happen.
+damage, Guard, the Boss's immunity, who may be targeted, the heal cap, what a fall does, the
+difficulty modifiers and Yokai targeting. ``rules.py`` decides *when* things happen.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from yokai_envs.onmyoji.cards import Ability, YokaiAction
-from yokai_envs.onmyoji.state import GUARD, SPELL, Enemy, Player
+import numpy as np
+
+from yokai_envs.onmyoji.cards import Ability, AbilityTarget, Verb, YokaiAction, YokaiTarget
+from yokai_envs.onmyoji.state import GUARD, SPELL, Decision, Enemy, Mode, Player, Stage, Target
 
 if TYPE_CHECKING:
     from yokai_envs.onmyoji.game import OnmyojiGame
 
 HP_CAP = 20
-# Target references (also the order of the target actions): enemy slots 0 (left) and 1 (right),
-# then Onmyoji seats 0 and 1.
-ENEMY_LEFT, ENEMY_RIGHT, PLAYER_0, PLAYER_1 = 0, 1, 2, 3
+# Target references (also the order of the target actions): see state.Target.
+ENEMY_LEFT, ENEMY_RIGHT, PLAYER_0, PLAYER_1 = Target.ENEMY_LEFT, Target.ENEMY_RIGHT, Target.PLAYER_0, Target.PLAYER_1
+#: Verbs resolved against the ability's enemy target, and the two that deal damage.
+_TARGET_VERBS = frozenset({Verb.DAMAGE, Verb.PIERCE, Verb.WEAKEN, Verb.STOP})
+_DAMAGE_VERBS = frozenset({Verb.DAMAGE, Verb.PIERCE})
 
 
 # ---------------------------------------------------------------------------------- stats
 def player_atk(g: OnmyojiGame, p: Player) -> int:
-    return g.side(p).atk + p.equip_stats[0] + p.atk_up
+    return g.side(p).atk + p.equip_stats.atk + p.atk_up
 
 
 def player_def(g: OnmyojiGame, p: Player) -> int:
-    return max(0, g.side(p).defense + p.equip_stats[1] + p.shield - p.weak)
+    return max(0, g.side(p).defense + p.equip_stats.defense + p.shield - p.weak)
 
 
 def player_spl(g: OnmyojiGame, p: Player) -> int:
-    return g.side(p).spl + p.equip_stats[2] + p.spl_up
+    return g.side(p).spl + p.equip_stats.spl + p.spl_up
 
 
 def enemy_def(g: OnmyojiGame, e: Enemy) -> int:
     return max(0, g.card(e.yokai).defense - e.weak)
+
+
+# ---------------------------------------------------------------------------------- targets
+def enemy_can_be_hurt(g: OnmyojiGame, e: Enemy) -> bool:
+    if e.deck_card == GUARD:
+        return False
+    # While the minion is alive, the Boss takes no damage.
+    minion = g.enemies[1]
+    return not (e.is_boss and minion is not None and minion.alive)
+
+
+def enemy_targets(g: OnmyojiGame, seat: int, include_immune: bool = False) -> list[int]:
+    """Target references ``seat`` may aim an Attack, a Spell or an enemy ability at."""
+    if g.final_duel:
+        return [PLAYER_0 + 1 - seat]
+    out = []
+    for slot, e in enumerate(g.enemies):
+        if e is None or not e.alive:
+            continue
+        # Ruling: the Boss cannot be chosen as a target while its minion is alive.
+        if e.is_boss and not include_immune and not enemy_can_be_hurt(g, e):
+            continue
+        out.append(slot)
+    return out
+
+
+def ally_targets(g: OnmyojiGame, seat: int) -> list[int]:
+    # Ruling: in Solo and Duel your only ally is yourself; in Co-op either living Onmyoji.
+    if g.mode == Mode.COOP:
+        return [PLAYER_0 + s for s in range(2) if not g.players[s].fallen]
+    return [PLAYER_0 + seat]
+
+
+def alive_enemy_count(g: OnmyojiGame) -> int:
+    return sum(1 for e in g.enemies if e is not None and e.alive)
+
+
+# ---------------------------------------------------------------------------------- falling and the end
+def on_hp_zero(g: OnmyojiGame, seat: int) -> None:
+    if g.final_duel:
+        return  # the Duel Final is decided at the end of the turn (ruling)
+    g.players[seat].fallen = True
+    if g.mode != Mode.DUEL:
+        finish(g, [-1.0] * g.num_players)  # Co-op/Solo: a fall loses at once
+    elif all(p.fallen for p in g.players):
+        finish(g, [-1.0, -1.0])  # both fall: both lose
+
+
+def finish(g: OnmyojiGame, rewards: Sequence[float]) -> None:
+    """The game ends with these per-seat returns."""
+    g.over = True
+    g.stage = Stage.OVER
+    g.decision = Decision.NONE
+    g.decider = -1
+    g.final_returns = np.array(rewards, dtype=np.float64)
+
+
+def duel_winner(g: OnmyojiGame, seat: int) -> None:
+    r = [-1.0, -1.0]
+    r[seat] = 1.0
+    finish(g, r)
 
 
 # ---------------------------------------------------------------------------------- damage
@@ -50,7 +116,7 @@ def _after_def(amount: int, defense: int, spent: int, pierce: bool) -> tuple[int
 def hurt_enemy(g: OnmyojiGame, seat: int, slot: int, amount: int, pierce: bool) -> int:
     """``seat`` deals ``amount`` to the enemy in ``slot``; returns the HP it lost."""
     e = g.enemies[slot]
-    if e is None or not e.alive or amount <= 0 or not g.enemy_can_be_hurt(e):
+    if e is None or not e.alive or amount <= 0 or not enemy_can_be_hurt(g, e):
         return 0
     dealt, absorbed = _after_def(amount, enemy_def(g, e), e.def_spent, pierce)
     e.def_spent += absorbed
@@ -73,7 +139,7 @@ def hurt_player(g: OnmyojiGame, seat: int, amount: int, pierce: bool) -> int:
     dealt = min(dealt, p.hp)
     p.hp -= dealt
     if p.hp == 0:
-        g.on_hp_zero(seat)
+        on_hp_zero(g, seat)
     return dealt
 
 
@@ -89,10 +155,10 @@ def active_variant(g: OnmyojiGame, ability: Ability) -> Ability:
 
 
 def ability_targets(g: OnmyojiGame, seat: int, ability: Ability) -> list[int]:
-    if ability.target == "enemy":
-        return g.enemy_targets(seat)
-    if ability.target == "ally":
-        return g.ally_targets(seat)
+    if ability.target == AbilityTarget.ENEMY:
+        return enemy_targets(g, seat)
+    if ability.target == AbilityTarget.ALLY:
+        return ally_targets(g, seat)
     return []
 
 
@@ -100,24 +166,24 @@ def apply_ability(g: OnmyojiGame, seat: int, ability: Ability, target: int | Non
     """Resolve every effect of ``ability`` in order; ``target`` is a target reference or None."""
     me = g.players[seat]
     for verb, n in ability.effects:
-        if verb in ("damage", "pierce", "weaken", "stop"):
+        if verb in _TARGET_VERBS:
             _enemy_effect(g, seat, verb, n, target)
-        elif verb == "damage_all":
-            for ref in g.enemy_targets(seat, include_immune=True):
-                _enemy_effect(g, seat, "damage", n, ref)
-        elif verb in ("heal", "shield"):
+        elif verb == Verb.DAMAGE_ALL:
+            for ref in enemy_targets(g, seat, include_immune=True):
+                _enemy_effect(g, seat, Verb.DAMAGE, n, ref)
+        elif verb in (Verb.HEAL, Verb.SHIELD):
             ally = me if target is None or target < PLAYER_0 else g.players[target - PLAYER_0]
-            if verb == "heal":
+            if verb == Verb.HEAL:
                 heal(ally, n)
             else:
                 ally.shield += n
-        elif verb == "atk_up":
+        elif verb == Verb.ATK_UP:
             me.atk_up += n
-        elif verb == "spl_up":
+        elif verb == Verb.SPL_UP:
             me.spl_up += n
-        elif verb == "act_first":
+        elif verb == Verb.ACT_FIRST:
             me.act_first = True
-        elif verb == "refresh":
+        elif verb == Verb.REFRESH:
             for c in range(3):
                 if me.used[c]:
                     me.used[c] = False
@@ -126,24 +192,27 @@ def apply_ability(g: OnmyojiGame, seat: int, ability: Ability, target: int | Non
             raise AssertionError(verb)
 
 
-def _enemy_effect(g: OnmyojiGame, seat: int, verb: str, n: int, target: int | None) -> None:
+def _enemy_effect(g: OnmyojiGame, seat: int, verb: Verb, n: int, target: int | None) -> None:
     if target is None:
         return
     if target >= PLAYER_0:  # the other Onmyoji, in the Duel Final Battle
         other = g.players[target - PLAYER_0]
         if other.guarding:  # Guard: no enemy action affects you
             return
-        if verb in ("damage", "pierce"):
-            hurt_player(g, target - PLAYER_0, n, pierce=verb == "pierce")
-        elif verb == "weaken":
+        if verb in _DAMAGE_VERBS:
+            hurt_player(g, target - PLAYER_0, n, pierce=verb == Verb.PIERCE)
+        elif verb == Verb.WEAKEN:
             other.weak += n
         return
+    if verb in _DAMAGE_VERBS:
+        hurt_enemy(g, seat, target, n, pierce=verb == Verb.PIERCE)
+        return
     e = g.enemies[target]
-    if verb in ("damage", "pierce"):
-        hurt_enemy(g, seat, target, n, pierce=verb == "pierce")
-    elif verb == "weaken":
+    if e is None:  # pragma: no cover - targets are living enemies
+        return
+    if verb == Verb.WEAKEN:
         e.weak += n
-    elif verb == "stop":
+    elif verb == Verb.STOP:
         e.stopped = True
 
 
@@ -153,41 +222,45 @@ def resolve_card(g: OnmyojiGame, seat: int, card: int, target: int | None) -> No
         return
     p = g.players[seat]
     amount = player_spl(g, p) if card == SPELL else player_atk(g, p)
-    _enemy_effect(g, seat, "pierce" if card == SPELL else "damage", amount, target)
+    _enemy_effect(g, seat, Verb.PIERCE if card == SPELL else Verb.DAMAGE, amount, target)
 
 
 # ---------------------------------------------------------------------------------- Yokai actions
 def yokai_damage(g: OnmyojiGame, e: Enemy, action: YokaiAction) -> int:
     """The action's damage with "when no other Yokai is left" and the difficulty modifiers."""
     amount = action.damage
-    lone = g.alive_enemy_count() == 1
+    lone = alive_enemy_count(g) == 1
     if lone:
         amount += action.lone_bonus
-    if g.mode == "coop":
-        lvl = g.coop_level
+    if g.mode == Mode.COOP:
+        coop = g.coop_level
         if e.is_boss:
-            amount += (2 if lvl.boss_boost else 0) + lvl.boss_plus
-        if lone and lvl.lone_plus_one:
+            amount += (2 if coop.boss_boost else 0) + coop.boss_plus
+        if lone and coop.lone_plus_one:
             amount += 1
-        if lvl.enemy_plus_one:
+        if coop.enemy_plus_one:
             amount += 1
-    elif g.mode == "solo":
-        lvl = g.solo_level
-        if lone and lvl.lone_plus_one:
+    elif g.mode == Mode.SOLO:
+        solo = g.solo_level
+        if lone and solo.lone_plus_one:
             amount += 1
         if e.is_boss:
-            amount += lvl.boss_plus
+            amount += solo.boss_plus
     return amount
 
 
-def yokai_action_seats(g: OnmyojiGame, target: str) -> list[int]:
-    """Seats an action aimed at ``target`` hits (a fallen player's share goes to the survivor)."""
-    if g.mode == "solo":
-        return [0] if target == "both" or target in g.solo_level.take else []
+def yokai_action_seats(g: OnmyojiGame, target: YokaiTarget | None) -> list[int]:
+    """Seats an action aimed at ``target`` hits (a fallen player's share goes to the survivor);
+    none for a rest (``target`` None)."""
+    if target is None:
+        return []
+    if g.mode == Mode.SOLO:
+        return [0] if target == YokaiTarget.BOTH or target in g.solo_level.take else []
     alive = [s for s in (0, 1) if not g.players[s].fallen]
-    if target == "both":
+    if target == YokaiTarget.BOTH:
         return alive
-    seat = {"first": g.first_seat, "second": 1 - g.first_seat, "left": 0, "right": 1}[target]
+    seat = {YokaiTarget.FIRST: g.first_seat, YokaiTarget.SECOND: 1 - g.first_seat,
+            YokaiTarget.LEFT: 0, YokaiTarget.RIGHT: 1}[target]
     if g.players[seat].fallen:
         return alive  # the surviving player takes it instead (empty when none survives)
     return [seat]

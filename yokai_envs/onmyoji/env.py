@@ -6,7 +6,7 @@ over the same Game: every live seat acts each step; a seat with nothing to decid
 only action 0 (``wait``). In the face-down card step both seats choose in the same parallel step.
 
 Observation layout: see :mod:`yokai_envs.onmyoji.observation` (``env.observation_layout``).
-Action table (86 actions): see :mod:`yokai_envs.onmyoji.encoding`.
+Action table (86 actions): see :mod:`yokai_envs.onmyoji.actions`.
 """
 
 from __future__ import annotations
@@ -20,12 +20,13 @@ from pettingzoo import ParallelEnv
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.render import render_in_mode
 from yokai_envs.envs.aec import YokaiAECEnv, split_options, wrap
-from yokai_envs.onmyoji import encoding as enc
+from yokai_envs.onmyoji import actions as act
 from yokai_envs.onmyoji import observation as _observation
-from yokai_envs.onmyoji.game import D_PLAY, OnmyojiGame
+from yokai_envs.onmyoji.game import OnmyojiGame
+from yokai_envs.onmyoji.state import Decision
 
 # The full observation layout and action table, so that ``help(env)`` shows them.
-__doc__ = f"{__doc__}\n{_observation.__doc__}\n{enc.__doc__}"
+__doc__ = f"{__doc__}\n{_observation.__doc__}\n{act.__doc__}"
 
 
 class raw_env(YokaiAECEnv):
@@ -54,14 +55,15 @@ class OnmyojiParallelEnv(ParallelEnv):
         low, high = self.game.observation_bounds()
         obs_space = spaces.Dict({
             "observation": spaces.Box(low=low, high=high, dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(enc.NUM_ACTIONS,), dtype=np.int8),
+            "action_mask": spaces.Box(low=0, high=1, shape=(act.NUM_ACTIONS,), dtype=np.int8),
         })
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
-        self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(enc.NUM_ACTIONS))
+        action_space: spaces.Space = spaces.Discrete(act.NUM_ACTIONS)
+        self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self.state_space = spaces.Box(low=-np.inf, high=np.inf, shape=(self.game.state_size,), dtype=np.float32)
         self.observation_layout = self.game.observation_layout
-        self._wait_mask = np.zeros(enc.NUM_ACTIONS, dtype=np.int8)
-        self._wait_mask[enc.WAIT] = 1
+        self._wait_mask = np.zeros(act.NUM_ACTIONS, dtype=np.int8)
+        self._wait_mask[act.WAIT] = 1
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -73,7 +75,7 @@ class OnmyojiParallelEnv(ParallelEnv):
         g = self.game
         if g.is_over:
             return []
-        if g.decision == D_PLAY:
+        if g.decision == Decision.PLAY:
             return g.order[g.cursor:]  # every seat still to choose a face-down card
         return [g.current_player]
 
@@ -84,9 +86,9 @@ class OnmyojiParallelEnv(ParallelEnv):
             return self.game.legal_action_mask().astype(np.int8)
         # Face-down step: the later seat's card mask depends only on its own hand.
         p = self.game.players[seat]
-        mask = np.zeros(enc.NUM_ACTIONS, dtype=np.int8)
+        mask = np.zeros(act.NUM_ACTIONS, dtype=np.int8)
         for c in range(3):
-            mask[enc.PLAY + c] = p.hand[c]
+            mask[act.PLAY + c] = p.hand[c]
         return mask
 
     def _observe(self) -> dict[str, dict[str, np.ndarray]]:
@@ -111,7 +113,7 @@ class OnmyojiParallelEnv(ParallelEnv):
                 raise ConfigError(f"onmyoji parallel_env: no action for {agent}, which must decide")
         for agent, a in actions.items():
             seat = self.possible_agents.index(agent)
-            if seat not in deciders and int(a) != enc.WAIT:
+            if seat not in deciders and int(a) != act.WAIT:
                 raise ConfigError(f"onmyoji parallel_env: {agent} has nothing to decide; its only action is 0 (wait)")
         for seat in deciders:
             g.step(int(actions[self.possible_agents[seat]]))
@@ -125,7 +127,7 @@ class OnmyojiParallelEnv(ParallelEnv):
         terms = dict.fromkeys(agents, terminated)
         truncs = dict.fromkeys(agents, truncated)
         observations = self._observe()
-        infos = {a: {} for a in agents}
+        infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
         if terminated or truncated:
             self.agents = []
         return observations, rewards, terms, truncs, infos

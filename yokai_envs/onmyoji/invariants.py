@@ -5,64 +5,53 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from yokai_envs.onmyoji import effects as fx
-from yokai_envs.onmyoji import encoding as enc
-from yokai_envs.onmyoji.state import (
-    CARD_NAMES,
-    DEFEATED,
-    EQUIP,
-    GONE,
-    IN_PLAY,
-    PILE,
-    S_SETUP,
-    SHIKIGAMI,
-    UNDER,
-    ZONE_NAMES,
-)
+from yokai_envs.onmyoji.actions import N_YOKAI
+from yokai_envs.onmyoji.state import CARD_NAMES, NO_STATS, ZONE_NAMES, Stage, Zone
 
 if TYPE_CHECKING:
     from yokai_envs.onmyoji.game import OnmyojiGame
 
+
 def check_invariants(g: OnmyojiGame) -> None:
     """Every Yokai in exactly one zone, each action card in one place, counters in range."""
-    counts = [0] * enc.N_YOKAI
+    counts = [0] * N_YOKAI
     for e in g.enemies:
         if e is not None and not e.is_boss:
-            assert g.zone[e.yokai] == IN_PLAY, f"{g.yokai_names[e.yokai]} in play but zone says " \
+            assert g.zone[e.yokai] == Zone.IN_PLAY, f"{g.yokai_names[e.yokai]} in play but zone says " \
                                                   f"{ZONE_NAMES[g.zone[e.yokai]]}"
             counts[e.yokai] += 1
         if e is not None:
             assert 0 <= e.hp <= g.card(e.yokai).hp and e.alive == (e.hp > 0)
             assert 0 <= e.next_action < len(g.card(e.yokai).actions)
     for y in g.pick_candidates:
-        assert g.zone[y] == (PILE if g.stage == S_SETUP else DEFEATED)
-        counts[y] += g.stage != S_SETUP
+        assert g.zone[y] == (Zone.PILE if g.stage == Stage.SETUP else Zone.DEFEATED)
+        counts[y] += g.stage != Stage.SETUP
     if g.taking >= 0:
-        assert g.zone[g.taking] == DEFEATED
+        assert g.zone[g.taking] == Zone.DEFEATED
         counts[g.taking] += 1
     for s, p in enumerate(g.players):
         assert 0 <= p.hp <= fx.HP_CAP, f"seat {s} HP {p.hp} out of range"
         assert p.fallen == (p.hp == 0) or g.final_duel, f"seat {s} fallen flag disagrees with HP"
         for y in p.shikigami:
-            assert g.zone[y] == SHIKIGAMI and g.owner[y] == s
+            assert g.zone[y] == Zone.SHIKIGAMI and g.owner[y] == s
             counts[y] += 1
         for y, _ in p.equips:
-            assert g.zone[y] == EQUIP and g.owner[y] == s
+            assert g.zone[y] == Zone.EQUIP and g.owner[y] == s
             counts[y] += 1
         for c in range(3):
             places = p.hand[c] + p.used[c] + (p.played == c and not p.used[c])
             assert places == 1, f"seat {s} action card {CARD_NAMES[c]} is in {places} places"
-        stats = [0, 0, 0]
+        stats = NO_STATS
         for y, edge in p.equips:
-            for i in range(3):
-                stats[i] += g.card(y).edges[edge].stats[i]
+            stats = stats.plus(g.card(y).edges[edge].stats)
         assert stats == p.equip_stats
     for lv in (1, 2, 3):
         for y in g.piles[lv]:
-            assert g.zone[y] == PILE and g.card(y).lv == lv, f"{g.yokai_names[y]} misplaced in pile"
-    for y in range(enc.N_YOKAI):
-        if g.zone[y] == PILE:
+            assert g.zone[y] == Zone.PILE and g.card(y).lv == lv, f"{g.yokai_names[y]} misplaced in pile"
+    for y in range(N_YOKAI):
+        if g.zone[y] == Zone.PILE:
             assert any(y in pile for pile in g.piles), f"{g.yokai_names[y]} lost from its pile"
-        if g.zone[y] in (PILE, UNDER, GONE):
+        if g.zone[y] in (Zone.PILE, Zone.UNDER, Zone.GONE):
             counts[y] += 1
         assert counts[y] == 1, f"Yokai {g.yokai_names[y]} is in {counts[y]} places"
     if not g.over:

@@ -1,4 +1,4 @@
-"""Observation tensor and text views of ``onmyoji_v0`` (seat-relative; only that seat's information).
+"""Observation tensor of ``onmyoji_v0`` (seat-relative; only that seat's information) and the state tensor.
 
 Layout (``observation_layout``; every entry in [0, 1]):
 
@@ -23,14 +23,21 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from yokai_envs.onmyoji import encoding as enc
-from yokai_envs.onmyoji.effects import player_atk, player_def, player_spl
-from yokai_envs.onmyoji.state import CARD_NAMES, UNDER, ZONE_NAMES
+from yokai_envs.core.layout import Layout, build_layout, layout_bounds, layout_size, layout_starts
+from yokai_envs.onmyoji.actions import N_YOKAI
+from yokai_envs.onmyoji.effects import enemy_can_be_hurt, player_atk, player_def, player_spl
+from yokai_envs.onmyoji.state import MODES, Mode, TargetFor, Zone
 
 if TYPE_CHECKING:
     from yokai_envs.onmyoji.game import OnmyojiGame
 
-N = enc.N_YOKAI
+N = N_YOKAI
+#: The ``game`` block.
+GAME_FIELDS = (("mode", 3), ("difficulty", 1), ("night", 4), ("battle", 2), ("turn", 1), ("boss_battle", 1),
+               ("final_duel", 1))
+#: The ``decision`` block.
+DECISION_FIELDS = (("decision", 8), ("stage", 7), ("to_decide", 1))
+#: One Onmyoji (the ``me`` and ``other`` blocks).
 PLAYER_FIELDS = (
     ("alive", 1), ("hp", 1), ("character", 4), ("evolved", 1), ("atk", 1), ("def", 1), ("spl", 1),
     ("first_player", 1), ("left_player", 1), ("hand", 3), ("used", 3), ("face_down", 1), ("revealed_card", 3),
@@ -38,39 +45,48 @@ PLAYER_FIELDS = (
     ("def_spent", 1), ("shikigami", N), ("shikigami_uses_left", N), ("used_this_turn", N),
     ("equip_left", N), ("equip_right", N), ("equip_bottom", N), ("under_character", N),
 )
-PLAYER_SIZE = sum(n for _, n in PLAYER_FIELDS)
-PF = {}
-_o = 0
-for _name, _n in PLAYER_FIELDS:
-    PF[_name] = _o
-    _o += _n
-ENEMY_SIZE = 3 + (N + 1) + 1 + 2 + 5 + 1 + 1 + 1 + 3 + 1
-GAME_SIZE = 3 + 1 + 4 + 2 + 1 + 2
-DECISION_SIZE = 8 + 7 + 1
-PENDING_SIZE = N + N + 4 + 1 + 1 + 3
+#: One enemy slot (the ``enemies`` block holds the left then the right slot).
+ENEMY_FIELDS = (
+    ("present", 1), ("alive", 1), ("boss", 1), ("yokai", N + 1), ("hp", 1), ("boss_rounds_gone", 1),
+    ("boss_dial", 1), ("next_action", 5), ("stopped", 1), ("weaken", 1), ("def_spent", 1), ("deck_card", 3),
+    ("immune", 1),
+)
+#: The ``pending`` block.
+PENDING_FIELDS = (("pick", N), ("taking", N), ("targets", 4), ("target_for_card", 1), ("evolve_sum", 1),
+                  ("yokai_deck", 3))
+
+GF = layout_starts(build_layout(GAME_FIELDS))
+DF = layout_starts(build_layout(DECISION_FIELDS))
+PF = layout_starts(build_layout(PLAYER_FIELDS))
+EF = layout_starts(build_layout(ENEMY_FIELDS))
+QF = layout_starts(build_layout(PENDING_FIELDS))
+GAME_SIZE = layout_size(build_layout(GAME_FIELDS))
+DECISION_SIZE = layout_size(build_layout(DECISION_FIELDS))
+PLAYER_SIZE = layout_size(build_layout(PLAYER_FIELDS))
+ENEMY_SIZE = layout_size(build_layout(ENEMY_FIELDS))
+PENDING_SIZE = layout_size(build_layout(PENDING_FIELDS))
+_ZONE_STRIDE = len(Zone)
+_ZONE_BASE = _ZONE_STRIDE * np.arange(N)  # offset of each Yokai's zone one-hot
 
 
-_ZONE_STRIDE = len(ZONE_NAMES)
-
-
-def layout(num_players: int) -> dict[str, slice]:
+def observation_layout(num_players: int) -> Layout:
+    """The named blocks of the observation vector (``Game.observation_layout``)."""
     parts = [("game", GAME_SIZE), ("decision", DECISION_SIZE), ("me", PLAYER_SIZE)]
     if num_players == 2:
         parts.append(("other", PLAYER_SIZE))
-    parts += [("enemies", 2 * ENEMY_SIZE), ("yokai_zones", N * len(ZONE_NAMES)), ("pending", PENDING_SIZE)]
-    out, start = {}, 0
-    for name, n in parts:
-        out[name] = slice(start, start + n)
-        start += n
-    return out
+    parts += [("enemies", 2 * ENEMY_SIZE), ("yokai_zones", N * _ZONE_STRIDE), ("pending", PENDING_SIZE)]
+    return build_layout(parts)
 
 
-def size(lay: dict[str, slice]) -> int:
-    return max(s.stop for s in lay.values())
+def observation_bounds(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
+    """Every entry is in [0, 1]."""
+    return layout_bounds(layout)
 
 
-def bounds(lay: dict[str, slice], n: int) -> tuple[np.ndarray, np.ndarray]:
-    return np.zeros(n, dtype=np.float32), np.ones(n, dtype=np.float32)
+def state_size(num_players: int) -> int:
+    """Length of ``state_tensor``: every seat's observation, then the hidden facts (face-down cards,
+    pile order, Solo Yokai deck order)."""
+    return layout_size(observation_layout(num_players)) * num_players + 3 * num_players + N + 3
 
 
 def _clip(x: float) -> float:
@@ -84,6 +100,16 @@ _GUARDING, _ACT_FIRST, _ATK_UP, _SPL_UP = PF["guarding"], PF["act_first"], PF["a
 _SHIELD, _WEAKEN, _DEF_SPENT = PF["shield"], PF["weaken"], PF["def_spent"]
 _SHIKI, _USES, _THIS_TURN, _EQUIP, _UNDER = (PF["shikigami"], PF["shikigami_uses_left"], PF["used_this_turn"],
                                              PF["equip_left"], PF["under_character"])
+
+
+_G_MODE, _G_DIFFICULTY, _G_NIGHT, _G_BATTLE = GF["mode"], GF["difficulty"], GF["night"], GF["battle"]
+_G_TURN, _G_BOSS_BATTLE, _G_FINAL_DUEL = GF["turn"], GF["boss_battle"], GF["final_duel"]
+_D_DECISION, _D_STAGE, _D_TO_DECIDE = DF["decision"], DF["stage"], DF["to_decide"]
+_Q_PICK, _Q_TAKING, _Q_TARGETS, _Q_FOR_CARD = QF["pick"], QF["taking"], QF["targets"], QF["target_for_card"]
+_Q_EVOLVE_SUM, _Q_YOKAI_DECK = QF["evolve_sum"], QF["yokai_deck"]
+_E_PRESENT, _E_ALIVE, _E_BOSS, _E_YOKAI, _E_HP = EF["present"], EF["alive"], EF["boss"], EF["yokai"], EF["hp"]
+_E_ROUNDS, _E_DIAL, _E_NEXT, _E_STOPPED = EF["boss_rounds_gone"], EF["boss_dial"], EF["next_action"], EF["stopped"]
+_E_WEAKEN, _E_DEF_SPENT, _E_DECK, _E_IMMUNE = EF["weaken"], EF["def_spent"], EF["deck_card"], EF["immune"]
 
 
 def _player(g: OnmyojiGame, out: np.ndarray, base: int, seat: int, own: bool) -> None:
@@ -116,37 +142,38 @@ def _player(g: OnmyojiGame, out: np.ndarray, base: int, seat: int, own: bool) ->
     out[base + _DEF_SPENT] = _clip(p.def_spent / 12)
     for y in p.shikigami:
         out[base + _SHIKI + y] = 1
-        sk = g.card(y).shikigami
+        sk = g.card(y).shiki
         limit = sk.per_battle or sk.per_game
         out[base + _USES + y] = (limit - p.shiki_uses.get(y, 0)) / limit
     for y in p.used_this_turn:
         out[base + _THIS_TURN + y] = 1
     for y, edge in p.equips:
         out[base + _EQUIP + edge * N + y] = 1
-    zone, owner = g.zone, g.owner
+    zone, owner, under = g.zone, g.owner, Zone.UNDER
     for y in range(N):
-        if zone[y] == UNDER and owner[y] == seat:
+        if zone[y] == under and owner[y] == seat:
             out[base + _UNDER + y] = 1
 
 
 def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
+    """The observation of ``seat`` (a function of that seat's information only)."""
     lay = g.observation_layout
     out = np.zeros(g.observation_size, dtype=np.float32)
     b = lay["game"].start
-    out[b + ("solo", "duel", "coop").index(g.mode)] = 1
-    out[b + 3] = g.difficulty / 10
-    out[b + 4 + (3 if g.final_duel or g.boss_battle else g.night - 1)] = 1
-    out[b + 8 + g.battle - 1] = 1
-    out[b + 10] = min(g.turn, 20) / 20
-    out[b + 11] = g.boss_battle
-    out[b + 12] = g.final_duel
+    out[b + _G_MODE + MODES.index(g.mode)] = 1
+    out[b + _G_DIFFICULTY] = g.difficulty / 10
+    out[b + _G_NIGHT + (3 if g.final_duel or g.boss_battle else g.night - 1)] = 1
+    out[b + _G_BATTLE + g.battle - 1] = 1
+    out[b + _G_TURN] = min(g.turn, 20) / 20
+    out[b + _G_BOSS_BATTLE] = g.boss_battle
+    out[b + _G_FINAL_DUEL] = g.final_duel
     b = lay["decision"].start
     if not g.over:
-        out[b + g.decision] = 1
-    out[b + 8 + g.stage] = 1
-    out[b + 15] = g.decider == seat and not g.over
+        out[b + _D_DECISION + g.decision] = 1
+    out[b + _D_STAGE + g.stage] = 1
+    out[b + _D_TO_DECIDE] = g.decider == seat and not g.over
     _player(g, out, lay["me"].start, seat, True)
-    if g.num_players == 2:
+    if len(g.players) == 2:
         _player(g, out, lay["other"].start, 1 - seat, False)
     b = lay["enemies"].start
     for slot, e in enumerate(g.enemies):
@@ -154,64 +181,54 @@ def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
             continue
         o = b + slot * ENEMY_SIZE
         card = g.card(e.yokai)
-        out[o] = 1
-        out[o + 1] = e.alive
-        out[o + 2] = e.is_boss
-        out[o + 3 + e.yokai] = 1
-        o += 3 + N + 1
-        out[o] = e.hp / card.hp
+        out[o + _E_PRESENT] = 1
+        out[o + _E_ALIVE] = e.alive
+        out[o + _E_BOSS] = e.is_boss
+        out[o + _E_YOKAI + e.yokai] = 1
+        out[o + _E_HP] = e.hp / card.hp
         if e.is_boss:
             gone = card.hp - e.hp
-            out[o + 1] = _clip((gone // 12) / 5)
-            out[o + 2] = (12 - gone % 12) / 12 if e.hp > 0 else 0
-        out[o + 3 + e.next_action] = 1
-        o += 8
-        out[o] = e.stopped
-        out[o + 1] = _clip(e.weak / 5)
-        out[o + 2] = _clip(e.def_spent / 5)
+            out[o + _E_ROUNDS] = _clip((gone // 12) / 5)
+            out[o + _E_DIAL] = (12 - gone % 12) / 12 if e.hp > 0 else 0
+        out[o + _E_NEXT + e.next_action] = 1
+        out[o + _E_STOPPED] = e.stopped
+        out[o + _E_WEAKEN] = _clip(e.weak / 5)
+        out[o + _E_DEF_SPENT] = _clip(e.def_spent / 5)
         if e.deck_card >= 0:
-            out[o + 3 + e.deck_card] = 1
-        out[o + 6] = e.alive and not g.enemy_can_be_hurt(e)
+            out[o + _E_DECK + e.deck_card] = 1
+        out[o + _E_IMMUNE] = e.alive and not enemy_can_be_hurt(g, e)
     b = lay["yokai_zones"].start
-    out[b + _ZONE_STRIDE * np.arange(N) + np.asarray(g.zone)] = 1
+    out[b + _ZONE_BASE + np.frombuffer(bytes(g.zone), dtype=np.uint8)] = 1  # bytes(): fast for IntEnum lists
     b = lay["pending"].start
     for y in g.pick_candidates:
-        out[b + y] = 1
+        out[b + _Q_PICK + y] = 1
     if g.taking >= 0:
-        out[b + N + g.taking] = 1
+        out[b + _Q_TAKING + g.taking] = 1
     if g.target_ctx is not None and g.decider == seat:
-        for t in g.target_ctx[-1]:
-            out[b + 2 * N + t] = 1
-        out[b + 2 * N + 4] = g.target_ctx[0] == "card"
-    out[b + 2 * N + 5] = _clip(g.evolve_sum / 5)
-    if g.mode == "solo":
+        for t in g.target_ctx.targets:
+            out[b + _Q_TARGETS + t] = 1
+        out[b + _Q_FOR_CARD] = g.target_ctx.kind == TargetFor.CARD
+    out[b + _Q_EVOLVE_SUM] = _clip(g.evolve_sum / 5)
+    if g.mode == Mode.SOLO:
         for c in range(3):
-            out[b + 2 * N + 6 + c] = c in g.yokai_deck
+            out[b + _Q_YOKAI_DECK + c] = c in g.yokai_deck
     return out
 
 
-def render(g: OnmyojiGame, seat: int | None) -> str:
-    """Text of the table; ``seat`` hides what that seat cannot see (None: omniscient)."""
-    lines = []
-    where = "Final Battle" if g.final_duel else "Boss battle" if g.boss_battle else f"Night {g.night} battle {g.battle}"
-    status = f"seat {g.decider} to decide" if not g.over else f"returns {[float(r) for r in g.returns()]}"
-    lines.append(f"onmyoji_v0 {g.mode} Lv{g.difficulty} | {where} turn {g.turn} | {g.phase_name} | {status}")
+def state_tensor(g: OnmyojiGame) -> np.ndarray:
+    """Every seat's observation, then what no seat sees: the face-down cards, the order of the
+    Yokai piles and of the Solo Yokai deck."""
+    n = g.num_players
+    parts = [encode(g, s) for s in range(n)]
+    hidden = np.zeros(g.state_size - g.observation_size * n, dtype=np.float32)
     for s, p in enumerate(g.players):
-        c = g.pool.characters[p.character]
-        hidden = seat is not None and seat != s
-        hand = "?" if hidden else ",".join(CARD_NAMES[i] for i in range(3) if p.hand[i])
-        played = ""
         if p.played >= 0:
-            played = " played " + (CARD_NAMES[p.played] if p.revealed or not hidden else "(face down)")
-        lines.append(
-            f"  seat {s}{' first' if g.first_seat == s else ''} {c.name}{' (evolved)' if p.evolved else ''} "
-            f"HP {p.hp}{' FALLEN' if p.fallen else ''} ATK {player_atk(g, p)} DEF {player_def(g, p)} "
-            f"SPL {player_spl(g, p)} | hand [{hand}] used [{','.join(CARD_NAMES[i] for i in range(3) if p.used[i])}]"
-            f"{played} | Shikigami {[g.yokai_names[y] for y in p.shikigami]} "
-            f"Equips {[(g.yokai_names[y], ('left', 'right', 'bottom')[e]) for y, e in p.equips]}")
-    for slot, e in enumerate(g.enemies):
-        if e is not None:
-            card = g.card(e.yokai)
-            lines.append(f"  {('left', 'right')[slot]}: {card.name} HP {e.hp}/{card.hp} DEF {card.defense} "
-                         f"next ({e.next_action + 1}){' defeated' if not e.alive else ''}")
-    return "\n".join(lines)
+            hidden[3 * s + p.played] = 1.0
+    o = 3 * n
+    for lv in (1, 2, 3):  # pile order: position of each Yokai still in a pile
+        for pos, y in enumerate(g.piles[lv]):
+            hidden[o + y] = (pos + 1) / 6
+    o += N
+    for pos, c in enumerate(g.yokai_deck):
+        hidden[o + c] = (pos + 1) / 3
+    return np.concatenate([*parts, hidden])

@@ -1,23 +1,154 @@
-"""Mutable table state of Onmyoji: the Onmyoji (players), the enemies on the night road, the zones.
+"""The Onmyoji table as plain data: the enums of the flow, the Onmyoji (players), the enemies.
 
-Plain ``__slots__`` classes with explicit ``copy()`` so that ``Game.clone`` stays cheap.
+Plain ``__slots__`` classes with explicit ``copy()`` so that ``Game.clone`` stays cheap. The
+enums are ``IntEnum`` (actions, masks and observation offsets index by them) or ``str`` enums
+(``Mode``: compares equal to the option string it was made from).
 """
 
 from __future__ import annotations
 
-ATTACK, GUARD, SPELL = 0, 1, 2
+from enum import IntEnum, StrEnum
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from yokai_envs.onmyoji.cards import Ability
+
+
+class TextEnum(StrEnum):
+    """A ``str`` enum that prints as its value (``f"{Mode.DUEL}"`` is ``"duel"``)."""
+
+
+class Mode(TextEnum):
+    SOLO = "solo"
+    DUEL = "duel"
+    COOP = "coop"
+
+
+MODES: tuple[str, ...] = tuple(m.value for m in Mode)
+
+
+class ActionCard(IntEnum):
+    """The three action cards each Onmyoji holds (also the order of the ``play`` actions)."""
+
+    ATTACK = 0
+    GUARD = 1
+    SPELL = 2
+
+
+ATTACK, GUARD, SPELL = ActionCard.ATTACK, ActionCard.GUARD, ActionCard.SPELL
+#: The cards by index (``CARDS[i]`` is ``ActionCard(i)``, without the enum call).
+CARDS = (ATTACK, GUARD, SPELL)
 CARD_NAMES = ("Attack", "Guard", "Spell")
 
-# Where each Yokai card is (one zone per card; the invariant check relies on it).
-PILE, IN_PLAY, DEFEATED, SHIKIGAMI, EQUIP, UNDER, GONE = range(7)
+
+class EquipEdge(IntEnum):
+    """The edge a Yokai is equipped on; its effects work on a turn you play the matching card."""
+
+    LEFT = 0    # Attack Equip
+    RIGHT = 1   # Guard Equip
+    BOTTOM = 2  # Spell Equip
+
+
+#: Played card -> the Equip edge whose effects it unlocks (Attack left, Guard right, Spell bottom).
+EDGE_OF_CARD = (EquipEdge.LEFT, EquipEdge.RIGHT, EquipEdge.BOTTOM)
+
+
+class Stats(NamedTuple):
+    """ATK, DEF and SPL numbers (an Equip edge's always-on numbers, or their sum)."""
+
+    atk: int
+    defense: int
+    spl: int
+
+    def plus(self, other: tuple[int, int, int]) -> Stats:
+        return Stats(self.atk + other[0], self.defense + other[1], self.spl + other[2])
+
+
+NO_STATS = Stats(0, 0, 0)
+
+
+class Zone(IntEnum):
+    """Where each Yokai card is (one zone per card; the invariant check relies on it)."""
+
+    PILE = 0
+    IN_PLAY = 1
+    DEFEATED = 2
+    SHIKIGAMI = 3
+    EQUIP = 4
+    UNDER = 5  # under a Character (evolution)
+    GONE = 6   # out of the game
+
+
 ZONE_NAMES = ("pile", "in play", "defeated", "shikigami", "equip", "under character", "out of game")
 
-# Stages of the flow (game.py).
-S_SETUP, S_START, S_PLAY, S_GUARD, S_ATTACK, S_AFTER, S_OVER = range(7)
+
+class Stage(IntEnum):
+    """Stages of the flow (``rules.py``)."""
+
+    SETUP = 0   # Solo setup: choose the starting Shikigami
+    START = 1   # start of turn: Start-of-turn abilities
+    PLAY = 2    # play cards face down
+    GUARD = 3   # guard step
+    ATTACK = 4  # attack/spell step
+    AFTER = 5   # after the battle: picks
+    OVER = 6    # game over
+
+
 STAGE_NAMES = ("solo setup", "start of turn", "play cards", "guard step", "attack/spell step",
                "after the battle", "game over")
 
-# Solo Yokai deck cards placed in front of the lone Yokai.
+
+class Decision(IntEnum):
+    """The pending decision (what the seat to decide is asked)."""
+
+    NONE = 0
+    PICK = 1
+    TAKE = 2
+    START_MENU = 3
+    PLAY = 4
+    ACTION_MENU = 5
+    EVOLVE = 6
+    TARGET = 7
+
+
+DECISION_NAMES = ("none", "pick a Yokai", "Shikigami or Equip", "start-of-turn abilities",
+                  "play a card face down", "on your action", "evolve: choose Shikigami", "choose a target")
+
+
+class Target(IntEnum):
+    """Target references (also the order of the target actions): enemy slots 0 (left) and 1
+    (right), then Onmyoji seats 0 and 1."""
+
+    ENEMY_LEFT = 0
+    ENEMY_RIGHT = 1
+    PLAYER_0 = 2
+    PLAYER_1 = 3
+
+
+class TargetFor(TextEnum):
+    """What a pending target choice is for."""
+
+    CARD = "card"        # the played Attack or Spell card
+    ABILITY = "ability"  # a Shikigami ability or an Equip effect
+
+
+class TargetChoice(NamedTuple):
+    """A pending target choice (``Decision.TARGET``)."""
+
+    kind: TargetFor
+    what: Ability | ActionCard   # the ability to apply, or the played card to resolve
+    menu: Decision               # the decision that asked for it
+    targets: list[int]           # the legal target references
+
+
+class Equip(NamedTuple):
+    """A Yokai taken as an Equip, and the edge it is equipped on."""
+
+    yokai: int
+    edge: EquipEdge
+
+
+#: Solo Yokai deck card placed in front of the lone Yokai: none this turn.
 DECK_NONE = -1
 
 
@@ -33,14 +164,14 @@ class Player:
         self.evolved = False
         self.hp = hp
         self.fallen = False
-        self.hand = [True, True, True]        # action cards in hand
+        self.hand = [True, True, True]        # action cards in hand, by ActionCard
         self.used = [False, False, False]     # face up as Used
-        self.played = -1                      # card played this turn (face down until revealed)
+        self.played = -1                      # ActionCard played this turn (face down until revealed), -1 none
         self.revealed = False
         self.shikigami: list[int] = []        # Yokai ids, in the order taken
         self.shiki_uses: dict[int, int] = {}  # Yokai id -> uses this battle (per_battle) / this game (per_game)
-        self.equips: list[tuple[int, int]] = []  # (Yokai id, edge)
-        self.equip_stats = [0, 0, 0]          # summed always-on ATK, DEF, SPL of the Equips
+        self.equips: list[Equip] = []
+        self.equip_stats = NO_STATS           # summed always-on ATK, DEF, SPL of the Equips
         self.used_this_turn: set[int] = set()  # Shikigami and Equip abilities used this turn (Yokai ids)
         self.reset_turn()
 
@@ -63,7 +194,6 @@ class Player:
         p.shikigami = self.shikigami[:]
         p.shiki_uses = dict(self.shiki_uses)
         p.equips = self.equips[:]
-        p.equip_stats = self.equip_stats[:]
         p.used_this_turn = set(self.used_this_turn)
         return p
 
@@ -82,7 +212,7 @@ class Enemy:
         self.reset_turn()
 
     def reset_turn(self) -> None:
-        self.deck_card = DECK_NONE  # Solo Yokai deck card placed in front of it this turn
+        self.deck_card = DECK_NONE  # Solo Yokai deck card (ActionCard) placed in front of it this turn
         self.stopped = False
         self.weak = 0
         self.def_spent = 0

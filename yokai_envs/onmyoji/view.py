@@ -1,4 +1,5 @@
-"""A JSON-able picture of the Onmyoji table for viewers (see ``Game.table_view``).
+"""Text and table views of the Onmyoji table: ``render`` (text), ``table_view`` (a JSON-able
+picture for viewers, see ``Game.table_view``) and ``public_action_name``.
 
 A seat sees its own hand and its own face-down card; of another seat it sees only how many cards
 are in hand and that a card was played face down, until the reveal. The face-down Yokai piles
@@ -9,14 +10,42 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from yokai_envs.onmyoji import encoding as enc
-from yokai_envs.onmyoji.effects import enemy_def, player_atk, player_def, player_spl
-from yokai_envs.onmyoji.state import CARD_NAMES, UNDER
+from yokai_envs.onmyoji.actions import N_YOKAI, PLAY
+from yokai_envs.onmyoji.cards import EDGES
+from yokai_envs.onmyoji.effects import enemy_can_be_hurt, enemy_def, player_atk, player_def, player_spl
+from yokai_envs.onmyoji.state import CARD_NAMES, Enemy, Zone
 
 if TYPE_CHECKING:
     from yokai_envs.onmyoji.game import OnmyojiGame
 
 EDGE_ZONES = ("Attack Equips (left edge)", "Guard Equips (right edge)", "Spell Equips (bottom edge)")
+
+
+def render(g: OnmyojiGame, seat: int | None) -> str:
+    """Text of the table; ``seat`` hides what that seat cannot see (None: omniscient)."""
+    lines = []
+    where = "Final Battle" if g.final_duel else "Boss battle" if g.boss_battle else f"Night {g.night} battle {g.battle}"
+    status = f"seat {g.decider} to decide" if not g.over else f"returns {[float(r) for r in g.returns()]}"
+    lines.append(f"onmyoji_v0 {g.mode} Lv{g.difficulty} | {where} turn {g.turn} | {g.phase_name} | {status}")
+    for s, p in enumerate(g.players):
+        c = g.pool.characters[p.character]
+        hidden = seat is not None and seat != s
+        hand = "?" if hidden else ",".join(CARD_NAMES[i] for i in range(3) if p.hand[i])
+        played = ""
+        if p.played >= 0:
+            played = " played " + (CARD_NAMES[p.played] if p.revealed or not hidden else "(face down)")
+        lines.append(
+            f"  seat {s}{' first' if g.first_seat == s else ''} {c.name}{' (evolved)' if p.evolved else ''} "
+            f"HP {p.hp}{' FALLEN' if p.fallen else ''} ATK {player_atk(g, p)} DEF {player_def(g, p)} "
+            f"SPL {player_spl(g, p)} | hand [{hand}] used [{','.join(CARD_NAMES[i] for i in range(3) if p.used[i])}]"
+            f"{played} | Shikigami {[g.yokai_names[y] for y in p.shikigami]} "
+            f"Equips {[(g.yokai_names[y], EDGES[e]) for y, e in p.equips]}")
+    for slot, e in enumerate(g.enemies):
+        if e is not None:
+            card = g.card(e.yokai)
+            lines.append(f"  {('left', 'right')[slot]}: {card.name} HP {e.hp}/{card.hp} DEF {card.defense} "
+                         f"next ({e.next_action + 1}){' defeated' if not e.alive else ''}")
+    return "\n".join(lines)
 
 
 def _zone(name: str, cards: list[dict[str, Any]], hidden: int = 0) -> dict[str, Any]:
@@ -27,7 +56,7 @@ def _stats(stats: tuple[int, int, int]) -> str:
     return " ".join(f"{n}+{v}" for n, v in zip(("ATK", "DEF", "SPL"), stats, strict=True) if v) or "no stats"
 
 
-def _enemy_action(g: OnmyojiGame, e) -> str:
+def _enemy_action(g: OnmyojiGame, e: Enemy) -> str:
     actions = g.card(e.yokai).actions
     if not 0 <= e.next_action < len(actions):
         return "-"
@@ -66,7 +95,7 @@ def _seat(g: OnmyojiGame, s: int, seat: int | None) -> dict[str, Any]:
     ]
     shiki = []
     for y in p.shikigami:
-        sk = g.card(y).shikigami
+        sk = g.card(y).shiki
         limit = sk.per_battle or sk.per_game
         per = "battle" if sk.per_battle else "game"
         left = limit - p.shiki_uses.get(y, 0)
@@ -79,7 +108,7 @@ def _seat(g: OnmyojiGame, s: int, seat: int | None) -> dict[str, Any]:
                   + (", has an ability" if g.card(y).edges[edge].ability is not None else "")}
                  for y, e in p.equips if e == edge]
         zones.append(_zone(name, cards))
-    under = [{"name": g.yokai_names[y]} for y in range(enc.N_YOKAI) if g.zone[y] == UNDER and g.owner[y] == s]
+    under = [{"name": g.yokai_names[y]} for y in range(N_YOKAI) if g.zone[y] == Zone.UNDER and g.owner[y] == s]
     zones.append(_zone("under the Character", under))
     flags = []
     if g.first_seat == s:
@@ -121,7 +150,7 @@ def table_view(g: OnmyojiGame, seat: int | None) -> dict[str, Any]:
             info.append(f"weakened {e.weak}")
         if e.deck_card >= 0:
             info.append(f"Yokai deck: {CARD_NAMES[e.deck_card]}")
-        if e.alive and e.is_boss and not g.enemy_can_be_hurt(e):
+        if e.alive and e.is_boss and not enemy_can_be_hurt(g, e):
             info.append("immune")
         enemies.append({"name": card.name, "info": ", ".join(info)})
     zones = [_zone("enemies", enemies)]
@@ -153,6 +182,6 @@ def public_action_name(g: OnmyojiGame, action: int, seat: int) -> str | None:
     name = g.action_name(action)
     if seat == g.current_player or g.is_terminal:
         return name
-    if enc.PLAY <= action < enc.PLAY + 3:
+    if PLAY <= action < PLAY + 3:
         return "play a card face down"
     return name

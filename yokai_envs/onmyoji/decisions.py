@@ -1,0 +1,222 @@
+"""What each pending decision allows (the legal mask) and does (applying a legal action).
+
+The decision kinds are ``state.Decision``; the action ids are ``actions.py``'s. After a decision
+the flow goes on through ``rules.advance``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from yokai_envs.onmyoji import effects as fx
+from yokai_envs.onmyoji import rules
+from yokai_envs.onmyoji.actions import (
+    DONE,
+    EVOLVE,
+    EVOLVE_WITH,
+    NUM_ACTIONS,
+    PICK,
+    PLAY,
+    TAKE,
+    TARGET,
+    USE_EQUIP,
+    USE_SHIKIGAMI,
+)
+from yokai_envs.onmyoji.cards import Ability
+from yokai_envs.onmyoji.state import (
+    ATTACK,
+    CARDS,
+    EDGE_OF_CARD,
+    SPELL,
+    Decision,
+    Mode,
+    Stage,
+    TargetChoice,
+    TargetFor,
+    Zone,
+)
+
+if TYPE_CHECKING:
+    from yokai_envs.onmyoji.game import OnmyojiGame
+
+
+def _mask_play(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
+    hand = g.players[seat].hand
+    for c in range(3):
+        mask[PLAY + c] = hand[c]
+
+
+def _mask_start_menu(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
+    mask[rules.start_menu_options(g, seat)] = True
+    mask[DONE] = True
+
+
+def _mask_action_menu(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
+    mask[rules.action_menu_options(g, seat)] = True
+    mask[DONE] = True
+
+
+def _mask_target(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
+    assert g.target_ctx is not None
+    mask[[TARGET + t for t in g.target_ctx.targets]] = True
+
+
+def _mask_evolve(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
+    mask[[EVOLVE_WITH + y for y in g.players[seat].shikigami]] = True
+
+
+def _mask_pick(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
+    mask[[PICK + y for y in g.pick_candidates]] = True
+
+
+def _mask_take(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
+    mask[TAKE:TAKE + 4] = True
+
+
+#: Decision -> what it allows (Decision.NONE allows nothing).
+_MASKS: dict[Decision, Callable[[OnmyojiGame, int, np.ndarray], None]] = {
+    Decision.PLAY: _mask_play, Decision.START_MENU: _mask_start_menu, Decision.ACTION_MENU: _mask_action_menu,
+    Decision.TARGET: _mask_target, Decision.EVOLVE: _mask_evolve, Decision.PICK: _mask_pick,
+    Decision.TAKE: _mask_take,
+}
+
+
+def legal_mask(g: OnmyojiGame) -> np.ndarray:
+    """A fresh boolean mask over the action table for the pending decision (the game is not over)."""
+    mask = np.zeros(NUM_ACTIONS, dtype=bool)
+    fill = _MASKS.get(g.decision)
+    if fill is not None:
+        fill(g, g.decider, mask)
+    return mask
+
+
+def _apply_play(g: OnmyojiGame, seat: int, a: int) -> None:
+    p = g.players[seat]
+    c = a - PLAY
+    p.hand[c] = False
+    p.played = c
+    if g.mode == Mode.SOLO:
+        rules.flip_yokai_deck(g)
+    g.cursor += 1
+    rules.advance(g)
+
+
+def _apply_menu(g: OnmyojiGame, seat: int, a: int) -> None:
+    """The Start-of-turn menu and the "On your action" menu."""
+    p = g.players[seat]
+    if a == DONE:
+        if g.decision == Decision.ACTION_MENU:
+            _resolve_played_card(g, seat)
+            return
+        g.cursor += 1
+        rules.advance(g)
+    elif a == EVOLVE:
+        g.evolve_sum = 0
+        rules.ask(g, Decision.EVOLVE, seat)
+    elif a < USE_EQUIP:
+        y = a - USE_SHIKIGAMI
+        p.shiki_uses[y] = p.shiki_uses.get(y, 0) + 1  # a used 1/game Shikigami is flipped
+        p.used_this_turn.add(y)
+        _use_ability(g, seat, g.card(y).shiki.ability)
+    else:
+        y = a - USE_EQUIP
+        edge = EDGE_OF_CARD[p.played]
+        p.used_this_turn.add(y)
+        ability = g.card(y).edges[edge].ability
+        assert ability is not None  # the menu offers only edges with an ability
+        _use_ability(g, seat, ability)
+
+
+def _apply_target(g: OnmyojiGame, seat: int, a: int) -> None:
+    ctx = g.target_ctx
+    assert ctx is not None
+    g.target_ctx = None
+    target = a - TARGET
+    if isinstance(ctx.what, Ability):
+        fx.apply_ability(g, seat, ctx.what, target)
+        _return_to_menu(g, seat)
+        return
+    fx.resolve_card(g, seat, ctx.what, target)
+    _finish_action(g, seat)
+
+
+def _apply_evolve(g: OnmyojiGame, seat: int, a: int) -> None:
+    p = g.players[seat]
+    y = a - EVOLVE_WITH
+    p.shikigami.remove(y)
+    g.zone[y] = Zone.UNDER
+    g.evolve_sum += g.card(y).lv
+    if g.evolve_sum >= g.pool.characters[p.character].evolve_at:
+        p.evolved = True
+        p.hp = max(p.hp, min(fx.HP_CAP, g.side(p).hp))  # heal up to the back side's HP
+        g.evolve_sum = 0
+        g.decision = Decision.ACTION_MENU
+
+
+def _apply_pick(g: OnmyojiGame, seat: int, a: int) -> None:
+    rules.take(g, seat, a - PICK)
+
+
+def _apply_take(g: OnmyojiGame, seat: int, a: int) -> None:
+    rules.place_taken(g, seat, g.taking, a - TAKE)
+    g.taking = -1
+    g.take_queue = g.take_queue[1:]
+    if g.stage != Stage.SETUP:
+        g.first_seat = seat  # the player who took a Yokai last goes first next battle
+    rules.next_take(g)
+
+
+#: Decision -> what a legal action does.
+_APPLY: dict[Decision, Callable[[OnmyojiGame, int, int], None]] = {
+    Decision.PLAY: _apply_play, Decision.START_MENU: _apply_menu, Decision.ACTION_MENU: _apply_menu,
+    Decision.TARGET: _apply_target, Decision.EVOLVE: _apply_evolve, Decision.PICK: _apply_pick,
+    Decision.TAKE: _apply_take,
+}
+
+
+def apply(g: OnmyojiGame, action: int) -> None:
+    """Apply the legal ``action`` of the seat to decide, then run the flow to the next decision."""
+    _APPLY[g.decision](g, g.decider, action)
+
+
+def _use_ability(g: OnmyojiGame, seat: int, ability: Ability) -> None:
+    ability = fx.active_variant(g, ability)
+    targets = fx.ability_targets(g, seat, ability)
+    if len(targets) > 1:
+        g.target_ctx = TargetChoice(TargetFor.ABILITY, ability, g.decision, targets)
+        rules.ask(g, Decision.TARGET, seat)
+        return
+    fx.apply_ability(g, seat, ability, targets[0] if targets else None)
+    _return_to_menu(g, seat)
+
+
+def _return_to_menu(g: OnmyojiGame, seat: int) -> None:
+    if g.over:
+        return
+    # Back to the menu we came from: the start-of-turn menu in Stage.START, else "on your action".
+    g.decision = Decision.START_MENU if g.stage == Stage.START else Decision.ACTION_MENU
+    if g.decision == Decision.START_MENU and not rules.start_menu_options(g, seat):
+        g.cursor += 1
+        rules.advance(g)
+
+
+def _resolve_played_card(g: OnmyojiGame, seat: int) -> None:
+    p = g.players[seat]
+    card = CARDS[p.played]
+    targets = fx.enemy_targets(g, seat) if card in (ATTACK, SPELL) else []
+    if len(targets) > 1:
+        g.target_ctx = TargetChoice(TargetFor.CARD, card, g.decision, targets)
+        rules.ask(g, Decision.TARGET, seat)
+        return
+    fx.resolve_card(g, seat, card, targets[0] if targets else None)
+    _finish_action(g, seat)
+
+
+def _finish_action(g: OnmyojiGame, seat: int) -> None:
+    p = g.players[seat]
+    p.used[p.played] = True  # place the card face up as Used
+    g.cursor += 1
+    rules.advance(g)

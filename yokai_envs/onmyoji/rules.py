@@ -1,0 +1,376 @@
+"""Onmyoji: three nights -- the flow of the rulebook (Solo, Duel and Co-op).
+
+Setup, nights and battles, the six-step turn, the simultaneous face-down card choice, the picks
+after a battle, the Boss battle and the Duel Final Battle; and which abilities the menus offer.
+What each decision allows and does is in ``decisions.py``; how much damage or healing happens,
+who may be targeted and what a fall does in ``effects.py``. Every function takes the game (the
+table's state lives on it, see ``OnmyojiGame._init_empty``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from yokai_envs.onmyoji import effects as fx
+from yokai_envs.onmyoji.actions import EVOLVE, TAKE_SHIKIGAMI, USE_EQUIP, USE_SHIKIGAMI
+from yokai_envs.onmyoji.cards import AbilityTarget, Timing
+from yokai_envs.onmyoji.state import (
+    ATTACK,
+    EDGE_OF_CARD,
+    GUARD,
+    SPELL,
+    Decision,
+    Enemy,
+    Equip,
+    EquipEdge,
+    Mode,
+    Player,
+    Stage,
+    Zone,
+)
+
+if TYPE_CHECKING:
+    from yokai_envs.onmyoji.game import OnmyojiGame
+
+#: Ruling: the Duel Final Battle ends after this many turns (higher HP wins, a tie goes to the first player).
+DUEL_FINAL_TURN_CAP = 40
+
+
+# ------------------------------------------------------------------ setup
+def setup(g: OnmyojiGame) -> None:
+    """Shuffle the Yokai piles, seat the Characters and start the game (the table is empty)."""
+    for lv in (1, 2, 3):
+        pile = [y.index for y in g.pool.yokai if y.lv == lv]
+        g.piles[lv] = [pile[i] for i in g.rng.permutation(len(pile))]
+    n = g.num_players
+    if g.fixed_characters is not None:
+        chars = g.fixed_characters
+    else:
+        chars = [int(c) for c in g.rng.permutation(len(g.pool.characters))[:n]]
+    for c in chars:
+        front = g.pool.characters[c].front
+        hp = front.hp + (g.solo_level.character_plus if g.mode == Mode.SOLO else 0)
+        g.players.append(Player(c, min(fx.HP_CAP, hp)))
+    if g.mode == Mode.SOLO:
+        # Solo setup 2: choose any 1 Yokai of the Starting Shikigami Lv.
+        lv = g.solo_level.starting_shikigami_lv
+        g.stage = Stage.SETUP
+        g.pick_candidates = [y.index for y in g.pool.yokai if y.lv == lv]
+        g.take_queue = [0]
+        ask(g, Decision.PICK, 0)
+        return
+    # The player with lower HP goes first; if tied, the left player (seat 0).
+    g.first_seat = 1 if g.players[1].hp < g.players[0].hp else 0
+    start_night_battle(g)
+    advance(g)
+
+
+def ask(g: OnmyojiGame, decision: Decision, seat: int) -> None:
+    g.decision = decision
+    g.decider = seat
+
+
+def _draw_yokai(g: OnmyojiGame, lv: int) -> int:
+    y = g.piles[lv].pop(0)  # the top of the shuffled pile: a random remaining Yokai of that Lv
+    g.zone[y] = Zone.IN_PLAY
+    return y
+
+
+# ------------------------------------------------------------------ battles
+def start_night_battle(g: OnmyojiGame) -> None:
+    count = 1 if g.mode == Mode.SOLO and g.battle == 1 else 2
+    ys = [_draw_yokai(g, g.night) for _ in range(count)]
+    enemies: list[Enemy | None] = [Enemy(y, g.card(y).hp) for y in ys]
+    start_battle(g, enemies + [None] * (2 - count))
+
+
+def start_boss_battle(g: OnmyojiGame) -> None:
+    g.boss_battle = True
+    if g.mode == Mode.SOLO and g.solo_level.heal_before_boss:
+        p = g.players[0]
+        p.hp = max(p.hp, min(fx.HP_CAP, g.side(p).hp))
+    minion = _draw_yokai(g, 3)
+    boss = g.pool.boss
+    # The minion stands to the right of the Boss.
+    start_battle(g, [Enemy(boss.index, boss.hp, is_boss=True), Enemy(minion, g.card(minion).hp)])
+
+
+def start_duel_final(g: OnmyojiGame) -> None:
+    g.final_duel = True
+    start_battle(g, [None, None])
+
+
+def start_battle(g: OnmyojiGame, enemies: list[Enemy | None]) -> None:
+    """A battle against ``enemies`` (left, right; None for an empty slot) begins with turn 1."""
+    g.enemies = enemies
+    g.finisher = -1
+    g.turn = 1
+    if g.mode == Mode.SOLO:
+        shuffle_yokai_deck(g)  # the Solo Yokai deck is reshuffled at the start of each battle
+    for p in g.players:
+        p.hand = [True, True, True]  # each player returns their hand to 3 cards
+        p.used = [False, False, False]
+        p.played = -1
+        p.revealed = False
+        for y in p.shikigami:
+            if g.card(y).shiki.per_battle:
+                p.shiki_uses[y] = 0
+    begin_turn(g)
+
+
+def next_battle(g: OnmyojiGame) -> None:
+    if g.battle == 1:
+        g.battle = 2
+    else:
+        g.night += 1
+        g.battle = 1
+    if g.night <= 3:
+        start_night_battle(g)
+    elif g.mode == Mode.DUEL:
+        alive = [s for s in range(2) if not g.players[s].fallen]
+        if len(alive) == 1:
+            fx.duel_winner(g, alive[0])  # only one player alive after Night 3 wins
+            return
+        start_duel_final(g)
+    else:
+        start_boss_battle(g)
+    advance(g)
+
+
+# ------------------------------------------------------------------ the turn
+def turn_order(g: OnmyojiGame) -> list[int]:
+    seats = [g.first_seat, 1 - g.first_seat] if len(g.players) == 2 else [0]
+    return [s for s in seats if not g.players[s].fallen]
+
+
+def begin_turn(g: OnmyojiGame) -> None:
+    for p in g.players:
+        p.reset_turn()
+        p.played = -1
+        p.revealed = False
+    for e in g.enemies:
+        if e is not None:
+            e.reset_turn()
+    g.stage = Stage.START
+    g.order = turn_order(g)
+    g.cursor = 0
+
+
+def advance(g: OnmyojiGame) -> None:
+    """Run the automatic parts of the flow until a seat must decide (or the game ends)."""
+    while not g.over:
+        st = g.stage
+        if st == Stage.START:
+            while g.cursor < len(g.order) and not start_menu_options(g, g.order[g.cursor]):
+                g.cursor += 1
+            if g.cursor < len(g.order):
+                ask(g, Decision.START_MENU, g.order[g.cursor])
+                return
+            g.stage = Stage.PLAY
+            g.order = turn_order(g)
+            g.cursor = 0
+        elif st == Stage.PLAY:
+            if g.cursor < len(g.order):
+                ask(g, Decision.PLAY, g.order[g.cursor])
+                return
+            _reveal(g)
+        elif st in (Stage.GUARD, Stage.ATTACK):
+            while g.cursor < len(g.order) and not _can_act(g, g.order[g.cursor]):
+                g.cursor += 1
+            if g.cursor < len(g.order):
+                ask(g, Decision.ACTION_MENU, g.order[g.cursor])
+                return
+            if st == Stage.GUARD:
+                _begin_attack_step(g)
+            else:
+                _yokai_step(g)
+                if not g.over:
+                    _end_turn(g)
+        else:
+            return
+
+
+def _can_act(g: OnmyojiGame, seat: int) -> bool:
+    p = g.players[seat]
+    # Ruling: in the Duel Final a player brought to 0 still acts this turn; on the nights a
+    # fallen Onmyoji does nothing more.
+    return p.played >= 0 and not p.used[p.played] and (g.final_duel or not p.fallen)
+
+
+def _reveal(g: OnmyojiGame) -> None:
+    for s in g.order:
+        p = g.players[s]
+        p.revealed = True
+        p.guarding = p.played == GUARD
+    g.stage = Stage.GUARD
+    g.order = [s for s in turn_order(g) if g.players[s].played == GUARD]
+    g.cursor = 0
+
+
+def _begin_attack_step(g: OnmyojiGame) -> None:
+    seats = [s for s in turn_order(g) if g.players[s].played in (ATTACK, SPELL)]
+    # A player with an "act first" effect acts first (stable: ties keep the first player first).
+    seats.sort(key=lambda s: not g.players[s].act_first)
+    g.stage = Stage.ATTACK
+    g.order = seats
+    g.cursor = 0
+
+
+def _yokai_step(g: OnmyojiGame) -> None:
+    if g.final_duel:
+        return  # the Onmyoji do not take Yokai actions
+    for slot in (1, 0):  # the right Yokai acts, then the left Yokai
+        e = g.enemies[slot]
+        if e is not None:
+            fx.yokai_take_action(g, e)
+
+
+def _end_turn(g: OnmyojiGame) -> None:
+    for p in g.players:
+        if p.played >= 0 and not p.used[p.played]:
+            p.used[p.played] = True  # a card that was never resolved (a fallen player's) is Used too
+        p.played = -1
+        p.revealed = False
+        if not any(p.hand):  # 0 cards in hand: return all used action cards
+            p.hand = [True, True, True]
+            p.used = [False, False, False]
+    if g.final_duel:
+        down = [p.hp == 0 for p in g.players]
+        if all(down):
+            fx.duel_winner(g, g.first_seat)  # both reach 0 on the same turn: the first player wins
+        elif any(down):
+            fx.duel_winner(g, down.index(False))
+        elif g.turn >= DUEL_FINAL_TURN_CAP:
+            hp = [p.hp for p in g.players]
+            fx.duel_winner(g, g.first_seat if hp[0] == hp[1] else int(np.argmax(hp)))
+        else:
+            g.turn += 1
+            begin_turn(g)
+        return
+    if fx.alive_enemy_count(g) == 0:
+        _after_battle(g)
+    else:
+        g.turn += 1
+        begin_turn(g)
+
+
+# ------------------------------------------------------------------ after a battle: picks
+def _after_battle(g: OnmyojiGame) -> None:
+    if g.boss_battle:
+        fx.finish(g, [1.0] * g.num_players)  # the Boss falls with every Onmyoji alive
+        return
+    g.stage = Stage.AFTER
+    g.pick_candidates = [e.yokai for e in g.enemies if e is not None]
+    for y in g.pick_candidates:
+        g.zone[y] = Zone.DEFEATED
+    g.enemies = [None, None]
+    alive = [s for s in range(g.num_players) if not g.players[s].fallen]
+    if len(alive) == 1:
+        g.take_queue = alive  # Solo, or a Duel survivor: takes only 1 of the defeated Yokai
+    else:
+        finisher = g.finisher if g.finisher >= 0 else g.first_seat
+        g.take_queue = [finisher, 1 - finisher]
+    next_take(g)
+
+
+def next_take(g: OnmyojiGame) -> None:
+    """The next seat in the take queue picks (or takes the last candidate); then the game goes on."""
+    if not g.take_queue or not g.pick_candidates:
+        if g.stage != Stage.SETUP:  # Solo setup candidates not chosen stay in their pile
+            for y in g.pick_candidates:
+                g.zone[y] = Zone.GONE
+        g.pick_candidates = []
+        if g.stage == Stage.SETUP:
+            g.first_seat = 0
+            start_night_battle(g)
+            advance(g)
+        else:
+            next_battle(g)
+        return
+    seat = g.take_queue[0]
+    if len(g.pick_candidates) == 1:
+        take(g, seat, g.pick_candidates[0])
+    else:
+        ask(g, Decision.PICK, seat)
+
+
+def take(g: OnmyojiGame, seat: int, y: int) -> None:
+    """``seat`` takes Yokai ``y``; it then chooses Shikigami or Equip."""
+    g.pick_candidates.remove(y)
+    if g.stage == Stage.SETUP:
+        g.piles[g.card(y).lv].remove(y)  # Solo: "choose any 1 Yokai" of the pile
+    g.zone[y] = Zone.DEFEATED  # in the taker's hands until they decide Shikigami or Equip
+    g.taking = y
+    ask(g, Decision.TAKE, seat)
+
+
+def place_taken(g: OnmyojiGame, seat: int, y: int, choice: int) -> None:
+    """Yokai ``y`` becomes ``seat``'s Shikigami (``TAKE_SHIKIGAMI``) or Equip on edge ``choice - 1``."""
+    p = g.players[seat]
+    g.owner[y] = seat
+    if choice == TAKE_SHIKIGAMI:
+        g.zone[y] = Zone.SHIKIGAMI
+        p.shikigami.append(y)
+        p.shiki_uses[y] = 0
+    else:
+        edge = EquipEdge(choice - 1)
+        g.zone[y] = Zone.EQUIP
+        p.equips.append(Equip(y, edge))
+        p.equip_stats = p.equip_stats.plus(g.card(y).edges[edge].stats)
+
+
+# ------------------------------------------------------------------ menus
+def shikigami_usable(g: OnmyojiGame, p: Player, y: int, timing: Timing, seat: int) -> bool:
+    sk = g.card(y).shiki
+    if sk.timing != timing or y in p.used_this_turn:
+        return False
+    limit = sk.per_battle or sk.per_game
+    if p.shiki_uses.get(y, 0) >= limit:
+        return False
+    ability = fx.active_variant(g, sk.ability)
+    return ability.target != AbilityTarget.ENEMY or bool(fx.ability_targets(g, seat, ability))
+
+
+def start_menu_options(g: OnmyojiGame, seat: int) -> list[int]:
+    """The actions of ``seat``'s Start-of-turn menu besides ``done`` (empty: the menu is skipped)."""
+    p = g.players[seat]
+    return [USE_SHIKIGAMI + y for y in p.shikigami if shikigami_usable(g, p, y, Timing.START_OF_TURN, seat)]
+
+
+def action_menu_options(g: OnmyojiGame, seat: int) -> list[int]:
+    """The actions of ``seat``'s "On your action" menu besides ``done``."""
+    p = g.players[seat]
+    out = [USE_SHIKIGAMI + y for y in p.shikigami if shikigami_usable(g, p, y, Timing.ON_ACTION, seat)]
+    if not p.evolved and shikigami_lv_total(g, p) >= g.pool.characters[p.character].evolve_at:
+        out.append(EVOLVE)
+    edge = EDGE_OF_CARD[p.played]
+    for y, e in p.equips:
+        ability = g.card(y).edges[e].ability
+        if e != edge or ability is None or y in p.used_this_turn:
+            continue
+        ability = fx.active_variant(g, ability)
+        if ability.target != AbilityTarget.ENEMY or fx.ability_targets(g, seat, ability):
+            out.append(USE_EQUIP + y)
+    return out
+
+
+def shikigami_lv_total(g: OnmyojiGame, p: Player) -> int:
+    return sum(g.card(y).lv for y in p.shikigami)
+
+
+# ------------------------------------------------------------------ the Solo Yokai deck
+def flip_yokai_deck(g: OnmyojiGame) -> None:
+    """Solo: while only 1 Yokai is out (not in the Boss battle), flip a Yokai deck card."""
+    if g.boss_battle or fx.alive_enemy_count(g) != 1:
+        return
+    c = g.yokai_deck.pop(0)
+    if not g.yokai_deck:
+        shuffle_yokai_deck(g)  # shuffle again when all 3 have been flipped
+    e = next(e for e in g.enemies if e is not None and e.alive)
+    e.deck_card = c
+
+
+def shuffle_yokai_deck(g: OnmyojiGame) -> None:
+    g.yokai_deck = [int(c) for c in g.rng.permutation(3)]

@@ -8,8 +8,8 @@ Nothing in a game page is written by hand except the short rules summary in
 docs/rules-summaries/<package>.md (when there is none, the game module's docstring is used).
 Everything else comes from the code and data: options and tested configurations (the Game
 class), rulings (the package's RULES_NOTES.md), the observation layout table
-(``observation_layout`` of a reset game, with meanings found in the encoding docstrings), the
-action table (``action_name`` of every action), the env/encoding docstrings, and the card list
+(``observation_layout`` of a reset game, with meanings found in the observation docstrings), the
+action table (``action_name`` of every action), the env, actions and observation docstrings, and the card list
 (the package's card data file, read by yokai_envs.play.cards).
 """
 
@@ -33,7 +33,7 @@ from yokai_envs.registry import ENV_IDS, _module_name, game_class  # noqa: E402
 DOCS = ROOT / "docs"
 SUMMARIES = DOCS / "rules-summaries"
 MAX_INLINE_ACTIONS = 60
-SOURCE_MODULES = ("env", "encoding", "observation")
+SOURCE_MODULES = ("env", "actions", "observation")
 
 
 def cell(value: object) -> str:
@@ -50,7 +50,7 @@ def short_name(env_id: str) -> str:
 
 
 def module_docs(package: str) -> dict[str, str]:
-    """name -> docstring of the game's env/encoding/observation modules that exist."""
+    """name -> docstring of the game's env/actions/observation modules that exist."""
     docs = {}
     for name in SOURCE_MODULES:
         try:
@@ -224,7 +224,7 @@ def game_page(env_id: str) -> str:
     lines += layout_section(env_id, cls, docs)
     lines += action_section(cls)
     lines += cards_section(env_id)
-    lines += ["## From the source", "", "The docstrings of the game's env and encoding modules, verbatim.", ""]
+    lines += ["## From the source", "", "The docstrings of the game's env, actions and observation modules, verbatim.", ""]
     for name, doc in docs.items():
         lines += [f"### `{package}.{name}`", "", as_markdown(doc), ""]
     return "\n".join(lines).rstrip() + "\n"

@@ -136,3 +136,20 @@ def test_every_module_has_a_layer() -> None:
     assert layer_of("yokai_envs.core.game") == 1 and layer_of("yokai_envs.yokaizo.rules") == 2
     assert layer_of("yokai_envs.yokaizo.env") == 3 and layer_of("agents.arena") == 4
     assert layer_of("yokai_envs.training.gym_env") == 5
+
+
+# ---------------------------------------------------------------------- one shape for every game
+SAME_FILES = ("__init__.py", "state.py", "rules.py", "actions.py", "observation.py", "game.py", "env.py",
+              "view.py", "README.md", "RULES_NOTES.md")
+CARD_GAMES = ("yokaizo", "onmyoji", "yyh_tcg")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_package_has_the_same_files(game: str) -> None:
+    package = ROOT / "yokai_envs" / game
+    wanted = [*SAME_FILES, *(("cards.py", "cards.yaml") if game in CARD_GAMES else ())]
+    missing = [name for name in wanted if not (package / name).is_file()]
+    assert not missing, f"yokai_envs/{game} lacks {missing} (see docs/architecture.md)"
+    assert not (package / "encoding.py").exists(), "encoding.py was split into observation.py and actions.py"
+    assert (ROOT / "tests" / game / "helpers.py").is_file()
+    assert not (ROOT / "tests" / game / "scenario.py").exists()

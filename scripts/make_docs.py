@@ -224,7 +224,8 @@ def game_page(env_id: str) -> str:
     lines += layout_section(env_id, cls, docs)
     lines += action_section(cls)
     lines += cards_section(env_id)
-    lines += ["## From the source", "", "The docstrings of the game's env, actions and observation modules, verbatim.", ""]
+    lines += ["## From the source", "",
+              "The docstrings of the game's env, actions and observation modules, verbatim.", ""]
     for name, doc in docs.items():
         lines += [f"### `{package}.{name}`", "", as_markdown(doc), ""]
     return "\n".join(lines).rstrip() + "\n"

@@ -161,6 +161,19 @@ class Game(ABC):
         no opponents to rate against. Games with a team mode override this."""
         return False
 
+    @classmethod
+    def balance_axis(cls, options: dict[str, Any]) -> tuple[str, tuple[Any, ...], bool] | None:
+        """The invented content ``yokai balance`` measures under ``options``: ``(option, choices,
+        per_seat)``. ``per_seat``: the option takes one choice per seat (decks, characters) and
+        every pair plays in both seats; otherwise one choice per game (a difficulty level),
+        measured by its clear rate. None: nothing invented to balance (the default)."""
+        return None
+
+    def outcome_facts(self) -> dict[str, Any]:
+        """How a finished game went, for balance tables: ``end`` (its cause) and whatever facts
+        a game adds (e.g. ``first_player``: the seat that took the first turn)."""
+        return {"end": "step cap" if self.is_truncated else "end"}
+
     def win_credits(self, returns: np.ndarray | None = None) -> np.ndarray:
         """Per-seat win credit of a finished game (``returns`` defaults to ``self.returns()``).
 

@@ -41,6 +41,13 @@ class OnmyojiGame(Game):
     ]
     DEFAULT_MAX_STEPS = 5_000
 
+    @classmethod
+    def balance_axis(cls, options: dict[str, Any]) -> tuple[str, tuple[Any, ...], bool]:
+        """Duel: every pair of Characters in both seats; Solo and Co-op: the ten difficulty levels."""
+        if options.get("mode", cls.OPTIONS["mode"]) == "duel":
+            return "characters", tuple(c.name for c in load_pool().characters), True
+        return "difficulty", tuple(range(1, 11)), False
+
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.pool = load_pool()

@@ -23,6 +23,10 @@ class YokaizoGame(Table, Game):
     env_id: ClassVar[str] = "yokaizo_v0"
     OPTIONS: ClassVar[dict[str, Any]] = {"decks": "random"}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [{}, {"decks": ("Kitsune Blaze", "Kappa Tide")}]
+
+    @classmethod
+    def balance_axis(cls, options: dict[str, Any]) -> tuple[str, tuple[Any, ...], bool]:
+        return "decks", tuple(ready_decks()), True
     DEFAULT_MAX_STEPS: ClassVar[int] = 6000
 
     def __init__(self, **options: Any) -> None:

@@ -34,6 +34,11 @@ class YYHGame(Decisions, Game):
     OPTIONS: ClassVar[dict[str, Any]] = {"decks": ("random", "random"), "cards": None}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [
         {}, {"decks": ("Urameshi Detectives", "Toguro Brothers")}]
+
+    @classmethod
+    def balance_axis(cls, options: dict[str, Any]) -> tuple[str, tuple[Any, ...], bool]:
+        return "decks", tuple(starter_decks()), True
+
     DEFAULT_MAX_STEPS = 3000
 
     def __init__(self, **options: Any) -> None:

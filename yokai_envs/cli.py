@@ -13,6 +13,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("yokai_envs.training.cli", "train a policy (MaskablePPO, opponent pools, self-play) from a YAML config"),
     "demo": ("yokai_envs.cli_demo", "play one game between bots and render every decision"),
     "evaluate": ("yokai_envs.cli_evaluate", "play agents against each other on duplicate deals and rate them"),
+    "balance": ("yokai_envs.cli_balance", "is invented content fair? decks, characters or levels on duplicate deals"),
     "play": ("yokai_envs.play.cli_play", "take a seat yourself against bots in the terminal"),
     "replay": ("yokai_envs.play.cli_replay", "step through a replay file in the terminal, or write it as an HTML page"),
 }

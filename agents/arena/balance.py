@@ -1,0 +1,241 @@
+"""Is invented content fair? Every deck (or character) against every other, in both seats, on
+duplicate deals; or every difficulty level's clear rate. ``yokai balance`` is the CLI.
+
+A content pair (A, B) plays the same deals twice, A in seat 0 then B in seat 0, with the same
+agent spec in every seat, so the luck of the deal and the seat cancel between the two halves.
+The game names its content with ``Game.balance_axis`` (decks, Characters, levels) and its
+endings with ``Game.outcome_facts``; games are played by the arena (``run_match``), so the
+results depend only on the seed, not on the number of workers.
+"""
+
+from __future__ import annotations
+
+import itertools
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from yokai_envs.registry import game_class, make_game
+
+from .match import run_match
+from .stats import wilson_interval
+
+
+@dataclass
+class BalanceResult:
+    env_id: str
+    env_options: dict[str, Any]
+    agent: str
+    axis: str
+    choices: list[Any]
+    per_seat: bool
+    games: int  # deals per matchup (each played in both seat orders) or games per level
+    seed: int
+    rows: list[dict[str, Any]] = field(default_factory=list)   # per matchup (or per level)
+    field_rows: list[dict[str, Any]] = field(default_factory=list)  # per choice against the field
+    overall: dict[str, Any] = field(default_factory=dict)  # seat and first-mover shares, endings, length
+
+    def summary(self) -> dict[str, Any]:
+        return {"env_id": self.env_id, "env_options": self.env_options, "agent": self.agent, "axis": self.axis,
+                "choices": self.choices, "per_seat": self.per_seat, "games": self.games, "seed": self.seed,
+                "matchups" if self.per_seat else "levels": self.rows, "field": self.field_rows,
+                "overall": self.overall}
+
+
+def _rate(wins: float, games: int) -> dict[str, Any]:
+    low, high = wilson_interval(wins, games)
+    return {"games": games, "win_rate": wins / games if games else 0.0, "ci_low": low, "ci_high": high}
+
+
+def _facts(env_id: str, options: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
+    game = make_game(env_id, **options)
+    game.replay(record["deal_seed"], record["actions"])
+    return game.outcome_facts()
+
+
+def resolve_axis(env_id: str, env_options: dict[str, Any],
+                 choices: list[str] | None) -> tuple[str, list[Any], bool]:
+    axis = game_class(env_id).balance_axis(env_options)
+    if axis is None:
+        raise ValueError(f"{env_id} has no invented content to balance (no decks, characters or levels)")
+    name, known, per_seat = axis
+    if not choices:
+        return name, list(known), per_seat
+    by_text = {str(k): k for k in known}
+    unknown = [c for c in choices if str(c) not in by_text]
+    if unknown:
+        raise ValueError(f"unknown {name} {unknown}; valid: {', '.join(map(str, known))}")
+    picked = [by_text[str(c)] for c in choices]
+    if per_seat and len(picked) < 2:
+        raise ValueError(f"give at least two {name} to compare")
+    return name, picked, per_seat
+
+
+def run_balance(env_id: str, agent: str, games: int = 100, seed: int = 0, env_options: dict[str, Any] | None = None,
+                choices: list[str] | None = None, workers: int = 1, progress: bool = False) -> BalanceResult:
+    env_options = dict(env_options or {})
+    axis, picked, per_seat = resolve_axis(env_id, env_options, choices)
+    if axis in env_options:
+        raise ValueError(f"--env-kwargs sets {axis!r}, the option a balance run varies; leave it out")
+    result = BalanceResult(env_id, env_options, agent, axis, picked, per_seat, games, seed)
+    jobs = list(itertools.combinations(picked, 2)) if per_seat else [(level,) for level in picked]
+    from tqdm.auto import tqdm
+
+    records: list[tuple[tuple[Any, ...], dict[str, Any], dict[str, Any]]] = []  # (seat -> choice, record, facts)
+    for job in tqdm(jobs, unit="matchup" if per_seat else "level", disable=not progress, desc=f"balance {agent}"):
+        orders = [job, job[::-1]] if per_seat else [job]
+        for order in orders:
+            options = {**env_options, axis: tuple(order) if per_seat else order[0]}
+            match = run_match(env_id, [agent], games=games, seed=seed, env_options=options, workers=workers)
+            records += [(order, r, _facts(env_id, options, r)) for r in match.records]
+    if per_seat:
+        _versus_tables(result, records)
+    else:
+        _level_table(result, records)
+    _overall(result, records)
+    return result
+
+
+def _versus_tables(result: BalanceResult, records: list) -> None:
+    wins: Counter[tuple[Any, Any]] = Counter()
+    played: Counter[tuple[Any, Any]] = Counter()
+    for order, record, _ in records:
+        for seat, choice in enumerate(order):
+            opponent = order[1 - seat]
+            wins[choice, opponent] += record["credits"][seat]
+            played[choice, opponent] += 1
+    for a, b in itertools.permutations(result.choices, 2):
+        if played[a, b]:
+            result.rows.append({"choice": a, "against": b, **_rate(wins[a, b], played[a, b])})
+    for a in result.choices:
+        total = sum(wins[a, b] for b in result.choices if b != a)
+        result.field_rows.append({"choice": a, **_rate(total, sum(played[a, b] for b in result.choices if b != a))})
+
+
+def _level_table(result: BalanceResult, records: list) -> None:
+    for level in result.choices:
+        mine = [r for order, r, _ in records if order[0] == level]
+        cleared = sum(r["credits"][0] for r in mine)
+        result.rows.append({"choice": level, **_rate(cleared, len(mine))})
+
+
+def _overall(result: BalanceResult, records: list) -> None:
+    total = len(records)
+    overall: dict[str, Any] = {"games": total}
+    if result.per_seat:
+        overall["first_seat"] = _rate(sum(r["credits"][0] for _, r, _ in records), total)
+        movers = [(r, f["first_player"]) for _, r, f in records if "first_player" in f]
+        if movers:
+            overall["first_player"] = _rate(sum(r["credits"][p] for r, p in movers), len(movers))
+    ends = Counter(f.get("end", "end") for _, _, f in records)
+    overall["endings"] = {cause: {"games": n, "share": n / total} for cause, n in ends.most_common()}
+    steps = [r["steps"] for _, r, _ in records]
+    overall["length"] = {"mean_steps": statistics.fmean(steps), "median_steps": statistics.median(steps),
+                         "truncated": sum(1 for _, r, _ in records if r["truncated"])}
+    result.overall = overall
+
+
+# ---------------------------------------------------------------------- output
+def markdown(result: BalanceResult) -> str:
+    head = (f"## {result.env_id} balance: {result.axis} ({result.agent}, {result.games} "
+            f"{'deals per pairing, both seat orders' if result.per_seat else 'games per level'}, seed {result.seed})")
+    lines = [head, ""]
+
+    def cell(row: dict[str, Any]) -> str:
+        return f"{row['win_rate']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
+
+    if result.per_seat:
+        lines += [f"| {result.axis} | against the field | games |", "|---|---|---:|"]
+        for row in sorted(result.field_rows, key=lambda r: -r["win_rate"]):
+            lines.append(f"| {row['choice']} | {cell(row)} | {row['games']} |")
+        lines += ["", "Matchups (row's win rate against the column):", "",
+                  "| | " + " | ".join(map(str, result.choices)) + " |",
+                  "|---" * (len(result.choices) + 1) + "|"]
+        by_pair = {(r["choice"], r["against"]): r for r in result.rows}
+        for a in result.choices:
+            cells = ["-" if a == b else f"{by_pair[a, b]['win_rate']:.2f}" for b in result.choices]
+            lines.append(f"| {a} | " + " | ".join(cells) + " |")
+        lines += ["", f"First seat: {cell(result.overall['first_seat'])}"]
+        if "first_player" in result.overall:
+            lines.append(f"First player: {cell(result.overall['first_player'])}")
+    else:
+        lines += [f"| {result.axis} | clear rate | games |", "|---|---|---:|"]
+        lines += [f"| {row['choice']} | {cell(row)} | {row['games']} |" for row in result.rows]
+    endings = ", ".join(f"{cause} {v['share']:.1%}" for cause, v in result.overall["endings"].items())
+    length = result.overall["length"]
+    lines += ["", f"Endings: {endings}. Length: mean {length['mean_steps']:.0f} steps "
+              f"(median {length['median_steps']:.0f}), {length['truncated']} hit the step cap."]
+    return "\n".join(lines)
+
+
+def write_outputs(results: list[BalanceResult], out_dir: str) -> list[str]:
+    """results.json, results.csv and one PNG per agent (a heatmap, or a clear-rate curve)."""
+    import csv
+    import json
+    from pathlib import Path
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / "results.json", out / "results.csv"]
+    paths[0].write_text(json.dumps([r.summary() for r in results], indent=2, default=str) + "\n")
+    with paths[1].open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["agent", "axis", "choice", "against", "games", "win_rate", "ci_low", "ci_high"])
+        for r in results:
+            for row in r.rows + [{**f, "against": "field"} for f in r.field_rows]:
+                writer.writerow([r.agent, r.axis, row["choice"], row.get("against", ""), row["games"],
+                                 f"{row['win_rate']:.4f}", f"{row['ci_low']:.4f}", f"{row['ci_high']:.4f}"])
+    for index, r in enumerate(results):
+        png = out / f"balance_{index}.png"
+        (_heatmap if r.per_seat else _curve)(r, png)
+        paths.append(png)
+    return [str(p) for p in paths]
+
+
+def _heatmap(result: BalanceResult, path: Any) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    names = [str(c) for c in result.choices]
+    grid = np.full((len(names), len(names)), np.nan)
+    for row in result.rows:
+        grid[result.choices.index(row["choice"]), result.choices.index(row["against"])] = row["win_rate"]
+    size = max(4.0, 1.5 + 0.6 * len(names))
+    fig, ax = plt.subplots(figsize=(size + 1.5, size))
+    image = ax.imshow(grid, vmin=0, vmax=1, cmap="RdBu")
+    ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    for i, j in itertools.product(range(len(names)), repeat=2):
+        if not np.isnan(grid[i, j]):
+            ax.text(j, i, f"{grid[i, j]:.2f}", ha="center", va="center", fontsize=8)
+    ax.set_title(f"{result.env_id} {result.axis}: row's win rate against column\n({result.agent}, "
+                 f"{result.games} deals per pairing, both seat orders)", fontsize=9)
+    fig.colorbar(image, ax=ax)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _curve(result: BalanceResult, path: Any) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs = [row["choice"] for row in result.rows]
+    ys = [row["win_rate"] for row in result.rows]
+    errors = [[y - row["ci_low"] for y, row in zip(ys, result.rows)],
+              [row["ci_high"] - y for y, row in zip(ys, result.rows)]]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.errorbar(xs, ys, yerr=errors, marker="o", capsize=3)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel(result.axis)
+    ax.set_ylabel("clear rate (95% Wilson interval)")
+    ax.set_title(f"{result.env_id} {result.env_options}: {result.agent}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -1,0 +1,61 @@
+"""``yokai balance``: content pairs in both seats on duplicate deals, levels by clear rate."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agents.arena.balance import run_balance
+from yokai_envs.cli_balance import main as balance_main
+from yokai_envs.registry import ENV_IDS
+
+YOKAIZO = next(e for e in ENV_IDS if e.startswith("yokaizo"))
+ONMYOJI = next(e for e in ENV_IDS if e.startswith("onmyoji"))
+YONKAI = next(e for e in ENV_IDS if e.startswith("yonkai"))
+DECKS = ["Kitsune Blaze", "Yuki Blizzard", "Kappa Tide"]
+
+
+def test_every_pair_plays_the_same_deals_in_both_seat_orders() -> None:
+    result = run_balance(YOKAIZO, "heuristic", games=2, seed=4, choices=DECKS)
+    assert result.per_seat and result.axis == "decks"
+    assert len(result.rows) == 6 and result.overall["games"] == 3 * 2 * 2
+    for row in result.rows:
+        assert row["games"] == 4 and row["ci_low"] <= row["win_rate"] <= row["ci_high"]
+    by_pair = {(r["choice"], r["against"]): r["win_rate"] for r in result.rows}
+    for a, b in by_pair:  # a two-seat game hands out one win per game: the pair's shares add to 1
+        assert by_pair[a, b] + by_pair[b, a] == pytest.approx(1.0)
+    assert sum(r["win_rate"] for r in result.field_rows) / 3 == pytest.approx(0.5)
+    assert 0 <= result.overall["first_seat"]["win_rate"] <= 1
+    assert sum(v["games"] for v in result.overall["endings"].values()) == 12
+
+
+def test_levels_give_a_clear_rate_each() -> None:
+    result = run_balance(ONMYOJI, "heuristic", games=4, seed=0, env_options={"mode": "solo"}, choices=["1", "10"])
+    assert not result.per_seat and [r["choice"] for r in result.rows] == [1, 10]
+    assert all(r["games"] == 4 for r in result.rows)
+
+
+@pytest.mark.parametrize(("env_id", "options", "choices", "message"), [
+    (YONKAI, {}, None, "no invented content"),
+    (YOKAIZO, {}, ["Kitsune Blaze", "Nope Deck"], "unknown decks ['Nope Deck']"),
+    (YOKAIZO, {}, ["Kitsune Blaze"], "at least two decks"),
+    (YOKAIZO, {"decks": ("Kitsune Blaze", "Kappa Tide")}, None, "the option a balance run varies"),
+])
+def test_bad_requests_are_named(env_id: str, options: dict, choices: list | None, message: str) -> None:
+    with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        run_balance(env_id, "heuristic", games=1, env_options=options, choices=choices)
+
+
+@pytest.mark.slow
+def test_results_do_not_depend_on_workers_and_the_cli_writes_them(tmp_path, capsys) -> None:
+    one = run_balance(YOKAIZO, "heuristic", games=2, seed=9, choices=DECKS[:2], workers=1).summary()
+    two = run_balance(YOKAIZO, "heuristic", games=2, seed=9, choices=DECKS[:2], workers=2).summary()
+    assert one == two
+    code = balance_main(["--game", YOKAIZO, "--agents", "heuristic", "--choices", ",".join(DECKS[:2]),
+                         "--games", "2", "--seed", "9", "--out", str(tmp_path), "--no-progress"])
+    assert code == 0 and "against the field" in capsys.readouterr().out
+    written = json.loads((tmp_path / "results.json").read_text())
+    assert written[0]["matchups"] == json.loads(json.dumps(one["matchups"]))
+    assert (tmp_path / "balance_0.png").stat().st_size > 1000 and (tmp_path / "results.csv").is_file()
+    assert balance_main(["--game", YONKAI, "--agents", "heuristic", "--no-progress"]) == 2

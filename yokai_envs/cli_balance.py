@@ -1,0 +1,58 @@
+"""``yokai balance``: is the invented content fair? Every deck or character against every other in
+both seats on duplicate deals (a matchup matrix, each one against the field, first-seat and
+first-player shares, endings by cause, game length), or the clear rate of every difficulty level.
+
+    yokai balance --game yokaizo_v0 --agents heuristic --games 50 --seed 0 --out runs/balance --workers 2
+    yokai balance --game onmyoji_v0 --env-kwargs '{"mode": "solo"}' --agents heuristic --games 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from yokai_envs.cli_evaluate import _env_kwargs, _split_specs
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", required=True, help="env id (see `yokai list`)")
+    parser.add_argument("--env-kwargs", type=_env_kwargs, default={}, metavar="JSON",
+                        help="other game options as a JSON object, e.g. '{\"mode\": \"solo\"}'")
+    parser.add_argument("--agents", type=_split_specs, required=True, metavar="SPEC,SPEC,...",
+                        help="who plays every seat; each spec is a separate balance run (e.g. heuristic,ismcts:...)")
+    parser.add_argument("--choices", default=None, metavar="A,B,...",
+                        help="only these decks / characters / levels (default: all the game names)")
+    parser.add_argument("--games", type=int, default=100,
+                        help="deals per pairing (each played in both seat orders), or games per level")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default=None, metavar="DIR", help="folder for results.json, results.csv and PNGs")
+    parser.add_argument("--workers", type=int, default=1, help="processes (results do not depend on it)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    from agents.arena.balance import markdown, run_balance, write_outputs
+
+    choices = [c.strip() for c in args.choices.split(",") if c.strip()] if args.choices else None
+    started = time.perf_counter()
+    results = []
+    try:
+        for spec in args.agents:
+            results.append(run_balance(args.game, spec, games=args.games, seed=args.seed, env_options=args.env_kwargs,
+                                       choices=choices, workers=args.workers, progress=not args.no_progress))
+    except (ValueError, FileNotFoundError, ImportError) as err:
+        print(f"yokai balance: error: {err}", file=sys.stderr)
+        return 2
+    for result in results:
+        print(markdown(result) + "\n")
+    if args.out:
+        print(f"wrote {', '.join(write_outputs(results, args.out))}")
+    print(f"({time.perf_counter() - started:.1f} s)")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="yokai balance", description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))

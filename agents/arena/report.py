@@ -89,7 +89,8 @@ def plot_ratings(result: MatchResult, path: Path) -> None:
     ax.set_yticks(list(ys))
     ax.set_yticklabels([_wrap(labels[i]) for i in order])
     ax.set_xlabel(xlabel)
-    ax.set_title(f"{result.env_id} {result.env_options or ''} — {len(result.records)} games, seed {result.seed}")
+    ax.set_title(f"{result.env_id} {result.env_options or ''} — {len(result.records)} games, seed {result.seed}",
+                 fontsize=9)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -170,7 +171,8 @@ def markdown(result: MatchResult) -> str:
                      f"{r['draws']} | {r['losses']} | {r['win_rate']:.3f} | "
                      f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]{basis} | {r['mean_reward']:+.3f} |")
     if any(r.get("ci_basis") == "games" for r in result.rows):
-        lines.append("\n† the per-deal scores do not vary (e.g. every game won): Wilson interval over the games")
+        lines.append("\n† one deal only, or per-deal scores that do not vary (e.g. every game won): "
+                     "Wilson interval over the games")
     for table in _self_play_tables(result):
         seat = next(r for r in result.rows if r["table"] == table)["mean_reward_by_seat"]
         by_seat = ", ".join("—" if v is None else f"{v:+.3f}" for v in seat)
@@ -235,7 +237,7 @@ def latex(result: MatchResult) -> str:
         rows.append([str(r["table"]), e(r["agent"]), e(vs), str(r["games"]), str(r.get("deals", "")),
                      f"{r['win_rate']:.3f}", f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}]{mark}",
                      f"{r['mean_reward']:+.3f}"])
-    note = (r" $^\dagger$: per-deal scores do not vary; Wilson interval over games."
+    note = (r" $^\dagger$: one deal, or per-deal scores that do not vary; Wilson interval over games."
             if any(r.get("ci_basis") == "games" for r in result.rows) else "")
     self_play = _self_play_tables(result)
     if self_play:

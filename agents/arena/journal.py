@@ -125,12 +125,14 @@ def duration(seconds: float) -> str:
 
 
 class Estimate:
-    """Logs once, after the first games, how long the rest should take (games finished per
-    second so far, process start-up included, so the first estimate errs on the long side)."""
+    """Logs once, after the first games, how long the rest should take: games finished per
+    second so far (process start-up included, so it errs on the long side), measured once the
+    first ``first_round`` games (one deal of every table, which the arena plays first) and at
+    least two per worker are done."""
 
-    def __init__(self, total: int, workers: int, log: Callable[[str], None] | None) -> None:
+    def __init__(self, total: int, workers: int, log: Callable[[str], None] | None, first_round: int = 0) -> None:
         self.total = total
-        self.after = min(total, max(2, 2 * workers))
+        self.after = min(total, max(2, 2 * workers, first_round))
         self.log = log
         self.done = 0
         self.started = time.perf_counter()

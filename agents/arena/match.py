@@ -168,8 +168,12 @@ def run_match(game: str | type[Game], agents: Sequence[AgentEntry], games: int =
         done = journal.done
     batches = [[s for s in group if s.index not in done]
                for _, group in groupby(plan, key=lambda s: (s.table, s.deal))]
-    batches = [batch for batch in batches if batch]
-    estimate = Estimate(len(plan) - len(done), workers, log)
+    # Deal by deal across the tables (the records keep their schedule index, so the order of play
+    # changes nothing): a cut run has every table about equally far, and the first round of
+    # deals, one per table, gives the time estimate a fair mix of cheap and costly tables.
+    batches = sorted((batch for batch in batches if batch), key=lambda b: (b[0].deal, b[0].table))
+    first_round = sum(len(batch) for batch in batches[:len(tables)])
+    estimate = Estimate(len(plan) - len(done), workers, log, first_round)
 
     def finished(new: list[dict[str, Any]]) -> None:
         if journal is not None:

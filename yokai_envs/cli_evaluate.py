@@ -1,7 +1,8 @@
 """``yokai evaluate``: play a seat-balanced round-robin or gauntlet and write the results.
 
     yokai evaluate --game yonkai_no_yokai_v0 --env-kwargs '{"num_players": 4}' \
-        --agents heuristic,random --games 1000 --seed 0 --out runs/eval --workers 2
+        --agents H=heuristic,random --games 1000 --seed 0 --out runs/eval --workers 2
+    yokai evaluate ... --out runs/eval --resume      # continue a cut run (same results as uncut)
 """
 
 from __future__ import annotations
@@ -35,16 +36,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", required=True, help="env id, e.g. yonkai_no_yokai_v0 (see `yokai list`)")
     parser.add_argument("--env-kwargs", type=_env_kwargs, default={}, metavar="JSON",
                         help='game options as a JSON object, e.g. \'{"num_players": 4}\'')
-    parser.add_argument("--agents", type=_split_specs, required=True, metavar="SPEC,SPEC,...",
+    parser.add_argument("--agents", type=_split_specs, required=True, metavar="[ALIAS=]SPEC,...",
                         help="agent specs: random, heuristic, ismcts:iterations=200;rollout=heuristic, "
-                             "policy:path/to/model.zip[;deterministic=false]")
-    parser.add_argument("--gauntlet", default=None, metavar="SPEC",
+                             "policy:path/to/model.zip[;deterministic=false]; ALIAS=SPEC names the agent "
+                             "in results, tables and plots (e.g. ISMCTS-30=ismcts:iterations=30,H=heuristic)")
+    parser.add_argument("--gauntlet", default=None, metavar="[ALIAS=]SPEC",
                         help="play this agent against the others instead of a round-robin")
     parser.add_argument("--games", type=int, default=100,
                         help="games per table (rounded up so every seat arrangement plays every deal)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=None, metavar="DIR",
-                        help="folder for results.json, results.csv, games.jsonl, ratings.png")
+                        help="folder for results.json/.csv/.md/.tex, games.jsonl (written as games finish), "
+                             "ratings.png, head_to_head.png")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the cut run in --out: play only the games missing from its games.jsonl")
     parser.add_argument("--workers", type=int, default=1, help="processes (results do not depend on it)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
@@ -62,14 +67,20 @@ def run(args: argparse.Namespace) -> int:
     if args.save_replays < 0:
         print(f"yokai evaluate: error: --save-replays must be >= 0, got {args.save_replays}", file=sys.stderr)
         return 2
+    if args.resume and not args.out:
+        print("yokai evaluate: error: --resume needs --out DIR (the folder of the cut run)", file=sys.stderr)
+        return 2
     if args.save_replays and not args.out:
         print("yokai evaluate: error: --save-replays needs --out DIR (replays go to DIR/replays/)", file=sys.stderr)
         return 2
+    from tqdm.auto import tqdm
+
     started = time.perf_counter()
     try:
         result = run_match(args.game, args.agents, games=args.games, seed=args.seed, env_options=args.env_kwargs,
                            gauntlet=args.gauntlet, workers=args.workers, progress=not args.no_progress,
-                           backend=args.backend, ray_address=args.ray_address)
+                           backend=args.backend, ray_address=args.ray_address, journal_dir=args.out,
+                           resume=args.resume, log=lambda message: tqdm.write(message, file=sys.stderr))
     except (ValueError, FileNotFoundError, ImportError) as err:  # bad spec / option / checkpoint: before any game
         print(f"yokai evaluate: error: {err}", file=sys.stderr)
         return 2

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
@@ -13,10 +14,22 @@ from agents.specs import make, parse_spec
 from yokai_envs.core.game import Game
 
 from . import stats
+from .journal import Estimate, Journal
 from .play import Runner, build_game, env_id_of, init_worker, play_batch
 from .schedule import GameSpec, Table, build_tables, schedule
 
 BACKENDS = ("local", "ray")
+# ALIAS=SPEC: an alias has no ':', ';', ',' or '=' (so "ismcts:iterations=30" is a spec, not an alias).
+ALIAS = re.compile(r"^\s*([^=:;,\s][^=:;,]*?)\s*=\s*(\S.*)$")
+AgentEntry = str | tuple[str, str | Agent]
+
+
+def split_alias(entry: str) -> tuple[str | None, str]:
+    """``"H=heuristic"`` -> ("H", "heuristic"); ``"ismcts:iterations=30"`` -> (None, the spec)."""
+    found = ALIAS.match(entry)
+    if found is None:
+        return None, entry.strip()
+    return found.group(1), found.group(2).strip()
 
 
 @dataclass
@@ -33,6 +46,9 @@ class MatchResult:
     rows: list[dict[str, Any]] = field(default_factory=list)
     rating_kind: str = "none"
     ratings: dict[str, dict[str, float]] = field(default_factory=dict)
+    specs: dict[str, str] = field(default_factory=dict)  # label -> spec string (an alias's spec)
+    paired: list[dict[str, Any]] = field(default_factory=list)  # paired differences on the same deals
+    head_to_head: list[dict[str, Any]] = field(default_factory=list)
 
     def row(self, agent: str, table: int = 0) -> dict[str, Any]:
         """The summary row of ``agent`` at ``table``."""
@@ -47,48 +63,70 @@ class MatchResult:
 
         return {
             "env_id": self.env_id, "env_options": self.env_options, "num_players": self.num_players,
-            "agents": self.agents, "gauntlet": self.gauntlet, "games_per_table_requested": self.games_requested,
-            "seed": self.seed, "package_version": package_version(),
+            "agents": self.agents, "agent_specs": self.specs, "gauntlet": self.gauntlet,
+            "games_per_table_requested": self.games_requested, "seed": self.seed, "package_version": package_version(),
             "tables": [{"index": t.index, "agents": list(t.agents), "arrangements": len(t.arrangements),
-                        "games": sum(1 for r in self.records if r["table"] == t.index)} for t in self.tables],
+                        "games": sum(1 for r in self.records if r["table"] == t.index),
+                        "self_play": stats.is_self_play(t)} for t in self.tables],
             "total_games": len(self.records),
             "truncated_games": sum(1 for r in self.records if r["truncated"]),
             "mean_steps": (sum(r["steps"] for r in self.records) / len(self.records)) if self.records else 0.0,
-            "pairings": self.rows, "rating_kind": self.rating_kind, "ratings": self.ratings,
+            "pairings": self.rows, "paired_differences": self.paired, "head_to_head": self.head_to_head,
+            "rating_kind": self.rating_kind, "ratings": self.ratings,
         }
 
 
-def _labelled(agents: Sequence[str | tuple[str, Agent]]) -> tuple[list[str], dict[str, str | Agent]]:
+def _labelled(agents: Sequence[AgentEntry]) -> tuple[list[str], dict[str, str | Agent]]:
+    """Labels and what each stands for: a spec (``"heuristic"``), an aliased spec
+    (``"H=heuristic"`` or ``("H", "heuristic")``) or an in-memory agent (``("mine", agent)``)."""
     labels: list[str] = []
     sources: dict[str, str | Agent] = {}
     for entry in agents:
+        agent: str | Agent
         if isinstance(entry, tuple):
             label, agent = entry
-            if not isinstance(agent, Agent):
-                raise ValueError(f"agent entry {label!r}: expected an agents.base.Agent, got {type(agent).__name__}")
-            if label in sources and sources[label] is not agent:
-                raise ValueError(f"two different agents are labelled {label!r}")
+            if isinstance(agent, str):
+                agent = parse_spec(agent).text
+            elif not isinstance(agent, Agent):
+                raise ValueError(f"agent entry {label!r}: expected a spec string or an agents.base.Agent, "
+                                 f"got {type(agent).__name__}")
         else:
-            label = parse_spec(entry).text  # fails early on a bad spec
-            agent = label
+            alias, spec = split_alias(entry)
+            agent = parse_spec(spec).text  # fails early on a bad spec
+            label = alias or agent
+        if not isinstance(label, str) or not label.strip():
+            raise ValueError(f"agent entry {entry!r}: the label must be a non-empty string")
+        if label in sources and sources[label] is not agent and sources[label] != agent:
+            raise ValueError(f"two different agents are labelled {label!r}")
         labels.append(label)
         sources[label] = agent
     return labels, sources
 
 
-def run_match(game: str | type[Game], agents: Sequence[str | tuple[str, Agent]], games: int = 100,
-              seed: int = 0, env_options: dict[str, Any] | None = None, gauntlet: str | tuple[str, Agent] | None = None,
+def _spec_text(source: str | Agent) -> str:
+    return source if isinstance(source, str) else f"<in-memory {type(source).__name__}>"
+
+
+def run_match(game: str | type[Game], agents: Sequence[AgentEntry], games: int = 100,
+              seed: int = 0, env_options: dict[str, Any] | None = None, gauntlet: AgentEntry | None = None,
               workers: int = 1, progress: bool = False, keep_actions: bool = True, backend: str = "local",
-              ray_address: str | None = None) -> MatchResult:
+              ray_address: str | None = None, journal_dir: str | None = None, resume: bool = False,
+              log: Callable[[str], None] | None = None) -> MatchResult:
     """Play a seat-balanced round-robin (or gauntlet) and summarize it.
 
     ``game`` is an env id (or a Game subclass); ``agents`` are spec strings (see
-    :mod:`agents.specs`) or ``(label, Agent)`` pairs for in-memory agents (those run in this
-    process only). Each table plays at least ``games`` games, rounded up so that every seat
-    arrangement is played on every deal. Results depend only on ``seed``, not on ``workers``.
-    ``backend="ray"`` plays the games as Ray tasks (``ray_address``: an existing cluster,
-    else a local instance; see :mod:`agents.arena.ray_backend`), with the same results.
-    Every agent is built (and every option checked) before the first game.
+    :mod:`agents.specs`), ``"ALIAS=SPEC"`` strings or ``(alias, spec)`` pairs (the alias names
+    the agent in results, tables and plots), or ``(label, Agent)`` pairs for in-memory agents
+    (those run in this process only). Each table plays at least ``games`` games, rounded up so
+    that every seat arrangement is played on every deal. Results depend only on ``seed``, not
+    on ``workers``. ``backend="ray"`` plays the games as Ray tasks (``ray_address``: an
+    existing cluster, else a local instance; see :mod:`agents.arena.ray_backend`), with the
+    same results. Every agent is built (and every option checked) before the first game.
+
+    ``journal_dir``: write ``match.json`` and append each game to ``games.jsonl`` there as it
+    finishes; with ``resume=True`` continue the cut run found there (see
+    :mod:`agents.arena.journal`). ``log`` receives the resume note and the time estimate
+    printed after the first games.
     """
     env_options = dict(env_options or {})
     if not isinstance(games, int) or games < 1:
@@ -99,6 +137,8 @@ def run_match(game: str | type[Game], agents: Sequence[str | tuple[str, Agent]],
     gauntlet_label = None
     if gauntlet is not None:
         (gauntlet_label,), gauntlet_source = _labelled([gauntlet])
+        if gauntlet_label in sources and sources[gauntlet_label] != gauntlet_source[gauntlet_label]:
+            raise ValueError(f"two different agents are labelled {gauntlet_label!r}")
         sources.update(gauntlet_source)
     probe = build_game(game, env_options)  # unknown env id / option fails here
     num_players = probe.num_players
@@ -115,16 +155,50 @@ def run_match(game: str | type[Game], agents: Sequence[str | tuple[str, Agent]],
 
     tables = build_tables(labels, num_players, gauntlet_label)
     plan = schedule(tables, games, seed)
-    batches = [list(group) for _, group in groupby(plan, key=lambda s: (s.table, s.deal))]
-    if backend == "ray":
-        records = _play_on_ray(game, env_options, sources, batches, progress, keep_actions, len(plan), ray_address)
-    else:
-        records = _play_all(game, env_options, sources, built, batches, workers, progress, keep_actions, len(plan))
-    records.sort(key=lambda r: r["index"])
+    specs = {label: _spec_text(source) for label, source in sources.items()}
+    done: dict[int, dict[str, Any]] = {}
+    journal = None
+    if journal_dir is not None:
+        from .report import package_version
+
+        config = {"env_id": env_id, "env_options": env_options, "agents": labels, "agent_specs": specs,
+                  "gauntlet": gauntlet_label, "games": games, "seed": seed, "keep_actions": keep_actions,
+                  "package_version": package_version()}
+        journal = Journal(journal_dir, config, plan, resume, log)
+        done = journal.done
+    batches = [[s for s in group if s.index not in done]
+               for _, group in groupby(plan, key=lambda s: (s.table, s.deal))]
+    # Deal by deal across the tables (the records keep their schedule index, so the order of play
+    # changes nothing): a cut run has every table about equally far, and the first round of
+    # deals, one per table, gives the time estimate a fair mix of cheap and costly tables.
+    batches = sorted((batch for batch in batches if batch), key=lambda b: (b[0].deal, b[0].table))
+    first_round = sum(len(batch) for batch in batches[:len(tables)])
+    estimate = Estimate(len(plan) - len(done), workers, log, first_round)
+
+    def finished(new: list[dict[str, Any]]) -> None:
+        if journal is not None:
+            journal.append(new)
+        estimate.update(len(new))
+
+    try:
+        if backend == "ray":
+            records = _play_on_ray(game, env_options, sources, batches, progress, keep_actions, estimate.total,
+                                   ray_address, finished)
+        else:
+            records = _play_all(game, env_options, sources, built, batches, workers, progress, keep_actions,
+                                estimate.total, finished)
+    finally:
+        if journal is not None:
+            journal.close()
+    records = sorted([*done.values(), *records], key=lambda r: r["index"])
 
     result = MatchResult(env_id, env_options, num_players, labels, gauntlet_label, games, seed, tables, records)
+    result.specs = specs
     result.rows = stats.table_rows(tables, records, num_players)
     everyone = list(dict.fromkeys([gauntlet_label, *labels] if gauntlet_label else labels))
+    result.paired = stats.paired_differences(tables, records, everyone)
+    if num_players > 1 and not probe.cooperative:
+        result.head_to_head = stats.head_to_head(everyone, records)
     if probe.cooperative:  # one team: nobody to rate against; the win rate is the clear rate
         result.rating_kind, result.ratings = "none", {}
     else:
@@ -132,32 +206,43 @@ def run_match(game: str | type[Game], agents: Sequence[str | tuple[str, Agent]],
     return result
 
 
+Finished = Callable[[list[dict[str, Any]]], None]
+
+
 def _play_on_ray(game: str | type[Game], env_options: dict[str, Any], sources: dict[str, str | Agent],
                  batches: list[list[GameSpec]], progress: bool, keep_actions: bool, total: int,
-                 address: str | None) -> list[dict[str, Any]]:
+                 address: str | None, finished: Finished) -> list[dict[str, Any]]:
     from tqdm.auto import tqdm
 
     from .ray_backend import play_on_ray
 
+    if not batches:
+        return []
     with tqdm(total=total, unit="game", disable=not progress, dynamic_ncols=True, desc="arena (ray)") as bar:
-        return play_on_ray(game, env_options, sources, batches, keep_actions, address, on_done=bar.update)
+        def on_done(chunk: list[dict[str, Any]]) -> None:
+            finished(chunk)
+            bar.update(len(chunk))
+
+        return play_on_ray(game, env_options, sources, batches, keep_actions, address, on_done=on_done)
 
 
 def _play_all(game: str | type[Game], env_options: dict[str, Any], sources: dict[str, str | Agent],
               built: dict[str, Agent], batches: list[list[GameSpec]], workers: int, progress: bool, keep_actions: bool,
-              total: int) -> list[dict[str, Any]]:
+              total: int, finished: Finished) -> list[dict[str, Any]]:
     from tqdm.auto import tqdm
 
     records: list[dict[str, Any]] = []
     bar = tqdm(total=total, unit="game", disable=not progress, dynamic_ncols=True, desc="arena")
     try:
-        if workers == 1:
+        if workers == 1 or not batches:
             runner = Runner(game, env_options, sources, keep_actions)
             for label, agent in built.items():  # reuse the agents built while checking the specs
                 runner.pool[label] = [agent]
             for batch in batches:
                 for spec in batch:
-                    records.append(runner.play(spec))
+                    record = runner.play(spec)
+                    records.append(record)
+                    finished([record])
                     bar.update(1)
         else:
             context = multiprocessing.get_context("spawn")
@@ -165,6 +250,7 @@ def _play_all(game: str | type[Game], env_options: dict[str, Any], sources: dict
                               initargs=(game, env_options, sources, keep_actions)) as pool:
                 for done in pool.imap_unordered(play_batch, batches):
                     records.extend(done)
+                    finished(done)
                     bar.update(len(done))
     finally:
         bar.close()

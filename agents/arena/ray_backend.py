@@ -58,7 +58,8 @@ def play_on_ray(game: Any, env_options: dict[str, Any], sources: dict[str, Any],
                 keep_actions: bool, address: str | None = None, on_done: Any = None) -> list[dict[str, Any]]:
     """Play every batch (a list of GameSpecs of one deal) as Ray tasks; records in any order.
 
-    ``on_done(n)`` is called as chunks of ``n`` games finish (the progress bar)."""
+    ``on_done(records)`` is called with each chunk's records as it finishes (the progress bar,
+    the journal)."""
     ray = ensure_ray(address)
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     chunks = max(1, min(len(batches), cpus * CHUNKS_PER_CPU))
@@ -72,6 +73,6 @@ def play_on_ray(game: Any, env_options: dict[str, Any], sources: dict[str, Any],
         chunk = ray.get(done[0])
         records.extend(chunk)
         if on_done is not None:
-            on_done(len(chunk))
+            on_done(chunk)
     return records
 

@@ -1,0 +1,148 @@
+"""Resumable arena runs: ``match.json`` (what the match is) and ``games.jsonl`` (one line per
+game, appended and flushed as each game finishes), and the time estimate printed after the
+first games.
+
+A cut run (killed, out of time) leaves the games it finished in ``games.jsonl``;
+``run_match(..., journal_dir=DIR, resume=True)`` (``yokai evaluate --out DIR --resume``) checks
+that ``DIR/match.json`` describes the same match, keeps every finished game that is the game
+the schedule plans at its index (same table, seats, deal and agent seeds), and plays only the
+others. Every game depends only on its scheduled seeds, so the results equal an uncut run's,
+whatever ``--workers`` either run used. A line cut off mid-write is dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .schedule import GameSpec
+
+GAMES_FILE = "games.jsonl"
+MATCH_FILE = "match.json"
+RESULTS_FILE = "results.json"
+
+
+class ResumeError(ValueError):
+    """The folder holds another match, or an unfinished one and ``resume`` was not asked for."""
+
+
+def _spec_matches(record: dict[str, Any], spec: GameSpec) -> bool:
+    return (record.get("table") == spec.table and record.get("deal") == spec.deal
+            and record.get("arrangement") == spec.arrangement and list(record.get("seats", [])) == list(spec.seats)
+            and record.get("deal_seed") == spec.deal_seed
+            and list(record.get("agent_seeds", [])) == list(spec.agent_seeds))
+
+
+def read_games(path: Path) -> tuple[list[dict[str, Any]], int]:
+    """The records in a games.jsonl, and how many lines could not be read (a line cut off by
+    a kill is the last one; any other unreadable line is an error)."""
+    records: list[dict[str, Any]] = []
+    lines = path.read_text().splitlines() if path.exists() else []
+    bad = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            if number != len(lines):
+                raise ResumeError(f"{path}: line {number} is not JSON (only a last line cut off by a kill "
+                                  "is skipped)") from None
+            bad += 1
+    return records, bad
+
+
+class Journal:
+    """Appends each finished game to ``DIR/games.jsonl`` (flushed), after checking or writing
+    ``DIR/match.json``. ``done`` holds the games a resumed run already has, by index."""
+
+    def __init__(self, folder: str | Path, config: dict[str, Any], plan: list[GameSpec], resume: bool,
+                 log: Callable[[str], None] | None = None) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.games_path = self.folder / GAMES_FILE
+        match_path = self.folder / MATCH_FILE
+        self.done: dict[int, dict[str, Any]] = {}
+        log = log or (lambda message: None)
+        has_games = self.games_path.exists() and self.games_path.stat().st_size > 0
+        unfinished = has_games and not (self.folder / RESULTS_FILE).exists()
+        if resume and has_games:
+            if not match_path.exists():
+                raise ResumeError(f"{self.folder} has {GAMES_FILE} but no {MATCH_FILE}: cannot tell which match "
+                                  "it belongs to, so it cannot be resumed")
+            before = json.loads(match_path.read_text())
+            changed = [key for key in sorted(set(before) | set(config)) if before.get(key) != config.get(key)]
+            if changed:
+                detail = "; ".join(f"{k}: {before.get(k)!r} then, {config.get(k)!r} now" for k in changed)
+                raise ResumeError(f"{self.folder} holds another match ({detail}): resume with the same "
+                                  "game, options, agents, games and seed, or use another folder")
+            records, cut = read_games(self.games_path)
+            for record in records:
+                index = record.get("index")
+                if not isinstance(index, int) or not 0 <= index < len(plan) or not _spec_matches(record, plan[index]):
+                    raise ResumeError(f"{self.games_path}: game {index!r} is not the game this match plans at "
+                                      "that index")
+                self.done.setdefault(index, record)
+            log(f"resuming: {len(self.done)} of {len(plan)} games already played"
+                + (" (a cut-off last line dropped)" if cut else ""))
+        elif unfinished and not resume:
+            count = len(read_games(self.games_path)[0])
+            raise ResumeError(f"{self.folder} holds an unfinished run ({count} games in {GAMES_FILE}, no "
+                              f"{RESULTS_FILE}): pass --resume (resume=True) to continue it, or use another folder")
+        for stale in (RESULTS_FILE,):  # a fresh or resumed run: the old results no longer describe it
+            (self.folder / stale).unlink(missing_ok=True)
+        match_path.write_text(json.dumps(config, indent=2) + "\n")
+        # Rewrite the games kept (drops a torn last line, so appending starts on a fresh line).
+        temporary = self.games_path.with_suffix(".jsonl.tmp")
+        with temporary.open("w") as handle:
+            for index in sorted(self.done):
+                handle.write(json.dumps(self.done[index]) + "\n")
+        os.replace(temporary, self.games_path)
+        self._handle = self.games_path.open("a")
+
+    def append(self, records: list[dict[str, Any]]) -> None:
+        for record in records:
+            self._handle.write(json.dumps(record) + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        self._handle.close()
+
+
+def duration(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+class Estimate:
+    """Logs once, after the first games, how long the rest should take: games finished per
+    second so far (process start-up included, so it errs on the long side), measured once the
+    first ``first_round`` games (one deal of every table, which the arena plays first) and at
+    least two per worker are done."""
+
+    def __init__(self, total: int, workers: int, log: Callable[[str], None] | None, first_round: int = 0) -> None:
+        self.total = total
+        self.after = min(total, max(2, 2 * workers, first_round))
+        self.log = log
+        self.done = 0
+        self.started = time.perf_counter()
+        self.said = False
+
+    def update(self, finished: int) -> None:
+        self.done += finished
+        if self.said or self.log is None or self.done < self.after or self.done >= self.total:
+            return
+        elapsed = time.perf_counter() - self.started
+        left = elapsed / self.done * (self.total - self.done)
+        self.log(f"{self.done} of {self.total} games in {duration(elapsed)}: about {duration(left)} to go")
+        self.said = True

@@ -113,3 +113,16 @@ def test_vector_env_masks_are_never_all_false(env_id, options, mode):
             assert np.array_equal(np.stack(envs.call("action_masks")), infos["action_mask"])
     envs.close()
     assert episodes > 0 or env_id.startswith(("yokaizo", "yyh"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("autoreset", ["next", "same"])
+def test_the_cleanrl_masked_ppo_example_runs_at_a_tiny_budget(autoreset):
+    import runpy
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "cleanrl_masked_ppo.py"
+    main = runpy.run_path(str(example))["main"]
+    summary = main(["--env", "onmyoji_v0" if "onmyoji_v0" in yokai_envs.ENV_IDS else yokai_envs.ENV_IDS[0],
+                    "--autoreset", autoreset, "--total-timesteps", "512", "--num-envs", "2", "--num-steps", "128"])
+    assert summary["nan_logprob_rows"] == 0 and summary["episodes"] > 0

@@ -84,7 +84,7 @@ class Game(ABC):
         #: PettingZoo's name for a step cap: no seat makes more than ``max_cycles`` decisions in
         #: a game; the game is truncated when a seat would make one more (None: no such cap).
         self.max_cycles: int | None = max_cycles
-        self._decisions: list[int] = []
+        self._decisions: tuple[int, ...] = ()
         self._cycles_capped = False
         self.seed: int | None = None
         self.rng: np.random.Generator = np.random.default_rng()
@@ -103,7 +103,7 @@ class Game(ABC):
         self.rng = np.random.default_rng(seed)
         self.steps = 0
         self.action_history = []
-        self._decisions = [0] * self.num_players if self.max_cycles is not None else []
+        self._decisions = (0,) * self.num_players if self.max_cycles is not None else ()
         self._cycles_capped = False
         self._mask_cache = None
         if self._recording:
@@ -138,11 +138,11 @@ class Game(ABC):
         self.steps += 1
         self.action_history.append(a)
         if self._decisions:
-            self._decisions[seat] += 1
+            # A new tuple each time: the games' fast clone() copies attributes shallowly.
+            counts = self._decisions = (*self._decisions[:seat], self._decisions[seat] + 1, *self._decisions[seat + 1:])
             if not self.is_terminal:
                 after = self.current_player  # read before the cap is set (current_player may ask is_truncated)
-                cap = self.max_cycles or 0
-                self._cycles_capped = 0 <= after < len(self._decisions) and self._decisions[after] >= cap
+                self._cycles_capped = 0 <= after < len(counts) and counts[after] >= (self.max_cycles or 0)
 
     def legal_action_mask(self) -> np.ndarray:
         """Boolean mask over ``num_actions`` for ``current_player`` (read-only, cached).
@@ -232,6 +232,14 @@ class Game(ABC):
         rebuilt.replay(self.seed, list(self.action_history))
         return rebuilt
 
+    def detach_record(self) -> None:
+        """Give this game its own copy of the seen-event record. A clone made by copying
+        attributes shallowly (the games' fast ``clone``) shares its original's lists; call this on
+        the clone before stepping it, or its events land in the original's record too."""
+        if self._seen is not None and self._seen_text is not None:
+            self._seen = [list(events) for events in self._seen]
+            self._seen_text = [list(texts) for texts in self._seen_text]
+
     def seen_events(self, seat: int) -> list[Event]:
         """Every event ``seat`` has seen, in order (its own private facts and the public record)."""
         seen = self._recorded()._seen
@@ -293,6 +301,7 @@ class Game(ABC):
         from ``rng`` so the sample cannot reveal the real deck order either.
         """
         world = self.clone()
+        world.detach_record()
         world.rng = np.random.default_rng(int(rng.integers(2**63)))
         world._mask_cache = None
         world._resample_hidden(seat, rng)

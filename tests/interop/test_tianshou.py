@@ -23,6 +23,7 @@ pytestmark = pytest.mark.filterwarnings("ignore")
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tianshou_multiagent.py"
 
 
+@pytest.mark.slow  # the first one compiles Tianshou's numba code (about 20 s)
 @pytest.mark.parametrize(("env_id", "options"), PARAMS)
 def test_multi_agent_policy_collects_whole_games(env_id, options):
     np.random.seed(0)

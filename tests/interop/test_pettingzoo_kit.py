@@ -26,25 +26,16 @@ from pettingzoo.test import (
 )
 
 import yokai_envs
-from tests.interop.configs import PARAMS, has_own_parallel_env, num_players
+from tests.interop.configs import PARAMS, num_players, pending_own_parallel_env
 from yokai_envs.core.errors import IllegalActionError
 from yokai_envs.envs.flat import flat_env, flat_parallel_env
 from yokai_envs.envs.parallel import parallel_env, pettingzoo_module
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
-ONMYOJI_PARALLEL = ("Onmyoji's own Parallel env raises on an illegal action (no illegal_action='penalize' yet, "
-                    "and its action spaces sample without the mask); its helper is adding both")
-
-
 def _quiet(fn, *args, **kwargs):
     with contextlib.redirect_stdout(io.StringIO()):
         return fn(*args, **kwargs)
-
-
-def _xfail_onmyoji_parallel(env_id: str) -> None:
-    if has_own_parallel_env(env_id):
-        pytest.xfail(ONMYOJI_PARALLEL)
 
 
 @pytest.mark.parametrize(("env_id", "options"), PARAMS)
@@ -73,14 +64,14 @@ def test_state_test(env_id, options):
 @pytest.mark.parametrize(("env_id", "options"), PARAMS)
 def test_parallel_api_test(env_id, options):
     parallel_api_test(parallel_env(env_id, **options), num_cycles=200)
-    _xfail_onmyoji_parallel(env_id)  # the Box-only view has no mask to sample with
-    parallel_api_test(flat_parallel_env(env_id, **options), num_cycles=100)
+    with pending_own_parallel_env(env_id):  # the Box-only view has no mask to sample with
+        parallel_api_test(flat_parallel_env(env_id, **options), num_cycles=100)
 
 
 @pytest.mark.parametrize(("env_id", "options"), PARAMS)
 def test_parallel_seed_test(env_id, options):
-    _xfail_onmyoji_parallel(env_id)
-    parallel_seed_test(lambda: parallel_env(env_id, **options), num_cycles=200)
+    with pending_own_parallel_env(env_id):
+        parallel_seed_test(lambda: parallel_env(env_id, **options), num_cycles=200)
 
 
 class _SeededModule:
@@ -124,16 +115,16 @@ UNEVEN_TURNS = "a seat may take several decisions in a row or sit out, so the me
 
 @pytest.mark.parametrize(("env_id", "options"), PARAMS)
 def test_max_cycles_test(env_id, options):
-    _xfail_onmyoji_parallel(env_id)
-    failures = 0
-    for seed in range(10):
-        try:
-            _quiet(max_cycles_test, _SeededModule(env_id, options, seed))
-        except AssertionError:
-            failures += 1
-    if failures and (env_id.startswith("yokaizo") or num_players(env_id, options) == 4):
-        pytest.xfail(f"{failures}/10 seeds: {UNEVEN_TURNS}")
-    assert failures == 0
+    with pending_own_parallel_env(env_id):
+        failures = 0
+        for seed in range(10):
+            try:
+                _quiet(max_cycles_test, _SeededModule(env_id, options, seed))
+            except AssertionError:
+                failures += 1
+        if failures and (env_id.startswith("yokaizo") or num_players(env_id, options) == 4):
+            pytest.xfail(f"{failures}/10 seeds: {UNEVEN_TURNS}")
+        assert failures == 0
 
 
 @pytest.mark.slow
@@ -168,20 +159,20 @@ def test_aec_default_penalizes_like_pettingzoo_and_raise_is_an_option(env_id, op
 
 @pytest.mark.parametrize(("env_id", "options"), PARAMS)
 def test_parallel_illegal_action_modes(env_id, options):
-    _xfail_onmyoji_parallel(env_id)
-    for mode in ("penalize", "raise"):
-        env = parallel_env(env_id, illegal_action=mode, **options)
-        observations, _ = env.reset(seed=0)
-        actions = {}
-        for agent, observed in observations.items():
-            illegal = np.flatnonzero(observed["action_mask"] == 0)
-            actions[agent] = int(illegal[0])
-        if mode == "raise":
-            with pytest.raises(IllegalActionError):
-                env.step(actions)
-            continue
-        _, rewards, terminations, _, _ = env.step(actions)
-        assert all(terminations.values()) and min(rewards.values()) == -1.0
+    with pending_own_parallel_env(env_id):
+        for mode in ("penalize", "raise"):
+            env = parallel_env(env_id, illegal_action=mode, **options)
+            observations, _ = env.reset(seed=0)
+            actions = {}
+            for agent, observed in observations.items():
+                illegal = np.flatnonzero(observed["action_mask"] == 0)
+                actions[agent] = int(illegal[0])
+            if mode == "raise":
+                with pytest.raises(IllegalActionError):
+                    env.step(actions)
+                continue
+            _, rewards, terminations, _, _ = env.step(actions)
+            assert all(terminations.values()) and min(rewards.values()) == -1.0
 
 
 # ---------------------------------------------------------------------- options

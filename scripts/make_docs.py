@@ -238,6 +238,8 @@ def index_page(env_ids: list[str]) -> str:
              "- [Results](results.md): every measurement, dated, with the command that made it.",
              "- [Architecture](architecture.md): the layers and the files every game package has.",
              "- Design notes: [play and replay](design-notes/play.md), [training](design-notes/training.md).",
+             "- [Other libraries](interop.md): PettingZoo's test kit, SuperSuit, Tianshou, AgileRL, gymnasium "
+             "vector envs, OpenSpiel: what works with which game, and the command that shows it.",
              "- [Changelog](../CHANGELOG.md): env versions and the rule for bumping them.",
              "", "## Games", "",
              "| env id | page | players | options |", "|---|---|---|---|"]

@@ -8,6 +8,7 @@ Nothing heavy happens on import: games are imported when first made.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from yokai_envs.core.errors import ConfigError, IllegalActionError
@@ -27,6 +28,18 @@ def make_gym(env_id: str, opponents: list | None = None, learner_seat: int | Non
     return _make_gym(env_id, opponents=opponents, learner_seat=learner_seat, **options)
 
 
+def register_gymnasium() -> list[str]:
+    """Register the gymnasium ids (``yokai_envs/<game>-v<N>``, see
+    :mod:`yokai_envs.envs.gymnasium_ids`); returns them. Importing ``yokai_envs`` does it by
+    itself when gymnasium is already imported."""
+    from yokai_envs.envs.gymnasium_ids import register
+
+    return register()
+
+
+if "gymnasium" in sys.modules:  # registering costs nothing then; otherwise gymnasium stays unimported
+    register_gymnasium()
+
 _GAME_PACKAGES = ("yonkai_no_yokai", "yokaizo", "onmyoji", "yyh_tcg")
 
 
@@ -40,4 +53,5 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module 'yokai_envs' has no attribute {name!r}")
 
 
-__all__ = ["ENV_IDS", "ConfigError", "IllegalActionError", "game_class", "make", "make_game", "make_gym", "make_raw"]
+__all__ = ["ENV_IDS", "ConfigError", "IllegalActionError", "game_class", "make", "make_game", "make_gym", "make_raw",
+           "register_gymnasium"]

@@ -158,7 +158,7 @@ def test_aec_truncation_at_step_cap(env_id: str, options: dict) -> None:
 
 @pytest.mark.parametrize(("env_id", "options"), PARAMS)
 def test_aec_illegal_action_raise_and_penalize(env_id: str, options: dict) -> None:
-    env = yokai_envs.make(env_id, **options)
+    env = yokai_envs.make(env_id, illegal_action="raise", **options)
     env.reset(seed=0)
     observation, *_ = env.last()
     illegal = np.flatnonzero(observation["action_mask"] == 0)
@@ -166,7 +166,7 @@ def test_aec_illegal_action_raise_and_penalize(env_id: str, options: dict) -> No
         pytest.skip("first decision has every action legal")
     with pytest.raises(IllegalActionError):
         env.step(int(illegal[0]))
-    penalized = yokai_envs.make(env_id, illegal_action="penalize", **options)
+    penalized = yokai_envs.make(env_id, **options)  # the default, as in PettingZoo's classic games
     penalized.reset(seed=0)
     offender = penalized.agent_selection
     penalized.step(int(illegal[0]))

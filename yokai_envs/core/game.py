@@ -48,6 +48,8 @@ class Game(ABC):
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [{}]
     #: Default hard step cap (option ``max_steps`` overrides it).
     DEFAULT_MAX_STEPS: ClassVar[int] = 10_000
+    #: Options every game accepts beside its own: the step caps.
+    CAP_OPTIONS: ClassVar[tuple[str, ...]] = ("max_steps", "max_cycles")
 
     #: Most arguments an event of this game carries (the ``history`` observation is
     #: ``1 + EVENT_ARGS`` columns wide). The core events carry two.
@@ -63,18 +65,27 @@ class Game(ABC):
     state_size: int
 
     def __init__(self, **options: Any) -> None:
-        unknown = sorted(set(options) - set(self.OPTIONS) - {"max_steps"})
+        unknown = sorted(set(options) - set(self.OPTIONS) - set(self.CAP_OPTIONS))
         if unknown:
-            valid = ", ".join(sorted([*self.OPTIONS, "max_steps"]))
+            valid = ", ".join(sorted([*self.OPTIONS, *self.CAP_OPTIONS]))
             raise ConfigError(f"{self.env_id}: unknown option(s) {', '.join(unknown)}; valid options: {valid}")
         merged = {**self.OPTIONS, **options}
         max_steps = merged.pop("max_steps", None)
         if max_steps is None:
             max_steps = self.DEFAULT_MAX_STEPS
-        if not isinstance(max_steps, int) or max_steps <= 0:
+        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps <= 0:
             raise ConfigError(f"{self.env_id}: option max_steps must be a positive int, got {max_steps!r}")
+        max_cycles = merged.pop("max_cycles", None)
+        if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int)
+                                       or max_cycles <= 0):
+            raise ConfigError(f"{self.env_id}: option max_cycles must be None or a positive int, got {max_cycles!r}")
         self.options: dict[str, Any] = merged
         self.max_steps: int = max_steps
+        #: PettingZoo's name for a step cap: no seat makes more than ``max_cycles`` decisions in
+        #: a game; the game is truncated when a seat would make one more (None: no such cap).
+        self.max_cycles: int | None = max_cycles
+        self._decisions: tuple[int, ...] = ()
+        self._cycles_capped = False
         self.seed: int | None = None
         self.rng: np.random.Generator = np.random.default_rng()
         self.steps: int = 0
@@ -92,6 +103,8 @@ class Game(ABC):
         self.rng = np.random.default_rng(seed)
         self.steps = 0
         self.action_history = []
+        self._decisions = (0,) * self.num_players if self.max_cycles is not None else ()
+        self._cycles_capped = False
         self._mask_cache = None
         if self._recording:
             self._seen = [[] for _ in range(self.num_players)]
@@ -124,6 +137,12 @@ class Game(ABC):
         self._apply(a)
         self.steps += 1
         self.action_history.append(a)
+        if self._decisions:
+            # A new tuple each time: the games' fast clone() copies attributes shallowly.
+            counts = self._decisions = (*self._decisions[:seat], self._decisions[seat] + 1, *self._decisions[seat + 1:])
+            if not self.is_terminal:
+                after = self.current_player  # read before the cap is set (current_player may ask is_truncated)
+                self._cycles_capped = 0 <= after < len(counts) and counts[after] >= (self.max_cycles or 0)
 
     def legal_action_mask(self) -> np.ndarray:
         """Boolean mask over ``num_actions`` for ``current_player`` (read-only, cached).
@@ -142,8 +161,9 @@ class Game(ABC):
 
     @property
     def is_truncated(self) -> bool:
-        """True when the hard step cap ended an unfinished game."""
-        return self.steps >= self.max_steps and not self.is_terminal
+        """True when a step cap (``max_steps``, or ``max_cycles`` decisions of one seat) ended an
+        unfinished game."""
+        return (self._cycles_capped or self.steps >= self.max_steps) and not self.is_terminal
 
     @property
     def is_over(self) -> bool:
@@ -220,10 +240,18 @@ class Game(ABC):
         if self.seed is None and self.action_history:
             raise RuntimeError(f"{self.env_id}: this game was not recording and was not reset with a seed, so what "
                                "each seat saw cannot be rebuilt; call record_information() before reset()")
-        rebuilt = type(self)(**{**self.options, "max_steps": self.max_steps})
+        rebuilt = type(self)(**{**self.options, "max_steps": self.max_steps, "max_cycles": self.max_cycles})
         rebuilt.record_information()
         rebuilt.replay(self.seed, list(self.action_history))
         return rebuilt
+
+    def detach_record(self) -> None:
+        """Give this game its own copy of the seen-event record. A clone made by copying
+        attributes shallowly (the games' fast ``clone``) shares its original's lists; call this on
+        the clone before stepping it, or its events land in the original's record too."""
+        if self._seen is not None and self._seen_text is not None:
+            self._seen = [list(events) for events in self._seen]
+            self._seen_text = [list(texts) for texts in self._seen_text]
 
     def seen_events(self, seat: int) -> list[Event]:
         """Every event ``seat`` has seen, in order (its own private facts and the public record)."""
@@ -286,6 +314,7 @@ class Game(ABC):
         from ``rng`` so the sample cannot reveal the real deck order either.
         """
         world = self.clone()
+        world.detach_record()
         world.rng = np.random.default_rng(int(rng.integers(2**63)))
         world._mask_cache = None
         world._resample_hidden(seat, rng)

@@ -9,13 +9,24 @@ Option ``history=K`` (K > 0) adds ``observation["history"]``: the last K events 
 (:mod:`yokai_envs.core.information`), an int32 ``(K, 1 + EVENT_ARGS)`` array of rows
 ``(kind, *args)``, oldest first, padded with -1; each game's README lists its event kinds.
 
-Illegal actions raise :class:`IllegalActionError` (state untouched) unless the env was made
-with ``illegal_action="penalize"``: then the game ends at once, the offender gets -1 and the
-others 0, like PettingZoo's ``TerminateIllegalWrapper``.
+Illegal actions follow PettingZoo's classic games by default (``illegal_action="penalize"``, its
+``TerminateIllegalWrapper``): the game ends at once, the offender gets -1 and the others 0, with
+PettingZoo's illegal-move warning and ``infos[offender]["illegal_action"] = True``. With
+``illegal_action="raise"`` the env raises :class:`IllegalActionError` and changes nothing (for
+debugging an agent that should never pick one).
+
+Other env options: ``max_cycles=K`` (PettingZoo's name for a step cap: no agent makes more
+than K decisions; the game is truncated first; ``max_steps`` caps all decisions together),
+``mask_in_infos=True`` (each agent's mask also in ``infos[agent]["action_mask"]``, where
+AgileRL and PettingZoo's ``TerminateIllegalWrapper`` look for it). ``action_space(agent)`` is a
+:class:`~yokai_envs.envs.spaces.LegalDiscrete`: ``sample()`` without a mask draws a legal action
+of the agent's pending decision. A Box-only observation (mask appended, for SuperSuit) is
+:mod:`yokai_envs.envs.flat`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -23,19 +34,25 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.core.game import Game
 from yokai_envs.core.information import HISTORY_PAD, history_tokens
 from yokai_envs.core.render import render_in_mode
+from yokai_envs.envs.spaces import LegalDiscrete
 
-ENV_OPTIONS: dict[str, Any] = {"render_mode": None, "illegal_action": "raise", "history": 0}
+ENV_OPTIONS: dict[str, Any] = {"render_mode": None, "illegal_action": "raise", "history": 0, "mask_in_infos": False}
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
+#: The AEC env's default for an illegal action: PettingZoo's classic games end the game with -1
+#: for the offender. (``ENV_OPTIONS`` keeps "raise" for the Onmyoji Parallel env until it can
+#: penalize; the AEC env uses this default when the option is not given.)
+DEFAULT_ILLEGAL_ACTION = "penalize"
 
 
 def split_options(game_class: type[Game], options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Split ``options`` into (env options, game options); unknown names raise ConfigError."""
-    game_names = {*game_class.OPTIONS, "max_steps"}
+    game_names = {*game_class.OPTIONS, *game_class.CAP_OPTIONS}
     unknown = sorted(set(options) - game_names - set(ENV_OPTIONS))
     if unknown:
         valid = ", ".join(sorted(game_names | set(ENV_OPTIONS)))
@@ -56,6 +73,8 @@ class YokaiAECEnv(AECEnv, EzPickle):
         EzPickle.__init__(self, **options)
         super().__init__()
         env_opts, game_opts = split_options(self.game_class, options)
+        if "illegal_action" not in options:
+            env_opts["illegal_action"] = DEFAULT_ILLEGAL_ACTION
         if env_opts["render_mode"] not in (None, *self.metadata["render_modes"]):
             raise ConfigError(f"render_mode {env_opts['render_mode']!r} is not one of "
                               f"{self.metadata['render_modes']}")
@@ -67,6 +86,7 @@ class YokaiAECEnv(AECEnv, EzPickle):
         self.history: int = history
         self.render_mode: str | None = env_opts["render_mode"]
         self.penalize_illegal = env_opts["illegal_action"] == "penalize"
+        self.mask_in_infos = bool(env_opts["mask_in_infos"])
         self.game: Game = self.game_class(**game_opts)
         game = self.game
         if history:
@@ -85,12 +105,19 @@ class YokaiAECEnv(AECEnv, EzPickle):
                                            shape=(self.history, 1 + game.EVENT_ARGS), dtype=np.int32)
         obs_space = spaces.Dict(blocks)
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
-        act_space: spaces.Discrete = spaces.Discrete(game.num_actions)
-        self.action_spaces = {agent: act_space for agent in self.possible_agents}
+        self.action_spaces = {agent: LegalDiscrete(game.num_actions, self._legal_mask_of(agent))
+                              for agent in self.possible_agents}
         self.state_space = spaces.Box(low=-np.inf, high=np.inf, shape=(game.state_size,), dtype=np.float32)
         self._no_mask = np.zeros(game.num_actions, dtype=np.int8)
         self._last_returns = np.zeros(n)
         self.agents: list[str] = []
+
+    def _legal_mask_of(self, agent: str) -> Callable[[], np.ndarray | None]:
+        def legal() -> np.ndarray | None:
+            if agent not in self.agents or getattr(self, "agent_selection", None) != agent:
+                return None
+            return self._mask_of(agent)
+        return legal
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -115,14 +142,21 @@ class YokaiAECEnv(AECEnv, EzPickle):
         self._last_returns = np.array(game.returns(), dtype=np.float64)
         self._sync_after_step()
 
+    def _mask_of(self, agent: str) -> np.ndarray:
+        if (agent == self.agent_selection and not self.game.is_over and not self.terminations.get(agent)
+                and not self.truncations.get(agent)):
+            return self.game.legal_action_mask().astype(np.int8)
+        return self._no_mask.copy()
+
+    def _masks_to_infos(self) -> None:
+        for agent in self.agents:
+            if agent in self.infos:
+                self.infos[agent]["action_mask"] = self._mask_of(agent)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self.game
         seat = self.agent_name_mapping[agent]
-        if agent == self.agent_selection and not game.is_over:
-            mask = game.legal_action_mask().astype(np.int8)
-        else:
-            mask = self._no_mask.copy()
-        observed = {"observation": game.observation(seat), "action_mask": mask}
+        observed = {"observation": game.observation(seat), "action_mask": self._mask_of(agent)}
         if self.history:
             observed["history"] = history_tokens(game.recent_events(seat, self.history), self.history,
                                                  1 + game.EVENT_ARGS)
@@ -142,6 +176,7 @@ class YokaiAECEnv(AECEnv, EzPickle):
         except IllegalActionError:
             if not self.penalize_illegal:
                 raise
+            EnvLogger.warn_on_illegal_move()
             self._end_for_illegal_action(agent)
             return
         self._cumulative_rewards[agent] = 0.0
@@ -172,11 +207,12 @@ class YokaiAECEnv(AECEnv, EzPickle):
                 if agent in self.infos:
                     self.infos[agent] = {"returns": float(game.returns()[seat])}
             # Any agent can be the one to observe the end; keep the deciding agent's turn order.
-            if self.agent_selection_valid():
-                return
-            self.agent_selection = self.agents[0]
+            if not self.agent_selection_valid():
+                self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[game.current_player]
+        if self.mask_in_infos:
+            self._masks_to_infos()
 
     def agent_selection_valid(self) -> bool:
         return getattr(self, "agent_selection", None) in self.agents
@@ -189,6 +225,8 @@ class YokaiAECEnv(AECEnv, EzPickle):
         self._accumulate_rewards()
         self.infos[offender] = {"illegal_action": True}
         self.agent_selection = offender
+        if self.mask_in_infos:
+            self._masks_to_infos()
 
     def render(self) -> str | None:
         return render_in_mode(self.game, self.render_mode)

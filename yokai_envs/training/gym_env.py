@@ -19,7 +19,14 @@ decide again or the game ends.
   plays whichever teammate must decide (parameter sharing), and no opponents are needed;
   the reward is the team's mean return.
   A single-seat game (Onmyoji Solo) needs no opponents either.
-* ``action_masks()`` gives sb3-contrib's MaskablePPO the legal moves; ``state()`` gives the
+* **Seeds**: ``reset(seed=s)`` replays the same episode on a fresh or a reused env (seat, opponents
+  and their randomness, the deal all come from ``s``); ``reset()`` without a seed goes on from
+  the env's generator.
+* ``action_masks()`` gives sb3-contrib's MaskablePPO the legal moves; when no decision is
+  pending (before ``reset``, after the episode ended) it is all True, never all False: a vector
+  env with next-step autoreset asks a policy for an action it then drops, and an all-False mask
+  would make masked logits NaN. ``mask_in_infos=True`` also puts the mask in every ``info``
+  (``info["action_mask"]``). ``state()`` gives the
   full state tensor. ``critic_state=True`` appends it to every observation, for a centralized
   critic (``yokai_envs.training.policies.StateCriticPolicy`` keeps it away from the actor).
 
@@ -75,7 +82,7 @@ class YokaiGymEnv(gym.Env):
     def __init__(self, env_id: str | type[Game], opponents: Sequence[OpponentSpec] | None = None,
                  learner_seat: int | None = None, opponent_weights: Sequence[float] | None = None,
                  render_mode: str | None = None, illegal_action: str = "penalize", critic_state: bool = False,
-                 **options: Any) -> None:
+                 mask_in_infos: bool = False, **options: Any) -> None:
         super().__init__()
         # A Game subclass instead of an id builds that class (tests use scripted toy games).
         self.game: Game = make_game(env_id, **options) if isinstance(env_id, str) else env_id(**options)
@@ -94,6 +101,7 @@ class YokaiGymEnv(gym.Env):
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ConfigError(f"illegal_action {illegal_action!r} is not one of {ILLEGAL_ACTION_MODES}")
         self.penalize_illegal = illegal_action == "penalize"
+        self.mask_in_infos = bool(mask_in_infos)
         self.fixed_seat = None if learner_seat is None else int(learner_seat)
         self.needs_opponents = self.num_players > 1 and not self.cooperative
         self._agents: dict[tuple[Any, int], Any] = {}
@@ -141,27 +149,30 @@ class YokaiGymEnv(gym.Env):
     def opponent_pool(self) -> list[tuple[OpponentSpec, float]]:
         return list(zip(self._pool, self._pool_p.tolist()))
 
-    def _agent_for(self, spec: OpponentSpec, seat: int) -> Any:
+    def _agent_for(self, spec: OpponentSpec, seat: int, build_seed: int) -> Any:
         key = (_spec_key(spec), seat)
         agent = self._agents.get(key)
         if agent is None:
             shared = isinstance(spec, str) and spec.startswith("policy:")
             agent = _SHARED_POLICY_AGENTS.get(spec) if shared else None
             if agent is None:
-                agent = build_agent(spec, self.env_id, self.options, int(self.np_random.integers(2**31)))
+                agent = build_agent(spec, self.env_id, self.options, build_seed)
                 if shared:
                     _SHARED_POLICY_AGENTS[spec] = agent
             self._agents[key] = agent
         return agent
 
-    def _seat_opponents(self) -> None:
+    def _seat_opponents(self, rng: np.random.Generator) -> None:
         for seat in range(self.num_players):
             if self._controls(seat) or not self._pool:
                 self._seat_agents[seat] = None
                 continue
-            spec = self._pool[int(self.np_random.choice(len(self._pool), p=self._pool_p))]
-            agent = self._agent_for(spec, seat)
-            agent.reset(int(self.np_random.integers(2**31)))
+            # The same draws whether or not the agent is already built, so that an episode depends
+            # on its seed only, not on what earlier episodes of this env built.
+            spec = self._pool[int(rng.choice(len(self._pool), p=self._pool_p))]
+            build_seed, episode_seed = (int(x) for x in rng.integers(2**31, size=2))
+            agent = self._agent_for(spec, seat, build_seed)
+            agent.reset(episode_seed)
             self._seat_agents[seat] = agent
 
     # ------------------------------------------------------------------ gym API
@@ -170,15 +181,19 @@ class YokaiGymEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
-        if seed is not None:
+        if seed is not None:  # a seeded episode is the first of a new sequence: same seed, same episode
+            self._episode = 0
             self._seat_offset = int(self.np_random.integers(self.num_players))
         if self.fixed_seat is None:
             self.learner_seat = (self._episode + self._seat_offset) % self.num_players
         self._episode += 1
+        # Everything this episode draws comes from one child generator, so the deal, the opponents
+        # and their seeds do not shift with how many draws earlier episodes made.
+        rng = np.random.default_rng(int(self.np_random.integers(2**62)))
         game = self.game
         for _ in range(_MAX_REDEALS):
-            game.reset(int(self.np_random.integers(2**62)))
-            self._seat_opponents()
+            game.reset(int(rng.integers(2**62)))
+            self._seat_opponents(rng)
             self._last_return = self._learner_return()
             self._play_opponents()
             if not game.is_over:
@@ -188,7 +203,12 @@ class YokaiGymEnv(gym.Env):
         self._game_started = True
         # Reward earned before the learner's first decision (forced opening moves) is folded in
         # by not resetting the baseline: it is handed out with the first step.
-        return self._observe(), {"learner_seat": self.learner_seat}
+        return self._observe(), self._info({"learner_seat": self.learner_seat})
+
+    def _info(self, info: dict[str, Any]) -> dict[str, Any]:
+        if self.mask_in_infos:
+            info["action_mask"] = self.action_masks()
+        return info
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         game = self.game
@@ -198,7 +218,7 @@ class YokaiGymEnv(gym.Env):
             self._game_started = False
             info = {"illegal_action": True, "learner_seat": self.learner_seat, "win": 0.0,
                     "returns": np.asarray(game.returns(), dtype=np.float64).tolist()}
-            return self._observe(), ILLEGAL_ACTION_REWARD, True, False, info
+            return self._observe(), ILLEGAL_ACTION_REWARD, True, False, self._info(info)
         game.step(int(action))
         self._play_opponents()
         now = self._learner_return()
@@ -212,7 +232,7 @@ class YokaiGymEnv(gym.Env):
             info = {"returns": returns.tolist(), "learner_seat": self.learner_seat,
                     "win": float(win_credits(returns, self.cooperative)[self.learner_seat])}
             self._game_started = False
-        return self._observe(), float(reward), bool(terminated), bool(truncated), info
+        return self._observe(), float(reward), bool(terminated), bool(truncated), self._info(info)
 
     def _learner_return(self) -> float:
         returns = self.game.returns()
@@ -239,7 +259,10 @@ class YokaiGymEnv(gym.Env):
         return obs
 
     def action_masks(self) -> np.ndarray:
-        """Legal actions of the learner's pending decision (all False once the game is over)."""
+        """Legal actions of the learner's pending decision; all True when none is pending (before
+        ``reset``, after the episode ended), so a masked policy never sees an all-False row."""
+        if not self._game_started or self.game.is_over:
+            return np.ones(self.game.num_actions, dtype=bool)
         return np.array(self.game.legal_action_mask(), dtype=bool)
 
     def state(self) -> np.ndarray:

@@ -1,0 +1,113 @@
+"""Box-only observations: the observation vector with the action mask appended (for SuperSuit).
+
+SuperSuit's observation wrappers (``dtype_v0``, ``normalize_obs_v0``, ``frame_stack_v1``, ...)
+and its vector-env path take Box observation spaces only, while our envs observe a Dict. Here
+every observation becomes one float32 vector::
+
+    [ observation (observation_size) | history, flattened (only with history=K) | action_mask (num_actions) ]
+
+so ``obs[-num_actions:]`` is the mask (1.0 legal, 0.0 not) and ``observation_layout`` names every
+slice, ``"action_mask"`` included.
+
+* ``flat_env(env_id, **options)``: the AEC env (PettingZoo's usual wrappers outside).
+* ``flat_parallel_env(env_id, **options)``: the Parallel env (:mod:`yokai_envs.envs.parallel`).
+* :class:`FlatAECEnv` / :class:`FlatParallelEnv` wrap an env you already have.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import BaseParallelWrapper, BaseWrapper, wrappers
+
+
+def _flat_space(space: spaces.Dict) -> tuple[spaces.Box, dict[str, slice]]:
+    lows: list[np.ndarray] = []
+    highs: list[np.ndarray] = []
+    layout: dict[str, slice] = {}
+    start = 0
+    for key in ("observation", "history", "action_mask"):
+        if key not in space.spaces:
+            continue
+        box = space.spaces[key]
+        assert isinstance(box, spaces.Box)
+        lows.append(np.asarray(box.low, dtype=np.float32).ravel())
+        highs.append(np.asarray(box.high, dtype=np.float32).ravel())
+        layout[key] = slice(start, start + lows[-1].size)
+        start += lows[-1].size
+    return spaces.Box(np.concatenate(lows), np.concatenate(highs), dtype=np.float32), layout
+
+
+def flatten(observed: dict[str, np.ndarray]) -> np.ndarray:
+    """One float32 vector from a Dict observation (observation, history, mask, in that order)."""
+    parts = [np.asarray(observed[k], dtype=np.float32).ravel()
+             for k in ("observation", "history", "action_mask") if k in observed]
+    return np.concatenate(parts)
+
+
+def _layouts(env: Any, space: spaces.Dict) -> tuple[spaces.Box, dict[str, slice]]:
+    box, blocks = _flat_space(space)
+    inner = dict(getattr(env.unwrapped, "observation_layout", {}))
+    layout = {**inner, **{k: v for k, v in blocks.items() if k != "observation"}}
+    return box, layout
+
+
+class FlatAECEnv(BaseWrapper):
+    """An AEC env with Box observations (see the module docstring)."""
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        first = env.possible_agents[0]
+        self._box, self.observation_layout = _layouts(env, env.observation_space(first))
+        self.num_actions = int(env.action_space(first).n)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._box
+
+    def observe(self, agent: str) -> np.ndarray:
+        return flatten(super().observe(agent))
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class FlatParallelEnv(BaseParallelWrapper):
+    """A Parallel env with Box observations (see the module docstring)."""
+
+    def __init__(self, env: ParallelEnv) -> None:
+        super().__init__(env)
+        first = env.possible_agents[0]
+        self._box, self.observation_layout = _layouts(env, env.observation_space(first))
+        self.num_actions = int(env.action_space(first).n)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._box
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        observations, infos = self.env.reset(seed=seed, options=options)
+        return {a: flatten(o) for a, o in observations.items()}, infos
+
+    def step(self, actions: dict[str, Any]):
+        observations, rewards, terminations, truncations, infos = self.env.step(actions)
+        return {a: flatten(o) for a, o in observations.items()}, rewards, terminations, truncations, infos
+
+    def state(self) -> np.ndarray:
+        return self.env.state()
+
+
+def flat_env(env_id: str, **options: Any) -> AECEnv:
+    """The AEC env of ``env_id`` with Box observations, in PettingZoo's usual wrappers."""
+    from yokai_envs.registry import make_raw
+
+    flat: AECEnv = FlatAECEnv(make_raw(env_id, **options))
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(flat))
+
+
+def flat_parallel_env(env_id: str, **options: Any) -> ParallelEnv:
+    """The Parallel env of ``env_id`` with Box observations."""
+    from yokai_envs.envs.parallel import parallel_env
+
+    return FlatParallelEnv(parallel_env(env_id, **options))

@@ -1,0 +1,266 @@
+"""An OpenSpiel bridge: every env id as a pyspiel python game, over the Game contract.
+
+    import pyspiel
+    from yokai_envs.envs import openspiel
+
+    openspiel.register_all()                          # once per process
+    game = pyspiel.load_game("yonkai_no_yokai_v0", {"num_players": 3})
+    state = game.new_initial_state()
+
+The pyspiel game's name is the env id; its parameters are the game's options (ints, floats,
+bools and strings as they are; an option whose default is None, a tuple or a list is a string
+parameter holding JSON, "" for the default), ``max_steps``, ``max_cycles`` (0 = none) and
+``rng_seed`` (-1: fresh entropy; else the deals of successive ``new_initial_state()`` calls
+follow from it).
+
+**What OpenSpiel is told** (:func:`game_type`):
+
+* ``SEQUENTIAL`` dynamics (one seat decides at a time; Onmyoji's simultaneous face-down choice is
+  sequential with hidden actions in the Game contract), ``IMPERFECT_INFORMATION``.
+* Chance is ``SAMPLED_STOCHASTIC``: each engine draws its deals, draws and shuffles from its own
+  generator, inside the rules, at points only the rules know; listing them as explicit chance
+  nodes would mean rewriting every rules engine around chance nodes, and their outcome sets (a
+  shuffled 40-card deck) are far too large to enumerate anyway. A state's future chance lives in
+  its generator: ``clone()`` copies it (a clone replays the same future), and
+  ``resample_from_infostate`` (:meth:`Game.determinize`) draws a new hidden world *and* re-seeds
+  future chance, which is what ISMCTS needs. So algorithms that sample (MCTS/ISMCTS, outcome
+  sampling MCCFR, policy evaluation by play) work; those that enumerate chance (full CFR,
+  exact best responses) do not apply, as to any sampled-stochastic game.
+* Utility: ``ZERO_SUM`` for the games whose every configuration is two players with opposite
+  returns (YYH, YOKAIZO), ``GENERAL_SUM`` otherwise (Yonkai no Yokai's winners and losers do not
+  cancel; Onmyoji has Solo, Duel and a Co-op team under one id). ``TERMINAL`` reward model: the
+  returns are the game's ``returns()`` once it is over, 0 before (a truncated game is over too).
+* ``information_state_string(p)`` is :meth:`Game.information_state` (the seat's event record:
+  equal strings for histories it cannot tell apart); ``observation_string(p)`` is the seat's
+  text view (:meth:`Game.render_for`, else its observation vector); ``observation_tensor(p)``
+  is :meth:`Game.observation`. No information-state tensor (the record grows with the game).
+* Utility bounds are [-1, 1] (every game's default reward); ``max_game_length`` is ``max_steps``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from yokai_envs.core.game import Game
+from yokai_envs.registry import ENV_IDS, game_class
+
+#: Games whose every configuration is two players with returns summing to zero (checked over
+#: random games in tests/interop/test_openspiel.py), by the env id's name without its version.
+ZERO_SUM_GAMES = ("yyh_tcg", "yokaizo")
+_PRIMITIVES = (bool, int, float, str)
+
+
+def _base_name(env_id: str) -> str:
+    return env_id.rpartition("_v")[0]
+
+
+def parameter_spec(env_id: str) -> dict[str, Any]:
+    """pyspiel parameters of ``env_id``: its options (JSON strings where not primitive) and caps."""
+    cls = game_class(env_id)
+    spec: dict[str, Any] = {}
+    for name, default in cls.OPTIONS.items():
+        spec[name] = default if isinstance(default, _PRIMITIVES) else ""
+    spec.update(max_steps=cls.DEFAULT_MAX_STEPS, max_cycles=0, rng_seed=-1)
+    return spec
+
+
+def options_from_params(env_id: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The Game options that pyspiel ``params`` stand for."""
+    cls = game_class(env_id)
+    options: dict[str, Any] = {}
+    for name, default in cls.OPTIONS.items():
+        if name not in params:
+            continue
+        value = params[name]
+        if isinstance(default, _PRIMITIVES):
+            options[name] = value
+        elif value != "":
+            decoded = json.loads(value)
+            options[name] = tuple(decoded) if isinstance(default, tuple) and isinstance(decoded, list) else decoded
+    if "max_steps" in params:
+        options["max_steps"] = int(params["max_steps"])
+    if int(params.get("max_cycles", 0)) > 0:
+        options["max_cycles"] = int(params["max_cycles"])
+    return options
+
+
+def game_type(env_id: str) -> pyspiel.GameType:
+    cls = game_class(env_id)
+    players = [cls(**config).num_players for config in cls.CONFORMANCE_CONFIGS]
+    zero_sum = _base_name(env_id) in ZERO_SUM_GAMES
+    return pyspiel.GameType(
+        short_name=env_id,
+        long_name=f"yokai-envs {env_id}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(players),
+        min_num_players=min(players),
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification=parameter_spec(env_id),
+    )
+
+
+class YokaiSpielGame(pyspiel.Game):
+    """One env id as a pyspiel game (see the module docstring)."""
+
+    env_id: str = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**parameter_spec(self.env_id), **(params or {})}
+        self.options = options_from_params(self.env_id, params)
+        self.prototype: Game = game_class(self.env_id)(**self.options)
+        engine = self.prototype
+        zero_sum = _base_name(self.env_id) in ZERO_SUM_GAMES
+        info = pyspiel.GameInfo(
+            num_distinct_actions=engine.num_actions,
+            max_chance_outcomes=0,
+            num_players=engine.num_players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0 if zero_sum else None,
+            max_game_length=engine.max_steps,
+        )
+        super().__init__(game_type(self.env_id), info, params)
+        seed = int(params["rng_seed"])
+        self._deals = np.random.default_rng(None if seed < 0 else seed)
+
+    def new_initial_state(self) -> YokaiSpielState:
+        engine = game_class(self.env_id)(**self.options)
+        engine.record_information()  # information_state_string reads the record
+        engine.reset(int(self._deals.integers(2**62)))
+        return YokaiSpielState(self, engine)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> YokaiObserver:
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return YokaiObserver(self.prototype.observation_size, perfect_recall)
+
+
+class _Engine:
+    """Holds a state's rules engine; pyspiel clones a python state with ``copy.deepcopy``, and
+    this makes that the engine's own fast ``clone()`` with a record of its own."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def __deepcopy__(self, memo: dict) -> _Engine:
+        twin = self.game.clone()
+        twin.detach_record()
+        return _Engine(twin)
+
+
+class YokaiSpielState(pyspiel.State):
+    """A pyspiel state holding one rules engine."""
+
+    def __init__(self, game: YokaiSpielGame, engine: Game) -> None:
+        super().__init__(game)
+        self._engine = _Engine(engine)
+
+    @property
+    def engine(self) -> Game:
+        return self._engine.game
+
+    @engine.setter
+    def engine(self, game: Game) -> None:
+        self._engine = _Engine(game)
+
+    def current_player(self) -> int:
+        engine = self.engine
+        return int(pyspiel.PlayerId.TERMINAL) if engine.is_over else int(engine.current_player)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        engine = self.engine
+        if engine.is_over or player != engine.current_player:
+            return []
+        return np.flatnonzero(engine.legal_action_mask()).tolist()
+
+    def _apply_action(self, action: int) -> None:
+        self.engine.step(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self.engine.action_name(int(action))
+
+    def is_terminal(self) -> bool:
+        return self.engine.is_over
+
+    def returns(self) -> list[float]:
+        if not self.engine.is_over:
+            return [0.0] * self.engine.num_players
+        return [float(r) for r in self.engine.returns()]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> YokaiSpielState:
+        """A state ``player_id`` cannot tell from this one (:meth:`Game.determinize`), with its
+        future chance re-seeded from ``probability_sampler``."""
+        seed = int(probability_sampler() * 2**53)
+        world = self.engine.determinize(int(player_id), np.random.default_rng(seed))
+        twin = self.clone()
+        twin.engine = world
+        return twin
+
+    def __str__(self) -> str:
+        return self.engine.render()
+
+
+class YokaiObserver:
+    """pyspiel python observer: the observation vector as tensor; the information state (perfect
+    recall) or the seat's view as string."""
+
+    def __init__(self, observation_size: int, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        # The information state has no fixed-size tensor; the observation does.
+        self.tensor = np.zeros(0 if perfect_recall else observation_size, dtype=np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: YokaiSpielState, player: int) -> None:
+        if not self.perfect_recall:
+            self.tensor[:] = state.engine.observation(player)
+
+    def string_from(self, state: YokaiSpielState, player: int) -> str:
+        engine = state.engine
+        if self.perfect_recall:
+            return engine.information_state(player)
+        try:
+            return engine.render_for(player)
+        except NotImplementedError:
+            return " ".join(f"{x:g}" for x in engine.observation(player))
+
+
+def register(env_id: str) -> str:
+    """Register ``env_id`` with pyspiel (idempotent); returns the pyspiel game name."""
+    if env_id in pyspiel.registered_names():
+        return env_id
+    game = type(f"YokaiSpielGame_{env_id}", (YokaiSpielGame,), {"env_id": env_id})
+    pyspiel.register_game(game_type(env_id), game)
+    return env_id
+
+
+def register_all() -> list[str]:
+    """Register every env id; returns their pyspiel names."""
+    return [register(env_id) for env_id in ENV_IDS]
+
+
+def load_game(env_id: str, **options: Any) -> pyspiel.Game:
+    """``pyspiel.load_game`` of ``env_id`` with Game options given as Python values."""
+    register(env_id)
+    cls = game_class(env_id)
+    params: dict[str, Any] = {}
+    for name, value in options.items():
+        if name in cls.OPTIONS and not isinstance(cls.OPTIONS[name], _PRIMITIVES):
+            params[name] = json.dumps(list(value) if isinstance(value, tuple) else value)
+        elif name == "max_cycles" and value is None:
+            params[name] = 0
+        else:
+            params[name] = value
+    return pyspiel.load_game(env_id, params)

@@ -9,7 +9,8 @@ Option ``history=K`` (K > 0) adds ``observation["history"]``: the last K events 
 (:mod:`yokai_envs.core.information`), an int32 ``(K, 1 + EVENT_ARGS)`` array of rows
 ``(kind, *args)``, oldest first, padded with -1; each game's README lists its event kinds.
 
-Illegal actions raise :class:`IllegalActionError` (state untouched) unless the env was made
+Illegal actions (masked out, out of range, negative, None, bool, float or any non-integer)
+raise :class:`IllegalActionError` (state untouched) unless the env was made
 with ``illegal_action="penalize"``: then the game ends at once, the offender gets -1 and the
 others 0, like PettingZoo's ``TerminateIllegalWrapper``.
 """
@@ -198,7 +199,8 @@ class YokaiAECEnv(AECEnv, EzPickle):
 
 
 def wrap(raw: YokaiAECEnv) -> AECEnv:
-    """The standard PettingZoo wrapper order of the classic games (minus TerminateIllegal,
-    which the raw env does itself when asked)."""
-    wrapped: AECEnv = wrappers.AssertOutOfBoundsWrapper(raw)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The PettingZoo wrappers of the classic games, minus TerminateIllegal (the raw env does it
+    when asked) and AssertOutOfBounds: its bare ``AssertionError`` would pre-empt the raw env's
+    :class:`IllegalActionError` (naming action, seat and phase) for out-of-range, negative,
+    None and float actions, and the penalty of ``illegal_action="penalize"``."""
+    return wrappers.OrderEnforcingWrapper(raw)

@@ -147,5 +147,6 @@ def test_the_viewer_shows_the_rebuilt_result(tmp_path, capsys):
     path = _file(tmp_path, Replay.record(game, ["random"] * 3).to_json())
     assert yokai_main(["replay", str(path), "--all"]) == 0
     out = capsys.readouterr().out
-    assert "finished; returns: " + ", ".join(f"player {s} (random): {r:+g}" for s, r in enumerate(game.returns())) in out
+    shown = ", ".join(f"player {s} (random): {r:+g}" for s, r in enumerate(game.returns()))
+    assert f"finished; returns: {shown}" in out
     assert _script_data(write_html(load_replay(path)))["result"]["returns"] == [float(r) for r in game.returns()]

@@ -14,6 +14,9 @@ import contextlib
 import difflib
 import importlib
 import inspect
+import itertools
+import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +24,35 @@ import yaml
 
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.training.schema import ALGORITHMS, REQUIRED, SCHEMA, Field, defaults
+
+# name -> (low, high, low included, high included): values outside train to NaN, crash or hang.
+HYPERPARAMETER_RANGES: dict[str, tuple[float, float, bool, bool]] = {
+    "learning_rate": (0.0, 1.0, False, True),
+    "gamma": (0.0, 1.0, True, True),
+    "gae_lambda": (0.0, 1.0, True, True),
+    "clip_range": (0.0, 1.0, False, True),
+    "clip_range_vf": (0.0, math.inf, False, False),
+    "ent_coef": (0.0, 1.0, True, True),
+    "vf_coef": (0.0, math.inf, True, False),
+    "max_grad_norm": (0.0, math.inf, False, False),
+    "target_kl": (0.0, math.inf, False, False),
+    "n_steps": (1, 10_000_000, True, True),
+    "batch_size": (2, 10_000_000, True, True),  # 1: the advantage normalisation divides by a zero std
+    "n_epochs": (1, 10_000, True, True),
+}
+
+
+def _out_of_range(value: float, low: float, high: float, low_in: bool, high_in: bool) -> str | None:
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"must be a finite number, got {value!r}"
+    below = value < low if low_in else value <= low
+    above = value > high if high_in else value >= high
+    if below or above:
+        interval = (("[" if low_in else "(") + f"{low:g}, " + (f"{high:g}" if math.isfinite(high) else "inf")
+                    + ("]" if high_in else ")"))
+        return f"must be in {interval}, got {value!r}"
+    return None
+
 
 # Constructor arguments the trainer sets itself: not allowed under algorithm.hyperparameters.
 RESERVED_HYPERPARAMETERS = ("policy", "env", "policy_kwargs", "tensorboard_log", "verbose", "seed", "device",
@@ -60,6 +92,12 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     if config["output"]["dir"] is None:
         name = Path(path).stem if path is not None else "run"
         config["output"]["dir"] = str(Path("runs") / game_name(config["game"]["env_id"]) / name)
+    from yokai_envs.training.safety import check_writable_folder
+
+    problem = check_writable_folder(config["output"]["dir"])
+    if problem:  # found now, not after hours of training
+        raise ConfigError(f"invalid training config ({source}):\n  - output.dir {config['output']['dir']}: "
+                          f"cannot hold the run: {problem}")
     return config
 
 
@@ -283,8 +321,13 @@ def _check_value(value: Any, node: Field, where: str, errors: list[str]) -> Any:
         close = difflib.get_close_matches(str(value), [str(c) for c in node.choices], n=1, cutoff=0.6)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         errors.append(f"{where}: {value!r} is not valid{hint}; valid choices: {', '.join(map(str, node.choices))}")
+    if isinstance(value, float) and not math.isfinite(value):
+        errors.append(f"{where}: must be a finite number, got {value!r}")
+        return value
     if node.minimum is not None and isinstance(value, int | float) and value < node.minimum:
-        errors.append(f"{where}: must be >= {node.minimum}, got {value!r}")
+        errors.append(f"{where}: must be >= {node.minimum:g}, got {value!r}")
+    if node.maximum is not None and isinstance(value, int | float) and value > node.maximum:
+        errors.append(f"{where}: must be <= {node.maximum:g}, got {value!r}")
     if isinstance(value, list) and node.items is not None:
         for i, item in enumerate(value):
             value[i] = _check_item(item, node.items, f"{where}[{i}]", errors)
@@ -328,6 +371,8 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
     if instance is None:
         return
     env_id, options, seats = config["game"]["env_id"], config["game"]["options"], instance.num_players
+    if not errors:  # sizes are only meaningful when every value is sound
+        _check_memory(config, instance, errors)
     if "evaluation" not in broken:
         _check_evaluation(config["evaluation"], seats, errors)
     if "opponents" not in broken:
@@ -378,6 +423,67 @@ def _check_game(game: dict[str, Any], errors: list[str]) -> Any:
         errors.append(f"game.learner_seat: {game['learner_seat']} is not a seat of {env_id} "
                       f"with {seats} players; valid: null (rotate) or 0..{seats - 1}")
     return instance
+
+
+def estimate_memory(config: dict[str, Any], game: Any) -> dict[str, int]:
+    """Bytes the run will hold at once, by part (a lower bound: what the config alone decides).
+
+    rollout buffer: per env step the observation, the action mask (float32 in sb3-contrib), the
+    action and six float32 columns, twice (the buffer is flattened into a copy for training);
+    network: actor and critic weights, gradients and Adam's two moments (4 copies, float32);
+    activations: one minibatch through every layer of both nets, forward and backward;
+    pretrain: the teacher's decisions (observation, mask) held for behaviour cloning.
+    """
+    algorithm, training = config["algorithm"], config["training"]
+    hyper = algorithm["hyperparameters"]
+    obs, actions = int(game.observation_size), int(game.num_actions)
+    n_envs = training["n_envs"]
+    n_steps = int(hyper.get("n_steps", 2048))
+    batch = int(hyper.get("batch_size", 64))
+    layers = [int(h) for h in algorithm["network"]["net_arch"]]
+    critic_in = obs + (int(game.state_size) if algorithm["network"]["critic_state"] else 0)
+    per_step = 4 * obs + 4 * actions + 8 + 6 * 4
+    if algorithm["network"]["critic_state"]:
+        per_step += 4 * int(game.state_size)
+
+    def params(inputs: int, out: int) -> int:
+        sizes = [inputs, *layers, out]
+        return sum(a * b + b for a, b in itertools.pairwise(sizes))
+
+    parts = {
+        "rollout buffer": 2 * n_steps * n_envs * per_step,
+        "network": 16 * (params(obs, actions) + params(critic_in, 1)),
+        "activations": 3 * 4 * batch * (2 * sum(layers) + actions + obs + critic_in),
+    }
+    if config["pretrain"]["imitate"]:
+        parts["pretrain data"] = int(config["pretrain"]["steps"]) * (4 * obs + 4 * actions + 16)
+    return parts
+
+
+def available_memory() -> int | None:
+    """Bytes this machine can give a new process now (MemAvailable), or None when unknown."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        return int(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    return None
+
+
+def _gib(n: float) -> str:
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 / 10 else f"{n / 2**20:.0f} MiB"
+
+
+def _check_memory(config: dict[str, Any], game: Any, errors: list[str]) -> None:
+    parts = estimate_memory(config, game)
+    need = sum(parts.values())
+    have = available_memory()
+    if have is not None and need > have:
+        detail = ", ".join(f"{name} {_gib(size)}" for name, size in parts.items())
+        errors.append(f"memory: this config needs at least {_gib(need)} ({detail}), and this machine has "
+                      f"{_gib(have)} available; lower training.n_envs, algorithm.hyperparameters.n_steps / "
+                      "batch_size or algorithm.network.net_arch")
 
 
 def _check_evaluation(evaluation: dict[str, Any], seats: int, errors: list[str]) -> None:
@@ -442,3 +548,7 @@ def _check_hyperparameters(algorithm: dict[str, Any], errors: list[str]) -> None
             ok, want = True, ""
         if not ok:
             errors.append(f"{where}: must be {want}, got {type(value).__name__} {value!r}")
+        elif key in HYPERPARAMETER_RANGES and value is not None:
+            problem = _out_of_range(hyper[key], *HYPERPARAMETER_RANGES[key])
+            if problem:
+                errors.append(f"{where}: {problem}")

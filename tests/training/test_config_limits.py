@@ -116,3 +116,9 @@ def test_an_output_dir_that_cannot_be_written_fails_before_training(out, capsys,
         load_config(QUICK, out=out)
     assert yokai_main(["train", "--config", QUICK, "--out", out, "--check"]) == 2
     assert "cannot hold the run" in capsys.readouterr().err
+
+
+def test_python_tags_are_refused(tmp_path):
+    text = b"game: !!python/object/apply:os.system ['echo hacked']\ntraining: {total_timesteps: 10}\n"
+    with pytest.raises(ConfigError, match="not valid YAML: could not determine a constructor"):
+        load_config(_write(tmp_path, text))

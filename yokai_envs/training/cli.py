@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         from yokai_envs.training.trainer import Trainer
 
-    from yokai_envs.training.safety import SignalGuard
+    from yokai_envs.training.safety import RunStopped, SignalGuard
 
     try:
         trainer = Trainer(config, resume=args.resume, progress=False if args.no_progress else None,
@@ -91,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
             reason = str(stop) or f"stopped; continue with yokai train --resume --out {trainer.folder.root}"
             print(f"\nyokai train: {signal.Signals(number).name}: {reason}", file=sys.stderr)
             return 128 + int(number)
+        except RunStopped as stopped:
+            print(f"yokai train: error: {stopped}", file=sys.stderr)
+            return 1
     print(summary(report))
     print(f"run folder: {trainer.folder.root}")
     return 0

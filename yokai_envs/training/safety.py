@@ -178,6 +178,11 @@ class RunInterrupted(KeyboardInterrupt):
         self.signal_number = signal_number
 
 
+class RunStopped(RuntimeError):
+    """A run that could not go on (e.g. its Ray cluster failed); the message says what was saved
+    and how to continue."""
+
+
 class SignalGuard:
     """While active, SIGINT and SIGTERM raise :class:`RunInterrupted`; inside :meth:`saving`
     they are held (a note is printed) and raised when the save is done. ``stopping`` (set once

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.training.safety import RunInterrupted, atomic_copy, atomic_target
+from yokai_envs.training.safety import RunInterrupted, RunStopped, atomic_copy, atomic_target
 from yokai_envs.training.trainer import ACTIVATION_CLASSES, RunBase, RunFolder
 
 # MaskablePPO hyperparameter -> RLlib PPOConfig.training() argument.
@@ -156,6 +156,11 @@ def build_algorithm_config(config: dict[str, Any]) -> Any:
             .env_runners(num_env_runners=runners, num_envs_per_env_runner=per_runner,
                          rollout_fragment_length="auto")
             .learners(num_learners=0)
+            # A lost env runner (its node gone) is restarted where Ray finds room; meanwhile the
+            # healthy runners keep sampling (tests/ray/test_multinode.py loses a node mid-run).
+            .fault_tolerance(restart_failed_env_runners=True, ignore_env_runner_failures=False,
+                             max_num_env_runner_restarts=1000, delay_between_env_runner_restarts_s=1.0,
+                             env_runner_health_probe_timeout_s=30.0)
             .training(**train_args)
             .multi_agent(policies=set(modules), policy_mapping_fn=module_for_agent, policies_to_train=[LEARNER])
             .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=dict.fromkeys(modules, spec)))
@@ -205,6 +210,10 @@ class RLlibTrainer(RunBase):
             except KeyboardInterrupt as err:
                 stop = err
                 self.guard.stopping = True  # a second signal waits for the save below
+            except Exception as err:
+                if not _is_ray_error(err):
+                    raise
+                raise self._lost_cluster(err) from err
             self.save_checkpoints()
             if stop is not None:
                 raise RunInterrupted(self.interrupted_message(f"at step {state['timesteps']}"),
@@ -260,6 +269,20 @@ class RLlibTrainer(RunBase):
         finally:
             if bar is not None:
                 bar.close()
+
+    def _lost_cluster(self, err: BaseException) -> RunStopped:
+        """Ray failed beyond what RLlib's fault tolerance recovers (e.g. every env-runner node
+        lost): save what the driver holds, and say how to continue."""
+        where = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}".rstrip(": ")
+        try:
+            self.save_checkpoints()
+            saved = f"checkpoint saved at step {self.state['timesteps']}"
+        except Exception as save_err:  # the checkpoint needs the runners too: keep the last good one
+            last = self.state.get("checkpoint")
+            saved = (f"could not save a new checkpoint ({type(save_err).__name__}); the last one is at step {last}"
+                     if last is not None else "no checkpoint was saved yet: start afresh with --overwrite")
+        return RunStopped(f"the Ray cluster failed during training ({where}); {saved}; continue with "
+                          f"yokai train --resume --out {self.folder.root}")
 
     def _log(self, result: dict[str, Any], step: int) -> None:
         runners = result.get("env_runners", {})
@@ -381,6 +404,14 @@ def _load_weights(runner: Any, module_id: str, weights: dict[str, Any]) -> None:
     module = runner.module[module_id]
     own = module.get_state()  # an inference-only module holds a subset of the learner's weights
     module.set_state({key: value for key, value in weights.items() if key in own})
+
+
+def _is_ray_error(err: BaseException) -> bool:
+    try:
+        from ray.exceptions import RayError
+    except ImportError:
+        return False
+    return isinstance(err, RayError)
 
 
 def _crossed(before: int, now: int, every: int) -> bool:

@@ -230,11 +230,9 @@ class SignalGuard:
             raise RunInterrupted("", number)
 
 
-class _NoGuard(SignalGuard):
-    """For code paths without a guard (a Trainer used from Python): saving() holds nothing."""
+class NoGuard(SignalGuard):
+    """For code paths without a guard (a Trainer used from Python): no handlers are installed,
+    so saving() has nothing to hold."""
 
     def __enter__(self) -> SignalGuard:
         return self
-
-
-NO_GUARD = _NoGuard()

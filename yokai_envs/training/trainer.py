@@ -40,7 +40,7 @@ from yokai_envs.core.errors import ConfigError
 from yokai_envs.training.config import algorithm_class
 from yokai_envs.training.evaluate import evaluate_checkpoint, needs_opponents
 from yokai_envs.training.safety import (
-    NO_GUARD,
+    NoGuard,
     RunInterrupted,
     SignalGuard,
     atomic_copy,
@@ -195,7 +195,7 @@ class RunBase:
         self.folder = folder
         self.resume = resume
         self.overwrite = overwrite and not resume
-        self.guard: SignalGuard = NO_GUARD
+        self.guard: SignalGuard = NoGuard()
         self.progress = config["output"]["progress_bar"] if progress is None else progress
         self.env_id: str = config["game"]["env_id"]
         self.options: dict[str, Any] = dict(config["game"]["options"])

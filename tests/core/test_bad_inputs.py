@@ -70,7 +70,7 @@ def test_integer_kinds_are_still_actions():
 @pytest.mark.parametrize(("options", "match"), [
     ({"num_players": 4.0}, "option num_players must be an int, got float 4.0"),
     ({"num_players": True}, "option num_players must be an int, got bool True"),
-    ({"num_players": "4"}, "option num_players must be an int, got str '4'"),
+    ({"num_players": "4"}, "num_players must be 3 or 4, got '4'"),  # left to the game's own check
     ({"max_steps": True}, "option max_steps must be a positive int, got bool True"),
     ({"max_steps": 1.5}, "option max_steps must be a positive int, got float 1.5"),
     ({"max_steps": 0}, "option max_steps must be a positive int, got int 0"),

@@ -79,12 +79,14 @@ class Game(ABC):
         options = dict(options)
         for name, value in options.items():
             default = self.OPTIONS.get(name)
-            # An option whose default is an int takes an int (4.0 and True are not player counts).
+            # An option whose default is an int takes an int: 4.0, True or a list are not player
+            # counts (a string is left to the game's own check, which names the valid values).
             if isinstance(default, int) and not isinstance(default, bool) and value is not None:
-                if not is_integer(value):
+                if not is_integer(value) and not isinstance(value, str):
                     raise ConfigError(f"{self.env_id}: option {name} must be an int, got "
                                       f"{type(value).__name__} {value!r}")
-                options[name] = int(value)
+                if is_integer(value):
+                    options[name] = int(value)
         merged = {**self.OPTIONS, **options}
         max_steps = merged.pop("max_steps", None)
         if max_steps is None:

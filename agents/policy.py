@@ -14,6 +14,7 @@ torch / stable-baselines3 / sb3-contrib are imported lazily, so ``agents`` works
 from __future__ import annotations
 
 import json
+import os
 import warnings
 import zipfile
 from pathlib import Path
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 
 META_MEMBER = "yokai_meta.json"
 META_FORMAT = 1
+#: What an SB3 zip holds besides the metadata; a checkpoint without them cannot load.
+MODEL_MEMBERS = ("data", "policy.pth")
 
 
 class CheckpointError(ValueError):
@@ -53,6 +56,18 @@ def save_checkpoint(model: Any, path: str | Path, env_id: str, env_options: dict
     """
     zip_path = _zip_path(path)
     zip_path.parent.mkdir(parents=True, exist_ok=True)
+    # Written under a temporary name and renamed into place: a kill mid-write leaves the old file.
+    tmp = zip_path.with_name(f".{zip_path.stem}.tmp-{os.getpid()}.zip")
+    try:
+        _write_checkpoint(model, tmp, env_id, env_options)
+        tmp.replace(zip_path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return zip_path
+
+
+def _write_checkpoint(model: Any, zip_path: Path, env_id: str, env_options: dict[str, Any] | None) -> None:
     model.save(str(zip_path))
     meta = {
         "format": META_FORMAT,
@@ -65,7 +80,6 @@ def save_checkpoint(model: Any, path: str | Path, env_id: str, env_options: dict
     }
     with zipfile.ZipFile(zip_path, "a") as archive:
         archive.writestr(META_MEMBER, json.dumps(meta, indent=2, sort_keys=True, default=str))
-    return zip_path
 
 
 def read_checkpoint_meta(path: str | Path) -> dict[str, Any]:
@@ -75,14 +89,29 @@ def read_checkpoint_meta(path: str | Path) -> dict[str, Any]:
         p = _zip_path(p)
     if not p.exists():
         raise CheckpointError(f"policy checkpoint not found: {str(path)!r}")
+    if p.is_dir():
+        raise CheckpointError(f"{p}: a folder, not a checkpoint file (expected an SB3 MaskablePPO .zip; "
+                              "an RLlib policy folder is loaded with rllib:PATH)")
     try:
         with zipfile.ZipFile(p) as archive:
-            if META_MEMBER not in archive.namelist():
+            names = archive.namelist()
+            if META_MEMBER not in names:
                 raise CheckpointError(f"{p}: not a yokai-envs checkpoint (no {META_MEMBER} inside); "
                                       "save checkpoints with agents.policy.save_checkpoint")
+            missing = [m for m in MODEL_MEMBERS if m not in names]
+            if missing:
+                raise CheckpointError(f"{p}: incomplete checkpoint: no {', '.join(missing)} inside "
+                                      "(only the metadata?)")
             meta = json.loads(archive.read(META_MEMBER))
-    except zipfile.BadZipFile:
-        raise CheckpointError(f"{p}: not a zip file (expected an SB3 MaskablePPO checkpoint)") from None
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError) as err:
+        raise CheckpointError(f"{p}: not a zip file, or a damaged one ({err}); expected an SB3 MaskablePPO "
+                              "checkpoint") from None
+    except (ValueError, UnicodeDecodeError) as err:
+        if isinstance(err, CheckpointError):
+            raise
+        raise CheckpointError(f"{p}: {META_MEMBER} is not valid JSON ({err})") from None
+    if not isinstance(meta, dict):
+        raise CheckpointError(f"{p}: {META_MEMBER} is not a JSON object")
     meta["path"] = str(p)
     return meta
 
@@ -124,7 +153,10 @@ class PolicyAgent(Agent):
         from sb3_contrib import MaskablePPO
 
         self._torch = torch
-        self.model = MaskablePPO.load(self.path, device="cpu")
+        try:
+            self.model = MaskablePPO.load(self.path, device="cpu")
+        except Exception as err:  # a corrupted member: zlib, pickle, torch and json all raise their own
+            raise CheckpointError(f"{self.path}: cannot load the model ({type(err).__name__}: {err})") from None
         self.policy = self.model.policy
         self.policy.set_training_mode(False)
 

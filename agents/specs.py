@@ -23,6 +23,7 @@ the checkpoint) at once, so bad input fails before any game runs.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,7 +50,10 @@ class AgentSpec:
 
 def _convert(kind: str, key: str, raw: str, spec: str, valid: dict[str, type]) -> Any:
     if key not in valid:
-        raise ValueError(f"agent spec {spec!r}: unknown {kind} option {key!r}; valid options: {', '.join(valid)}")
+        close = difflib.get_close_matches(key, list(valid), n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValueError(f"agent spec {spec!r}: unknown {kind} option {key!r}{hint}; "
+                         f"valid options: {', '.join(valid)}")
     wanted = valid[key]
     if wanted is bool:
         low = raw.strip().lower()
@@ -88,7 +92,9 @@ def parse_spec(spec: str) -> AgentSpec:
     kind, _, rest = text.partition(":")
     kind = kind.strip().lower()
     if kind not in KINDS:
-        raise ValueError(f"unknown agent kind {kind!r} in spec {spec!r}; valid kinds: {', '.join(KINDS)} "
+        close = difflib.get_close_matches(kind, KINDS, n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValueError(f"unknown agent kind {kind!r} in spec {spec!r}{hint}; valid kinds: {', '.join(KINDS)} "
                          "(e.g. random, heuristic, ismcts:iterations=200, policy:path/to/model.zip)")
     if kind in ("random", "heuristic"):
         if rest.strip():

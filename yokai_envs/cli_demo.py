@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from yokai_envs.registry import ENV_IDS, make_game
 
@@ -21,12 +22,20 @@ def run(args: argparse.Namespace) -> int:
     from agents import make as make_agent
     from agents.base import act_in_game
 
-    options = json.loads(args.env_kwargs)
-    game = make_game(args.game, **options)
-    specs = [s.strip() for s in args.agents.split(",") if s.strip()]
-    seats = [make_agent(specs[i % len(specs)], args.game, options, seed=args.seed + i)
-             for i in range(game.num_players)]
-    game.reset(args.seed)
+    try:
+        options = json.loads(args.env_kwargs)
+        if not isinstance(options, dict):
+            raise ValueError(f"--env-kwargs must be a JSON object, got {args.env_kwargs!r}")
+        game = make_game(args.game, **options)
+        specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+        if not specs:
+            raise ValueError("--agents needs at least one agent spec, e.g. heuristic,random")
+        seats = [make_agent(specs[i % len(specs)], args.game, options, seed=args.seed + i)
+                 for i in range(game.num_players)]
+        game.reset(args.seed)
+    except (ValueError, OSError, ImportError) as err:  # bad JSON, option, spec, checkpoint or seed
+        print(f"yokai demo: error: {err}", file=sys.stderr)
+        return 2
     while not game.is_over:
         seat = game.current_player
         action = act_in_game(seats[seat], game)

@@ -73,6 +73,13 @@ def run(args: argparse.Namespace) -> int:
     if args.save_replays and not args.out:
         print("yokai evaluate: error: --save-replays needs --out DIR (replays go to DIR/replays/)", file=sys.stderr)
         return 2
+    if args.out:
+        from yokai_envs.training.safety import check_writable_folder
+
+        problem = check_writable_folder(args.out)
+        if problem:  # found now, not after every game has been played
+            print(f"yokai evaluate: error: --out {args.out}: {problem}", file=sys.stderr)
+            return 2
     from tqdm.auto import tqdm
 
     started = time.perf_counter()

@@ -140,3 +140,28 @@ def test_search_improves_on_a_policy_named_in_the_spec(checkpoint, tmp_path):
         agents.make("ismcts:rollout=heuristic;policy= ", YONKAI, OPTIONS)
     # A trained policy is a base to improve on, so confidence no longer needs the heuristic.
     assert agents.make(f"ismcts:iterations=2;confidence=1;policy={path}", YONKAI, OPTIONS).base_agent is not None
+
+
+def test_broken_checkpoints_name_the_file(checkpoint, tmp_path):
+    """Issue 24: a folder, a zip with only the metadata, and damaged bytes each give a
+    CheckpointError naming the file, never a traceback from zipfile, zlib or torch."""
+    _, path = checkpoint
+    folder = tmp_path / "a_folder.zip"
+    folder.mkdir()
+    with pytest.raises(CheckpointError, match=r"a_folder\.zip: a folder, not a checkpoint file"):
+        agents.make(f"policy:{folder}", YONKAI, OPTIONS)
+
+    meta_only = tmp_path / "meta_only.zip"
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(meta_only, "w") as dst:
+        dst.writestr(META_MEMBER, src.read(META_MEMBER))
+    with pytest.raises(CheckpointError, match=r"meta_only\.zip: incomplete checkpoint: no data, policy\.pth"):
+        agents.make(f"policy:{meta_only}", YONKAI, OPTIONS)
+
+    raw = path.read_bytes()
+    for name, damaged in (("truncated", raw[: len(raw) // 2]),
+                          ("flipped", raw[:200] + bytes(b ^ 0xFF for b in raw[200:1200]) + raw[1200:]),
+                          ("zeros", bytes(len(raw)))):
+        bad = tmp_path / f"{name}.zip"
+        bad.write_bytes(damaged)
+        with pytest.raises(CheckpointError, match=rf"{name}\.zip: "):
+            agents.make(f"policy:{bad}", YONKAI, OPTIONS)

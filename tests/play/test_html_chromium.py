@@ -105,3 +105,19 @@ def test_every_game_draws_without_script_errors(tmp_path, env_id):
     first = _dom(tmp_path, page, "step=0&view=0")
     last = _dom(tmp_path, page, f"step={game.steps}&view=omniscient&press=ArrowLeft,ArrowRight")
     assert f'data-step="{game.steps}"' in last and _board(first) != _board(last)
+
+
+def test_a_hostile_name_and_a_huge_seed_render_exactly(tmp_path):
+    """Issue 24: an agent named ``<!--<script>`` used to blank the page, and a seed above 2**53
+    came out rounded in the banner (JavaScript numbers)."""
+    seed = 3386346886314495343
+    game = make_game("yonkai_no_yokai_v0", num_players=3, rounds_per_game=1)
+    game.reset(seed)
+    play_random(game, 1)
+    path = tmp_path / "hostile.html"
+    path.write_text(write_html(Replay.record(game, ["<!--<script>", "</script><b>x</b>", "random"])),
+                    encoding="utf-8")
+    dom = _dom(tmp_path, path, "step=0&view=omniscient")
+    assert f"The deal (seed {seed})" in dom
+    assert "&lt;!--&lt;script&gt;" in _board(dom)  # the name drawn as text
+    assert "<b>x</b>" not in dom

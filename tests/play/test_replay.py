@@ -71,7 +71,7 @@ def test_missing_and_malformed_files(tmp_path):
         load_replay(_saved(tmp_path, format_version=99))
     with pytest.raises(ReplayError, match="'actions' must be a list"):
         load_replay(_saved(tmp_path, actions="0 1 2"))
-    with pytest.raises(ReplayError, match="actions must be integers"):
+    with pytest.raises(ReplayError, match=r"actions\[1\] must be a non-negative integer"):
         load_replay(_saved(tmp_path, actions=[1, "x"]))
 
 

@@ -16,7 +16,8 @@ class IllegalActionError(ValueError):
         self.seat = seat
         self.phase = phase
         self.action_name = action_name
-        named = f"{action} ({action_name})" if action_name else f"{action}"
+        shown = repr(action) if isinstance(action, str) else action
+        named = f"{shown} ({action_name})" if action_name else f"{shown}"
         message = f"illegal action {named} for seat {seat} in phase {phase!r}"
         if reason:
             message += f": {reason}"

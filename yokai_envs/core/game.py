@@ -22,6 +22,15 @@ from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.core.information import CoreEvent, Event, canonical
 
 
+def is_integer(value: object) -> bool:
+    """An int or numpy integer (a 0-d integer array too), never a bool, a float or a string."""
+    if isinstance(value, bool | np.bool_):
+        return False
+    if isinstance(value, np.ndarray):
+        return value.ndim == 0 and np.issubdtype(value.dtype, np.integer)
+    return isinstance(value, int | np.integer)
+
+
 def win_credits(returns: np.ndarray | list[float], cooperative: bool = False) -> np.ndarray:
     """Per-seat win credit from final returns; see :meth:`Game.win_credits`."""
     values = np.asarray(returns, dtype=np.float64)
@@ -69,15 +78,27 @@ class Game(ABC):
         if unknown:
             valid = ", ".join(sorted([*self.OPTIONS, *self.CAP_OPTIONS]))
             raise ConfigError(f"{self.env_id}: unknown option(s) {', '.join(unknown)}; valid options: {valid}")
+        options = dict(options)
+        for name, value in options.items():
+            default = self.OPTIONS.get(name)
+            # An option whose default is an int takes an int: 4.0, True or a list are not player
+            # counts (a string is left to the game's own check, which names the valid values).
+            if isinstance(default, int) and not isinstance(default, bool) and value is not None:
+                if not is_integer(value) and not isinstance(value, str):
+                    raise ConfigError(f"{self.env_id}: option {name} must be an int, got "
+                                      f"{type(value).__name__} {value!r}")
+                if is_integer(value):
+                    options[name] = int(value)
         merged = {**self.OPTIONS, **options}
         max_steps = merged.pop("max_steps", None)
         if max_steps is None:
             max_steps = self.DEFAULT_MAX_STEPS
-        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps <= 0:
-            raise ConfigError(f"{self.env_id}: option max_steps must be a positive int, got {max_steps!r}")
+        if not is_integer(max_steps) or max_steps <= 0:
+            raise ConfigError(f"{self.env_id}: option max_steps must be a positive int, got "
+                              f"{type(max_steps).__name__} {max_steps!r}")
+        max_steps = int(max_steps)
         max_cycles = merged.pop("max_cycles", None)
-        if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int)
-                                       or max_cycles <= 0):
+        if max_cycles is not None and (not is_integer(max_cycles) or max_cycles <= 0):
             raise ConfigError(f"{self.env_id}: option max_cycles must be None or a positive int, got {max_cycles!r}")
         self.options: dict[str, Any] = merged
         self.max_steps: int = max_steps
@@ -99,6 +120,11 @@ class Game(ABC):
     # ------------------------------------------------------------------ lifecycle
     def reset(self, seed: int | None = None) -> None:
         """Start a new game; the same seed and the same actions give the same game."""
+        if seed is not None:
+            if not is_integer(seed) or seed < 0:
+                raise ConfigError(f"{self.env_id}: reset(seed=...) takes None or a non-negative int, got "
+                                  f"{type(seed).__name__} {seed!r}")
+            seed = int(seed)
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self.steps = 0
@@ -122,11 +148,12 @@ class Game(ABC):
         seat = self.current_player
         if self.is_terminal or self.is_truncated:
             raise IllegalActionError(action, seat, "game over", reason="the game has ended; call reset()")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise IllegalActionError(action, seat, self.phase_name, reason="not an integer action") from None
-        if a != action or not 0 <= a < self.num_actions:
+        if not is_integer(action):
+            raise IllegalActionError(action, seat, self.phase_name,
+                                     reason=f"not an integer action ({type(action).__name__}); "
+                                            f"actions are integers 0..{self.num_actions - 1}")
+        a = int(action)
+        if not 0 <= a < self.num_actions:
             raise IllegalActionError(action, seat, self.phase_name,
                                      reason=f"actions are integers 0..{self.num_actions - 1}")
         if not self.legal_action_mask()[a]:

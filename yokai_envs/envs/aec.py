@@ -9,7 +9,8 @@ Option ``history=K`` (K > 0) adds ``observation["history"]``: the last K events 
 (:mod:`yokai_envs.core.information`), an int32 ``(K, 1 + EVENT_ARGS)`` array of rows
 ``(kind, *args)``, oldest first, padded with -1; each game's README lists its event kinds.
 
-Illegal actions follow PettingZoo's classic games by default (``illegal_action="penalize"``, its
+Illegal actions (masked out, out of range, negative, None, bool, float or any non-integer)
+follow PettingZoo's classic games by default (``illegal_action="penalize"``, its
 ``TerminateIllegalWrapper``): the game ends at once, the offender gets -1 and the others 0, with
 PettingZoo's illegal-move warning and ``infos[offender]["illegal_action"] = True``. With
 ``illegal_action="raise"`` the env raises :class:`IllegalActionError` and changes nothing (for
@@ -236,7 +237,8 @@ class YokaiAECEnv(AECEnv, EzPickle):
 
 
 def wrap(raw: YokaiAECEnv) -> AECEnv:
-    """The standard PettingZoo wrapper order of the classic games (minus TerminateIllegal,
-    which the raw env does itself when asked)."""
-    wrapped: AECEnv = wrappers.AssertOutOfBoundsWrapper(raw)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The PettingZoo wrappers of the classic games, minus TerminateIllegal (the raw env does it
+    when asked) and AssertOutOfBounds: its bare ``AssertionError`` would pre-empt the raw env's
+    :class:`IllegalActionError` (naming action, seat and phase) for out-of-range, negative,
+    None and float actions, and the penalty of ``illegal_action="penalize"``."""
+    return wrappers.OrderEnforcingWrapper(raw)

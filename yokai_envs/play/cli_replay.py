@@ -16,7 +16,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from yokai_envs.play.replay import Replay, ReplayError, Step, load_replay
+from yokai_envs.core.game import Game
+from yokai_envs.play.replay import Replay, ReplayError, Step, game_result, load_replay
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,8 +49,10 @@ def frame(replay: Replay, step: Step, seat: int | None, total: int) -> tuple[str
     return header, text
 
 
-def result_line(replay: Replay) -> str:
-    result = replay.result
+def result_line(replay: Replay, game: Game | None = None) -> str:
+    """The end of the game: the rebuilt ``game``'s result (a replay's stated result is only
+    used when no game is given; replaying refuses a file whose stated result differs)."""
+    result = game_result(game) if game is not None else replay.result
     returns = result.get("returns") or []
     status = "finished" if result.get("terminal") else ("truncated" if result.get("truncated") else "unfinished")
     return f"{status}; returns: " + ", ".join(f"player {s} ({replay.agents[s]}): {r:+g}" for s, r in enumerate(returns))
@@ -79,13 +82,17 @@ def run(args: argparse.Namespace) -> int:
             print(f"wrote {out} ({len(replay.actions) + 1} steps, {out.stat().st_size // 1024} KiB)")
             return 0
         total = len(replay.actions)
-        frames = [frame(replay, step, args.seat, total) for step in replay.steps()]
+        frames = []
+        final: Game | None = None
+        for step in replay.steps():  # every frame first: the file is checked whole before any is shown
+            frames.append(frame(replay, step, args.seat, total))
+            final = step.game
     except ReplayError as err:
         return _fail(str(err))
-    return _show(frames, replay, interactive=not args.all)
+    return _show(frames, replay, interactive=not args.all, final=final)
 
 
-def _show(frames: list[tuple[str, str]], replay: Replay, interactive: bool) -> int:
+def _show(frames: list[tuple[str, str]], replay: Replay, interactive: bool, final: Game | None = None) -> int:
     from yokai_envs.play.cli_play import Terminal
 
     io = Terminal(sys.stdin, sys.stdout)
@@ -95,7 +102,7 @@ def _show(frames: list[tuple[str, str]], replay: Replay, interactive: bool) -> i
         header, text = frames[index]
         io.table(header, text)
         if index == last:
-            io.say(result_line(replay))
+            io.say(result_line(replay, final))
         if not interactive:
             if index == last:
                 return 0

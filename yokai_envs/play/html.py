@@ -14,14 +14,20 @@ import html
 import json
 from typing import Any
 
-from yokai_envs.play.replay import Replay
+from yokai_envs.play.replay import Replay, game_result
 
 OMNISCIENT = "omniscient"
 
 
+_SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
 def _json_for_script(data: Any) -> str:
-    # Inside <script>, "</" could close the tag early; JSON allows "<\/" for it.
-    return json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    # Inside <script>, "</script" closes the tag early and "<!--<script" puts the parser in a state
+    # where the real "</script>" no longer closes it (the page goes blank). JSON lets every
+    # "<", ">" and "&" be written as a \u escape, which no HTML parser reads as markup.
+    text = json.dumps(data, separators=(",", ":"))
+    return "".join(_SCRIPT_ESCAPES.get(c, c) for c in text)
 
 
 def page_data(replay: Replay, seats: list[int] | None = None) -> dict[str, Any]:
@@ -29,6 +35,7 @@ def page_data(replay: Replay, seats: list[int] | None = None) -> dict[str, Any]:
     a list: only those seats, no omniscient view, so the page can be shared with that player)."""
     steps = []
     keys: list[str] = []
+    game = None
     for step in replay.steps():
         game = step.game
         if not keys:
@@ -43,9 +50,11 @@ def page_data(replay: Replay, seats: list[int] | None = None) -> dict[str, Any]:
             views[key] = view
         steps.append({"actor": step.actor, "views": views})
     labels = {k: ("omniscient" if k == OMNISCIENT else f"player {k} ({replay.agents[int(k)]})") for k in keys}
-    return {"env_id": replay.env_id, "options": replay.options, "seed": replay.seed, "agents": replay.agents,
-            "result": replay.result, "package_version": replay.package_version, "views": keys, "labels": labels,
-            "steps": steps}
+    assert game is not None  # steps() yields at least the deal, and checked the whole file
+    # The seed as a string: JavaScript numbers round integers above 2**53, and a user copies it.
+    return {"env_id": replay.env_id, "options": replay.options, "seed": str(replay.seed), "agents": replay.agents,
+            "result": game_result(game), "package_version": replay.package_version, "views": keys,
+            "labels": labels, "steps": steps}
 
 
 def write_html(replay: Replay, seats: list[int] | None = None, start_view: str | None = None) -> str:

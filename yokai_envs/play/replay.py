@@ -2,7 +2,10 @@
 
 A game is fully determined by its env id, options, seed and action list (chance comes only
 from the game's seeded generator), so that is what a replay stores; the result and a hash of
-the final state tensor are stored too, and loading checks the rebuilt game reproduces them.
+the final state tensor are stored too (both required), and replaying checks the rebuilt game
+reproduces them: a file whose stated result or hash differs from the rebuilt game is refused,
+and viewers show the rebuilt result. Every field is type-checked on load (ReplayError naming
+the field), so a malformed file is an error message, never a traceback.
 
     from yokai_envs.play import save_replay, load_replay
     save_replay("game.json", game, ["human", "heuristic", "random", "random"])
@@ -31,6 +34,8 @@ from yokai_envs.core.game import Game
 FORMAT = "yokai-replay"
 FORMAT_VERSION = 1
 _VERSIONED = re.compile(r"^(?P<base>.+)_v(?P<version>\d+)$")
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+MAX_REPLAY_BYTES = 64 * 1024 * 1024
 
 
 class ReplayError(ValueError):
@@ -113,8 +118,7 @@ class Replay:
         if game.seed is None or isinstance(game.seed, bool) or not isinstance(game.seed, int | np.integer):
             raise ReplayError(f"{game.env_id}: only a game reset with an integer seed can be replayed, "
                               f"got seed {game.seed!r}")
-        result = {"returns": [float(r) for r in game.returns()], "terminal": bool(game.is_terminal),
-                  "truncated": bool(game.is_truncated), "steps": int(game.steps)}
+        result = game_result(game)
         return cls(env_id=game.env_id, options=game_options(game), seed=int(game.seed),
                    agents=agents, actions=[int(a) for a in game.action_history], result=result,
                    package_version=package_version(), final_state_sha256=state_digest(game),
@@ -129,30 +133,52 @@ class Replay:
     def save(self, path: str | Path) -> Path:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        tmp.replace(path)
         return path
 
     # ------------------------------------------------------------------ reading
     @classmethod
     def from_json(cls, data: Any, source: str = "replay") -> Replay:
+        """A Replay from parsed JSON; ReplayError naming ``source`` and the field for anything malformed."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ReplayError(f"{source}: not a yokai replay file (expected a JSON object with format {FORMAT!r})")
-        if data.get("format_version") != FORMAT_VERSION:
+        if data.get("format_version") != FORMAT_VERSION or isinstance(data.get("format_version"), bool):
             raise ReplayError(f"{source}: replay format version {data.get('format_version')!r} is not supported "
                               f"(this package reads version {FORMAT_VERSION})")
-        for key, kind in (("env_id", str), ("options", dict), ("agents", list), ("actions", list)):
+
+        def fail(key: str, want: str) -> ReplayError:
+            value = _short(data.get(key)) if key in data else "nothing (the field is missing)"
+            return ReplayError(f"{source}: field {key!r} must be {want}, got {value}")
+
+        for key, kind, want in (("env_id", str, "a string"), ("options", dict, "a JSON object"),
+                                ("agents", list, "a list of agent names"), ("actions", list, "a list of actions"),
+                                ("result", dict, "a JSON object (returns, terminal, truncated, steps)")):
             if not isinstance(data.get(key), kind):
-                raise ReplayError(f"{source}: field {key!r} must be a {kind.__name__}, got {data.get(key)!r}")
+                raise fail(key, want)
         seed = data.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise ReplayError(f"{source}: field 'seed' must be an integer or null, got {seed!r}")
-        bad = [a for a in data["actions"] if not isinstance(a, int) or isinstance(a, bool)]
-        if bad:
-            raise ReplayError(f"{source}: actions must be integers, got {bad[0]!r}")
-        return cls(env_id=data["env_id"], options=data["options"], seed=seed, agents=[str(a) for a in data["agents"]],
-                   actions=list(data["actions"]), result=dict(data.get("result") or {}),
-                   package_version=str(data.get("package_version", "")),
-                   final_state_sha256=data.get("final_state_sha256"), meta=dict(data.get("meta") or {}))
+        if not _is_int(seed) or seed < 0:
+            raise fail("seed", "a non-negative integer")
+        for i, agent in enumerate(data["agents"]):
+            if not isinstance(agent, str):
+                raise ReplayError(f"{source}: agents[{i}] must be a string, got {_short(agent)}")
+        for i, action in enumerate(data["actions"]):
+            if not _is_int(action) or action < 0:
+                raise ReplayError(f"{source}: actions[{i}] must be a non-negative integer, got {_short(action)}")
+        digest = data.get("final_state_sha256")
+        if not isinstance(digest, str) or not _SHA256.match(digest):
+            raise fail("final_state_sha256", "the sha256 of the final state (64 hex digits; every replay carries "
+                                             "it so a replay cannot be edited unnoticed)")
+        meta = data.get("meta", {})
+        if not isinstance(meta, dict):
+            raise fail("meta", "a JSON object")
+        version = data.get("package_version", "")
+        if not isinstance(version, str):
+            raise fail("package_version", "a string")
+        return cls(env_id=data["env_id"], options=data["options"], seed=seed, agents=list(data["agents"]),
+                   actions=list(data["actions"]), result=_check_result(data["result"], source),
+                   package_version=version, final_state_sha256=digest, meta=dict(meta))
 
     # ------------------------------------------------------------------ replaying
     def new_game(self) -> Game:
@@ -162,7 +188,7 @@ class Replay:
         check_env_id(self.env_id)
         try:
             game = make_game(self.env_id, **self.options)
-        except ValueError as err:
+        except (ValueError, TypeError, KeyError) as err:
             raise ReplayError(f"replay options do not fit {self.env_id}: {err}") from None
         if len(self.agents) != game.num_players:
             raise ReplayError(f"replay names {len(self.agents)} agents but {self.env_id} with these options "
@@ -184,10 +210,23 @@ class Replay:
             except IllegalActionError as err:
                 raise ReplayError(f"replay does not fit {self.env_id} at step {index}: {err}") from None
             yield Step(index, game, actor, action, seen)
-        if self.final_state_sha256 and state_digest(game) != self.final_state_sha256:
+        if not self.final_state_sha256:
+            raise ReplayError("replay has no final_state_sha256: it cannot be checked, so it is not shown")
+        if state_digest(game) != self.final_state_sha256:
             raise ReplayError(f"replay did not reproduce: the final state differs from the recorded one "
                               f"(recorded with yokai-envs {self.package_version or 'unknown'}, "
                               f"this is {package_version()})")
+        rebuilt = game_result(game)
+        stated = self.result
+        differs = [key for key in ("terminal", "truncated", "steps") if stated.get(key) != rebuilt[key]]
+        returns = stated.get("returns")
+        if not isinstance(returns, list) or len(returns) != len(rebuilt["returns"]) or any(
+                not abs(float(a) - b) <= 1e-9 for a, b in zip(returns, rebuilt["returns"], strict=True)):
+            differs.insert(0, "returns")
+        if differs:
+            raise ReplayError(f"replay states a result the game does not give ({', '.join(differs)}): the file says "
+                              f"{_result_text(stated)}, the rebuilt game gives {_result_text(rebuilt)}; "
+                              "refusing a forged or edited replay")
 
     def build_game(self) -> Game:
         """The game after every action, checked against the recorded final state."""
@@ -204,10 +243,71 @@ def load_replay(path: str | Path) -> Replay:
     if not path.is_file():
         raise ReplayError(f"replay file {str(path)!r} does not exist")
     try:
-        data = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ReplayError(f"replay file {str(path)!r} is not valid JSON: {err}") from None
-    return Replay.from_json(data, source=f"replay file {str(path)!r}")
+        raw = path.read_bytes()
+    except OSError as err:
+        raise ReplayError(f"replay file {str(path)!r} cannot be read: {err.strerror or err}") from None
+    if len(raw) > MAX_REPLAY_BYTES:
+        raise ReplayError(f"replay file {str(path)!r}: {len(raw):,} bytes; a replay is at most {MAX_REPLAY_BYTES:,}")
+    return Replay.from_json(parse_replay_json(raw, f"replay file {str(path)!r}"), source=f"replay file {str(path)!r}")
+
+
+def parse_replay_json(raw: bytes | str, source: str) -> Any:
+    """JSON text as data: UTF-8, no key given twice, no NaN/Infinity; ReplayError naming ``source``."""
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise ReplayError(f"{source}: key {key!r} appears twice in one object")
+            out[key] = value
+        return out
+
+    def no_constant(name: str) -> Any:
+        raise ReplayError(f"{source}: {name} is not a JSON number")
+
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        return json.loads(text, object_pairs_hook=no_duplicates, parse_constant=no_constant)
+    except UnicodeDecodeError as err:
+        raise ReplayError(f"{source} is not UTF-8 text (byte {err.start})") from None
+    except json.JSONDecodeError as err:
+        raise ReplayError(f"{source} is not valid JSON: {err}") from None
+    except RecursionError:
+        raise ReplayError(f"{source}: nested too deeply") from None
+
+
+def game_result(game: Game) -> dict[str, Any]:
+    """What a replay states about the end of ``game`` (checked against the rebuilt game)."""
+    return {"returns": [float(r) for r in game.returns()], "terminal": bool(game.is_terminal),
+            "truncated": bool(game.is_truncated), "steps": int(game.steps)}
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _short(value: Any) -> str:
+    text = f"{type(value).__name__} {json.dumps(value, default=str)[:60]}"
+    return text
+
+
+def _check_result(result: dict[str, Any], source: str) -> dict[str, Any]:
+    returns = result.get("returns")
+    if not isinstance(returns, list) or not all(isinstance(r, int | float) and not isinstance(r, bool)
+                                                for r in returns):
+        raise ReplayError(f"{source}: result.returns must be a list of numbers, got {_short(returns)}")
+    for key in ("terminal", "truncated"):
+        if not isinstance(result.get(key), bool):
+            raise ReplayError(f"{source}: result.{key} must be true or false, got {_short(result.get(key))}")
+    if not _is_int(result.get("steps")) or result["steps"] < 0:
+        raise ReplayError(f"{source}: result.steps must be a non-negative integer, got {_short(result.get('steps'))}")
+    return dict(result)
+
+
+def _result_text(result: dict[str, Any]) -> str:
+    status = "finished" if result.get("terminal") else ("truncated" if result.get("truncated") else "unfinished")
+    returns = result.get("returns")
+    shown = ", ".join(f"{float(r):+g}" for r in returns) if isinstance(returns, list) else repr(returns)
+    return f"{status} after {result.get('steps')} steps, returns [{shown}]"
 
 
 def save_replay(path: str | Path, game: Game, agent_specs: Sequence[str], **meta: Any) -> Path:

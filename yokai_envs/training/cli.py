@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 
 import yaml
@@ -27,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="continue the run in the output folder (from checkpoints/resume.zip)")
     parser.add_argument("--overwrite", action="store_true",
-                        help="replace a finished or stopped run in the output folder instead of refusing")
+                        help="replace a finished or stopped run in the output folder instead of refusing "
+                             "(only a folder a run made, and only the run's own files)")
     parser.add_argument("--check", action="store_true", help="validate the config, print it resolved, and stop")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--backend", choices=("sb3", "rllib"), default=None,
@@ -71,20 +73,27 @@ def run(args: argparse.Namespace) -> int:
     else:
         from yokai_envs.training.trainer import Trainer
 
-    try:
-        if args.overwrite and not args.resume:
-            from yokai_envs.training.trainer import clear_run_folder
+    from yokai_envs.training.safety import RunStopped, SignalGuard
 
-            clear_run_folder(config["output"]["dir"])
-        trainer = Trainer(config, resume=args.resume, progress=False if args.no_progress else None)
+    try:
+        trainer = Trainer(config, resume=args.resume, progress=False if args.no_progress else None,
+                          overwrite=args.overwrite)
     except ConfigError as err:
         print(f"yokai train: error: {err}", file=sys.stderr)
         return 2
-    try:
-        report = trainer.run()
-    except KeyboardInterrupt as stop:
-        print(f"\nyokai train: interrupted; {stop}", file=sys.stderr)
-        return 130
+    with SignalGuard() as guard:
+        trainer.guard = guard
+        try:
+            report = trainer.run()
+        except KeyboardInterrupt as stop:
+            guard.stopping = True  # the process is on its way out: later signals are ignored
+            number = getattr(stop, "signal_number", signal.SIGINT)
+            reason = str(stop) or f"stopped; continue with yokai train --resume --out {trainer.folder.root}"
+            print(f"\nyokai train: {signal.Signals(number).name}: {reason}", file=sys.stderr)
+            return 128 + int(number)
+        except RunStopped as stopped:
+            print(f"yokai train: error: {stopped}", file=sys.stderr)
+            return 1
     print(summary(report))
     print(f"run folder: {trainer.folder.root}")
     return 0

@@ -31,6 +31,7 @@ class Field:
     choices: tuple[Any, ...] | None = None
     minimum: float | None = None
     nullable: bool = False
+    maximum: float | None = None
     items: Any = None  # for lists: a Field (scalars) or a dict (a section per item)
     help: str = ""
 
@@ -61,7 +62,7 @@ SCHEMA: dict[str, Any] = {
         "policy": Field(STR, "MlpPolicy"),
         "hyperparameters": Field(DICT, {}, help="keyword arguments of the algorithm's constructor"),
         "network": {
-            "net_arch": Field(LIST, [128, 128], items=Field(INT, minimum=1),
+            "net_arch": Field(LIST, [128, 128], items=Field(INT, minimum=1, maximum=65_536),
                               help="hidden layer sizes shared by policy and value nets"),
             "activation": Field(STR, "tanh", choices=ACTIVATIONS),
             "critic_state": Field(BOOL, False, help="the critic also sees the full state (game.state_tensor); "
@@ -70,12 +71,13 @@ SCHEMA: dict[str, Any] = {
     },
     "training": {
         "total_timesteps": Field(INT, minimum=1, help="learner decisions over all envs"),
-        "n_envs": Field(INT, 8, minimum=1),
+        "n_envs": Field(INT, 8, minimum=1, maximum=1024, help="parallel training envs (at most 1024)"),
         "vec_env": Field(STR, "dummy", choices=VEC_ENVS,
                          help="dummy: envs in this process; subproc: one process per env"),
         "seed": Field(INT, 0, minimum=0),
         "device": Field(STR, "cpu", choices=DEVICES),
-        "torch_threads": Field(INT, 1, minimum=1, help="torch CPU threads (1 is fastest for small nets)"),
+        "torch_threads": Field(INT, 1, minimum=1, maximum=1024,
+                               help="torch CPU threads (1 is fastest for small nets)"),
     },
     "opponents": {
         "bots": Field(LIST, [{"spec": "random", "weight": 1.0}], items=BOT_ENTRY,
@@ -96,7 +98,7 @@ SCHEMA: dict[str, Any] = {
         "steps": Field(INT, 100_000, minimum=1, help="learner decisions collected from the teacher"),
         "epochs": Field(INT, 10, minimum=1),
         "batch_size": Field(INT, 1024, minimum=1),
-        "learning_rate": Field(FLOAT, 1e-3, minimum=0),
+        "learning_rate": Field(FLOAT, 1e-3, minimum=1e-12),
     },
     "evaluation": {
         "every": Field(INT, 50_000, minimum=0, help="steps between evaluations (0: only at the end)"),

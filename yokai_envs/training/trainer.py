@@ -9,17 +9,24 @@ A run folder holds::
     best_model.zip         best by evaluation        }
     checkpoints/latest.zip the latest policy
     checkpoints/resume.zip the full training state (optimizer, centralized critic) for --resume
+    checkpoints/state.json state.json as of that checkpoint (--resume continues from it, dropping
+                           the evaluations and rewards of steps after it)
+    checkpoints/best_model.zip  best_model.zip as of that checkpoint
     snapshots/step_N.zip   self-play snapshots in the opponent pool
     logs/                  SB3 TensorBoard events and progress.csv (logs/resume_K/ after a resume)
     learning_curve.png     episode reward and win rate vs each evaluation bot over steps
     eval.json              the final arena table against the configured bots
+    .yokai-run.json        the marker: this folder is a run (--overwrite replaces only such a
+                           folder, and only the files above)
+
+Every file is written under a temporary name and renamed into place (training/safety.py), and
+SIGTERM stops a run like Ctrl-C: the checkpoint is saved and the message says how to resume.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-import shutil
 import time
 import warnings
 from pathlib import Path
@@ -32,6 +39,18 @@ from stable_baselines3.common.callbacks import BaseCallback
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.training.config import algorithm_class
 from yokai_envs.training.evaluate import evaluate_checkpoint, needs_opponents
+from yokai_envs.training.safety import (
+    NoGuard,
+    RunInterrupted,
+    SignalGuard,
+    atomic_copy,
+    atomic_target,
+    atomic_write_text,
+    check_new_run_folder,
+    clear_run_entries,
+    is_run_folder,
+    write_marker,
+)
 
 ACTIVATION_CLASSES = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "leaky_relu": "LeakyReLU"}
 
@@ -51,27 +70,36 @@ class RunFolder:
         self.logs = self.root / "logs"
         self.curve = self.root / "learning_curve.png"
         self.eval = self.root / "eval.json"
+        self.checkpoint_state = self.root / "checkpoints" / "state.json"
+        self.checkpoint_best = self.root / "checkpoints" / "best_model.zip"
 
-    def load_state(self) -> dict[str, Any]:
-        if self.state_file.exists():
-            return json.loads(self.state_file.read_text())
+    @staticmethod
+    def fresh_state() -> dict[str, Any]:
         return {"timesteps": 0, "evaluations": [], "rewards": [], "best": None, "snapshots": [],
                 "sessions": 0, "train_seconds": 0.0, "finished": False}
 
+    def load_state(self, path: Path | None = None) -> dict[str, Any]:
+        path = path or self.state_file
+        if not path.exists():
+            return self.fresh_state()
+        try:
+            state = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as err:
+            raise ConfigError(f"{path}: unreadable run state ({err})") from None
+        if not isinstance(state, dict) or not {"timesteps", "evaluations", "sessions"} <= state.keys():
+            raise ConfigError(f"{path}: not a run state (expected a JSON object with timesteps, evaluations, "
+                              "sessions)")
+        return state
+
     def save_state(self, state: dict[str, Any]) -> None:
-        tmp = self.state_file.with_suffix(".tmp")
-        tmp.write_text(json.dumps(state, indent=2))
-        tmp.replace(self.state_file)
+        atomic_write_text(self.state_file, json.dumps(state, indent=2))
 
 
-def clear_run_folder(root: str | Path) -> None:
-    """Delete a previous run (only a folder that holds one: state.json or config.yaml inside)."""
-    folder = RunFolder(root)
-    if not folder.root.exists():
-        return
-    if not (folder.state_file.exists() or folder.config.exists()):
-        raise ConfigError(f"--overwrite: {folder.root} exists but holds no run (no state.json); not deleting it")
-    shutil.rmtree(folder.root)
+def clear_run_folder(root: str | Path) -> list[str]:
+    """Delete a previous run's own files (only in a run folder: see training/safety.py)."""
+    path = Path(root)
+    check_new_run_folder(path, overwrite=True)
+    return clear_run_entries(path) if path.exists() else []
 
 
 def read_run_config(run_dir: str | Path) -> dict[str, Any]:
@@ -79,7 +107,12 @@ def read_run_config(run_dir: str | Path) -> dict[str, Any]:
     folder = RunFolder(run_dir)
     if not folder.config.exists():
         raise ConfigError(f"{folder.root}: no config.yaml; is this a run folder?")
-    return yaml.safe_load(folder.config.read_text())
+    from yokai_envs.training.config import read_yaml_file
+
+    config = read_yaml_file(folder.config)
+    if not isinstance(config, dict):
+        raise ConfigError(f"{folder.config}: not a mapping of config keys")
+    return config
 
 
 # ---------------------------------------------------------------------- building
@@ -156,21 +189,69 @@ class RunBase:
     #: Added to the plot title and the report (e.g. "rllib"); empty for the default SB3 backend.
     backend_name = ""
 
-    def __init__(self, config: dict[str, Any], folder: RunFolder, resume: bool, progress: bool | None) -> None:
+    def __init__(self, config: dict[str, Any], folder: RunFolder, resume: bool, progress: bool | None,
+                 overwrite: bool = False) -> None:
         self.config = config
         self.folder = folder
         self.resume = resume
+        self.overwrite = overwrite and not resume
+        self.guard: SignalGuard = NoGuard()
         self.progress = config["output"]["progress_bar"] if progress is None else progress
         self.env_id: str = config["game"]["env_id"]
         self.options: dict[str, Any] = dict(config["game"]["options"])
+        # Every check before anything is written or deleted: a refused run changes nothing.
         if resume:
             if not folder.resume.exists():
+                hint = ("; nothing was saved before it stopped: start afresh with --overwrite"
+                        if is_run_folder(folder.root) else "")
                 raise ConfigError(f"--resume: {folder.root} has no {folder.resume.relative_to(folder.root)} "
-                                  "to continue from")
-        elif folder.state_file.exists():
-            raise ConfigError(f"{folder.root} already holds a run; pass --resume to continue it, "
-                              "--overwrite to start afresh, or --out another folder")
-        self.state = folder.load_state()
+                                  f"to continue from{hint}")
+            current = folder.load_state()
+            total = config["training"]["total_timesteps"]
+            if current.get("finished") and current["timesteps"] >= total:
+                raise ConfigError(f"--resume: the run in {folder.root} already finished at step "
+                                  f"{current['timesteps']} (training.total_timesteps {total}); to train longer "
+                                  "pass --set training.total_timesteps=N with a larger N")
+            # Continue from the checkpoint: what was recorded after it belongs to discarded steps.
+            self.state = folder.load_state(folder.checkpoint_state) if folder.checkpoint_state.exists() else current
+            self.state["sessions"] = max(current.get("sessions", 0), self.state.get("sessions", 0))
+            self.state["finished"] = False
+        else:
+            check_new_run_folder(folder.root, overwrite)
+            self.state = folder.fresh_state()
+
+    def prepare_folder(self) -> None:
+        """Create (or clear, with --overwrite) the run folder; mark it; write the config; on
+        --resume put back the best model of the checkpoint."""
+        folder = self.folder
+        if self.overwrite and folder.root.exists():
+            clear_run_entries(folder.root)
+        folder.root.mkdir(parents=True, exist_ok=True)
+        write_marker(folder.root, self.backend_name)
+        atomic_write_text(folder.config, yaml.safe_dump(self.config, sort_keys=False))
+        if self.resume and folder.checkpoint_state.exists():
+            if self.state.get("best") is None:
+                self.remove_policy(folder.best_model)
+            elif folder.checkpoint_best.exists():
+                self.copy_policy(folder.checkpoint_best, folder.best_model)
+            folder.save_state(self.state)
+
+    def commit_checkpoint(self) -> None:
+        """The last step of a checkpoint (after the policies are saved): the best model and the
+        state as of now, which --resume continues from."""
+        folder = self.folder
+        self.state["checkpoint"] = self.current_step()
+        if folder.best_model.exists():
+            self.copy_policy(folder.best_model, folder.checkpoint_best)
+        atomic_write_text(folder.checkpoint_state, json.dumps(self.state, indent=2))
+        folder.save_state(self.state)
+
+    def remove_policy(self, path: Path) -> None:
+        if path.exists():
+            path.unlink()
+
+    def interrupted_message(self, where: str) -> str:
+        return f"stopped {where}; continue with yokai train --resume --out {self.folder.root}"
 
     # ------------------------------------------------------------------ what a backend supplies
     def evaluate_policy(self, path: Path, games: int, seed: int, workers: int | None = None,
@@ -214,21 +295,29 @@ class RunBase:
         key = self.score_key()
         score = results[key]["win_rate"] if key in results else None
         improved = score is not None and (state["best"] is None or score > state["best"]["win_rate"])
-        if improved:
-            self.copy_policy(self.folder.model if final else self.folder.latest, self.folder.best_model)
-            state["best"] = {"step": step, "win_rate": score, "against": key}
-        self.folder.save_state(state)
+        with self.guard.saving():
+            if improved:
+                self.copy_policy(self.folder.model if final else self.folder.latest, self.folder.best_model)
+                state["best"] = {"step": step, "win_rate": score, "against": key}
+            self.folder.save_state(state)
         return improved
 
     def final_evaluation(self) -> dict[str, Any]:
         """The final arena run of the finished model against every bot; writes eval.json."""
         evaluation = self.config["evaluation"]
         started = time.perf_counter()
-        results = self.evaluate_policy(self.folder.model, evaluation["final_games"], seed=self.eval_seed() + 1,
-                                       workers=evaluation["workers"])
+        try:
+            results = self.evaluate_policy(self.folder.model, evaluation["final_games"], seed=self.eval_seed() + 1,
+                                           workers=evaluation["workers"])
+        except KeyboardInterrupt as stop:
+            number = getattr(stop, "signal_number", 2)
+            raise RunInterrupted(self.interrupted_message(
+                f"during the final evaluation (training is done and saved at step {self.current_step()}); "
+                "the evaluation runs again"), number) from None
         seconds = time.perf_counter() - started
         if not self.folder.best_model.exists():
-            self.copy_policy(self.folder.model, self.folder.best_model)
+            with self.guard.saving():
+                self.copy_policy(self.folder.model, self.folder.best_model)
         self.record_evaluation(results, final=True)
         report: dict[str, Any] = {"env_id": self.env_id, "env_options": self.options,
                                   "policy": self.policy_label(self.folder.model)}
@@ -240,21 +329,30 @@ class RunBase:
             "deterministic": evaluation["deterministic"], "seats": evaluation["seats"],
             "best_model": self.state["best"], "results": results,
         })
-        self.folder.eval.write_text(json.dumps(report, indent=2))
+        with self.guard.saving():
+            atomic_write_text(self.folder.eval, json.dumps(report, indent=2))
         return report
+
+    def finish(self) -> None:
+        with self.guard.saving():
+            self.state["finished"] = True
+            self.folder.save_state(self.state)
+            self.plot()
 
     def plot(self) -> None:
         from yokai_envs.training.plot import plot_learning_curve
 
         suffix = f" ({self.backend_name})" if self.backend_name else ""
-        plot_learning_curve(self.state, self.folder.curve, title=f"{self.env_id} {self.options or ''}{suffix}".strip())
+        with atomic_target(self.folder.curve) as tmp:
+            plot_learning_curve(self.state, tmp, title=f"{self.env_id} {self.options or ''}{suffix}".strip())
 
 
 class Trainer(RunBase):
     """Runs (or resumes) the training described by ``config`` in its output folder."""
 
-    def __init__(self, config: dict[str, Any], resume: bool = False, progress: bool | None = None) -> None:
-        super().__init__(config, RunFolder(config["output"]["dir"]), resume, progress)
+    def __init__(self, config: dict[str, Any], resume: bool = False, progress: bool | None = None,
+                 overwrite: bool = False) -> None:
+        super().__init__(config, RunFolder(config["output"]["dir"]), resume, progress, overwrite)
 
     # ------------------------------------------------------------------ main
     def run(self) -> dict[str, Any]:
@@ -266,8 +364,7 @@ class Trainer(RunBase):
         config, folder, state = self.config, self.folder, self.state
         training = config["training"]
         torch.set_num_threads(training["torch_threads"])
-        folder.root.mkdir(parents=True, exist_ok=True)
-        folder.config.write_text(yaml.safe_dump(config, sort_keys=False))
+        self.prepare_folder()
         state["sessions"] += 1
 
         vec_env = build_vec_env(config, opponent_pool(config, state["snapshots"]))
@@ -286,28 +383,25 @@ class Trainer(RunBase):
             remaining = training["total_timesteps"] - model.num_timesteps
             callback = TrainingCallback(self, vec_env)
             started = time.perf_counter()
-            interrupted = False
+            stop: KeyboardInterrupt | None = None
             try:
                 if remaining > 0:
                     model.learn(remaining, callback=callback, reset_num_timesteps=not self.resume)
-            except KeyboardInterrupt:
-                interrupted = True
+            except KeyboardInterrupt as err:
+                stop = err
+                self.guard.stopping = True  # a second signal waits for the save below
             callback.close()
             state["train_seconds"] += time.perf_counter() - started
-            state["timesteps"] = int(model.num_timesteps)
-            self.save_policy(model, folder.latest)
-            self.save_training_state(model)
-            if interrupted:  # keep what was learned; --resume continues from here
-                folder.save_state(state)
-                raise KeyboardInterrupt(f"stopped at step {model.num_timesteps}; continue with "
-                                        f"yokai train --resume --out {folder.root}")
-            self.save_policy(model, folder.model)
+            self.save_checkpoint(model)
+            if stop is not None:  # keep what was learned; --resume continues from here
+                raise RunInterrupted(self.interrupted_message(f"at step {model.num_timesteps}"),
+                                     getattr(stop, "signal_number", 2))
+            with self.guard.saving():
+                self.save_policy(model, folder.model)
         finally:
             vec_env.close()
         final = self.final_evaluation()
-        state["finished"] = True
-        folder.save_state(state)
-        self.plot()
+        self.finish()
         return final
 
     def pretrain(self, model: Any) -> dict[str, Any]:
@@ -349,12 +443,21 @@ class Trainer(RunBase):
 
     def save_training_state(self, model: Any) -> None:
         """Everything --resume needs (the full model with its optimizer and critic)."""
-        self.folder.resume.parent.mkdir(parents=True, exist_ok=True)
-        model.save(str(self.folder.resume))
+        with atomic_target(self.folder.resume) as tmp:
+            model.save(str(tmp))
+
+    def save_checkpoint(self, model: Any) -> None:
+        """latest.zip, resume.zip, then the state they belong to (signals wait for all of it)."""
+        with self.guard.saving():
+            self.state["timesteps"] = int(model.num_timesteps)
+            self.save_policy(model, self.folder.latest)
+            self.save_training_state(model)
+            self.commit_checkpoint()
 
     def evaluate(self, model: Any, games: int) -> dict[str, dict[str, Any]]:
         """Evaluate the current policy (saved as latest) against every evaluation bot."""
-        self.save_policy(model, self.folder.latest)
+        with self.guard.saving():
+            self.save_policy(model, self.folder.latest)
         # Bots measured alone (Solo/Co-op references) do not change: reuse the first evaluation's rows.
         first = self.state["evaluations"][0]["results"] if self.state["evaluations"] else {}
         references = {k: v for k, v in first.items() if v.get("kind") == "reference"}
@@ -371,7 +474,7 @@ class Trainer(RunBase):
                                    **extra)
 
     def copy_policy(self, source: Path, target: Path) -> None:
-        shutil.copyfile(source, target)
+        atomic_copy(source, target)
 
     def current_step(self) -> int:
         return int(self.model.num_timesteps)
@@ -422,15 +525,12 @@ class TrainingCallback(BaseCallback):
     def _on_step(self) -> bool:
         if self.bar is not None:
             self.bar.update(self.training_env.num_envs)
-        if self._due(self.every_checkpoint):
-            self.trainer.save_policy(self.model, self.trainer.folder.latest)
-            self.trainer.save_training_state(self.model)
-            self.trainer.state["timesteps"] = int(self.num_timesteps)
-            self.trainer.folder.save_state(self.trainer.state)
         if self.self_play["enabled"] and self._due(self.self_play["snapshot_every"], self.self_play["start_after"]):
             self._snapshot()
-        if self._due(self.every_eval):
+        if self._due(self.every_eval) and self.num_timesteps < self.total:  # at the end: the final evaluation
             self._evaluate()
+        if self._due(self.every_checkpoint):  # last: the checkpoint's state holds this step's evaluation
+            self.trainer.save_checkpoint(self.model)
         return True
 
     def _on_rollout_end(self) -> None:
@@ -445,13 +545,14 @@ class TrainingCallback(BaseCallback):
     def _snapshot(self) -> None:
         trainer = self.trainer
         path = trainer.folder.snapshots / f"step_{self.num_timesteps}.zip"
-        trainer.save_policy(self.model, path, slim=True)
-        snapshots = trainer.state["snapshots"]
-        snapshots.append(str(path))
-        del snapshots[:-trainer.config["opponents"]["self_play"]["pool_size"]]
+        with trainer.guard.saving():
+            trainer.save_policy(self.model, path, slim=True)
+            snapshots = trainer.state["snapshots"]
+            snapshots.append(str(path))
+            del snapshots[:-trainer.config["opponents"]["self_play"]["pool_size"]]
+            trainer.folder.save_state(trainer.state)
         specs, weights = opponent_pool(trainer.config, snapshots)
         self.vec_env.env_method("set_opponent_pool", specs, weights)
-        trainer.folder.save_state(trainer.state)
 
     def _evaluate(self) -> None:
         trainer = self.trainer

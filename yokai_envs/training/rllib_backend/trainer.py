@@ -37,9 +37,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.training.safety import RunInterrupted, RunStopped, atomic_copy, atomic_target
 from yokai_envs.training.trainer import ACTIVATION_CLASSES, RunBase, RunFolder
 
 # MaskablePPO hyperparameter -> RLlib PPOConfig.training() argument.
@@ -63,6 +62,7 @@ class RLlibRunFolder(RunFolder):
         self.best_model = self.root / "best_model"
         self.latest = self.root / "checkpoints" / "latest"
         self.resume = self.root / "checkpoints" / "algorithm"
+        self.checkpoint_best = self.root / "checkpoints" / "best_model"
 
 
 def check_rllib_config(config: dict[str, Any]) -> None:
@@ -156,6 +156,11 @@ def build_algorithm_config(config: dict[str, Any]) -> Any:
             .env_runners(num_env_runners=runners, num_envs_per_env_runner=per_runner,
                          rollout_fragment_length="auto")
             .learners(num_learners=0)
+            # A lost env runner (its node gone) is restarted where Ray finds room; meanwhile the
+            # healthy runners keep sampling (tests/ray/test_multinode.py loses a node mid-run).
+            .fault_tolerance(restart_failed_env_runners=True, ignore_env_runner_failures=False,
+                             max_num_env_runner_restarts=1000, delay_between_env_runner_restarts_s=1.0,
+                             env_runner_health_probe_timeout_s=30.0)
             .training(**train_args)
             .multi_agent(policies=set(modules), policy_mapping_fn=module_for_agent, policies_to_train=[LEARNER])
             .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=dict.fromkeys(modules, spec)))
@@ -174,11 +179,12 @@ class RLlibTrainer(RunBase):
 
     backend_name = "rllib"
 
-    def __init__(self, config: dict[str, Any], resume: bool = False, progress: bool | None = None) -> None:
+    def __init__(self, config: dict[str, Any], resume: bool = False, progress: bool | None = None,
+                 overwrite: bool = False) -> None:
         if importlib.util.find_spec("ray") is None:
             raise ConfigError("backend: rllib needs ray[rllib]: pip install 'yokai-envs[ray]'")
         check_rllib_config(config)
-        super().__init__(config, RLlibRunFolder(config["output"]["dir"]), resume, progress)
+        super().__init__(config, RLlibRunFolder(config["output"]["dir"]), resume, progress, overwrite)
         self.state.setdefault("snapshot_slots", [])
         self.algo: Any = None
 
@@ -188,8 +194,7 @@ class RLlibTrainer(RunBase):
 
         config, folder, state = self.config, self.folder, self.state
         torch.set_num_threads(config["training"]["torch_threads"])
-        folder.root.mkdir(parents=True, exist_ok=True)
-        folder.config.write_text(yaml.safe_dump(config, sort_keys=False))
+        self.prepare_folder()
         state["sessions"] += 1
         started_ray = start_ray(config)
         try:
@@ -199,17 +204,22 @@ class RLlibTrainer(RunBase):
                 self._restore_snapshots()
             log_dir = folder.logs / f"resume_{state['sessions'] - 1}" if self.resume else folder.logs
             self.logger = _logger(config, log_dir)
-            interrupted = False
+            stop: KeyboardInterrupt | None = None
             try:
                 self._learn()
-            except KeyboardInterrupt:
-                interrupted = True
+            except KeyboardInterrupt as err:
+                stop = err
+                self.guard.stopping = True  # a second signal waits for the save below
+            except Exception as err:
+                if not _is_ray_error(err):
+                    raise
+                raise self._lost_cluster(err) from err
             self.save_checkpoints()
-            if interrupted:
-                folder.save_state(state)
-                raise KeyboardInterrupt(f"stopped at step {state['timesteps']}; continue with "
-                                        f"yokai train --resume --out {folder.root}")
-            self.export(folder.model)
+            if stop is not None:
+                raise RunInterrupted(self.interrupted_message(f"at step {state['timesteps']}"),
+                                     getattr(stop, "signal_number", 2))
+            with self.guard.saving():
+                self.export(folder.model)
             final = self.final_evaluation()
         finally:
             if self.algo is not None:
@@ -218,9 +228,7 @@ class RLlibTrainer(RunBase):
                 import ray
 
                 ray.shutdown()
-        state["finished"] = True
-        folder.save_state(state)
-        self.plot()
+        self.finish()
         return final
 
     def _learn(self) -> None:
@@ -248,19 +256,33 @@ class RLlibTrainer(RunBase):
                 self._log(result, now)
                 if bar is not None:
                     bar.update(min(now, total) - min(before, total))
-                if _crossed(before, now, every_checkpoint):
-                    self.save_checkpoints()
                 if self_play["enabled"] and now >= self_play["start_after"] and \
                         _crossed(before, now, self_play["snapshot_every"]):
                     self.snapshot(now)
-                if _crossed(before, now, every_eval):
+                if _crossed(before, now, every_eval) and now < total:  # at the end: the final evaluation
                     results = self.evaluate_now()
                     if bar is not None:
                         bar.set_postfix({f"win[{k}]": f"{v['win_rate']:.0%}" for k, v in results.items()})
+                if _crossed(before, now, every_checkpoint):  # last: its state holds this step's evaluation
+                    self.save_checkpoints()
                 clock = time.perf_counter()
         finally:
             if bar is not None:
                 bar.close()
+
+    def _lost_cluster(self, err: BaseException) -> RunStopped:
+        """Ray failed beyond what RLlib's fault tolerance recovers (e.g. every env-runner node
+        lost): save what the driver holds, and say how to continue."""
+        where = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}".rstrip(": ")
+        try:
+            self.save_checkpoints()
+            saved = f"checkpoint saved at step {self.state['timesteps']}"
+        except Exception as save_err:  # the checkpoint needs the runners too: keep the last good one
+            last = self.state.get("checkpoint")
+            saved = (f"could not save a new checkpoint ({type(save_err).__name__}); the last one is at step {last}"
+                     if last is not None else "no checkpoint was saved yet: start afresh with --overwrite")
+        return RunStopped(f"the Ray cluster failed during training ({where}); {saved}; continue with "
+                          f"yokai train --resume --out {self.folder.root}")
 
     def _log(self, result: dict[str, Any], step: int) -> None:
         runners = result.get("env_runners", {})
@@ -283,18 +305,19 @@ class RLlibTrainer(RunBase):
 
     # ------------------------------------------------------------------ pieces
     def export(self, path: Path) -> Path:
-        """The learner's module as a policy folder (``rllib:PATH``)."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        target = str(path.resolve())
+        """The learner's module as a policy folder (``rllib:PATH``), renamed into place whole."""
         env_id, options = self.env_id, self.options
-        self.algo.learner_group.foreach_learner(lambda learner: _export_learner(learner, target, env_id, options))
+        with atomic_target(path) as tmp:
+            target = str(tmp.resolve())
+            self.algo.learner_group.foreach_learner(lambda learner: _export_learner(learner, target, env_id, options))
         return path
 
     def save_checkpoints(self) -> None:
-        self.export(self.folder.latest)
-        self.folder.resume.parent.mkdir(parents=True, exist_ok=True)
-        self.algo.save_to_path(str(self.folder.resume.resolve()))
-        self.folder.save_state(self.state)
+        with self.guard.saving():
+            self.export(self.folder.latest)
+            with atomic_target(self.folder.resume) as tmp:
+                self.algo.save_to_path(str(tmp.resolve()))
+            self.commit_checkpoint()
 
     def snapshot(self, step: int) -> None:
         """Copy the learner's weights into the next snapshot slot; the envs start drawing it."""
@@ -337,7 +360,8 @@ class RLlibTrainer(RunBase):
 
     def evaluate_now(self) -> dict[str, dict[str, Any]]:
         evaluation = self.config["evaluation"]
-        self.export(self.folder.latest)
+        with self.guard.saving():
+            self.export(self.folder.latest)
         results = self.evaluate_policy(self.folder.latest, evaluation["games"], seed=self.eval_seed())
         self.record_evaluation(results)
         return results
@@ -350,8 +374,10 @@ class RLlibTrainer(RunBase):
                                      seats=evaluation["seats"], deterministic=evaluation["deterministic"], **extra)
 
     def copy_policy(self, source: Path, target: Path) -> None:
-        shutil.rmtree(target, ignore_errors=True)
-        shutil.copytree(source, target)
+        atomic_copy(source, target)
+
+    def remove_policy(self, path: Path) -> None:
+        shutil.rmtree(path, ignore_errors=True)
 
     def current_step(self) -> int:
         return int(self.state["timesteps"])
@@ -378,6 +404,14 @@ def _load_weights(runner: Any, module_id: str, weights: dict[str, Any]) -> None:
     module = runner.module[module_id]
     own = module.get_state()  # an inference-only module holds a subset of the learner's weights
     module.set_state({key: value for key, value in weights.items() if key in own})
+
+
+def _is_ray_error(err: BaseException) -> bool:
+    try:
+        from ray.exceptions import RayError
+    except ImportError:
+        return False
+    return isinstance(err, RayError)
 
 
 def _crossed(before: int, now: int, every: int) -> bool:

@@ -1,0 +1,211 @@
+"""Issue 24: fuzz the loaders (hypothesis): random bytes and random JSON/YAML trees into the
+training-config, replay and card/deck loaders. Only the package's own errors may come out
+(ConfigError, ReplayError), never a traceback from yaml, json, a KeyError or a TypeError.
+
+The card and deck loaders live in the game packages; they are called through their public
+functions only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from yokai_envs.core.errors import ConfigError
+from yokai_envs.play.replay import Replay, ReplayError, load_replay
+
+# Derandomized: the same examples on every run, so CI never fails on a newly drawn case.
+FUZZ = settings(max_examples=60, deadline=None, derandomize=True, database=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+OWN_ERRORS = (ConfigError, ReplayError)
+
+scalars = (st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False)
+           | st.text(max_size=12) | st.sampled_from(["random", "yonkai_no_yokai_v0", "heuristic", "cards", "decks",
+                                                     "num_players", "<!--<script>", ""]))
+keys = st.text(max_size=10) | st.sampled_from(["game", "env_id", "options", "training", "total_timesteps", "algorithm",
+                                               "hyperparameters", "format", "seed", "actions", "result", "returns",
+                                               "agents", "meta", "cards", "name", "factions", "characters"])
+trees = st.recursive(scalars, lambda children: st.lists(children, max_size=4)
+                     | st.dictionaries(keys, children, max_size=4), max_leaves=20)
+
+
+def _only_own_errors(call, *args: Any) -> None:
+    with contextlib.suppress(OWN_ERRORS):
+        call(*args)
+
+
+def _write(folder: Path, name: str, data: bytes) -> Path:
+    path = folder / name
+    path.write_bytes(data)
+    return path
+
+
+def _yaml_bytes(tree: Any) -> bytes:
+    return yaml.safe_dump(tree, allow_unicode=True).encode("utf-8")
+
+
+# ---------------------------------------------------------------------- the training config
+def _config(path: Path) -> None:
+    from yokai_envs.training.config import load_config
+
+    load_config(path)
+
+
+@FUZZ
+@given(data=st.binary(max_size=300))
+def test_config_loader_random_bytes(tmp_path_factory, data):
+    _only_own_errors(_config, _write(tmp_path_factory.mktemp("c"), "cfg.yaml", data))
+
+
+@FUZZ
+@given(tree=trees)
+def test_config_loader_random_trees(tmp_path_factory, tree):
+    _only_own_errors(_config, _write(tmp_path_factory.mktemp("c"), "cfg.yaml", _yaml_bytes(tree)))
+
+
+@FUZZ
+@given(game=trees, training=trees, algorithm=trees)
+def test_config_loader_random_sections(tmp_path_factory, game, training, algorithm):
+    tree = {"game": {"env_id": "yonkai_no_yokai_v0", "options": game}, "training": training,
+            "algorithm": algorithm}
+    _only_own_errors(_config, _write(tmp_path_factory.mktemp("c"), "cfg.yaml", _yaml_bytes(tree)))
+
+
+@FUZZ
+@given(item=st.text(max_size=40))
+def test_config_overrides_random_text(item):
+    from yokai_envs.training.config import load_config
+
+    _only_own_errors(load_config, "configs/yonkai_no_yokai/quick.yaml", [item])
+
+
+# ---------------------------------------------------------------------- replays
+def _replay_file(path: Path) -> None:
+    load_replay(path).build_game()
+
+
+def _valid_replay() -> dict[str, Any]:
+    from yokai_envs.registry import make_game
+
+    game = make_game("yonkai_no_yokai_v0", num_players=3, rounds_per_game=1, max_steps=30)
+    game.reset(4)
+    while not game.is_over:
+        game.step(int(game.legal_action_mask().nonzero()[0][0]))
+    return Replay.record(game, ["random"] * 3).to_json()
+
+
+VALID = _valid_replay()
+
+
+@FUZZ
+@given(data=st.binary(max_size=300))
+def test_replay_loader_random_bytes(tmp_path_factory, data):
+    _only_own_errors(_replay_file, _write(tmp_path_factory.mktemp("r"), "r.json", data))
+
+
+@FUZZ
+@given(tree=trees)
+def test_replay_loader_random_trees(tmp_path_factory, tree):
+    _only_own_errors(_replay_file, _write(tmp_path_factory.mktemp("r"), "r.json", json.dumps(tree).encode()))
+
+
+@FUZZ
+@given(key=st.sampled_from(sorted(VALID)), value=trees)
+def test_replay_loader_one_field_replaced(tmp_path_factory, key, value):
+    data = {**VALID, key: value}
+    _only_own_errors(_replay_file, _write(tmp_path_factory.mktemp("r"), "r.json", json.dumps(data).encode()))
+
+
+# ---------------------------------------------------------------------- card pools and decks
+def _yokaizo_pool(path: Path) -> None:
+    from yokai_envs.yokaizo.cards import load_pool
+
+    load_pool(path)
+
+
+def _yokaizo_deck(spec: Any) -> None:
+    from yokai_envs.yokaizo.cards import default_pool, resolve_deck
+
+    resolve_deck(spec, default_pool())
+
+
+def _yyh_pool(path: Path) -> None:
+    from yokai_envs.yyh_tcg.cards import load_pool
+
+    load_pool(path)
+
+
+def _yyh_deck(spec: Any) -> None:
+    from yokai_envs.yyh_tcg.decks import resolve_deck
+
+    resolve_deck(spec)
+
+
+def _onmyoji_pool(tree: Any) -> None:
+    from yokai_envs.onmyoji.cards import parse_pool
+
+    parse_pool(tree)
+
+
+def _game_options(env_id: str, options: dict) -> None:
+    from yokai_envs.registry import make_game
+
+    make_game(env_id, **options)
+
+
+FILE_LOADERS = {"yokaizo pool": _yokaizo_pool, "yokaizo deck file": _yokaizo_deck, "yyh pool": _yyh_pool,
+                "yyh deck file": _yyh_deck}
+
+
+@pytest.mark.parametrize("loader", list(FILE_LOADERS), ids=list(FILE_LOADERS))
+@FUZZ
+@given(text=st.text(max_size=300))
+def test_card_and_deck_files_random_text(tmp_path_factory, loader, text):
+    _only_own_errors(FILE_LOADERS[loader], _write(tmp_path_factory.mktemp("d"), "deck.yaml", text.encode("utf-8")))
+
+
+@pytest.mark.xfail(raises=UnicodeDecodeError, strict=False,
+                   reason="known gap in the game packages (outside issue 24's lane): yokaizo/cards.py load_pool "
+                          "and resolve_deck, yyh_tcg/cards.py _load and yyh_tcg/decks.py read_deck_file catch "
+                          "OSError and YAMLError but not UnicodeDecodeError, so a non-UTF-8 card or deck file "
+                          "escapes as a UnicodeDecodeError instead of a ConfigError")
+@pytest.mark.parametrize("loader", list(FILE_LOADERS), ids=list(FILE_LOADERS))
+def test_card_and_deck_files_that_are_not_utf8(tmp_path, loader):
+    _only_own_errors(FILE_LOADERS[loader], _write(tmp_path, "deck.yaml", b"cards: [\x80\xff]\n"))
+
+
+@pytest.mark.parametrize("loader", list(FILE_LOADERS), ids=list(FILE_LOADERS))
+@FUZZ
+@given(tree=trees)
+def test_card_and_deck_files_random_trees(tmp_path_factory, loader, tree):
+    _only_own_errors(FILE_LOADERS[loader], _write(tmp_path_factory.mktemp("d"), "deck.yaml", _yaml_bytes(tree)))
+
+
+@FUZZ
+@given(tree=trees)
+def test_deck_specs_and_pools_as_trees(tree):
+    _only_own_errors(_yokaizo_deck, tree)
+    _only_own_errors(_yyh_deck, tree)
+    _only_own_errors(_onmyoji_pool, tree)
+
+
+@FUZZ
+@given(env_id=st.sampled_from(["yonkai_no_yokai_v0", "yokaizo_v0", "onmyoji_v0", "yyh_tcg_v0"]),
+       options=st.dictionaries(st.sampled_from(["num_players", "reward", "rounds_per_game", "decks", "mode",
+                                                "difficulty", "characters", "max_steps"]), trees, max_size=3))
+def test_game_options_as_trees(env_id, options):
+    _only_own_errors(_game_options, env_id, options)
+
+
+@pytest.mark.xfail(raises=TypeError, strict=False,
+                   reason="known gap in yyh_tcg (outside issue 24's lane): option cards=<not a path> reaches "
+                          "pathlib and raises TypeError instead of ConfigError")
+def test_yyh_cards_option_that_is_not_a_path():
+    _only_own_errors(_game_options, "yyh_tcg_v0", {"cards": []})

@@ -8,7 +8,18 @@ from __future__ import annotations
 
 import pytest
 
-from tests.yyh_tcg.helpers import attach, clear_hand, done, give, legal_names, neutral_game, play, refresh, set_fighter
+from tests.yyh_tcg.helpers import (
+    attach,
+    clear_hand,
+    done,
+    give,
+    legal_names,
+    neutral_game,
+    pass_part2,
+    play,
+    refresh,
+    set_fighter,
+)
 from yokai_envs.yyh_tcg import effects as fx
 from yokai_envs.yyh_tcg.cards import load_pool
 from yokai_envs.yyh_tcg.game import YYHGame
@@ -173,6 +184,8 @@ def test_ability(name: str) -> None:
         give(g, 0, "Rose Whip", "Rose Whip")
         done(g)
         play(g, "use printed attack 1")
+        if timing == "attack":
+            pass_part2(g)
         assert g.phase == (Phase.USE if timing == "use" else Phase.ABILITIES)
     before = _snapshot(g)
     play(g, f"use the ability of {name}")

@@ -8,7 +8,7 @@ import yokai_envs
 
 
 def test_env_plays_a_game_with_deck_options_and_renders() -> None:
-    env = yokai_envs.make("yyh_tcg_v0", decks=("Toguro Brothers", "Saint Beasts Gate"), render_mode="ansi")
+    env = yokai_envs.make("yyh_tcg_v1", decks=("Toguro Brothers", "Saint Beasts Gate"), render_mode="ansi")
     env.reset(seed=4)
     rng = np.random.default_rng(0)
     layout = env.unwrapped.observation_layout
@@ -27,7 +27,7 @@ def test_env_plays_a_game_with_deck_options_and_renders() -> None:
 
 
 def test_layout_names_slots_for_both_sides() -> None:
-    env = yokai_envs.make("yyh_tcg_v0")
+    env = yokai_envs.make("yyh_tcg_v1")
     layout = env.unwrapped.observation_layout
     for side in ("my", "opp"):
         for slot in ("fighter", "line1", "line4"):

@@ -17,6 +17,7 @@ from tests.yyh_tcg.helpers import (
     legal_names,
     neutral_game,
     new_game,
+    pass_part2,
     play,
     refresh,
     set_fighter,
@@ -248,6 +249,7 @@ def test_minimum_damage_discard_two_for_one() -> None:
     give(g, 0, "Rose Whip", "Spirit Armor")
     done(g)
     play(g, "use printed attack 1")
+    pass_part2(g)
     assert g.phase == Phase.MIN_DAMAGE
     assert legal_names(g) == {"discard 2 cards to deal 1 damage", "done / pass"}
     play(g, "discard 2 cards to deal 1 damage")
@@ -262,6 +264,7 @@ def test_minimum_damage_may_be_declined_and_needs_two_cards() -> None:
     give(g, 0, "Rose Whip", "Spirit Armor")
     done(g)
     play(g, "use printed attack 1")
+    pass_part2(g)
     done(g)
     assert g.players[1].fighter.damage == 0 and len(g.players[0].hand) == 2
     g2 = _attack_setup()
@@ -269,6 +272,7 @@ def test_minimum_damage_may_be_declined_and_needs_two_cards() -> None:
     give(g2, 0, "Rose Whip")
     done(g2)
     play(g2, "use printed attack 1")
+    pass_part2(g2)
     assert g2.turn_player == 1 and g2.players[1].fighter.damage == 0  # not offered with one card
 
 
@@ -280,6 +284,7 @@ def test_attack_discard_cost_is_chosen_card_by_card() -> None:
     play(g, "use printed attack 2")
     assert g.phase == Phase.DISCARD and legal_names(g) == {"discard Rose Whip", "discard Brass Knuckles"}
     play(g, "discard Brass Knuckles")
+    pass_part2(g)
     assert g.players[0].hand == [cid(g, "Rose Whip")] and g.players[1].fighter.damage == 1
 
 
@@ -563,15 +568,16 @@ def test_determinize_keeps_what_the_seat_knows_and_varies_the_rest() -> None:
     assert len(hands) > 1
 
 
-def test_searched_card_is_revealed_kept_by_determinize_and_forgotten_when_played() -> None:
+def test_searched_card_is_shown_kept_by_determinize_and_forgotten_when_played() -> None:
     g = _attack_setup()
     give(g, 0, "Dark Tournament Invitation")
     play(g, "play Dark Tournament Invitation")  # search: item
     p = g.players[0]
-    assert len(p.revealed) == 1 and g.pool.cards[p.revealed[0]].type == "item"
-    item = p.revealed[0]
+    assert len(p.shown) == 1 and g.pool.cards[p.shown[0]].type == "item"
+    item = p.shown[0]
     layout = g.observation_layout
-    assert g.observation(1)[layout["opp_revealed_hand"]][item] > 0
+    assert g.observation(1)[layout["opp_shown"]][item] > 0
+    assert g.observation(0)[layout["my_shown"]][item] > 0
     rng = np.random.default_rng(0)
     for _ in range(5):
         world = g.determinize(1, rng)
@@ -579,8 +585,98 @@ def test_searched_card_is_revealed_kept_by_determinize_and_forgotten_when_played
         world.check_invariants()
     p.spirit = 10
     refresh(g)
-    play(g, f"attach {g.pool.cards[item].name} to Sideline slot 1")
-    assert not p.revealed and not g.observation(1)[layout["opp_revealed_hand"]].any()
+    play(g, f"attach {g.pool.cards[item].name} to the Arena fighter")  # played in public: no longer hidden
+    assert not p.shown and not g.observation(1)[layout["opp_shown"]].any()
+
+
+def _searched_then_face_down(which: str) -> YYHGame:
+    """Seat 0 searches an Item (shown), holds one other Item, and attaches one of the two face-down."""
+    g = _attack_setup()
+    clear_hand(g, 0)
+    give(g, 0, "Dark Tournament Invitation", "Spirit Armor")
+    for c in list(g.players[0].deck):  # the search can only find Brass Knuckles
+        if g.pool.cards[c].type == "item" and g.pool.cards[c].name != "Brass Knuckles":
+            g.players[0].deck.remove(c)
+            g.players[0].discard.append(c)
+    refresh(g)
+    play(g, "play Dark Tournament Invitation")
+    assert [g.pool.cards[c].name for c in g.players[0].shown] == ["Brass Knuckles"]
+    play(g, f"attach {which} to Sideline slot 1")
+    return g
+
+
+def test_a_shown_card_attached_face_down_is_not_told_apart_from_another() -> None:
+    """Issue 17: which card went face-down must not show in the opponent's observation or views."""
+    searched, other = _searched_then_face_down("Brass Knuckles"), _searched_then_face_down("Spirit Armor")
+    assert np.array_equal(searched.observation(1), other.observation(1))
+    assert searched.render_for(1) == other.render_for(1)
+    assert searched.table_view(1) == other.table_view(1)
+    layout = searched.observation_layout
+    knuckles = cid(searched, "Brass Knuckles")
+    for g in (searched, other):  # still known to be in the hand or face-down
+        assert g.observation(1)[layout["opp_shown"]][knuckles] > 0
+        assert "Brass Knuckles" in g.render_for(1)
+        assert knuckles in g.players[0].hidden_cards()
+        for k in range(5):
+            world = g.determinize(1, np.random.default_rng(k))
+            assert knuckles in world.players[0].hidden_cards()
+            world.check_invariants()
+    # the shown card leaves the hidden cards in public when it turns face-up
+    searched.players[0].spirit = 5
+    searched.flip_attachments(0, searched.players[0].sideline[0])
+    assert not searched.players[0].shown
+
+
+def test_a_forced_pass_in_part_two_is_asked_whatever_the_hidden_hand() -> None:
+    """Issue 17: part 2 is asked the same way whether or not the hand holds an affordable
+    "when you use an attack" Event, so the defender's record cannot tell the two apart."""
+    logs = []
+    for card in ("Sneak Attack", "Rose Whip"):
+        g = YYHGame(decks=(NEUTRAL, NEUTRAL))
+        g.record_information()
+        g.reset(3)
+        for _seat in (0, 1):
+            for name in ("M1", "Rinku", "Jin", "Seiryu"):
+                play(g, f"setup: put {name} on the field")
+        attacker = g.current_player
+        p = g.players[attacker]
+        keep = cid(g, card)
+        for c in list(p.hand):
+            p.hand.remove(c)
+            p.deck.append(c)
+        p.deck.remove(keep)
+        p.hand.append(keep)
+        refresh(g)
+        for phase in (Phase.DRAW, Phase.MAIN):
+            if g.phase == phase:
+                done(g)
+        play(g, "use printed attack 1")
+        assert g.phase == Phase.USE and legal_names(g) >= {"done / pass"}
+        done(g)
+        logs.append(g.information_state(1 - attacker))
+    assert logs[0] == logs[1]
+
+
+def test_decklists_are_public_in_the_observation_views_and_determinize() -> None:
+    g = YYHGame()
+    g.reset(4)
+    layout = g.observation_layout
+    opp = g.players[1]
+    unseen = g.observation(0)[layout["opp_unseen"]]
+    assert np.allclose(unseen * 3, np.bincount(g.original_decks[1], minlength=len(g.pool)))
+    assert opp.deck_name in g.render_for(0)
+    for k in range(3):
+        world = g.determinize(0, np.random.default_rng(k))
+        assert sorted(world.players[1].all_cards()) == g.original_decks[1]
+        assert np.array_equal(world.observation(0), g.observation(0))
+
+
+def test_render_for_shows_the_opponents_shown_cards() -> None:
+    g = _attack_setup()
+    give(g, 0, "Dark Tournament Invitation")
+    play(g, "play Dark Tournament Invitation")
+    name = g.pool.cards[g.players[0].shown[0]].name
+    assert f"shown (in hand or face-down): {name}" in g.render_for(1)
 
 
 def test_forced_pass_is_not_asked() -> None:

@@ -114,7 +114,7 @@ class Decisions(Rules):
             me.fifth_placed = True
             self.refresh_bonus(seat)
         elif block == B_ATTACH:
-            me.take_from_hand(cid)
+            me.take_from_hand(cid, public=extra == 0)  # face-down: the opponent cannot tell which card
             if extra == 0:
                 assert me.fighter is not None
                 me.spirit -= cards[cid].cost
@@ -180,7 +180,12 @@ class Decisions(Rules):
             self._deal(0)
 
     def settle(self) -> None:
-        """Skip decisions whose only legal option is to pass; cache the next real mask."""
+        """Skip decisions whose only legal option is to pass, when that is a public fact; cache
+        the next real mask.
+
+        A pass forced only by the hidden hand is still asked (the Main step with cards in hand;
+        part 2 while the hand may hold an affordable "when you use an attack" Event): skipping
+        it would tell the opponent what the hand does not hold."""
         while True:
             if self.winner is not None:
                 self.phase = P_OVER
@@ -188,8 +193,25 @@ class Decisions(Rules):
                 self.pending_mask = self.legal()
                 return
             mask = self.legal()
-            if self.phase in PASSABLE and mask[self.table.DONE] and np.count_nonzero(mask) == 1:
+            if self.phase in PASSABLE and mask[self.table.DONE] and np.count_nonzero(mask) == 1 \
+                    and self._pass_is_public():
                 self._pass()
                 continue
             self.pending_mask = mask
             return
+
+    def _pass_is_public(self) -> bool:
+        """Whether the opponent knows the pending pass is forced (no hidden card could change it)."""
+        phase = self.phase
+        me = self.players[self.decider]
+        if phase == P_MAIN:
+            return not me.hand
+        if phase == P_USE:
+            if not me.hand:
+                return True
+            # the decklist is public: could any unseen card of it be an affordable part-2 Event?
+            cards = self.pool.cards
+            spirit = me.spirit
+            return not any(cards[c].type == EVENT and cards[c].timing == T_USE and cards[c].spirit <= spirit
+                           for c in me.hidden_cards() + me.deck)
+        return True

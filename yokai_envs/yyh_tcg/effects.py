@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.yyh_tcg.state import MAX_SPIRIT, PlayerState
+from yokai_envs.yyh_tcg.state import MAX_SPIRIT, Ev, PlayerState
 
 if TYPE_CHECKING:
     from yokai_envs.yyh_tcg.rules import Rules
@@ -137,6 +137,7 @@ def resolve(rules: Rules, seat: int, effects: tuple[tuple[str, Any], ...]) -> No
                 card = opp.hand[int(rules.rng.integers(len(opp.hand)))]
                 opp.take_from_hand(card)
                 opp.discard.append(card)
+                rules.see(None, Ev.STRIPPED, 1 - seat, card)
         elif verb == "search":
             rules.search(seat, value)
         elif verb == "flip_sideline":

@@ -23,6 +23,7 @@ from yokai_envs.yyh_tcg.state import (
     TURN_SPIRIT,
     WINS_NEEDED,
     Attachment,
+    Ev,
     Phase,
     PlayerState,
     Slot,
@@ -47,8 +48,10 @@ class Rules(TableState):
     def new_game(self, decks: list[tuple[str, list[int]]]) -> None:
         """Both decks shuffled; seat 0 picks first (``Decisions.new_game`` then settles)."""
         self.players = [PlayerState(list(ids), name) for name, ids in decks]
-        for p in self.players:
+        for seat, p in enumerate(self.players):
+            self.see(None, Ev.DECK, seat, self.deck_index[seat])
             self.rng.shuffle(p.deck)
+            self.see(None, Ev.SHUFFLE, seat)
         self.phase = Phase.SETUP
         self.decider = 0
         self.turn_player = 0
@@ -75,9 +78,14 @@ class Rules(TableState):
         """Both lines are turned face-up; decks shuffled; coin flip; both draw 4."""
         self.revealed = True
         for seat, p in enumerate(self.players):
+            for i, slot in enumerate(p.slots()):
+                self.see(None, Ev.LINE, seat, i, slot.char)
+        for seat, p in enumerate(self.players):
             self.rng.shuffle(p.deck)
+            self.see(None, Ev.SHUFFLE, seat)
             self.refresh_bonus(seat)
         self.first_player = int(self.rng.integers(2))
+        self.see(None, Ev.FIRST, self.first_player)
         for seat in (self.first_player, 1 - self.first_player):
             self.draw(seat, OPENING_HAND)
         self.start_turn(self.first_player)
@@ -90,12 +98,17 @@ class Rules(TableState):
             if not me.deck:
                 self.end_game(1 - seat)
                 return
-            me.hand.append(me.deck.pop())
+            card = me.deck.pop()
+            me.hand.append(card)
+            self.see(seat, Ev.DREW, seat, card)
+            self.see(1 - seat, Ev.DREW_HIDDEN, seat)
 
     def mill(self, seat: int, n: int) -> None:
         me = self.players[seat]
         for _ in range(min(n, len(me.deck))):
-            me.discard.append(me.deck.pop())
+            card = me.deck.pop()
+            me.discard.append(card)
+            self.see(None, Ev.MILLED, seat, card)
 
     def search(self, seat: int, card_type: str) -> None:
         me = self.players[seat]
@@ -104,7 +117,8 @@ class Rules(TableState):
         if found:
             card = me.deck.pop(found[int(self.rng.integers(len(found)))])
             me.hand.append(card)
-            me.revealed.append(card)  # shown to the opponent
+            me.shown.append(card)  # shown to the opponent
+            self.see(None, Ev.SEARCHED, seat, card)
 
     def flip_attachments(self, seat: int, slot: Slot) -> None:
         """Face-down cards under ``slot`` turn face-up, in attach order: pay each cost or discard it."""
@@ -113,7 +127,10 @@ class Rules(TableState):
         for att in slot.attached:
             if not att.face_up:
                 cost = self.pool.cards[att.card].cost
-                if me.spirit < cost:
+                me.forget_shown(att.card)
+                paid = me.spirit >= cost
+                self.see(None, Ev.FLIPPED, seat, att.card, int(paid))
+                if not paid:
                     me.discard.append(att.card)
                     continue
                 me.spirit -= cost
@@ -137,12 +154,14 @@ class Rules(TableState):
             self.winner = winner
             self.phase = Phase.OVER
             self.decider = -1
+            self.see(None, Ev.GAME_OVER, winner)
 
     # ------------------------------------------------------------------ turn structure
     def start_turn(self, seat: int) -> None:
         self.turn_player = seat
         self.decider = seat
         self.turn_number += 1
+        self.see(None, Ev.TURN, seat, self.turn_number)
         self.clear_turn()
         me = self.players[seat]
         me.guard = 0
@@ -239,6 +258,7 @@ class Rules(TableState):
         opp = self.players[1 - seat]
         if damage and opp.fighter is not None:
             opp.fighter.damage += damage
+            self.see(None, Ev.DAMAGE, 1 - seat, damage)
             fx.on_damage(self, seat, damage)
             if opp.fighter.damage >= DEFEAT_DAMAGE:
                 self.end_match(seat)
@@ -248,6 +268,7 @@ class Rules(TableState):
     def end_match(self, match_winner: int) -> None:
         """Both fighters leave (winner face-up, loser face-down), attachments are discarded,
         and the next in line enter the Arena, flipping and paying for their attachments."""
+        self.see(None, Ev.MATCH, match_winner)
         for seat, p in enumerate(self.players):
             slot = p.fighter
             assert slot is not None, "a match ends between two fighters"
@@ -309,6 +330,8 @@ class Rules(TableState):
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
         """Own deck order; the opponent's hand, deck, face-down attachments and unrevealed picks.
 
+        Decklists are public, so the opponent's hidden cards are its own deck's, reshuffled.
+        Cards it has shown (``PlayerState.shown``) stay among its hand and face-down cards.
         The pending mask is left to the caller (``Decisions.legal``)."""
         me, opp = self.players[seat], self.players[1 - seat]
         # Sorting first makes the sample a function of the seat's information and rng only,
@@ -318,19 +341,64 @@ class Rules(TableState):
         cards = self.pool.cards
         hidden_slots = [] if self.revealed else opp.slots()
         face_down = [a for s in opp.slots() for a in s.attached if not a.face_up]
-        hidden_hand = opp.hand[:]
-        for cid in opp.revealed:  # revealed cards stay where the seat saw them go
-            hidden_hand.remove(cid)
-        unknown = sorted(hidden_hand + opp.deck + [s.char for s in hidden_slots] + [a.card for a in face_down])
+        n_hand = len(opp.hand)
+        unknown = opp.hand + opp.deck + [s.char for s in hidden_slots] + [a.card for a in face_down]
+        for cid in opp.shown:  # shown cards stay among the hand and the face-down cards
+            unknown.remove(cid)
+        unknown.sort()
         rng.shuffle(unknown)
-        # Constrained places first: unrevealed picks are characters, face-down cards are attachables.
+        # Constrained places first: unrevealed picks are characters.
         for slot in hidden_slots:
             i = next(i for i, c in enumerate(unknown) if cards[c].is_character)
             slot.char = unknown.pop(i)
-        for att in face_down:
-            i = next(i for i, c in enumerate(unknown) if cards[c].type in ATTACHABLE)
-            att.card = unknown.pop(i)
-        n_hidden = len(hidden_hand)
-        opp.hand = opp.revealed + unknown[:n_hidden]
-        opp.deck = unknown[n_hidden:]
+        places = self._place_shown(opp, n_hand, len(face_down), unknown, rng)
+        hand: list[int] = []
+        for i, att in enumerate(face_down):
+            if places[n_hand + i] < 0:
+                j = next(j for j, c in enumerate(unknown) if cards[c].type in ATTACHABLE)
+                att.card = unknown.pop(j)
+            else:
+                att.card = places[n_hand + i]
+        for i in range(n_hand):
+            hand.append(places[i] if places[i] >= 0 else unknown.pop())
+        opp.hand = hand
+        opp.deck = unknown
         # No Team Bonus refresh here: before the reveal nobody's bonus is computed (the reveal does it).
+
+    def _place_shown(self, opp: PlayerState, n_hand: int, n_down: int, unknown: list[int],
+                     rng: np.random.Generator) -> list[int]:
+        """Where the shown cards go among hand places (first ``n_hand``) and face-down places:
+        a card id per place, -1 where an unknown card goes. Non-attachables go to the hand;
+        enough attachables must be left for the face-down places."""
+        cards = self.pool.cards
+        shown = sorted(opp.shown)
+        if not shown:
+            return [-1] * (n_hand + n_down)
+        spare = sum(cards[c].type in ATTACHABLE for c in unknown)
+        for _ in range(20):
+            places = [-1] * (n_hand + n_down)
+            free_hand = list(rng.permutation(n_hand))
+            ok = True
+            for cid in sorted(shown, key=lambda c: cards[c].type in ATTACHABLE):
+                if cards[cid].type in ATTACHABLE:
+                    free = [p for p in range(n_hand + n_down) if places[p] < 0]
+                    if not free:
+                        ok = False
+                        break
+                    places[free[int(rng.integers(len(free)))]] = cid
+                else:
+                    while free_hand and places[free_hand[-1]] >= 0:
+                        free_hand.pop()
+                    if not free_hand:
+                        ok = False
+                        break
+                    places[free_hand.pop()] = cid
+            if ok and sum(p < 0 for p in places[n_hand:]) <= spare:
+                return places
+        # Fall back to where the shown cards really are (always possible).
+        places = [-1] * (n_hand + n_down)
+        real = opp.hand + [a.card for s in opp.slots() for a in s.attached if not a.face_up]
+        for cid in shown:
+            i = next(i for i, c in enumerate(real) if c == cid and places[i] < 0)
+            places[i] = cid
+        return places

@@ -345,12 +345,14 @@ def test_defense_floor_one_attack_floor_zero() -> None:
     assert g.attack_value() == 0
 
 
-def test_passives_only_apply_on_the_fighter() -> None:
+def test_item_passives_apply_on_the_fighter_and_character_passives_from_the_sideline() -> None:
     g = _attack_setup()
     attach(g, 1, "Spirit Armor", slot=1, face_up=True)
-    assert g.defense_value(1) == 5
+    assert g.defense_value(1) == 5  # an Item boosts the character it is under
     attach(g, 1, "Spirit Armor", slot=0)
     assert g.defense_value(1) == 6
+    g2 = new_game(URAMESHI, NEUTRAL, picks0=["Yusuke Urameshi", "Kazuma Kuwabara", "Kurama", "Hiei"], first=0)
+    assert g2.defense_value(0) == 5 + 1  # Kuwabara on the Sideline: "your fighter gets +1000 Defense"
 
 
 def test_guard_lasts_until_the_owners_next_turn() -> None:

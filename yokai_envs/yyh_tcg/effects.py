@@ -12,8 +12,10 @@ Cards never carry Python: their YAML names verbs from three small vocabularies.
   random hand cards), ``search TYPE`` (a random TYPE card of your deck to your hand, shown to the opponent),
   ``flip_sideline 1`` (flip your face-down Sideline attachments, paying or discarding each),
   ``rotate 1`` (your next-in-line Sideline character moves to the end of the line).
-* Passive verbs (a character's "Effect:" or an attached Item) apply while that card is your
-  fighter or attached face-up to it: ``attack_plus N``, ``defense_plus N``,
+* Passive verbs (a character's "Effect:" or an attached Item): a character's apply while it is
+  in play, in the Arena or on the Sideline (the same rule as its abilities); an Item's apply
+  to the character it is attached face-up to, so they count while that character is your
+  fighter: ``attack_plus N``, ``defense_plus N``,
   ``vs_villain_plus N`` / ``vs_hero_plus N`` (attack bonus against that alignment).
 * Team Bonus verbs, active while 3 of your characters in play share the team's symbol:
   ``extra_spirit N`` (Draw step), ``end_draw N`` (end of your turn), ``rage N`` (when you use an
@@ -157,10 +159,13 @@ def bonus(player: PlayerState, verb: str) -> int:
 
 
 def _passive_sources(player: PlayerState) -> list[int]:
-    """Cards whose passive applies: the fighter and its face-up attachments."""
+    """Cards whose passive applies to the fighter: every character on the field (the fighter
+    and the Sideline: a character's text works wherever it is in play, as its abilities do),
+    and the Items attached face-up to the fighter (an Item boosts the character it is under)."""
     if player.fighter is None:
         return []
-    return [player.fighter.char] + [a.card for a in player.fighter.attached if a.face_up]
+    return [player.fighter.char] + [a.card for a in player.fighter.attached if a.face_up] \
+        + [s.char for s in player.sideline]
 
 
 def attack_modifier(rules: Rules, seat: int) -> int:

@@ -9,6 +9,7 @@
   an attack" cards, rage discards and Attack: abilities only when they raise the damage; take
   the two-card discard for 1 damage when the attack falls short.
 - Discards: spare characters first, then the cheapest cards.
+- Searches and paying for turned-up cards: the strongest Technique, else the biggest boost.
 
 It reads the world only through ``self.view(game)`` (a determinized copy).
 """
@@ -166,6 +167,22 @@ class HeuristicAgent(Agent):
                 if self._gain(g, lambda w, fx=effects: _apply_mods(w, fx)) > 0:
                     return a
         return t.DONE
+
+    def _search(self, g, legal: list[int]) -> int:
+        """The card that helps most: the strongest Technique, the biggest boost, a useful Event."""
+        cards = g.pool.cards
+
+        def value(action: int) -> tuple:
+            card = cards[g.table.decoded[action][1]]
+            if card.type == "technique":
+                attack = card.attacks[0]
+                return (attack.value - attack.spirit, -card.cost)
+            return (sum(v for _, v in card.passive) * 2 + (1 if card.ability else 0), -card.cost)
+        return max(legal, key=value)
+
+    def _pay(self, g, legal: list[int]) -> int:
+        """Pay first for the card worth most (the same order as the search)."""
+        return self._search(g, legal)
 
     def _min_damage(self, g, legal: list[int]) -> int:
         return g.table.MIN_DAMAGE

@@ -134,3 +134,9 @@ def pass_part2(g: YYHGame) -> None:
     Event: skipping it only when a hidden card forces the pass would tell the opponent so)."""
     while g.phase == Phase.USE and not g.is_over:
         done(g)
+
+
+def finish_choices(g: YYHGame) -> None:
+    """Make the owed choices (a search, paying for turned-up cards) with the first legal action."""
+    while g.phase in (Phase.SEARCH, Phase.PAY) and not g.is_over:
+        g.step(int(next(a for a in range(g.num_actions) if g.legal_action_mask()[a])))

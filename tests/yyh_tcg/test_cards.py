@@ -12,6 +12,7 @@ from tests.yyh_tcg.helpers import (
     attach,
     clear_hand,
     done,
+    finish_choices,
     give,
     legal_names,
     neutral_game,
@@ -245,6 +246,7 @@ def test_ability_is_usable_where_its_text_says(name: str, place: str) -> None:
     if works:
         before = _snapshot(g)
         play(g, f"use the ability of {name}")
+        finish_choices(g)
         _check(g, before, _expect(before, card.ability.effects, card.ability.spirit))
     assert ("on your Sideline" in card.text) == card.is_character
 
@@ -273,6 +275,7 @@ def test_ability(name: str) -> None:
         assert g.phase == (Phase.USE if timing == "use" else Phase.ABILITIES)
     before = _snapshot(g)
     play(g, f"use the ability of {name}")
+    finish_choices(g)
     _check(g, before, _expect(before, card.ability.effects, card.ability.spirit))
     assert f"use the ability of {name}" not in legal_names(g)  # once per turn
 
@@ -293,6 +296,7 @@ def test_event(name: str) -> None:
         assert g.phase == Phase.USE
     before = _snapshot(g)
     play(g, f"play {name}")
+    finish_choices(g)
     _check(g, before, _expect(before, card.effects, card.spirit, 1))
     assert POOL.by_name[name].id in g.players[0].discard
 

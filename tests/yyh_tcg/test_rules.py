@@ -13,6 +13,7 @@ from tests.yyh_tcg.helpers import (
     cid,
     clear_hand,
     done,
+    finish_choices,
     give,
     legal_names,
     neutral_game,
@@ -402,14 +403,59 @@ def test_defeat_at_four_ends_the_match_and_the_next_in_line_enter() -> None:
     assert len(p0.sideline) == 2 and g.turn_player == 1
 
 
-def test_flip_pays_in_attach_order_and_discards_what_cannot_be_paid() -> None:
+def test_flip_pays_at_once_when_spirit_covers_all_or_only_one_can_be_paid() -> None:
     g = _attack_setup()
     g.players[0].spirit = 1
     attach(g, 0, "Wind Cyclone", slot=1)   # 1: paid
-    attach(g, 0, "Rose Whip", slot=1)      # 1: no spirit left -> discarded
-    g.flip_attachments(0, g.players[0].sideline[0])
+    attach(g, 0, "Wind Cyclone", slot=1)   # 1: no spirit left -> discarded (the same card: no choice)
+    g.flip_attachments(0, 1)
     assert [g.pool.cards[a.card].name for a in g.players[0].sideline[0].attached] == ["Wind Cyclone"]
-    assert g.players[0].spirit == 0 and cid(g, "Rose Whip") in g.players[0].discard
+    assert g.players[0].spirit == 0 and cid(g, "Wind Cyclone") in g.players[0].discard and not g.choices
+    g2 = _attack_setup()
+    g2.players[0].spirit = 3
+    attach(g2, 0, "Wind Cyclone", slot=1)
+    attach(g2, 0, "Shadow Sever", slot=1)  # 1 + 2 <= 3: both paid
+    g2.flip_attachments(0, 1)
+    assert all(a.face_up for a in g2.players[0].sideline[0].attached) and g2.players[0].spirit == 0
+
+
+def test_flip_payment_order_is_the_owners_choice_when_spirit_does_not_cover_all() -> None:
+    """Issue 19: which turned-up card to pay for is a choice when the Spirit cannot pay them all."""
+    kept = set()
+    for first in ("Rose Whip", "Shadow Sever"):
+        g = _attack_setup()
+        clear_hand(g, 0)
+        attach(g, 0, "Rose Whip", slot=1)      # cost 1
+        attach(g, 0, "Shadow Sever", slot=1)   # cost 2
+        give(g, 0, "Unveiled Strength")        # Main: flip your face-down Sideline attachments
+        g.players[0].spirit = 2
+        refresh(g)
+        play(g, "play Unveiled Strength")
+        assert g.phase == Phase.PAY and legal_names(g) == {"pay for Rose Whip", "pay for Shadow Sever"}
+        assert "Shadow Sever" in g.render_for(1)  # turned up: public before it is paid for
+        play(g, f"pay for {first}")
+        assert g.phase != Phase.PAY and not g.choices
+        line = g.players[0].sideline[0].attached
+        kept.add(tuple(g.pool.cards[a.card].name for a in line))
+        assert all(a.face_up for a in line)
+        g.check_invariants()
+    assert kept == {("Rose Whip",), ("Shadow Sever",)}
+
+
+def test_search_is_the_players_choice_among_the_cards_of_the_type() -> None:
+    """Issue 19: the searching player chooses the card (from its deck's cards of that type)."""
+    g = _attack_setup()
+    give(g, 0, "Spirit World Orders")  # search: technique
+    p = g.players[0]
+    techniques = {g.pool.cards[c].name for c in p.deck if g.pool.cards[c].type == "technique"}
+    assert len(techniques) > 1
+    play(g, "play Spirit World Orders")
+    assert g.phase == Phase.SEARCH and g.current_player == 0
+    assert legal_names(g) == {f"search: take {n}" for n in techniques}
+    pick = sorted(techniques)[-1]
+    play(g, f"search: take {pick}")
+    assert cid(g, pick) in p.hand and cid(g, pick) in p.shown and g.phase == Phase.MAIN
+    assert g.public_action_name(g.table.search(cid(g, pick)), 1) == f"search: take {pick}"
 
 
 def test_three_match_wins_win_the_game() -> None:
@@ -541,7 +587,9 @@ def test_bonus_enter_search_when_entering_after_a_match() -> None:
     refresh(g)
     done(g)
     play(g, "use printed attack 1")
-    assert techniques() == 1 and before >= 0
+    assert g.phase == Phase.SEARCH and g.current_player == 0  # the turn ends after the choice
+    finish_choices(g)
+    assert techniques() == 1 and before >= 0 and g.turn_player == 1
 
 
 def test_bonus_ends_when_the_team_leaves_the_field() -> None:
@@ -574,6 +622,7 @@ def test_searched_card_is_shown_kept_by_determinize_and_forgotten_when_played() 
     g = _attack_setup()
     give(g, 0, "Dark Tournament Invitation")
     play(g, "play Dark Tournament Invitation")  # search: item
+    finish_choices(g)
     p = g.players[0]
     assert len(p.shown) == 1 and g.pool.cards[p.shown[0]].type == "item"
     item = p.shown[0]
@@ -625,7 +674,7 @@ def test_a_shown_card_attached_face_down_is_not_told_apart_from_another() -> Non
             world.check_invariants()
     # the shown card leaves the hidden cards in public when it turns face-up
     searched.players[0].spirit = 5
-    searched.flip_attachments(0, searched.players[0].sideline[0])
+    searched.flip_attachments(0, 1)
     assert not searched.players[0].shown
 
 
@@ -677,6 +726,7 @@ def test_render_for_shows_the_opponents_shown_cards() -> None:
     g = _attack_setup()
     give(g, 0, "Dark Tournament Invitation")
     play(g, "play Dark Tournament Invitation")
+    finish_choices(g)
     name = g.pool.cards[g.players[0].shown[0]].name
     assert f"shown (in hand or face-down): {name}" in g.render_for(1)
 

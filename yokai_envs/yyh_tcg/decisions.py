@@ -16,12 +16,13 @@ from yokai_envs.yyh_tcg.state import MIN_DAMAGE_DISCARD, PASSABLE, Attachment, D
 # Members bound once to module names for these per-step paths: Python 3.11 resolves every
 # ``Phase.X`` attribute through the enum metaclass's __getattr__ hook, about five times slower
 # than reading a global.
-P_SETUP, P_DRAW, P_MAIN, P_ATTACK, P_DISCARD, P_USE, P_ABILITIES, P_MIN_DAMAGE, P_OVER = (
+P_SETUP, P_DRAW, P_MAIN, P_ATTACK, P_DISCARD, P_USE, P_ABILITIES, P_MIN_DAMAGE, P_SEARCH, P_PAY, P_OVER = (
     Phase.SETUP, Phase.DRAW, Phase.MAIN, Phase.ATTACK, Phase.DISCARD, Phase.USE, Phase.ABILITIES,
-    Phase.MIN_DAMAGE, Phase.OVER)
+    Phase.MIN_DAMAGE, Phase.SEARCH, Phase.PAY, Phase.OVER)
 B_PICK, B_FIFTH, B_ATTACH, B_EVENT, B_ABILITY, B_ATTACK_OWN, B_ATTACK_TECH, B_DISCARD, B_RAGE, B_MIN_DAMAGE, \
-    B_DONE = (Block.PICK, Block.FIFTH, Block.ATTACH, Block.EVENT, Block.ABILITY, Block.ATTACK_OWN,
-              Block.ATTACK_TECH, Block.DISCARD, Block.RAGE, Block.MIN_DAMAGE, Block.DONE)
+    B_SEARCH, B_PAY, B_DONE = (
+        Block.PICK, Block.FIFTH, Block.ATTACH, Block.EVENT, Block.ABILITY, Block.ATTACK_OWN, Block.ATTACK_TECH,
+        Block.DISCARD, Block.RAGE, Block.MIN_DAMAGE, Block.SEARCH, Block.PAY, Block.DONE)
 CHARACTER, EVENT = CardType.CHARACTER, CardType.EVENT
 T_MAIN, T_USE = Timing.MAIN, Timing.USE
 
@@ -63,6 +64,18 @@ class Decisions(Rules):
         if phase == P_MIN_DAMAGE:
             mask[t.MIN_DAMAGE] = True
             mask[t.DONE] = True
+            return mask
+        if phase == P_SEARCH:
+            kind = self.choices[0][2]
+            for cid in me.deck:
+                if cards[cid].type == kind:
+                    mask[t.SEARCH + cid] = True
+            return mask
+        if phase == P_PAY:
+            slot = self.slot_at(seat, self.choices[0][2])
+            for att in slot.attached:
+                if not att.face_up and cards[att.card].cost <= me.spirit:
+                    mask[t.pay(att.card)] = True
             return mask
         mask[t.DONE] = True
         for cid in self._usable_abilities(seat, ABILITY_PHASE_TIMING[phase]):
@@ -148,6 +161,11 @@ class Decisions(Rules):
             self._start_discard(1, DiscardFor.RAGE)
         elif block == B_MIN_DAMAGE:
             self._start_discard(MIN_DAMAGE_DISCARD, DiscardFor.MIN_DAMAGE)
+        elif block == B_SEARCH:
+            self.choices = self.choices[1:]
+            self.take_searched(seat, cid)
+        elif block == B_PAY and self.pay_flipped(seat, self.choices[0][2], cid):
+            self.choices = self.choices[1:]
         self.settle()
 
     def _start_discard(self, count: int, then: DiscardFor) -> None:
@@ -192,6 +210,32 @@ class Decisions(Rules):
                 self.decider = -1
                 self.pending_mask = self.legal()
                 return
+            if self.choices:  # owed choices come first (a search, paying for turned-up cards)
+                kind, seat, arg = self.choices[0]
+                # still a choice? (earlier ones may have spent the Spirit or taken the cards)
+                if kind == "pay" and self.pay_flipped(seat, arg):
+                    self.choices = self.choices[1:]
+                    continue
+                if kind == "search":
+                    found = {c for c in self.players[seat].deck if self.pool.cards[c].type == arg}
+                    if len(found) <= 1:
+                        self.choices = self.choices[1:]
+                        if found:
+                            self.take_searched(seat, found.pop())
+                        continue
+                if self.phase != P_SEARCH and self.phase != P_PAY:
+                    self.choice_return = (self.phase, self.decider)
+                self.phase = P_SEARCH if kind == "search" else P_PAY
+                self.decider = seat
+                self.pending_mask = self.legal()
+                return
+            if self.phase == P_SEARCH or self.phase == P_PAY:  # all made: play goes on
+                if self.end_turn_after_choices:
+                    self.end_turn_after_choices = False
+                    self.end_turn()
+                else:
+                    self.phase, self.decider = self.choice_return
+                continue
             mask = self.legal()
             if self.phase in PASSABLE and mask[self.table.DONE] and np.count_nonzero(mask) == 1 \
                     and self._pass_is_public():

@@ -9,7 +9,8 @@ Cards never carry Python: their YAML names verbs from three small vocabularies.
   ``guard N`` (your fighter's Defense +N until the start of your next turn), ``extra_damage N``
   (this turn's attack deals N more damage if it deals any; the 2-a-turn cap rises by N),
   ``mill N`` (opponent's top N deck cards to their discard), ``strip N`` (opponent discards N
-  random hand cards), ``search TYPE`` (a random TYPE card of your deck to your hand, shown to the opponent),
+  random hand cards), ``search TYPE`` (you choose a TYPE card of your deck, show it and put it
+  into your hand; the deck is shuffled),
   ``flip_sideline 1`` (flip your face-down Sideline attachments, paying or discarding each),
   ``rotate 1`` (your next-in-line Sideline character moves to the end of the line).
 * Passive verbs (a character's "Effect:" or an attached Item): a character's apply while it is
@@ -65,7 +66,7 @@ _TEXT = {
     "extra_damage": "if this turn's attack deals damage, it deals {n} more (the damage cap rises by {n})",
     "mill": "your opponent puts the top {n} card(s) of their deck into their discard pile",
     "strip": "your opponent discards {n} random card(s) from their hand",
-    "search": "reveal a random {t} from your deck and put it into your hand",
+    "search": "search your deck for a {t}, show it and put it into your hand",
     "flip_sideline": "flip your face-down Sideline attachments face-up (pay each cost or discard it)",
     "rotate": "move your next-in-line Sideline character to the end of the line",
     "attack_plus": "your fighter's attacks get +{k}", "defense_plus": "your fighter gets +{k} Defense",
@@ -77,7 +78,8 @@ _TEXT = {
     "team_defense": "your characters of this team get +{k} Defense",
     "damage_mill": "when your fighter deals damage, your opponent mills {n} card(s) per point",
     "villain_hunter": "your attacks get +{k} for each Villain your opponent has in play",
-    "enter_search": "when a character of this team enters the Arena, put a random {t} from your deck into your hand",
+    "enter_search": "when a character of this team enters the Arena, search your deck for a {t}, show it and put "
+                    "it into your hand",
 }
 
 
@@ -143,8 +145,8 @@ def resolve(rules: Rules, seat: int, effects: tuple[tuple[str, Any], ...]) -> No
         elif verb == "search":
             rules.search(seat, value)
         elif verb == "flip_sideline":
-            for slot in me.sideline:
-                rules.flip_attachments(seat, slot)
+            for index in range(1, len(me.sideline) + 1):
+                rules.flip_attachments(seat, index)
         elif verb == "rotate":
             if len(me.sideline) >= 2:
                 me.sideline.append(me.sideline.pop(0))

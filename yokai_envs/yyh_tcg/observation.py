@@ -167,7 +167,7 @@ class Observer:
             if not show_opp:
                 thirds.append(s + slot.char)
             for a in slot.attached:
-                if not a.face_up:
+                if not (a.face_up or a.turned):
                     thirds.append(s + a.card)
         ci = self.char_index
         for name, cards in (("my_won", me.won), ("my_lost", me.lost), ("opp_won", opp.won), ("opp_lost", opp.lost)):
@@ -228,7 +228,7 @@ class Observer:
             slot_rows.append((feat_at, row))
             down = 0
             for att in slot.attached:
-                if att.face_up:
+                if att.face_up or att.turned:  # turned up, awaiting payment: public too
                     thirds.append(up_at + ai[att.card])
                 else:
                     down += 1

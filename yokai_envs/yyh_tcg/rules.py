@@ -59,6 +59,9 @@ class Rules(TableState):
         self.turn_number = 0
         self.revealed = False
         self.winner = None
+        self.choices = ()
+        self.choice_return = (Phase.SETUP, 0)
+        self.end_turn_after_choices = False
         self.clear_turn()
 
     def _pick(self, seat: int, cid: int) -> None:
@@ -111,32 +114,88 @@ class Rules(TableState):
             self.see(None, Ev.MILLED, seat, card)
 
     def search(self, seat: int, card_type: str) -> None:
+        """Search the deck for a card of ``card_type``: the player looks through the deck and
+        chooses one (a ``search`` choice when the deck holds two different such cards); it is
+        shown to the opponent and goes to the hand; the deck is shuffled."""
         me = self.players[seat]
         cards = self.pool.cards
-        found = [i for i, cid in enumerate(me.deck) if cards[cid].type == card_type]
-        if found:
-            card = me.deck.pop(found[int(self.rng.integers(len(found)))])
-            me.hand.append(card)
-            me.shown.append(card)  # shown to the opponent
-            self.see(None, Ev.SEARCHED, seat, card)
+        found = {cid for cid in me.deck if cards[cid].type == card_type}
+        if len(found) > 1:
+            self.choices = (*self.choices, ("search", seat, card_type))
+        elif found:
+            self.take_searched(seat, found.pop())
 
-    def flip_attachments(self, seat: int, slot: Slot) -> None:
-        """Face-down cards under ``slot`` turn face-up, in attach order: pay each cost or discard it."""
+    def take_searched(self, seat: int, card: int) -> None:
         me = self.players[seat]
-        kept = []
-        for att in slot.attached:
-            if not att.face_up:
-                cost = self.pool.cards[att.card].cost
-                me.forget_shown(att.card)
-                paid = me.spirit >= cost
-                self.see(None, Ev.FLIPPED, seat, att.card, int(paid))
-                if not paid:
-                    me.discard.append(att.card)
-                    continue
-                me.spirit -= cost
-                att.face_up = True
-            kept.append(att)
-        slot.attached = kept
+        me.deck.remove(card)
+        me.hand.append(card)
+        me.shown.append(card)  # shown to the opponent
+        self.see(None, Ev.SEARCHED, seat, card)
+        self.rng.shuffle(me.deck)
+        self.see(None, Ev.SHUFFLE, seat)
+
+    def slot_at(self, seat: int, index: int) -> Slot:
+        """Slot ``index`` of ``seat``: 0 the fighter, i the Sideline's i-th."""
+        p = self.players[seat]
+        slot = p.fighter if index == 0 else p.sideline[index - 1]
+        assert slot is not None
+        return slot
+
+    def flip_attachments(self, seat: int, index: int) -> None:
+        """Face-down cards under slot ``index`` turn face-up: each is paid for or discarded.
+        When the Spirit covers them all or none can be paid, that happens at once; otherwise
+        they are turned up (shown) and the owner chooses which to pay for (a ``pay`` choice)."""
+        slot = self.slot_at(seat, index)
+        down = [a for a in slot.attached if not a.face_up]
+        if not down:
+            return
+        me = self.players[seat]
+        cards = self.pool.cards
+        costs = [cards[a.card].cost for a in down]
+        affordable = {a.card for a, c in zip(down, costs) if c <= me.spirit}
+        if sum(costs) <= me.spirit or len(affordable) <= 1:
+            self.pay_flipped(seat, index)
+            return
+        for att in down:
+            att.turned = True
+            me.forget_shown(att.card)
+            self.see(None, Ev.TURNED, seat, att.card)
+        self.choices = (*self.choices, ("pay", seat, index))
+
+    def pay_flipped(self, seat: int, index: int, first: int | None = None) -> bool:
+        """Pay for card ``first`` (if given), then for the rest in attach order while the Spirit
+        lasts, discarding what cannot be paid; stop (False) while a choice remains."""
+        slot = self.slot_at(seat, index)
+        me = self.players[seat]
+        cards = self.pool.cards
+        if first is not None:
+            att = next(a for a in slot.attached if a.card == first and not a.face_up)
+            self._pay(seat, att)
+        while True:
+            down = [a for a in slot.attached if not a.face_up]
+            affordable = {a.card for a in down if cards[a.card].cost <= me.spirit}
+            if down and len(affordable) > 1 and sum(cards[a.card].cost for a in down) > me.spirit:
+                return False  # the owner chooses
+            if not down:
+                return True
+            att = down[0]
+            if cards[att.card].cost <= me.spirit:
+                self._pay(seat, att)
+            else:
+                slot.attached.remove(att)
+                if not att.turned:
+                    me.forget_shown(att.card)
+                me.discard.append(att.card)
+                self.see(None, Ev.FLIPPED, seat, att.card, 0)
+
+    def _pay(self, seat: int, att: Attachment) -> None:
+        me = self.players[seat]
+        if not att.turned:
+            me.forget_shown(att.card)
+        me.spirit -= self.pool.cards[att.card].cost
+        att.face_up = True
+        att.turned = False
+        self.see(None, Ev.FLIPPED, seat, att.card, 1)
 
     def refresh_bonus(self, seat: int) -> None:
         """Team Bonus: active while 3 characters on your field share a Team Symbol."""
@@ -263,7 +322,10 @@ class Rules(TableState):
             if opp.fighter.damage >= DEFEAT_DAMAGE:
                 self.end_match(seat)
         if self.winner is None:
-            self.end_turn()
+            if self.choices:  # owed by the match end (flips, searches): the turn ends after them
+                self.end_turn_after_choices = True
+            else:
+                self.end_turn()
 
     def end_match(self, match_winner: int) -> None:
         """Both fighters leave (winner face-up, loser face-down), attachments are discarded,
@@ -288,8 +350,8 @@ class Rules(TableState):
         order = (self.turn_player, 1 - self.turn_player)
         for seat in order:
             p = self.players[seat]
-            fighter = p.fighter = p.sideline.pop(0)
-            self.flip_attachments(seat, fighter)
+            p.fighter = p.sideline.pop(0)
+            self.flip_attachments(seat, 0)
             self.refresh_bonus(seat)
         for seat in order:
             fx.on_enter(self, seat)
@@ -340,7 +402,7 @@ class Rules(TableState):
         rng.shuffle(me.deck)
         cards = self.pool.cards
         hidden_slots = [] if self.revealed else opp.slots()
-        face_down = [a for s in opp.slots() for a in s.attached if not a.face_up]
+        face_down = [a for s in opp.slots() for a in s.attached if not (a.face_up or a.turned)]
         n_hand = len(opp.hand)
         unknown = opp.hand + opp.deck + [s.char for s in hidden_slots] + [a.card for a in face_down]
         for cid in opp.shown:  # shown cards stay among the hand and the face-down cards
@@ -397,7 +459,7 @@ class Rules(TableState):
                 return places
         # Fall back to where the shown cards really are (always possible).
         places = [-1] * (n_hand + n_down)
-        real = opp.hand + [a.card for s in opp.slots() for a in s.attached if not a.face_up]
+        real = opp.hidden_cards()
         for cid in shown:
             i = next(i for i, c in enumerate(real) if c == cid and places[i] < 0)
             places[i] = cid

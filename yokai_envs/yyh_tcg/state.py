@@ -11,6 +11,8 @@ Phases (who decides):
   use          part 2: "when you use an attack" Events/abilities, Team Bonus rage, or done
   abilities    part 4: "Attack:" abilities, or done
   min_damage   part 6: discard 2 cards for 1 damage, or done
+  search       a search effect: choose which card of the type to take from your deck
+  pay          face-down cards turned up: choose which to pay for next (when Spirit does not cover all)
   over         the game has ended
 """
 
@@ -53,6 +55,8 @@ class Phase(StrEnum):
     USE = "use"
     ABILITIES = "abilities"
     MIN_DAMAGE = "min_damage"
+    SEARCH = "search"
+    PAY = "pay"
     OVER = "over"
 
 
@@ -74,6 +78,7 @@ class Ev(IntEnum):
     DAMAGE = FIRST_GAME_EVENT + 11      # (seat, points): the seat's fighter took damage
     MATCH = FIRST_GAME_EVENT + 12       # (winner): a match ended
     GAME_OVER = FIRST_GAME_EVENT + 13   # (winner, or -1 for a drawn game)
+    TURNED = FIRST_GAME_EVENT + 14      # (seat, card): a face-down card turned up, its cost not yet paid
 
 
 #: Most arguments an event carries.
@@ -99,9 +104,11 @@ class Attachment:
     card: int
     face_up: bool
     used: bool = False  # its once-per-turn ability was used this turn
+    #: turned up (public) but not yet paid for: the owner is choosing which to pay first
+    turned: bool = False
 
     def copy(self) -> Attachment:
-        return Attachment(self.card, self.face_up, self.used)
+        return Attachment(self.card, self.face_up, self.used, self.turned)
 
 
 @dataclass(slots=True, eq=False)
@@ -172,7 +179,7 @@ class PlayerState:
 
     def hidden_cards(self) -> list[int]:
         """Hand and face-down attachments (where shown cards can be)."""
-        return self.hand + [a.card for s in self.slots() for a in s.attached if not a.face_up]
+        return self.hand + [a.card for s in self.slots() for a in s.attached if not (a.face_up or a.turned)]
 
     def slots(self) -> list[Slot]:
         """Characters on the field: the fighter first, then the Sideline in line order."""
@@ -190,7 +197,7 @@ class PlayerState:
 #: The attributes of the table that change during a game (``copy_state_from`` copies them).
 _TABLE_FIELDS = ("phase", "decider", "turn_player", "first_player", "turn_number", "revealed", "winner",
                  "attack", "attack_card", "power", "weaken", "extra_damage", "rage_used", "pending_discard",
-                 "after_discard", "pending_mask")
+                 "after_discard", "pending_mask", "choices", "choice_return", "end_turn_after_choices")
 
 
 class TableState:
@@ -224,6 +231,11 @@ class TableState:
     revealed: bool               # both setup lines have been turned face-up
     winner: int | None           # seat, or -1 for a drawn game
     pending_mask: np.ndarray     # the mask of the pending decision (forced passes skipped)
+    #: choices the rules owe a player before play goes on, first first (a tuple: never mutated):
+    #: ("search", seat, card type) or ("pay", seat, slot index: 0 = fighter, i = Sideline slot i)
+    choices: tuple[tuple[str, int, Any], ...]
+    choice_return: tuple[Phase, int]   # the phase and decider play goes back to after them
+    end_turn_after_choices: bool       # they arose as the turn ended (a match ended): end it after
 
     # this turn's attack
     attack: Attack | None
@@ -272,7 +284,9 @@ class TableState:
                 hidden.remove(cid)
             if p.fighter is not None:
                 assert 0 <= p.fighter.damage < DEFEAT_DAMAGE
-                assert all(a.face_up for a in p.fighter.attached), "face-down card on the fighter"
+                paying = ("pay", seat, 0) in self.choices
+                assert all(a.face_up or (paying and a.turned) for a in p.fighter.attached), \
+                    "face-down card on the fighter"
             if self.revealed and self.winner is None:
                 assert p.fighter is not None
         if self.winner is None:

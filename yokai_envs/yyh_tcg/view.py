@@ -57,8 +57,10 @@ def render_text(game: YYHGame, viewer: int | None) -> str:
         for label, slot in [("Arena", p.fighter)] + [(f"line {i + 1}", s) for i, s in enumerate(p.sideline)]:
             if slot is None:
                 continue
-            names = [cards[a.card].name if (a.face_up or sees_all) else "face-down card" for a in slot.attached]
-            atts = [f"{n}{'' if a.face_up else ' (down)'}" for n, a in zip(names, slot.attached)]
+            names = [cards[a.card].name if (a.face_up or a.turned or sees_all) else "face-down card"
+                     for a in slot.attached]
+            atts = [f"{n}{'' if a.face_up else ' (turned up, unpaid)' if a.turned else ' (down)'}"
+                    for n, a in zip(names, slot.attached)]
             extra = f" damage {slot.damage}" if label == "Arena" else ""
             lines.append(f"  {label}: {cards[slot.char].name}{extra} [{', '.join(atts)}]")
         lines.append(f"  discard: {len(p.discard)}  won: {[cards[c].name for c in p.won]} "
@@ -93,6 +95,8 @@ def table_view(game: YYHGame, seat: int | None) -> dict[str, Any]:
                 for att in slot.attached:
                     if att.face_up:
                         shown.append(entry(att.card, "attached face-up"))
+                    elif att.turned:
+                        shown.append(entry(att.card, "turned up, not yet paid for"))
                     elif own:
                         shown.append(entry(att.card, "attached face-down"))
                     else:
@@ -193,6 +197,7 @@ def describe_event(game: YYHGame, event: Event, seat: int) -> str:
         Ev.DAMAGE: lambda: f"seat {args[0]}'s fighter takes {args[1]} damage",
         Ev.MATCH: lambda: f"seat {args[0]} wins the match",
         Ev.GAME_OVER: lambda: "drawn game" if args[0] < 0 else f"seat {args[0]} wins the game",
+        Ev.TURNED: lambda: f"seat {args[0]}'s face-down {name(args[1])} turns up, not yet paid for",
     }
     text = texts.get(kind)  # type: ignore[call-overload]
     return text() if text is not None else f"event {' '.join(map(str, event))}"

@@ -72,6 +72,10 @@ class HeuristicAgent(Agent):
             by_block.setdefault(t.decoded[a][0], []).append(a)
         if "fifth" in by_block:
             return by_block["fifth"][0]
+        if me.fighter is None:  # waiting for the 5th character: nothing to attach to yet
+            events = [a for a in by_block.get("event", []) if "draw" in dict(cards[t.decoded[a][1]].effects)
+                      or "search" in dict(cards[t.decoded[a][1]].effects)]
+            return events[0] if events else t.DONE
         best_own = max((a.value for a in cards[me.fighter.char].attacks), default=0)
         # keep enough Spirit for the fighter's strongest printed attack
         reserve = max((a.spirit for a in cards[me.fighter.char].attacks), default=0)

@@ -486,8 +486,9 @@ def test_milling_an_empty_deck_does_not_lose() -> None:
     assert g.winner is None
 
 
-def test_a_player_without_a_next_fighter_loses_and_both_is_a_draw() -> None:
-    for emptied, winner in (((1,), 0), ((0, 1), -1)):
+def test_without_a_next_fighter_the_arena_waits_for_the_fifth_placed_in_a_later_main_step() -> None:
+    """Issue 19: no one in line after a match does not lose: the 5th may enter in a later Main step."""
+    for emptied in ((1,), (0, 1)):
         g = _attack_setup()
         for seat in emptied:
             g.players[seat].deck.extend(s.char for s in g.players[seat].sideline)
@@ -496,7 +497,35 @@ def test_a_player_without_a_next_fighter_loses_and_both_is_a_draw() -> None:
         refresh(g)
         done(g)
         play(g, "use printed attack 1")
-        assert g.is_terminal and g.winner == winner
+        assert not g.is_terminal and g.players[0].wins == 1
+        assert g.players[1].fighter is None and (g.players[0].fighter is None) == (0 in emptied)
+        g.check_invariants()
+        # seat 1's turn: it places its 5th straight into the Arena
+        give(g, 1, "George Saotome")
+        to_main(g)
+        play(g, "place George Saotome as 5th fighter")
+        assert g.pool.cards[g.players[1].fighter.char].name == "George Saotome" and g.players[1].fifth_placed
+        g.check_invariants()
+
+
+def test_nobody_attacks_an_empty_arena() -> None:
+    g = _attack_setup()
+    g.players[1].deck.extend(s.char for s in g.players[1].sideline)
+    g.players[1].sideline = []
+    g.players[1].fighter.damage = 3
+    refresh(g)
+    done(g)
+    play(g, "use printed attack 1")
+    assert g.players[1].fighter is None
+    phases = []
+    while g.turn_player == 1:  # seat 1 has no fighter: no attack
+        phases.append(g.phase)
+        done(g)
+    clear_hand(g, 0)
+    while g.turn_player == 0:  # seat 0 has nobody to attack
+        phases.append(g.phase)
+        done(g)
+    assert Phase.ATTACK not in phases and not g.is_terminal
 
 
 # ---------------------------------------------------------------- Team Bonus

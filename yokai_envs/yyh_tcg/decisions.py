@@ -123,9 +123,14 @@ class Decisions(Rules):
                 self._discards_paid()
         elif block == B_FIFTH:
             me.take_from_hand(cid)
-            me.sideline.append(Slot(cid))
             me.fifth_placed = True
-            self.refresh_bonus(seat)
+            if me.fighter is None:  # the Arena was waiting for it: it enters at once
+                me.fighter = Slot(cid)
+                self.refresh_bonus(seat)
+                fx.on_enter(self, seat)
+            else:
+                me.sideline.append(Slot(cid))
+                self.refresh_bonus(seat)
         elif block == B_ATTACH:
             me.take_from_hand(cid, public=extra == 0)  # face-down: the opponent cannot tell which card
             if extra == 0:

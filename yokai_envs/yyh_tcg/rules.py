@@ -242,8 +242,9 @@ class Rules(TableState):
             self.start_turn(1 - seat)
 
     def begin_attack(self) -> None:
-        """Part 1 starts; with no affordable attack the Attack step (and turn) ends."""
-        if self.affordable_attacks():
+        """Part 1 starts; with no affordable attack, or no opposing fighter to attack (the
+        opponent's Arena waits for its 5th character), the Attack step (and turn) ends."""
+        if self.players[1 - self.turn_player].fighter is not None and self.affordable_attacks():
             self.phase = Phase.ATTACK
         else:
             self.end_turn()
@@ -342,19 +343,18 @@ class Rules(TableState):
         if self.players[match_winner].wins >= WINS_NEEDED:
             self.end_game(match_winner)
             return
-        ready = [bool(p.sideline) for p in self.players]
-        if not all(ready):
-            # A player who cannot send a character into the Arena loses (both: a drawn game).
-            self.end_game(-1 if not any(ready) else ready.index(True))
-            return
         order = (self.turn_player, 1 - self.turn_player)
         for seat in order:
             p = self.players[seat]
-            p.fighter = p.sideline.pop(0)
-            self.flip_attachments(seat, 0)
+            if p.sideline:
+                p.fighter = p.sideline.pop(0)
+                self.flip_attachments(seat, 0)
+            # else: no one in line (the 5th not yet placed): the Arena waits for the 5th, which
+            # the player may place there in a later Main step; until then nobody can attack
             self.refresh_bonus(seat)
         for seat in order:
-            fx.on_enter(self, seat)
+            if self.players[seat].fighter is not None:
+                fx.on_enter(self, seat)
 
     # ------------------------------------------------------------------ abilities
     def _ability_instance(self, seat: int, cid: int, timing: Timing) -> Slot | Attachment | None:

@@ -287,8 +287,8 @@ class TableState:
                 paying = ("pay", seat, 0) in self.choices
                 assert all(a.face_up or (paying and a.turned) for a in p.fighter.attached), \
                     "face-down card on the fighter"
-            if self.revealed and self.winner is None:
-                assert p.fighter is not None
+            if self.revealed and self.winner is None and p.fighter is None:
+                assert not p.sideline and not p.fifth_placed, "an empty Arena with someone to send"
         if self.winner is None:
             assert self.pending_mask.any(), "no legal action while the game is running"
             if not self.revealed:

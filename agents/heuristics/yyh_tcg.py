@@ -6,7 +6,8 @@
   under the next-in-line character; play Events that help now (a heal only when hurt); use
   every affordable ability.
 - Attack: the attack with the most damage, then the best value per cost; spend "when you use
-  an attack" cards, rage discards and Attack: abilities only when they raise the damage; take
+  an attack" cards, rage discards and Attack: abilities only when they raise the damage (as
+  the defender in part 4: Attack: cards only when they lower it); take
   the two-card discard for 1 damage when the attack falls short.
 - Discards: spare characters first, then the cheapest cards.
 - Searches and paying for turned-up cards: the strongest Technique, else the biggest boost.
@@ -164,12 +165,18 @@ class HeuristicAgent(Agent):
         return t.DONE
 
     def _abilities(self, g, legal: list[int]) -> int:
+        """Part 4: the attacker raises the damage; the defender lowers it (guard, Last Stand)."""
         t, cards = g.table, g.pool.cards
+        seat = g.decider
+        defending = seat != g.turn_player
         for a in legal:
-            if t.decoded[a][0] == "ability":
-                effects = cards[t.decoded[a][1]].ability.effects
-                if self._gain(g, lambda w, fx=effects: _apply_mods(w, fx)) > 0:
-                    return a
+            block, cid, _ = t.decoded[a]
+            if block not in ("ability", "event"):
+                continue
+            effects = cards[cid].ability.effects if block == "ability" else cards[cid].effects
+            gain = self._gain(g, lambda w, fx=effects: _apply_mods(w, fx, seat))
+            if (gain < 0) if defending else (gain > 0):
+                return a
         return t.DONE
 
     def _search(self, g, legal: list[int]) -> int:
@@ -205,14 +212,18 @@ class HeuristicAgent(Agent):
         return min(legal, key=keep_value)
 
 
-def _apply_mods(world, effects) -> None:
+def _apply_mods(world, effects, seat: int | None = None) -> None:
+    """The effects on this turn's damage, used by ``seat`` (default: the attacker)."""
+    attacking = seat is None or seat == world.turn_player
     for verb, value in effects:
-        if verb == "power":
+        if verb == "power" and attacking:
             world.power += value
-        elif verb == "weaken":
+        elif verb == "weaken" and attacking:
             world.weaken += value
-        elif verb == "extra_damage":
+        elif verb == "extra_damage" and attacking:
             world.extra_damage += value
+        elif verb == "guard":
+            world.players[world.turn_player if seat is None else seat].guard += value
 
 
 def evaluate(game) -> np.ndarray:

@@ -288,12 +288,14 @@ def test_event(name: str) -> None:
     card = POOL.by_name[name]
     g = _position()
     give(g, 0, name)
-    if card.timing == "use":
+    if card.timing in ("use", "attack"):
         assert f"play {name}" not in legal_names(g)
         attach(g, 0, "Focus Bandana")
         done(g)
         play(g, "use printed attack 1")
-        assert g.phase == Phase.USE
+        if card.timing == "attack":
+            pass_part2(g)
+        assert g.phase == (Phase.USE if card.timing == "use" else Phase.ABILITIES)
     before = _snapshot(g)
     play(g, f"play {name}")
     finish_choices(g)

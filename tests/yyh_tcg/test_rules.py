@@ -22,6 +22,7 @@ from tests.yyh_tcg.helpers import (
     play,
     refresh,
     set_fighter,
+    take,
     to_main,
 )
 from yokai_envs.yyh_tcg.game import YYHGame
@@ -213,6 +214,64 @@ def test_damage_one_when_attack_at_least_defense() -> None:
     done(g)
     play(g, "use printed attack 1")  # Drone Strike 5 vs 5
     assert g.players[1].fighter.damage == 1
+
+
+def _defended(card: str | None, ability: str | None = None) -> YYHGame:
+    """Seat 0 attacks M1 (Defense 5) with Drone Strike 5; seat 1 may hold ``card`` or have
+    ``ability`` on its fighter; the attack stops in part 4."""
+    g = _attack_setup()
+    g.players[1].spirit = 3
+    clear_hand(g, 1)
+    if card:
+        give(g, 1, card)
+    if ability:
+        attach(g, 1, ability)
+    attach(g, 0, "Focus Bandana")  # the attacker has something for part 4
+    done(g)
+    play(g, "use printed attack 1")
+    pass_part2(g)
+    assert g.phase == Phase.ABILITIES and g.current_player == 0
+    return g
+
+
+def test_part_four_gives_the_defender_a_window_after_the_attacker() -> None:
+    """Issue 19: "Attack:" effects may be used in part 4 by a player, so both players get the
+    window, the attacker first, each with a pass."""
+    g = _defended("Last Stand")
+    done(g)  # the attacker passes
+    assert g.phase == Phase.ABILITIES and g.current_player == 1
+    assert legal_names(g) == {"play Last Stand", "done / pass"}
+    play(g, "play Last Stand")  # guard 2: Defense 7 > Attack 5; nothing left: part 4 ends
+    assert cid(g, "Last Stand") in g.players[1].discard
+    assert g.players[1].fighter.damage == 0 and g.turn_player == 1
+    g2 = _defended(None, ability="Spirit Shield")
+    done(g2)
+    play(g2, "use the ability of Spirit Shield")  # guard 1: Defense 6 > 5
+    assert g2.players[1].fighter.damage == 0 and g2.turn_player == 1
+
+
+def test_attack_boosts_used_by_the_defender_do_nothing() -> None:
+    g = _defended("Last Stand", ability="Focus Bandana")  # Last Stand keeps the window open
+    done(g)
+    spirit = g.players[1].spirit
+    play(g, "use the ability of Focus Bandana")  # "your attack this turn gets +2000": the defender has none
+    assert g.power == 0 and g.players[1].spirit == spirit - 1
+    done(g)
+    assert g.players[1].fighter.damage == 1
+
+
+def test_the_defenders_window_is_asked_whatever_its_hidden_hand() -> None:
+    """The defender's pass is asked while its hand might hold an affordable part-4 Event (its
+    decklist is public), so skipping it would not tell the attacker what the hand lacks."""
+    names = []
+    for card in ("Last Stand", "Rose Whip"):
+        g = _defended(card)
+        g.original_decks[1] = sorted({*g.original_decks[1]} | {cid(g, "Last Stand")})  # in its list
+        if cid(g, "Last Stand") not in g.players[1].hand:
+            g.players[1].deck.append(take(g, 1, "Last Stand"))
+        done(g)
+        names.append((g.phase, g.current_player))
+    assert names[0] == names[1] == (Phase.ABILITIES, 1)
 
 
 def test_no_more_than_two_damage_without_a_card_saying_so() -> None:

@@ -38,7 +38,7 @@ class Timing(StrEnum):
 
 #: The words a card file may use (plain strings: error messages print them).
 ABILITY_TIMINGS = tuple(t.value for t in Timing)
-EVENT_TIMINGS = (Timing.MAIN.value, Timing.USE.value)
+EVENT_TIMINGS = (Timing.MAIN.value, Timing.USE.value, Timing.ATTACK.value)
 ALIGNMENTS = ("hero", "villain")
 _CHARACTER = CardType.CHARACTER  # bound once: Card.is_character runs on every step (see decisions.py)
 #: Card types that are attached under a character.
@@ -238,7 +238,8 @@ def rules_text(card: Card) -> str:
         parts.append(f"{_ABILITY_LABELS[card.ability.timing]}{pay} {fx.describe(card.ability.effects)} "
                      f"(once per turn; {ABILITY_PLACE[card.is_character]})")
     if card.type == CardType.EVENT:
-        label = "When you use an attack" if card.timing == Timing.USE else "Main"
+        label = {Timing.USE: "When you use an attack", Timing.ATTACK: "Attack (part 4, attacker or defender)"}.get(
+            card.timing, "Main")
         pay = f" pay {card.spirit} spirit," if card.spirit else ""
         parts.append(f"{label}:{pay} {fx.describe(card.effects)}")
     if card.limit1:

@@ -24,7 +24,7 @@ B_PICK, B_FIFTH, B_ATTACH, B_EVENT, B_ABILITY, B_ATTACK_OWN, B_ATTACK_TECH, B_DI
         Block.PICK, Block.FIFTH, Block.ATTACH, Block.EVENT, Block.ABILITY, Block.ATTACK_OWN, Block.ATTACK_TECH,
         Block.DISCARD, Block.RAGE, Block.MIN_DAMAGE, Block.SEARCH, Block.PAY, Block.DONE)
 CHARACTER, EVENT = CardType.CHARACTER, CardType.EVENT
-T_MAIN, T_USE = Timing.MAIN, Timing.USE
+T_MAIN, T_USE, T_ATTACK = Timing.MAIN, Timing.USE, Timing.ATTACK
 
 #: The ability timing each passable phase offers.
 ABILITY_PHASE_TIMING = {Phase.DRAW: Timing.DRAW, Phase.MAIN: Timing.MAIN, Phase.USE: Timing.USE,
@@ -103,6 +103,11 @@ class Decisions(Rules):
                     mask[t.event(cid)] = True
             if self.rage_used < fx.bonus(me, "rage") and me.hand:
                 mask[t.RAGE] = True
+        elif phase == P_ABILITIES:  # part 4: the attacker, then the defender
+            for cid in me.hand:
+                card = cards[cid]
+                if card.type == EVENT and card.timing == T_ATTACK and card.spirit <= me.spirit:
+                    mask[t.event(cid)] = True
         return mask
 
     def act(self, action: int) -> None:
@@ -198,7 +203,11 @@ class Decisions(Rules):
         elif phase == P_USE:
             self._after_use()
         elif phase == P_ABILITIES:
-            self._compare()
+            if self.decider == self.turn_player:  # the defender's window of part 4
+                self.decider = 1 - self.turn_player
+            else:
+                self.decider = self.turn_player
+                self._compare()
         elif phase == P_MIN_DAMAGE:
             self._deal(0)
 
@@ -255,12 +264,13 @@ class Decisions(Rules):
         me = self.players[self.decider]
         if phase == P_MAIN:
             return not me.hand
-        if phase == P_USE:
+        if phase in (P_USE, P_ABILITIES):
             if not me.hand:
                 return True
-            # the decklist is public: could any unseen card of it be an affordable part-2 Event?
+            # the decklist is public: could any unseen card of it be an affordable Event here?
             cards = self.pool.cards
             spirit = me.spirit
-            return not any(cards[c].type == EVENT and cards[c].timing == T_USE and cards[c].spirit <= spirit
+            timing = T_USE if phase == P_USE else T_ATTACK
+            return not any(cards[c].type == EVENT and cards[c].timing == timing and cards[c].spirit <= spirit
                            for c in me.hidden_cards() + me.deck)
         return True

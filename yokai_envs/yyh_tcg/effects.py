@@ -3,7 +3,9 @@
 Cards never carry Python: their YAML names verbs from three small vocabularies.
 
 * Immediate verbs (an attack's effect, an Event, a "Draw:"/"Main:"/"Attack:"/"when you use an
-  attack" ability) resolve once, for the player who uses the card ("you"):
+  attack" ability) resolve once, for the player who uses the card ("you"; in part 4 of the
+  Attack step that may be the defender, for whom ``power``, ``weaken`` and ``extra_damage``,
+  which change "your attack", do nothing):
   ``draw N``, ``gain_spirit N``, ``drain_spirit N`` (opponent loses N), ``heal N`` (your fighter),
   ``power N`` (this turn's attack +N), ``weaken N`` (opponent fighter's Defense -N this turn),
   ``guard N`` (your fighter's Defense +N until the start of your next turn), ``extra_damage N``
@@ -114,6 +116,7 @@ def resolve(rules: Rules, seat: int, effects: tuple[tuple[str, Any], ...]) -> No
     """Resolve immediate effects for ``seat``, in printed order (stops if the game ends)."""
     me = rules.players[seat]
     opp = rules.players[1 - seat]
+    attacking = seat == rules.turn_player
     for verb, value in effects:
         if rules.winner is not None:
             return
@@ -127,13 +130,16 @@ def resolve(rules: Rules, seat: int, effects: tuple[tuple[str, Any], ...]) -> No
             if me.fighter is not None:
                 me.fighter.damage = max(0, me.fighter.damage - value)
         elif verb == "power":
-            rules.power += value
+            if attacking:  # "your attack": the defender has none
+                rules.power += value
         elif verb == "weaken":
-            rules.weaken += value
+            if attacking:  # this turn's attack is the attacker's: the defender's Defense is what counts
+                rules.weaken += value
         elif verb == "guard":
             me.guard += value
         elif verb == "extra_damage":
-            rules.extra_damage += value
+            if attacking:
+                rules.extra_damage += value
         elif verb == "mill":
             rules.mill(1 - seat, value)
         elif verb == "strip":

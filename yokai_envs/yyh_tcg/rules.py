@@ -224,10 +224,11 @@ class Rules(TableState):
         self.clear_turn()
         me = self.players[seat]
         me.guard = 0
-        for slot in me.slots():
-            slot.used = False
-            for att in slot.attached:
-                att.used = False
+        for p in self.players:  # once per turn: each turn, either player's (a defender acts in part 4)
+            for slot in p.slots():
+                slot.used = False
+                for att in slot.attached:
+                    att.used = False
         if self.turn_number > 1:
             self.draw(seat, TURN_DRAW)
             if self.winner is not None:

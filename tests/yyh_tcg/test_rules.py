@@ -653,8 +653,8 @@ def test_bonus_damage_mill() -> None:
     clear_hand(g, 0)
     deck = len(g.players[1].deck)
     done(g)
-    play(g, "use printed attack 1")  # Whirlwind Fist 6 vs M1 5 -> 1 damage -> mill 2
-    assert len(g.players[1].deck) == deck - 2 - 2  # 2 milled, then seat 1 draws 2
+    play(g, "use printed attack 1")  # Whirlwind Fist 6 vs M1 5 -> 1 damage -> mill 1
+    assert len(g.players[1].deck) == deck - 1 - 2  # 1 milled, then seat 1 draws 2
 
 
 def g_is_other(name: str) -> bool:

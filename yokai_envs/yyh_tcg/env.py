@@ -1,7 +1,8 @@
 """PettingZoo AEC env ``yyh_tcg_v1``: the Yu Yu Hakusho TCG for 2 players (``player_0``, ``player_1``).
 
 Options: ``decks=(a, b)`` — each a starter deck name ("Urameshi Detectives", "Toguro Brothers",
-"Rokuyukai Brawlers", "Saint Beasts Gate", "Spirit World Agents"), a deck file (YAML
+"Rokuyukai Brawlers", "Saint Beasts Gate", "Spirit World Agents", "Ichigaki Lab", "Masho Squad"),
+a deck file (YAML
 ``{name, cards: {card: copies}}`` or text lines ``3 Rose Whip``), a ``{card: copies}`` mapping,
 or ``"random"`` (default; a starter deck per reset); ``cards`` — another card file;
 ``max_steps`` (default 3000). Rewards: +1 / -1 at the end, 0 for a draw or truncation.

@@ -128,8 +128,10 @@ class HeuristicAgent(Agent):
         """Drawing and searching thin the deck, and an empty deck loses: only when short of cards."""
         if "draw" not in effects and "search" not in effects:
             return True
-        # ... or while still looking for the 5th fighter (without one, 2-2 in matches loses)
-        return (len(me.hand) <= 2 or not me.fifth_placed) and len(me.deck) > 15
+        # ... or while still looking for the 5th fighter (without one, the Arena waits at 2-2);
+        # a Team Bonus that draws every turn (end_draw) needs a deeper deck to spare cards
+        reserve = 15 + 8 * int(me.bonus.get("end_draw", 0))
+        return (len(me.hand) <= 2 or not me.fifth_placed) and len(me.deck) > reserve
 
     # ------------------------------------------------------------------ attack step
     def _attack(self, g, legal: list[int]) -> int:

@@ -739,6 +739,8 @@ def _searched_then_face_down(which: str) -> YYHGame:
             g.players[0].discard.append(c)
     refresh(g)
     play(g, "play Dark Tournament Invitation")
+    assert legal_names(g) == {"search: take Brass Knuckles"}  # asked even with one candidate
+    finish_choices(g)
     assert [g.pool.cards[c].name for c in g.players[0].shown] == ["Brass Knuckles"]
     play(g, f"attach {which} to Sideline slot 1")
     return g

@@ -230,13 +230,9 @@ class Decisions(Rules):
                 if kind == "pay" and self.pay_flipped(seat, arg):
                     self.choices = self.choices[1:]
                     continue
-                if kind == "search":
-                    found = {c for c in self.players[seat].deck if self.pool.cards[c].type == arg}
-                    if len(found) <= 1:
-                        self.choices = self.choices[1:]
-                        if found:
-                            self.take_searched(seat, found.pop())
-                        continue
+                if kind == "search" and not any(self.pool.cards[c].type == arg for c in self.players[seat].deck):
+                    self.choices = self.choices[1:]  # an earlier search took the last one
+                    continue
                 if self.phase != P_SEARCH and self.phase != P_PAY:
                     self.choice_return = (self.phase, self.decider)
                 self.phase = P_SEARCH if kind == "search" else P_PAY

@@ -115,15 +115,13 @@ class Rules(TableState):
 
     def search(self, seat: int, card_type: str) -> None:
         """Search the deck for a card of ``card_type``: the player looks through the deck and
-        chooses one (a ``search`` choice when the deck holds two different such cards); it is
-        shown to the opponent and goes to the hand; the deck is shuffled."""
+        chooses one (a ``search`` choice, asked even with one candidate: whether there is a
+        choice depends on the hidden deck); it is shown to the opponent and goes to the hand;
+        the deck is shuffled. A search that finds nothing shows nothing."""
         me = self.players[seat]
         cards = self.pool.cards
-        found = {cid for cid in me.deck if cards[cid].type == card_type}
-        if len(found) > 1:
+        if any(cards[cid].type == card_type for cid in me.deck):
             self.choices = (*self.choices, ("search", seat, card_type))
-        elif found:
-            self.take_searched(seat, found.pop())
 
     def take_searched(self, seat: int, card: int) -> None:
         me = self.players[seat]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import yokai_envs
 
@@ -59,3 +60,20 @@ def test_package_readme_states_the_default_sizes_and_every_block() -> None:
     g.reset(0)
     assert f"{g.num_actions} actions" in text and f"{g.observation_size:,} entries" in text
     assert all(f"`{block}`" in text for block in g.table.ranges)
+
+
+def test_the_retired_v0_id_is_refused_with_its_successor() -> None:
+    with pytest.raises(ValueError, match="'yyh_tcg_v0' was retired.*'yyh_tcg_v1'"):
+        yokai_envs.make("yyh_tcg_v0")
+
+
+def test_history_option_gives_the_recent_events_as_rows() -> None:
+    from yokai_envs.yyh_tcg.state import EVENT_ARGS, Ev
+
+    env = yokai_envs.make("yyh_tcg_v1", history=64)
+    env.reset(seed=1)
+    obs, *_ = env.last()
+    rows = obs["history"]
+    assert rows.shape == (64, 1 + EVENT_ARGS)
+    kinds = set(rows[:, 0].tolist())
+    assert {int(Ev.DECK), int(Ev.SHUFFLE)} <= kinds and int(Ev.DREW) not in kinds  # before the deal

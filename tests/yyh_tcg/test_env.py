@@ -63,7 +63,7 @@ def test_package_readme_states_the_default_sizes_and_every_block() -> None:
 
 
 def test_the_retired_v0_id_is_refused_with_its_successor() -> None:
-    with pytest.raises(ValueError, match="'yyh_tcg_v0' was retired.*'yyh_tcg_v1'"):
+    with pytest.raises(ValueError, match=r"'yyh_tcg_v0' was retired.*'yyh_tcg_v1'"):
         yokai_envs.make("yyh_tcg_v0")
 
 

@@ -6,9 +6,11 @@
   under the next-in-line character; play Events that help now (a heal only when hurt); use
   every affordable ability.
 - Attack: the attack with the most damage, then the best value per cost; spend "when you use
-  an attack" cards, rage discards and Attack: abilities only when they raise the damage; take
+  an attack" cards, rage discards and Attack: abilities only when they raise the damage (as
+  the defender in part 4: Attack: cards only when they lower it); take
   the two-card discard for 1 damage when the attack falls short.
 - Discards: spare characters first, then the cheapest cards.
+- Searches and paying for turned-up cards: the strongest Technique, else the biggest boost.
 
 It reads the world only through ``self.view(game)`` (a determinized copy).
 """
@@ -71,6 +73,10 @@ class HeuristicAgent(Agent):
             by_block.setdefault(t.decoded[a][0], []).append(a)
         if "fifth" in by_block:
             return by_block["fifth"][0]
+        if me.fighter is None:  # waiting for the 5th character: nothing to attach to yet
+            events = [a for a in by_block.get("event", []) if "draw" in dict(cards[t.decoded[a][1]].effects)
+                      or "search" in dict(cards[t.decoded[a][1]].effects)]
+            return events[0] if events else t.DONE
         best_own = max((a.value for a in cards[me.fighter.char].attacks), default=0)
         # keep enough Spirit for the fighter's strongest printed attack
         reserve = max((a.spirit for a in cards[me.fighter.char].attacks), default=0)
@@ -122,8 +128,10 @@ class HeuristicAgent(Agent):
         """Drawing and searching thin the deck, and an empty deck loses: only when short of cards."""
         if "draw" not in effects and "search" not in effects:
             return True
-        # ... or while still looking for the 5th fighter (without one, 2-2 in matches loses)
-        return (len(me.hand) <= 2 or not me.fifth_placed) and len(me.deck) > 15
+        # ... or while still looking for the 5th fighter (without one, the Arena waits at 2-2);
+        # a Team Bonus that draws every turn (end_draw) needs a deeper deck to spare cards
+        reserve = 15 + 8 * int(me.bonus.get("end_draw", 0))
+        return (len(me.hand) <= 2 or not me.fifth_placed) and len(me.deck) > reserve
 
     # ------------------------------------------------------------------ attack step
     def _attack(self, g, legal: list[int]) -> int:
@@ -159,13 +167,35 @@ class HeuristicAgent(Agent):
         return t.DONE
 
     def _abilities(self, g, legal: list[int]) -> int:
+        """Part 4: the attacker raises the damage; the defender lowers it (guard, Last Stand)."""
         t, cards = g.table, g.pool.cards
+        seat = g.decider
+        defending = seat != g.turn_player
         for a in legal:
-            if t.decoded[a][0] == "ability":
-                effects = cards[t.decoded[a][1]].ability.effects
-                if self._gain(g, lambda w, fx=effects: _apply_mods(w, fx)) > 0:
-                    return a
+            block, cid, _ = t.decoded[a]
+            if block not in ("ability", "event"):
+                continue
+            effects = cards[cid].ability.effects if block == "ability" else cards[cid].effects
+            gain = self._gain(g, lambda w, fx=effects: _apply_mods(w, fx, seat))
+            if (gain < 0) if defending else (gain > 0):
+                return a
         return t.DONE
+
+    def _search(self, g, legal: list[int]) -> int:
+        """The card that helps most: the strongest Technique, the biggest boost, a useful Event."""
+        cards = g.pool.cards
+
+        def value(action: int) -> tuple:
+            card = cards[g.table.decoded[action][1]]
+            if card.type == "technique":
+                attack = card.attacks[0]
+                return (attack.value - attack.spirit, -card.cost)
+            return (sum(v for _, v in card.passive) * 2 + (1 if card.ability else 0), -card.cost)
+        return max(legal, key=value)
+
+    def _pay(self, g, legal: list[int]) -> int:
+        """Pay first for the card worth most (the same order as the search)."""
+        return self._search(g, legal)
 
     def _min_damage(self, g, legal: list[int]) -> int:
         return g.table.MIN_DAMAGE
@@ -184,14 +214,18 @@ class HeuristicAgent(Agent):
         return min(legal, key=keep_value)
 
 
-def _apply_mods(world, effects) -> None:
+def _apply_mods(world, effects, seat: int | None = None) -> None:
+    """The effects on this turn's damage, used by ``seat`` (default: the attacker)."""
+    attacking = seat is None or seat == world.turn_player
     for verb, value in effects:
-        if verb == "power":
+        if verb == "power" and attacking:
             world.power += value
-        elif verb == "weaken":
+        elif verb == "weaken" and attacking:
             world.weaken += value
-        elif verb == "extra_damage":
+        elif verb == "extra_damage" and attacking:
             world.extra_damage += value
+        elif verb == "guard":
+            world.players[world.turn_player if seat is None else seat].guard += value
 
 
 def evaluate(game) -> np.ndarray:

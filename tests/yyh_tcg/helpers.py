@@ -125,5 +125,18 @@ def clear_hand(g: YYHGame, seat: int) -> None:
     p = g.players[seat]
     p.deck.extend(p.hand)
     p.hand.clear()
-    p.revealed.clear()
+    p.shown.clear()
     refresh(g)
+
+
+def pass_part2(g: YYHGame) -> None:
+    """Pass part 2 of the attack when it is asked (it is, whenever the hand might hold a part-2
+    Event: skipping it only when a hidden card forces the pass would tell the opponent so)."""
+    while g.phase == Phase.USE and not g.is_over:
+        done(g)
+
+
+def finish_choices(g: YYHGame) -> None:
+    """Make the owed choices (a search, paying for turned-up cards) with the first legal action."""
+    while g.phase in (Phase.SEARCH, Phase.PAY) and not g.is_over:
+        g.step(int(next(a for a in range(g.num_actions) if g.legal_action_mask()[a])))

@@ -8,11 +8,24 @@ from __future__ import annotations
 
 import pytest
 
-from tests.yyh_tcg.helpers import attach, clear_hand, done, give, legal_names, neutral_game, play, refresh, set_fighter
+from tests.yyh_tcg.helpers import (
+    attach,
+    clear_hand,
+    done,
+    finish_choices,
+    give,
+    legal_names,
+    neutral_game,
+    pass_part2,
+    play,
+    refresh,
+    set_fighter,
+    take,
+)
 from yokai_envs.yyh_tcg import effects as fx
 from yokai_envs.yyh_tcg.cards import load_pool
 from yokai_envs.yyh_tcg.game import YYHGame
-from yokai_envs.yyh_tcg.state import Phase
+from yokai_envs.yyh_tcg.state import Phase, Slot
 
 POOL = load_pool()
 SPIRIT = 6  # enough for every cost, low enough that gains are not capped
@@ -154,6 +167,90 @@ def test_passive_effect(name: str) -> None:
     assert g.defense_value(0) == base_defense + card.passive_value("defense_plus")
 
 
+def _place(g: YYHGame, name: str, place: str) -> None:
+    """Put ``name`` (seat 0) at ``place``: the fighter, or on the Sideline (a character in line
+    slot 1; a card attached under line slot 1, face-up or face-down)."""
+    p = g.players[0]
+    if POOL.by_name[name].is_character:
+        if place == "fighter":
+            set_fighter(g, 0, name)
+        else:
+            p.deck.append(p.sideline[0].char)
+            p.sideline[0] = Slot(take(g, 0, name))
+            refresh(g)
+    elif place == "fighter":
+        attach(g, 0, name)
+    else:
+        attach(g, 0, name, slot=1, face_up=place == "sideline face-up")
+
+
+def _works_at(card, place: str) -> bool:
+    """Where the rules say a card's text works (and its generated text says so)."""
+    if card.is_character:
+        return True  # in play: the fighter or the Sideline
+    if card.passive and not card.ability:
+        return place == "fighter"  # an Item boosts the character it is under
+    return place != "sideline face-down"
+
+
+def _places(card) -> list[str]:
+    return ["fighter", "sideline"] if card.is_character else ["fighter", "sideline face-up", "sideline face-down"]
+
+
+PASSIVE_PLACES = [(c.name, place) for c in POOL.cards if c.passive for place in _places(c)]
+
+
+@pytest.mark.parametrize(("name", "place"), PASSIVE_PLACES)
+def test_passive_effect_applies_where_its_text_says(name: str, place: str) -> None:
+    """Issue 19: a passive works where the card's text says, the Sideline included for characters."""
+    card = POOL.by_name[name]
+    g = _position()
+    if card.passive_value("vs_hero_plus"):
+        set_fighter(g, 1, "George Saotome")
+    g.attack = POOL.by_name["M1"].attacks[0]
+    _place(g, name, place)
+    fighter = POOL.cards[g.players[0].fighter.char]
+    works = _works_at(card, place)
+    assert g.attack_value() == g.attack.value + (sum(v for k, v in card.passive if k != "defense_plus")
+                                                 if works else 0)
+    assert g.defense_value(0) == fighter.defense + (card.passive_value("defense_plus") if works else 0)
+    assert ("on your Sideline" in card.text) == (card.is_character and works)
+    assert ("attached face-up to your fighter" in card.text) == (not card.is_character)
+
+
+ABILITY_PLACES = [(c.name, place) for c in POOL.cards if c.ability is not None for place in _places(c)]
+
+
+def _to_timing(g: YYHGame, timing: str) -> None:
+    if timing == "draw":
+        g.phase = Phase.DRAW
+        refresh(g)
+    elif timing in ("attack", "use"):
+        g.players[1].guard = 30
+        give(g, 0, "Rose Whip", "Rose Whip")
+        done(g)
+        play(g, "use printed attack 1")
+        if timing == "attack":
+            pass_part2(g)  # part 4 is skipped when nothing can be used there
+
+
+@pytest.mark.parametrize(("name", "place"), ABILITY_PLACES)
+def test_ability_is_usable_where_its_text_says(name: str, place: str) -> None:
+    """Issue 19: abilities follow the same rule as passives, and the text states it."""
+    card = POOL.by_name[name]
+    g = _position()
+    _place(g, name, place)
+    _to_timing(g, card.ability.timing)
+    works = _works_at(card, place)
+    assert (f"use the ability of {name}" in legal_names(g)) == works
+    if works:
+        before = _snapshot(g)
+        play(g, f"use the ability of {name}")
+        finish_choices(g)
+        _check(g, before, _expect(before, card.ability.effects, card.ability.spirit))
+    assert ("on your Sideline" in card.text) == card.is_character
+
+
 ABILITY_CARDS = [c.name for c in POOL.cards if c.ability is not None]
 
 
@@ -173,9 +270,12 @@ def test_ability(name: str) -> None:
         give(g, 0, "Rose Whip", "Rose Whip")
         done(g)
         play(g, "use printed attack 1")
+        if timing == "attack":
+            pass_part2(g)
         assert g.phase == (Phase.USE if timing == "use" else Phase.ABILITIES)
     before = _snapshot(g)
     play(g, f"use the ability of {name}")
+    finish_choices(g)
     _check(g, before, _expect(before, card.ability.effects, card.ability.spirit))
     assert f"use the ability of {name}" not in legal_names(g)  # once per turn
 
@@ -188,14 +288,17 @@ def test_event(name: str) -> None:
     card = POOL.by_name[name]
     g = _position()
     give(g, 0, name)
-    if card.timing == "use":
+    if card.timing in ("use", "attack"):
         assert f"play {name}" not in legal_names(g)
         attach(g, 0, "Focus Bandana")
         done(g)
         play(g, "use printed attack 1")
-        assert g.phase == Phase.USE
+        if card.timing == "attack":
+            pass_part2(g)
+        assert g.phase == (Phase.USE if card.timing == "use" else Phase.ABILITIES)
     before = _snapshot(g)
     play(g, f"play {name}")
+    finish_choices(g)
     _check(g, before, _expect(before, card.effects, card.spirit, 1))
     assert POOL.by_name[name].id in g.players[0].discard
 

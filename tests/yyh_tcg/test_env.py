@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import yokai_envs
 
 
 def test_env_plays_a_game_with_deck_options_and_renders() -> None:
-    env = yokai_envs.make("yyh_tcg_v0", decks=("Toguro Brothers", "Saint Beasts Gate"), render_mode="ansi")
+    env = yokai_envs.make("yyh_tcg_v1", decks=("Toguro Brothers", "Saint Beasts Gate"), render_mode="ansi")
     env.reset(seed=4)
     rng = np.random.default_rng(0)
     layout = env.unwrapped.observation_layout
@@ -27,7 +28,7 @@ def test_env_plays_a_game_with_deck_options_and_renders() -> None:
 
 
 def test_layout_names_slots_for_both_sides() -> None:
-    env = yokai_envs.make("yyh_tcg_v0")
+    env = yokai_envs.make("yyh_tcg_v1")
     layout = env.unwrapped.observation_layout
     for side in ("my", "opp"):
         for slot in ("fighter", "line1", "line4"):
@@ -59,3 +60,20 @@ def test_package_readme_states_the_default_sizes_and_every_block() -> None:
     g.reset(0)
     assert f"{g.num_actions} actions" in text and f"{g.observation_size:,} entries" in text
     assert all(f"`{block}`" in text for block in g.table.ranges)
+
+
+def test_the_retired_v0_id_is_refused_with_its_successor() -> None:
+    with pytest.raises(ValueError, match=r"'yyh_tcg_v0' was retired.*'yyh_tcg_v1'"):
+        yokai_envs.make("yyh_tcg_v0")
+
+
+def test_history_option_gives_the_recent_events_as_rows() -> None:
+    from yokai_envs.yyh_tcg.state import EVENT_ARGS, Ev
+
+    env = yokai_envs.make("yyh_tcg_v1", history=64)
+    env.reset(seed=1)
+    obs, *_ = env.last()
+    rows = obs["history"]
+    assert rows.shape == (64, 1 + EVENT_ARGS)
+    kinds = set(rows[:, 0].tolist())
+    assert {int(Ev.DECK), int(Ev.SHUFFLE)} <= kinds and int(Ev.DREW) not in kinds  # before the deal

@@ -81,6 +81,31 @@ def test_at_least_four_legal_starter_decks() -> None:
         assert len(others) >= 40 and len(ids) - len(others) >= 4
 
 
+def test_every_team_has_a_starter_deck_that_can_field_its_bonus() -> None:
+    """Issue 19: every team (and so every Team Bonus) appears in default play: a starter deck
+    holds at least three of its characters and its 5th."""
+    fielded = set()
+    for name in starter_decks():
+        _, ids = resolve_deck(name)
+        chars = [POOL.cards[c] for c in ids if POOL.cards[c].is_character]
+        assert len(chars) == 5, name
+        for team in POOL.teams:
+            if sum(c.team == team for c in chars) >= 3:
+                fielded.add(team)
+    assert fielded == set(POOL.teams)
+
+
+def test_random_decks_deal_every_starter() -> None:
+    from yokai_envs.yyh_tcg.game import YYHGame
+
+    seen = set()
+    for seed in range(60):
+        g = YYHGame()
+        g.reset(seed)
+        seen.update(p.deck_name for p in g.players)
+    assert seen == set(starter_decks())
+
+
 @pytest.mark.parametrize(("change", "message"), [
     ({"Rose Whip": 4}, "4 copies of 'Rose Whip' (at most 3 copies"),
     ({"Dimension Sword": 2}, "Limit 1 per Deck"),

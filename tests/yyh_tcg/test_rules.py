@@ -13,13 +13,16 @@ from tests.yyh_tcg.helpers import (
     cid,
     clear_hand,
     done,
+    finish_choices,
     give,
     legal_names,
     neutral_game,
     new_game,
+    pass_part2,
     play,
     refresh,
     set_fighter,
+    take,
     to_main,
 )
 from yokai_envs.yyh_tcg.game import YYHGame
@@ -213,6 +216,64 @@ def test_damage_one_when_attack_at_least_defense() -> None:
     assert g.players[1].fighter.damage == 1
 
 
+def _defended(card: str | None, ability: str | None = None) -> YYHGame:
+    """Seat 0 attacks M1 (Defense 5) with Drone Strike 5; seat 1 may hold ``card`` or have
+    ``ability`` on its fighter; the attack stops in part 4."""
+    g = _attack_setup()
+    g.players[1].spirit = 3
+    clear_hand(g, 1)
+    if card:
+        give(g, 1, card)
+    if ability:
+        attach(g, 1, ability)
+    attach(g, 0, "Focus Bandana")  # the attacker has something for part 4
+    done(g)
+    play(g, "use printed attack 1")
+    pass_part2(g)
+    assert g.phase == Phase.ABILITIES and g.current_player == 0
+    return g
+
+
+def test_part_four_gives_the_defender_a_window_after_the_attacker() -> None:
+    """Issue 19: "Attack:" effects may be used in part 4 by a player, so both players get the
+    window, the attacker first, each with a pass."""
+    g = _defended("Last Stand")
+    done(g)  # the attacker passes
+    assert g.phase == Phase.ABILITIES and g.current_player == 1
+    assert legal_names(g) == {"play Last Stand", "done / pass"}
+    play(g, "play Last Stand")  # guard 2: Defense 7 > Attack 5; nothing left: part 4 ends
+    assert cid(g, "Last Stand") in g.players[1].discard
+    assert g.players[1].fighter.damage == 0 and g.turn_player == 1
+    g2 = _defended(None, ability="Spirit Shield")
+    done(g2)
+    play(g2, "use the ability of Spirit Shield")  # guard 1: Defense 6 > 5
+    assert g2.players[1].fighter.damage == 0 and g2.turn_player == 1
+
+
+def test_attack_boosts_used_by_the_defender_do_nothing() -> None:
+    g = _defended("Last Stand", ability="Focus Bandana")  # Last Stand keeps the window open
+    done(g)
+    spirit = g.players[1].spirit
+    play(g, "use the ability of Focus Bandana")  # "your attack this turn gets +2000": the defender has none
+    assert g.power == 0 and g.players[1].spirit == spirit - 1
+    done(g)
+    assert g.players[1].fighter.damage == 1
+
+
+def test_the_defenders_window_is_asked_whatever_its_hidden_hand() -> None:
+    """The defender's pass is asked while its hand might hold an affordable part-4 Event (its
+    decklist is public), so skipping it would not tell the attacker what the hand lacks."""
+    names = []
+    for card in ("Last Stand", "Rose Whip"):
+        g = _defended(card)
+        g.original_decks[1] = sorted({*g.original_decks[1]} | {cid(g, "Last Stand")})  # in its list
+        if cid(g, "Last Stand") not in g.players[1].hand:
+            g.players[1].deck.append(take(g, 1, "Last Stand"))
+        done(g)
+        names.append((g.phase, g.current_player))
+    assert names[0] == names[1] == (Phase.ABILITIES, 1)
+
+
 def test_no_more_than_two_damage_without_a_card_saying_so() -> None:
     g = _attack_setup(spirit=10)
     give(g, 0, "Ambush", "Ambush", "Ambush")
@@ -248,6 +309,7 @@ def test_minimum_damage_discard_two_for_one() -> None:
     give(g, 0, "Rose Whip", "Spirit Armor")
     done(g)
     play(g, "use printed attack 1")
+    pass_part2(g)
     assert g.phase == Phase.MIN_DAMAGE
     assert legal_names(g) == {"discard 2 cards to deal 1 damage", "done / pass"}
     play(g, "discard 2 cards to deal 1 damage")
@@ -262,6 +324,7 @@ def test_minimum_damage_may_be_declined_and_needs_two_cards() -> None:
     give(g, 0, "Rose Whip", "Spirit Armor")
     done(g)
     play(g, "use printed attack 1")
+    pass_part2(g)
     done(g)
     assert g.players[1].fighter.damage == 0 and len(g.players[0].hand) == 2
     g2 = _attack_setup()
@@ -269,6 +332,7 @@ def test_minimum_damage_may_be_declined_and_needs_two_cards() -> None:
     give(g2, 0, "Rose Whip")
     done(g2)
     play(g2, "use printed attack 1")
+    pass_part2(g2)
     assert g2.turn_player == 1 and g2.players[1].fighter.damage == 0  # not offered with one card
 
 
@@ -280,6 +344,7 @@ def test_attack_discard_cost_is_chosen_card_by_card() -> None:
     play(g, "use printed attack 2")
     assert g.phase == Phase.DISCARD and legal_names(g) == {"discard Rose Whip", "discard Brass Knuckles"}
     play(g, "discard Brass Knuckles")
+    pass_part2(g)
     assert g.players[0].hand == [cid(g, "Rose Whip")] and g.players[1].fighter.damage == 1
 
 
@@ -340,12 +405,14 @@ def test_defense_floor_one_attack_floor_zero() -> None:
     assert g.attack_value() == 0
 
 
-def test_passives_only_apply_on_the_fighter() -> None:
+def test_item_passives_apply_on_the_fighter_and_character_passives_from_the_sideline() -> None:
     g = _attack_setup()
     attach(g, 1, "Spirit Armor", slot=1, face_up=True)
-    assert g.defense_value(1) == 5
+    assert g.defense_value(1) == 5  # an Item boosts the character it is under
     attach(g, 1, "Spirit Armor", slot=0)
     assert g.defense_value(1) == 6
+    g2 = new_game(URAMESHI, NEUTRAL, picks0=["Yusuke Urameshi", "Kazuma Kuwabara", "Kurama", "Hiei"], first=0)
+    assert g2.defense_value(0) == 5 + 1  # Kuwabara on the Sideline: "your fighter gets +1000 Defense"
 
 
 def test_guard_lasts_until_the_owners_next_turn() -> None:
@@ -395,14 +462,59 @@ def test_defeat_at_four_ends_the_match_and_the_next_in_line_enter() -> None:
     assert len(p0.sideline) == 2 and g.turn_player == 1
 
 
-def test_flip_pays_in_attach_order_and_discards_what_cannot_be_paid() -> None:
+def test_flip_pays_at_once_when_spirit_covers_all_or_only_one_can_be_paid() -> None:
     g = _attack_setup()
     g.players[0].spirit = 1
     attach(g, 0, "Wind Cyclone", slot=1)   # 1: paid
-    attach(g, 0, "Rose Whip", slot=1)      # 1: no spirit left -> discarded
-    g.flip_attachments(0, g.players[0].sideline[0])
+    attach(g, 0, "Wind Cyclone", slot=1)   # 1: no spirit left -> discarded (the same card: no choice)
+    g.flip_attachments(0, 1)
     assert [g.pool.cards[a.card].name for a in g.players[0].sideline[0].attached] == ["Wind Cyclone"]
-    assert g.players[0].spirit == 0 and cid(g, "Rose Whip") in g.players[0].discard
+    assert g.players[0].spirit == 0 and cid(g, "Wind Cyclone") in g.players[0].discard and not g.choices
+    g2 = _attack_setup()
+    g2.players[0].spirit = 3
+    attach(g2, 0, "Wind Cyclone", slot=1)
+    attach(g2, 0, "Shadow Sever", slot=1)  # 1 + 2 <= 3: both paid
+    g2.flip_attachments(0, 1)
+    assert all(a.face_up for a in g2.players[0].sideline[0].attached) and g2.players[0].spirit == 0
+
+
+def test_flip_payment_order_is_the_owners_choice_when_spirit_does_not_cover_all() -> None:
+    """Issue 19: which turned-up card to pay for is a choice when the Spirit cannot pay them all."""
+    kept = set()
+    for first in ("Rose Whip", "Shadow Sever"):
+        g = _attack_setup()
+        clear_hand(g, 0)
+        attach(g, 0, "Rose Whip", slot=1)      # cost 1
+        attach(g, 0, "Shadow Sever", slot=1)   # cost 2
+        give(g, 0, "Unveiled Strength")        # Main: flip your face-down Sideline attachments
+        g.players[0].spirit = 2
+        refresh(g)
+        play(g, "play Unveiled Strength")
+        assert g.phase == Phase.PAY and legal_names(g) == {"pay for Rose Whip", "pay for Shadow Sever"}
+        assert "Shadow Sever" in g.render_for(1)  # turned up: public before it is paid for
+        play(g, f"pay for {first}")
+        assert g.phase != Phase.PAY and not g.choices
+        line = g.players[0].sideline[0].attached
+        kept.add(tuple(g.pool.cards[a.card].name for a in line))
+        assert all(a.face_up for a in line)
+        g.check_invariants()
+    assert kept == {("Rose Whip",), ("Shadow Sever",)}
+
+
+def test_search_is_the_players_choice_among_the_cards_of_the_type() -> None:
+    """Issue 19: the searching player chooses the card (from its deck's cards of that type)."""
+    g = _attack_setup()
+    give(g, 0, "Spirit World Orders")  # search: technique
+    p = g.players[0]
+    techniques = {g.pool.cards[c].name for c in p.deck if g.pool.cards[c].type == "technique"}
+    assert len(techniques) > 1
+    play(g, "play Spirit World Orders")
+    assert g.phase == Phase.SEARCH and g.current_player == 0
+    assert legal_names(g) == {f"search: take {n}" for n in techniques}
+    pick = sorted(techniques)[-1]
+    play(g, f"search: take {pick}")
+    assert cid(g, pick) in p.hand and cid(g, pick) in p.shown and g.phase == Phase.MAIN
+    assert g.public_action_name(g.table.search(cid(g, pick)), 1) == f"search: take {pick}"
 
 
 def test_three_match_wins_win_the_game() -> None:
@@ -433,8 +545,9 @@ def test_milling_an_empty_deck_does_not_lose() -> None:
     assert g.winner is None
 
 
-def test_a_player_without_a_next_fighter_loses_and_both_is_a_draw() -> None:
-    for emptied, winner in (((1,), 0), ((0, 1), -1)):
+def test_without_a_next_fighter_the_arena_waits_for_the_fifth_placed_in_a_later_main_step() -> None:
+    """Issue 19: no one in line after a match does not lose: the 5th may enter in a later Main step."""
+    for emptied in ((1,), (0, 1)):
         g = _attack_setup()
         for seat in emptied:
             g.players[seat].deck.extend(s.char for s in g.players[seat].sideline)
@@ -443,7 +556,35 @@ def test_a_player_without_a_next_fighter_loses_and_both_is_a_draw() -> None:
         refresh(g)
         done(g)
         play(g, "use printed attack 1")
-        assert g.is_terminal and g.winner == winner
+        assert not g.is_terminal and g.players[0].wins == 1
+        assert g.players[1].fighter is None and (g.players[0].fighter is None) == (0 in emptied)
+        g.check_invariants()
+        # seat 1's turn: it places its 5th straight into the Arena
+        give(g, 1, "George Saotome")
+        to_main(g)
+        play(g, "place George Saotome as 5th fighter")
+        assert g.pool.cards[g.players[1].fighter.char].name == "George Saotome" and g.players[1].fifth_placed
+        g.check_invariants()
+
+
+def test_nobody_attacks_an_empty_arena() -> None:
+    g = _attack_setup()
+    g.players[1].deck.extend(s.char for s in g.players[1].sideline)
+    g.players[1].sideline = []
+    g.players[1].fighter.damage = 3
+    refresh(g)
+    done(g)
+    play(g, "use printed attack 1")
+    assert g.players[1].fighter is None
+    phases = []
+    while g.turn_player == 1:  # seat 1 has no fighter: no attack
+        phases.append(g.phase)
+        done(g)
+    clear_hand(g, 0)
+    while g.turn_player == 0:  # seat 0 has nobody to attack
+        phases.append(g.phase)
+        done(g)
+    assert Phase.ATTACK not in phases and not g.is_terminal
 
 
 # ---------------------------------------------------------------- Team Bonus
@@ -512,8 +653,8 @@ def test_bonus_damage_mill() -> None:
     clear_hand(g, 0)
     deck = len(g.players[1].deck)
     done(g)
-    play(g, "use printed attack 1")  # Whirlwind Fist 6 vs M1 5 -> 1 damage -> mill 2
-    assert len(g.players[1].deck) == deck - 2 - 2  # 2 milled, then seat 1 draws 2
+    play(g, "use printed attack 1")  # Whirlwind Fist 6 vs M1 5 -> 1 damage -> mill 1
+    assert len(g.players[1].deck) == deck - 1 - 2  # 1 milled, then seat 1 draws 2
 
 
 def g_is_other(name: str) -> bool:
@@ -534,7 +675,9 @@ def test_bonus_enter_search_when_entering_after_a_match() -> None:
     refresh(g)
     done(g)
     play(g, "use printed attack 1")
-    assert techniques() == 1 and before >= 0
+    assert g.phase == Phase.SEARCH and g.current_player == 0  # the turn ends after the choice
+    finish_choices(g)
+    assert techniques() == 1 and before >= 0 and g.turn_player == 1
 
 
 def test_bonus_ends_when_the_team_leaves_the_field() -> None:
@@ -563,15 +706,17 @@ def test_determinize_keeps_what_the_seat_knows_and_varies_the_rest() -> None:
     assert len(hands) > 1
 
 
-def test_searched_card_is_revealed_kept_by_determinize_and_forgotten_when_played() -> None:
+def test_searched_card_is_shown_kept_by_determinize_and_forgotten_when_played() -> None:
     g = _attack_setup()
     give(g, 0, "Dark Tournament Invitation")
     play(g, "play Dark Tournament Invitation")  # search: item
+    finish_choices(g)
     p = g.players[0]
-    assert len(p.revealed) == 1 and g.pool.cards[p.revealed[0]].type == "item"
-    item = p.revealed[0]
+    assert len(p.shown) == 1 and g.pool.cards[p.shown[0]].type == "item"
+    item = p.shown[0]
     layout = g.observation_layout
-    assert g.observation(1)[layout["opp_revealed_hand"]][item] > 0
+    assert g.observation(1)[layout["opp_shown"]][item] > 0
+    assert g.observation(0)[layout["my_shown"]][item] > 0
     rng = np.random.default_rng(0)
     for _ in range(5):
         world = g.determinize(1, rng)
@@ -579,8 +724,101 @@ def test_searched_card_is_revealed_kept_by_determinize_and_forgotten_when_played
         world.check_invariants()
     p.spirit = 10
     refresh(g)
-    play(g, f"attach {g.pool.cards[item].name} to Sideline slot 1")
-    assert not p.revealed and not g.observation(1)[layout["opp_revealed_hand"]].any()
+    play(g, f"attach {g.pool.cards[item].name} to the Arena fighter")  # played in public: no longer hidden
+    assert not p.shown and not g.observation(1)[layout["opp_shown"]].any()
+
+
+def _searched_then_face_down(which: str) -> YYHGame:
+    """Seat 0 searches an Item (shown), holds one other Item, and attaches one of the two face-down."""
+    g = _attack_setup()
+    clear_hand(g, 0)
+    give(g, 0, "Dark Tournament Invitation", "Spirit Armor")
+    for c in list(g.players[0].deck):  # the search can only find Brass Knuckles
+        if g.pool.cards[c].type == "item" and g.pool.cards[c].name != "Brass Knuckles":
+            g.players[0].deck.remove(c)
+            g.players[0].discard.append(c)
+    refresh(g)
+    play(g, "play Dark Tournament Invitation")
+    assert legal_names(g) == {"search: take Brass Knuckles"}  # asked even with one candidate
+    finish_choices(g)
+    assert [g.pool.cards[c].name for c in g.players[0].shown] == ["Brass Knuckles"]
+    play(g, f"attach {which} to Sideline slot 1")
+    return g
+
+
+def test_a_shown_card_attached_face_down_is_not_told_apart_from_another() -> None:
+    """Issue 17: which card went face-down must not show in the opponent's observation or views."""
+    searched, other = _searched_then_face_down("Brass Knuckles"), _searched_then_face_down("Spirit Armor")
+    assert np.array_equal(searched.observation(1), other.observation(1))
+    assert searched.render_for(1) == other.render_for(1)
+    assert searched.table_view(1) == other.table_view(1)
+    layout = searched.observation_layout
+    knuckles = cid(searched, "Brass Knuckles")
+    for g in (searched, other):  # still known to be in the hand or face-down
+        assert g.observation(1)[layout["opp_shown"]][knuckles] > 0
+        assert "Brass Knuckles" in g.render_for(1)
+        assert knuckles in g.players[0].hidden_cards()
+        for k in range(5):
+            world = g.determinize(1, np.random.default_rng(k))
+            assert knuckles in world.players[0].hidden_cards()
+            world.check_invariants()
+    # the shown card leaves the hidden cards in public when it turns face-up
+    searched.players[0].spirit = 5
+    searched.flip_attachments(0, 1)
+    assert not searched.players[0].shown
+
+
+def test_a_forced_pass_in_part_two_is_asked_whatever_the_hidden_hand() -> None:
+    """Issue 17: part 2 is asked the same way whether or not the hand holds an affordable
+    "when you use an attack" Event, so the defender's record cannot tell the two apart."""
+    logs = []
+    for card in ("Sneak Attack", "Rose Whip"):
+        g = YYHGame(decks=(NEUTRAL, NEUTRAL))
+        g.record_information()
+        g.reset(3)
+        for _seat in (0, 1):
+            for name in ("M1", "Rinku", "Jin", "Seiryu"):
+                play(g, f"setup: put {name} on the field")
+        attacker = g.current_player
+        p = g.players[attacker]
+        keep = cid(g, card)
+        for c in list(p.hand):
+            p.hand.remove(c)
+            p.deck.append(c)
+        p.deck.remove(keep)
+        p.hand.append(keep)
+        refresh(g)
+        for phase in (Phase.DRAW, Phase.MAIN):
+            if g.phase == phase:
+                done(g)
+        play(g, "use printed attack 1")
+        assert g.phase == Phase.USE and legal_names(g) >= {"done / pass"}
+        done(g)
+        logs.append(g.information_state(1 - attacker))
+    assert logs[0] == logs[1]
+
+
+def test_decklists_are_public_in_the_observation_views_and_determinize() -> None:
+    g = YYHGame()
+    g.reset(4)
+    layout = g.observation_layout
+    opp = g.players[1]
+    unseen = g.observation(0)[layout["opp_unseen"]]
+    assert np.allclose(unseen * 3, np.bincount(g.original_decks[1], minlength=len(g.pool)))
+    assert opp.deck_name in g.render_for(0)
+    for k in range(3):
+        world = g.determinize(0, np.random.default_rng(k))
+        assert sorted(world.players[1].all_cards()) == g.original_decks[1]
+        assert np.array_equal(world.observation(0), g.observation(0))
+
+
+def test_render_for_shows_the_opponents_shown_cards() -> None:
+    g = _attack_setup()
+    give(g, 0, "Dark Tournament Invitation")
+    play(g, "play Dark Tournament Invitation")
+    finish_choices(g)
+    name = g.pool.cards[g.players[0].shown[0]].name
+    assert f"shown (in hand or face-down): {name}" in g.render_for(1)
 
 
 def test_forced_pass_is_not_asked() -> None:

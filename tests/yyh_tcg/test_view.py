@@ -52,11 +52,11 @@ def test_hidden_things_hidden_from_opponent():
         assert secret in json.dumps(zone(v, 1, "Sideline line 1"))
         assert zone(v, 1, "Sideline line 1")["hidden"] == 0
         assert len(zone(v, 1, "hand")["cards"]) == len(p1.hand)
-    # a revealed hand card is shown, the rest stays a count
-    p1.revealed.append(cid(g, "Rose Whip"))
-    hand = zone(g.table_view(0), 1, "hand")
-    assert [c["name"] for c in hand["cards"]] == ["Rose Whip"]
-    assert hand["hidden"] == len(p1.hand) - 1
+    # a shown card is listed (in the hand or face-down), the hand stays a count
+    p1.shown.append(cid(g, "Rose Whip"))
+    v0 = g.table_view(0)
+    assert [c["name"] for c in zone(v0, 1, "shown (in hand or face-down)")["cards"]] == ["Rose Whip"]
+    assert zone(v0, 1, "hand")["hidden"] == len(p1.hand) and zone(v0, 1, "hand")["cards"] == []
 
 
 def test_setup_picks_and_bonus_hidden_before_reveal():
@@ -105,8 +105,8 @@ def test_random_games_views_never_leak_hidden_hand():
                 v = g.table_view(seat)
                 opp = g.players[1 - seat]
                 hand = zone(v, 1 - seat, "hand")
-                assert hand["hidden"] + len(hand["cards"]) == len(opp.hand)
-                assert len(hand["cards"]) == len(opp.revealed)
+                assert hand["hidden"] == len(opp.hand) and hand["cards"] == []
+                assert len(zone(v, 1 - seat, "shown (in hand or face-down)")["cards"]) == len(opp.shown)
                 json.dumps(v)
             legal = np.flatnonzero(g.legal_action_mask())
             a = int(rng.choice(legal))

@@ -15,6 +15,8 @@ block              size                   meaning
 ``discard``        all cards              discard this card from hand (a cost, rage or minimum damage)
 ``rage``           1                      Team Bonus rage: discard a card for +3000 Attack
 ``min_damage``     1                      part 6: discard 2 cards to deal 1 damage
+``search``         all cards              a search: take this card from your deck
+``pay``            attachables            pay for this turned-up card now (its slot's cards cost more than your Spirit)
 ``done``           1                      pass: end this step / part, or decline
 =================  =====================  ==================================================
 """
@@ -45,6 +47,8 @@ class Block(StrEnum):
     DISCARD = "discard"
     RAGE = "rage"
     MIN_DAMAGE = "min_damage"
+    SEARCH = "search"
+    PAY = "pay"
     DONE = "done"
 
 
@@ -71,7 +75,8 @@ class ActionTable:
             (Block.ATTACH, len(pool.attachables) * ATTACH_TARGETS), (Block.EVENT, len(pool.events)),
             (Block.ABILITY, len(pool.ability_cards)), (Block.ATTACK_OWN, MAX_OWN_ATTACKS),
             (Block.ATTACK_TECH, len(pool.techniques)), (Block.DISCARD, len(pool)),
-            (Block.RAGE, 1), (Block.MIN_DAMAGE, 1), (Block.DONE, 1)]
+            (Block.RAGE, 1), (Block.MIN_DAMAGE, 1), (Block.SEARCH, len(pool)), (Block.PAY, len(pool.attachables)),
+            (Block.DONE, 1)]
         #: block -> its slice of action ids
         self.ranges = build_layout(self.blocks)
         self.offset: dict[str, int] = layout_starts(self.ranges)
@@ -98,6 +103,8 @@ class ActionTable:
         self.DISCARD = self.offset[Block.DISCARD]
         self.RAGE = self.offset[Block.RAGE]
         self.MIN_DAMAGE = self.offset[Block.MIN_DAMAGE]
+        self.SEARCH = self.offset[Block.SEARCH]
+        self.PAY = self.offset[Block.PAY]
         self.DONE = self.offset[Block.DONE]
         #: action id -> what it means, decoded once
         self.decoded: list[Decoded] = [self._decode(block, i) for block, size in self.blocks for i in range(size)]
@@ -114,7 +121,9 @@ class ActionTable:
             return Decoded(block, pool.ability_cards[i], 0)
         if block == Block.ATTACK_TECH:
             return Decoded(block, pool.techniques[i], 0)
-        return Decoded(block, i, 0)  # discard: the card id; attack_own: the attack index; 0 for rage/min_damage/done
+        if block == Block.PAY:
+            return Decoded(block, pool.attachables[i], 0)
+        return Decoded(block, i, 0)  # search/discard: the card id; attack_own: the attack index; else 0
 
     # id builders (card ids in, action ids out)
     def pick(self, cid: int) -> int:
@@ -138,6 +147,12 @@ class ActionTable:
     def discard(self, cid: int) -> int:
         return self.DISCARD + cid
 
+    def search(self, cid: int) -> int:
+        return self.SEARCH + cid
+
+    def pay(self, cid: int) -> int:
+        return self.PAY + int(self.attach_index[cid])
+
     def name(self, action: int) -> str:
         block, card, extra = self.decoded[action]
         cards = self.pool.cards
@@ -158,4 +173,8 @@ class ActionTable:
             return f"use technique {cards[card].name}"
         if block == Block.DISCARD:
             return f"discard {cards[card].name}"
+        if block == Block.SEARCH:
+            return f"search: take {cards[card].name}"
+        if block == Block.PAY:
+            return f"pay for {cards[card].name}"
         return _FIXED_NAMES[block]

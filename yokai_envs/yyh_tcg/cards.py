@@ -38,7 +38,7 @@ class Timing(StrEnum):
 
 #: The words a card file may use (plain strings: error messages print them).
 ABILITY_TIMINGS = tuple(t.value for t in Timing)
-EVENT_TIMINGS = (Timing.MAIN.value, Timing.USE.value)
+EVENT_TIMINGS = (Timing.MAIN.value, Timing.USE.value, Timing.ATTACK.value)
 ALIGNMENTS = ("hero", "villain")
 _CHARACTER = CardType.CHARACTER  # bound once: Card.is_character runs on every step (see decisions.py)
 #: Card types that are attached under a character.
@@ -209,6 +209,15 @@ _ABILITY_LABELS = {Timing.DRAW: "Draw:", Timing.MAIN: "Main:", Timing.ATTACK: "A
                    Timing.USE: "When you use an attack:"}
 
 
+#: Where a card's text works, as its generated text says (by ``is_character``): one rule for
+#: passives and abilities, a card's text works while it is face-up in play; an Item's passive
+#: boosts the character it is attached to, which matters while that character fights.
+PASSIVE_PLACE = {True: "while this is in play: your fighter or on your Sideline",
+                 False: "while this is attached face-up to your fighter"}
+ABILITY_PLACE = {True: "while this is in play: your fighter or on your Sideline",
+                 False: "while this is attached face-up to any of your characters"}
+
+
 def rules_text(card: Card) -> str:
     """Generated rules text, from the effects (numbers printed in thousands)."""
     parts = []
@@ -223,12 +232,14 @@ def rules_text(card: Card) -> str:
             line += f": {fx.describe(attack.effects)}"
         parts.append(line)
     if card.passive:
-        parts.append(f"Effect: {fx.describe(card.passive)}")
+        parts.append(f"Effect: {fx.describe(card.passive)} ({PASSIVE_PLACE[card.is_character]})")
     if card.ability is not None:
         pay = f" pay {card.ability.spirit} spirit," if card.ability.spirit else ""
-        parts.append(f"{_ABILITY_LABELS[card.ability.timing]}{pay} {fx.describe(card.ability.effects)} (once per turn)")
+        parts.append(f"{_ABILITY_LABELS[card.ability.timing]}{pay} {fx.describe(card.ability.effects)} "
+                     f"(once per turn; {ABILITY_PLACE[card.is_character]})")
     if card.type == CardType.EVENT:
-        label = "When you use an attack" if card.timing == Timing.USE else "Main"
+        label = {Timing.USE: "When you use an attack", Timing.ATTACK: "Attack (part 4, attacker or defender)"}.get(
+            card.timing, "Main")
         pay = f" pay {card.spirit} spirit," if card.spirit else ""
         parts.append(f"{label}:{pay} {fx.describe(card.effects)}")
     if card.limit1:

@@ -16,14 +16,15 @@ from yokai_envs.yyh_tcg.state import MIN_DAMAGE_DISCARD, PASSABLE, Attachment, D
 # Members bound once to module names for these per-step paths: Python 3.11 resolves every
 # ``Phase.X`` attribute through the enum metaclass's __getattr__ hook, about five times slower
 # than reading a global.
-P_SETUP, P_DRAW, P_MAIN, P_ATTACK, P_DISCARD, P_USE, P_ABILITIES, P_MIN_DAMAGE, P_OVER = (
+P_SETUP, P_DRAW, P_MAIN, P_ATTACK, P_DISCARD, P_USE, P_ABILITIES, P_MIN_DAMAGE, P_SEARCH, P_PAY, P_OVER = (
     Phase.SETUP, Phase.DRAW, Phase.MAIN, Phase.ATTACK, Phase.DISCARD, Phase.USE, Phase.ABILITIES,
-    Phase.MIN_DAMAGE, Phase.OVER)
+    Phase.MIN_DAMAGE, Phase.SEARCH, Phase.PAY, Phase.OVER)
 B_PICK, B_FIFTH, B_ATTACH, B_EVENT, B_ABILITY, B_ATTACK_OWN, B_ATTACK_TECH, B_DISCARD, B_RAGE, B_MIN_DAMAGE, \
-    B_DONE = (Block.PICK, Block.FIFTH, Block.ATTACH, Block.EVENT, Block.ABILITY, Block.ATTACK_OWN,
-              Block.ATTACK_TECH, Block.DISCARD, Block.RAGE, Block.MIN_DAMAGE, Block.DONE)
+    B_SEARCH, B_PAY, B_DONE = (
+        Block.PICK, Block.FIFTH, Block.ATTACH, Block.EVENT, Block.ABILITY, Block.ATTACK_OWN, Block.ATTACK_TECH,
+        Block.DISCARD, Block.RAGE, Block.MIN_DAMAGE, Block.SEARCH, Block.PAY, Block.DONE)
 CHARACTER, EVENT = CardType.CHARACTER, CardType.EVENT
-T_MAIN, T_USE = Timing.MAIN, Timing.USE
+T_MAIN, T_USE, T_ATTACK = Timing.MAIN, Timing.USE, Timing.ATTACK
 
 #: The ability timing each passable phase offers.
 ABILITY_PHASE_TIMING = {Phase.DRAW: Timing.DRAW, Phase.MAIN: Timing.MAIN, Phase.USE: Timing.USE,
@@ -64,6 +65,18 @@ class Decisions(Rules):
             mask[t.MIN_DAMAGE] = True
             mask[t.DONE] = True
             return mask
+        if phase == P_SEARCH:
+            kind = self.choices[0][2]
+            for cid in me.deck:
+                if cards[cid].type == kind:
+                    mask[t.SEARCH + cid] = True
+            return mask
+        if phase == P_PAY:
+            slot = self.slot_at(seat, self.choices[0][2])
+            for att in slot.attached:
+                if not att.face_up and cards[att.card].cost <= me.spirit:
+                    mask[t.pay(att.card)] = True
+            return mask
         mask[t.DONE] = True
         for cid in self._usable_abilities(seat, ABILITY_PHASE_TIMING[phase]):
             mask[t.ability(cid)] = True
@@ -90,6 +103,11 @@ class Decisions(Rules):
                     mask[t.event(cid)] = True
             if self.rage_used < fx.bonus(me, "rage") and me.hand:
                 mask[t.RAGE] = True
+        elif phase == P_ABILITIES:  # part 4: the attacker, then the defender
+            for cid in me.hand:
+                card = cards[cid]
+                if card.type == EVENT and card.timing == T_ATTACK and card.spirit <= me.spirit:
+                    mask[t.event(cid)] = True
         return mask
 
     def act(self, action: int) -> None:
@@ -110,11 +128,16 @@ class Decisions(Rules):
                 self._discards_paid()
         elif block == B_FIFTH:
             me.take_from_hand(cid)
-            me.sideline.append(Slot(cid))
             me.fifth_placed = True
-            self.refresh_bonus(seat)
+            if me.fighter is None:  # the Arena was waiting for it: it enters at once
+                me.fighter = Slot(cid)
+                self.refresh_bonus(seat)
+                fx.on_enter(self, seat)
+            else:
+                me.sideline.append(Slot(cid))
+                self.refresh_bonus(seat)
         elif block == B_ATTACH:
-            me.take_from_hand(cid)
+            me.take_from_hand(cid, public=extra == 0)  # face-down: the opponent cannot tell which card
             if extra == 0:
                 assert me.fighter is not None
                 me.spirit -= cards[cid].cost
@@ -148,6 +171,11 @@ class Decisions(Rules):
             self._start_discard(1, DiscardFor.RAGE)
         elif block == B_MIN_DAMAGE:
             self._start_discard(MIN_DAMAGE_DISCARD, DiscardFor.MIN_DAMAGE)
+        elif block == B_SEARCH:
+            self.choices = self.choices[1:]
+            self.take_searched(seat, cid)
+        elif block == B_PAY and self.pay_flipped(seat, self.choices[0][2], cid):
+            self.choices = self.choices[1:]
         self.settle()
 
     def _start_discard(self, count: int, then: DiscardFor) -> None:
@@ -175,21 +203,70 @@ class Decisions(Rules):
         elif phase == P_USE:
             self._after_use()
         elif phase == P_ABILITIES:
-            self._compare()
+            if self.decider == self.turn_player:  # the defender's window of part 4
+                self.decider = 1 - self.turn_player
+            else:
+                self.decider = self.turn_player
+                self._compare()
         elif phase == P_MIN_DAMAGE:
             self._deal(0)
 
     def settle(self) -> None:
-        """Skip decisions whose only legal option is to pass; cache the next real mask."""
+        """Skip decisions whose only legal option is to pass, when that is a public fact; cache
+        the next real mask.
+
+        A pass forced only by the hidden hand is still asked (the Main step with cards in hand;
+        part 2 while the hand may hold an affordable "when you use an attack" Event): skipping
+        it would tell the opponent what the hand does not hold."""
         while True:
             if self.winner is not None:
                 self.phase = P_OVER
                 self.decider = -1
                 self.pending_mask = self.legal()
                 return
+            if self.choices:  # owed choices come first (a search, paying for turned-up cards)
+                kind, seat, arg = self.choices[0]
+                # still a choice? (earlier ones may have spent the Spirit or taken the cards)
+                if kind == "pay" and self.pay_flipped(seat, arg):
+                    self.choices = self.choices[1:]
+                    continue
+                if kind == "search" and not any(self.pool.cards[c].type == arg for c in self.players[seat].deck):
+                    self.choices = self.choices[1:]  # an earlier search took the last one
+                    continue
+                if self.phase != P_SEARCH and self.phase != P_PAY:
+                    self.choice_return = (self.phase, self.decider)
+                self.phase = P_SEARCH if kind == "search" else P_PAY
+                self.decider = seat
+                self.pending_mask = self.legal()
+                return
+            if self.phase == P_SEARCH or self.phase == P_PAY:  # all made: play goes on
+                if self.end_turn_after_choices:
+                    self.end_turn_after_choices = False
+                    self.end_turn()
+                else:
+                    self.phase, self.decider = self.choice_return
+                continue
             mask = self.legal()
-            if self.phase in PASSABLE and mask[self.table.DONE] and np.count_nonzero(mask) == 1:
+            if self.phase in PASSABLE and mask[self.table.DONE] and np.count_nonzero(mask) == 1 \
+                    and self._pass_is_public():
                 self._pass()
                 continue
             self.pending_mask = mask
             return
+
+    def _pass_is_public(self) -> bool:
+        """Whether the opponent knows the pending pass is forced (no hidden card could change it)."""
+        phase = self.phase
+        me = self.players[self.decider]
+        if phase == P_MAIN:
+            return not me.hand
+        if phase in (P_USE, P_ABILITIES):
+            if not me.hand:
+                return True
+            # the decklist is public: could any unseen card of it be an affordable Event here?
+            cards = self.pool.cards
+            spirit = me.spirit
+            timing = T_USE if phase == P_USE else T_ATTACK
+            return not any(cards[c].type == EVENT and cards[c].timing == timing and cards[c].spirit <= spirit
+                           for c in me.hidden_cards() + me.deck)
+        return True

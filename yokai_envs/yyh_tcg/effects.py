@@ -3,17 +3,22 @@
 Cards never carry Python: their YAML names verbs from three small vocabularies.
 
 * Immediate verbs (an attack's effect, an Event, a "Draw:"/"Main:"/"Attack:"/"when you use an
-  attack" ability) resolve once, for the player who uses the card ("you"):
+  attack" ability) resolve once, for the player who uses the card ("you"; in part 4 of the
+  Attack step that may be the defender, for whom ``power``, ``weaken`` and ``extra_damage``,
+  which change "your attack", do nothing):
   ``draw N``, ``gain_spirit N``, ``drain_spirit N`` (opponent loses N), ``heal N`` (your fighter),
   ``power N`` (this turn's attack +N), ``weaken N`` (opponent fighter's Defense -N this turn),
   ``guard N`` (your fighter's Defense +N until the start of your next turn), ``extra_damage N``
   (this turn's attack deals N more damage if it deals any; the 2-a-turn cap rises by N),
   ``mill N`` (opponent's top N deck cards to their discard), ``strip N`` (opponent discards N
-  random hand cards), ``search TYPE`` (a random TYPE card of your deck to your hand, shown to the opponent),
+  random hand cards), ``search TYPE`` (you choose a TYPE card of your deck, show it and put it
+  into your hand; the deck is shuffled),
   ``flip_sideline 1`` (flip your face-down Sideline attachments, paying or discarding each),
   ``rotate 1`` (your next-in-line Sideline character moves to the end of the line).
-* Passive verbs (a character's "Effect:" or an attached Item) apply while that card is your
-  fighter or attached face-up to it: ``attack_plus N``, ``defense_plus N``,
+* Passive verbs (a character's "Effect:" or an attached Item): a character's apply while it is
+  in play, in the Arena or on the Sideline (the same rule as its abilities); an Item's apply
+  to the character it is attached face-up to, so they count while that character is your
+  fighter: ``attack_plus N``, ``defense_plus N``,
   ``vs_villain_plus N`` / ``vs_hero_plus N`` (attack bonus against that alignment).
 * Team Bonus verbs, active while 3 of your characters in play share the team's symbol:
   ``extra_spirit N`` (Draw step), ``end_draw N`` (end of your turn), ``rage N`` (when you use an
@@ -32,7 +37,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.yyh_tcg.state import MAX_SPIRIT, PlayerState
+from yokai_envs.yyh_tcg.state import MAX_SPIRIT, Ev, PlayerState
 
 if TYPE_CHECKING:
     from yokai_envs.yyh_tcg.rules import Rules
@@ -63,7 +68,7 @@ _TEXT = {
     "extra_damage": "if this turn's attack deals damage, it deals {n} more (the damage cap rises by {n})",
     "mill": "your opponent puts the top {n} card(s) of their deck into their discard pile",
     "strip": "your opponent discards {n} random card(s) from their hand",
-    "search": "reveal a random {t} from your deck and put it into your hand",
+    "search": "search your deck for a {t}, show it and put it into your hand",
     "flip_sideline": "flip your face-down Sideline attachments face-up (pay each cost or discard it)",
     "rotate": "move your next-in-line Sideline character to the end of the line",
     "attack_plus": "your fighter's attacks get +{k}", "defense_plus": "your fighter gets +{k} Defense",
@@ -75,7 +80,8 @@ _TEXT = {
     "team_defense": "your characters of this team get +{k} Defense",
     "damage_mill": "when your fighter deals damage, your opponent mills {n} card(s) per point",
     "villain_hunter": "your attacks get +{k} for each Villain your opponent has in play",
-    "enter_search": "when a character of this team enters the Arena, put a random {t} from your deck into your hand",
+    "enter_search": "when a character of this team enters the Arena, search your deck for a {t}, show it and put "
+                    "it into your hand",
 }
 
 
@@ -110,6 +116,7 @@ def resolve(rules: Rules, seat: int, effects: tuple[tuple[str, Any], ...]) -> No
     """Resolve immediate effects for ``seat``, in printed order (stops if the game ends)."""
     me = rules.players[seat]
     opp = rules.players[1 - seat]
+    attacking = seat == rules.turn_player
     for verb, value in effects:
         if rules.winner is not None:
             return
@@ -123,13 +130,16 @@ def resolve(rules: Rules, seat: int, effects: tuple[tuple[str, Any], ...]) -> No
             if me.fighter is not None:
                 me.fighter.damage = max(0, me.fighter.damage - value)
         elif verb == "power":
-            rules.power += value
+            if attacking:  # "your attack": the defender has none
+                rules.power += value
         elif verb == "weaken":
-            rules.weaken += value
+            if attacking:  # this turn's attack is the attacker's: the defender's Defense is what counts
+                rules.weaken += value
         elif verb == "guard":
             me.guard += value
         elif verb == "extra_damage":
-            rules.extra_damage += value
+            if attacking:
+                rules.extra_damage += value
         elif verb == "mill":
             rules.mill(1 - seat, value)
         elif verb == "strip":
@@ -137,11 +147,12 @@ def resolve(rules: Rules, seat: int, effects: tuple[tuple[str, Any], ...]) -> No
                 card = opp.hand[int(rules.rng.integers(len(opp.hand)))]
                 opp.take_from_hand(card)
                 opp.discard.append(card)
+                rules.see(None, Ev.STRIPPED, 1 - seat, card)
         elif verb == "search":
             rules.search(seat, value)
         elif verb == "flip_sideline":
-            for slot in me.sideline:
-                rules.flip_attachments(seat, slot)
+            for index in range(1, len(me.sideline) + 1):
+                rules.flip_attachments(seat, index)
         elif verb == "rotate":
             if len(me.sideline) >= 2:
                 me.sideline.append(me.sideline.pop(0))
@@ -156,10 +167,13 @@ def bonus(player: PlayerState, verb: str) -> int:
 
 
 def _passive_sources(player: PlayerState) -> list[int]:
-    """Cards whose passive applies: the fighter and its face-up attachments."""
+    """Cards whose passive applies to the fighter: every character on the field (the fighter
+    and the Sideline: a character's text works wherever it is in play, as its abilities do),
+    and the Items attached face-up to the fighter (an Item boosts the character it is under)."""
     if player.fighter is None:
         return []
-    return [player.fighter.char] + [a.card for a in player.fighter.attached if a.face_up]
+    return [player.fighter.char] + [a.card for a in player.fighter.attached if a.face_up] \
+        + [s.char for s in player.sideline]
 
 
 def attack_modifier(rules: Rules, seat: int) -> int:

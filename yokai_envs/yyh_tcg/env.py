@@ -1,7 +1,8 @@
-"""PettingZoo AEC env ``yyh_tcg_v0``: the Yu Yu Hakusho TCG for 2 players (``player_0``, ``player_1``).
+"""PettingZoo AEC env ``yyh_tcg_v1``: the Yu Yu Hakusho TCG for 2 players (``player_0``, ``player_1``).
 
 Options: ``decks=(a, b)`` — each a starter deck name ("Urameshi Detectives", "Toguro Brothers",
-"Rokuyukai Brawlers", "Saint Beasts Gate", "Spirit World Agents"), a deck file (YAML
+"Rokuyukai Brawlers", "Saint Beasts Gate", "Spirit World Agents", "Ichigaki Lab", "Masho Squad"),
+a deck file (YAML
 ``{name, cards: {card: copies}}`` or text lines ``3 Rose Whip``), a ``{card: copies}`` mapping,
 or ``"random"`` (default; a starter deck per reset); ``cards`` — another card file;
 ``max_steps`` (default 3000). Rewards: +1 / -1 at the end, 0 for a draw or truncation.
@@ -10,7 +11,9 @@ Observation (``env.observation_layout``, float32 in [0, 1]; see ``yyh_tcg.observ
 ``phase`` one-hot; ``scalars`` (turn, Spirit, match wins, hand/deck sizes, 5th placed, guard,
 fighter damage and final Defense, pending attack value/power/weaken/extra damage/discards,
 damage the attack would deal now); ``my_bonus``/``opp_bonus`` active Team Bonus; ``my_hand``,
-``my_deck`` (contents, not order), ``my_discard``, ``opp_discard`` card counts; won/lost
+``my_deck`` (contents, not order), ``my_discard``, ``opp_discard`` card counts; ``opp_shown`` /
+``my_shown`` (searched cards still hidden in hand or face-down); ``opp_unseen`` (the public
+decklist less what has been seen); won/lost
 characters per side; per side 5 slots (``fighter``, ``line1``..``line4``) with character
 identity one-hot, printed features (Defense, alignment, team, attacks' value/cost), face-up
 attachment counts, face-down count, and (own side only) which cards are face-down;
@@ -32,7 +35,7 @@ from yokai_envs.yyh_tcg.game import YYHGame
 
 class raw_env(YokaiAECEnv):
     game_class = YYHGame
-    metadata = {"name": "yyh_tcg_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = {"name": "yyh_tcg_v1", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
 
 def env(**options: Any) -> AECEnv:

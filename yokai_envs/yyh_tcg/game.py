@@ -14,14 +14,15 @@ import numpy as np
 
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
+from yokai_envs.core.information import Event
 from yokai_envs.yyh_tcg.actions import ActionTable
 from yokai_envs.yyh_tcg.cards import load_pool
 from yokai_envs.yyh_tcg.decisions import Decisions
 from yokai_envs.yyh_tcg.decks import resolve_deck, starter_decks
 from yokai_envs.yyh_tcg.effects import PASSIVE_VERBS
 from yokai_envs.yyh_tcg.observation import Observer, state_tensor
-from yokai_envs.yyh_tcg.state import Phase
-from yokai_envs.yyh_tcg.view import public_action_name, render_text, table_view
+from yokai_envs.yyh_tcg.state import EVENT_ARGS, Phase
+from yokai_envs.yyh_tcg.view import describe_event, public_action, public_action_name, render_text, table_view
 
 #: Per card pool (by id): its action table, observer and passive values, built once.
 _TABLES: dict[int, tuple[ActionTable, Observer, dict[str, list[int]]]] = {}
@@ -30,7 +31,7 @@ _TABLES: dict[int, tuple[ActionTable, Observer, dict[str, list[int]]]] = {}
 class YYHGame(Decisions, Game):
     """The Game contract over the rules (``Decisions`` -> ``Rules`` -> ``TableState``)."""
 
-    env_id = "yyh_tcg_v0"
+    env_id = "yyh_tcg_v1"
     OPTIONS: ClassVar[dict[str, Any]] = {"decks": ("random", "random"), "cards": None}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [
         {}, {"decks": ("Urameshi Detectives", "Toguro Brothers")}]
@@ -40,6 +41,7 @@ class YYHGame(Decisions, Game):
         return "decks", tuple(starter_decks()), True
 
     DEFAULT_MAX_STEPS = 3000
+    EVENT_ARGS = EVENT_ARGS
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -60,6 +62,9 @@ class YYHGame(Decisions, Game):
         # may not hold their cards)
         self._starters = ([resolve_deck(name, self.pool) for name in starter_decks()]
                           if None in self._deck_specs else [])
+        starter_names = list(starter_decks())
+        self._spec_index = [-1 if spec is None or spec[0] not in starter_names else starter_names.index(spec[0])
+                            for spec in self._deck_specs]
         self.num_actions = self.table.size
         self.observation_layout = self.observer.layout
         self.observation_size = self.observer.size
@@ -88,8 +93,13 @@ class YYHGame(Decisions, Game):
 
     def _reset(self) -> None:
         decks = []
-        for spec in self._deck_specs:
-            decks.append(spec if spec is not None else self._starters[int(self.rng.integers(len(self._starters)))])
+        self.deck_index = []
+        for spec, index in zip(self._deck_specs, self._spec_index):
+            if spec is None:
+                index = int(self.rng.integers(len(self._starters)))
+                spec = self._starters[index]
+            decks.append(spec)
+            self.deck_index.append(index)
         self.original_decks = [sorted(ids) for _, ids in decks]
         self.new_game(decks)
 
@@ -118,6 +128,33 @@ class YYHGame(Decisions, Game):
     def public_action_name(self, action: int, seat: int) -> str | None:
         return public_action_name(self, action, seat)
 
+    def public_action(self, action: int, seat: int) -> int | None:
+        return public_action(self, action, seat)
+
+    def describe_event(self, event: Event, seat: int) -> str:
+        return describe_event(self, event, seat)
+
+    def known_placements(self, seat: int) -> list[tuple[Any, ...]]:
+        """The opponent's shown cards (each still in its hand or face-down) and both decklists."""
+        facts: list[tuple[Any, ...]] = []
+        if not self.players:
+            return facts
+        opp = 1 - seat
+        for cid in sorted(set(self.players[opp].shown)):
+            facts.append(("hidden_holds", opp, cid, self.players[opp].shown.count(cid)))
+        for s in (seat, opp):
+            facts.append(("decklist", s, tuple(self.original_decks[s])))
+        return facts
+
+    def placement_holds(self, placement: tuple[Any, ...]) -> bool:
+        kind, seat = placement[0], placement[1]
+        p = self.players[seat]
+        if kind == "hidden_holds":
+            return p.hidden_cards().count(placement[2]) >= placement[3]
+        if kind == "decklist":
+            return tuple(sorted(p.all_cards())) == placement[2]
+        raise ValueError(f"unknown placement {placement!r}")
+
     def table_view(self, seat: int | None = None) -> dict[str, Any]:
         return table_view(self, seat)
 
@@ -133,6 +170,9 @@ class YYHGame(Decisions, Game):
         new.rng = np.random.Generator(np.random.PCG64())
         new.rng.bit_generator.state = self.rng.bit_generator.state
         new.action_history = self.action_history[:]
+        if self._seen is not None:  # what each seat saw, when recording (lists of tuples)
+            new._seen = [events[:] for events in self._seen]
+            new._seen_text = [texts[:] for texts in self._seen_text or []]
         new.copy_state_from(self)
         return new
 

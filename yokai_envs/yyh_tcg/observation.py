@@ -8,8 +8,11 @@ Blocks (``C`` characters, ``A`` Techniques+Items, ``P`` all cards, ``T`` teams i
 * ``phase`` one-hot over the phases (``state.Phase``, in its order); ``scalars`` (see ``SCALARS``);
 * ``my_bonus`` / ``opp_bonus``: one-hot of the team whose Team Bonus is active;
 * ``my_hand``, ``my_deck`` (own deck contents, not order), ``my_discard``, ``opp_discard``:
-  copies per card / 3; ``opp_revealed_hand``: cards the opponent searched and showed, still in
-  their hand; ``my_hand_features``: the hand's printed features (``CARD_FEATURES``) summed / 10;
+  copies per card / 3; ``opp_shown`` / ``my_shown``: cards a search showed that are still hidden
+  in that player's hand or face-down on its Sideline (which of the two, the other cannot tell);
+  ``opp_unseen``: the opponent's decklist (public) less every card of it seen in a public place,
+  i.e. its hand, deck, face-down cards and unrevealed picks as a multiset;
+  ``my_hand_features``: the hand's printed features (``CARD_FEATURES``) summed / 10;
 * ``my_won``/``my_lost``/``opp_won``/``opp_lost``: characters that left the field per match result;
 * per side and slot (``fighter``, ``line1``..``line4`` in Sideline order): ``_char`` identity
   one-hot over C, ``_feat`` the character's printed features (``CHAR_FEATURES``), ``_face_up``
@@ -114,7 +117,8 @@ class Observer:
                                          ("my_hand", n_cards), ("my_hand_features", len(CARD_FEATURES)),
                                          ("my_deck", n_cards),
                                          ("my_discard", n_cards), ("opp_discard", n_cards),
-                                         ("opp_revealed_hand", n_cards),
+                                         ("opp_shown", n_cards), ("my_shown", n_cards),
+                                         ("opp_unseen", n_cards),
                                          ("my_won", n_chars), ("my_lost", n_chars),
                                          ("opp_won", n_chars), ("opp_lost", n_chars)]
         for side in ("my", "opp"):
@@ -142,7 +146,7 @@ class Observer:
             for side in ("my", "opp")}
 
     def observe(self, game: Rules, seat: int) -> np.ndarray:
-        # Entries are gathered as index lists and written with two bincounts: "ones" (one-hot
+        # Entries are gathered as index lists and written with one bincount: "ones" (one-hot
         # flags) and "thirds" (card copies / 3; a deck never holds more than 3 copies).
         st = self.start
         me, opp = game.players[seat], game.players[1 - seat]
@@ -154,13 +158,22 @@ class Observer:
         if opp.bonus_team is not None and show_opp:
             ones.append(st["opp_bonus"] + self.team_index[opp.bonus_team])
         for name, cards in (("my_hand", me.hand), ("my_deck", me.deck), ("my_discard", me.discard),
-                            ("opp_discard", opp.discard), ("opp_revealed_hand", opp.revealed)):
-            s = st[name]
-            thirds.extend([s + c for c in cards])
+                            ("opp_discard", opp.discard), ("opp_shown", opp.shown), ("my_shown", me.shown),
+                            ("opp_unseen", opp.deck), ("opp_unseen", opp.hand)):
+            if cards:
+                thirds.extend(map(st[name].__add__, cards))
+        s = st["opp_unseen"]
+        for slot in opp.slots():
+            if not show_opp:
+                thirds.append(s + slot.char)
+            for a in slot.attached:
+                if not (a.face_up or a.turned):
+                    thirds.append(s + a.card)
         ci = self.char_index
         for name, cards in (("my_won", me.won), ("my_lost", me.lost), ("opp_won", opp.won), ("opp_lost", opp.lost)):
-            s = st[name]
-            ones.extend([s + ci[c] for c in cards])
+            if cards:
+                s = st[name]
+                ones.extend([s + ci[c] for c in cards])
         if game.attack is not None:
             s = st["attack_choice"]
             card = game.pool.cards[game.attack_card]
@@ -174,9 +187,9 @@ class Observer:
         if show_opp:
             self._slots(ones, thirds, slot_rows, down_counts, "opp", opp, False)
         size = self.size
-        obs = np.bincount(ones, minlength=size).astype(np.float32)
-        if thirds:
-            obs += np.bincount(thirds, minlength=size).astype(np.float32) * np.float32(1 / 3)
+        # one bincount: a flag counts 3 thirds
+        obs = np.bincount(thirds + ones + ones + ones, minlength=size).astype(np.float32)
+        obs *= np.float32(1 / 3)
         n_feat = self.n_feat
         for at, row in slot_rows:
             obs[at:at + n_feat] = self.features[row]
@@ -215,7 +228,7 @@ class Observer:
             slot_rows.append((feat_at, row))
             down = 0
             for att in slot.attached:
-                if att.face_up:
+                if att.face_up or att.turned:  # turned up, awaiting payment: public too
                     thirds.append(up_at + ai[att.card])
                 else:
                     down += 1

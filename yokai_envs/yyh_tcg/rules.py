@@ -23,6 +23,7 @@ from yokai_envs.yyh_tcg.state import (
     TURN_SPIRIT,
     WINS_NEEDED,
     Attachment,
+    Ev,
     Phase,
     PlayerState,
     Slot,
@@ -47,8 +48,10 @@ class Rules(TableState):
     def new_game(self, decks: list[tuple[str, list[int]]]) -> None:
         """Both decks shuffled; seat 0 picks first (``Decisions.new_game`` then settles)."""
         self.players = [PlayerState(list(ids), name) for name, ids in decks]
-        for p in self.players:
+        for seat, p in enumerate(self.players):
+            self.see(None, Ev.DECK, seat, self.deck_index[seat])
             self.rng.shuffle(p.deck)
+            self.see(None, Ev.SHUFFLE, seat)
         self.phase = Phase.SETUP
         self.decider = 0
         self.turn_player = 0
@@ -56,6 +59,9 @@ class Rules(TableState):
         self.turn_number = 0
         self.revealed = False
         self.winner = None
+        self.choices = ()
+        self.choice_return = (Phase.SETUP, 0)
+        self.end_turn_after_choices = False
         self.clear_turn()
 
     def _pick(self, seat: int, cid: int) -> None:
@@ -75,9 +81,14 @@ class Rules(TableState):
         """Both lines are turned face-up; decks shuffled; coin flip; both draw 4."""
         self.revealed = True
         for seat, p in enumerate(self.players):
+            for i, slot in enumerate(p.slots()):
+                self.see(None, Ev.LINE, seat, i, slot.char)
+        for seat, p in enumerate(self.players):
             self.rng.shuffle(p.deck)
+            self.see(None, Ev.SHUFFLE, seat)
             self.refresh_bonus(seat)
         self.first_player = int(self.rng.integers(2))
+        self.see(None, Ev.FIRST, self.first_player)
         for seat in (self.first_player, 1 - self.first_player):
             self.draw(seat, OPENING_HAND)
         self.start_turn(self.first_player)
@@ -90,36 +101,99 @@ class Rules(TableState):
             if not me.deck:
                 self.end_game(1 - seat)
                 return
-            me.hand.append(me.deck.pop())
+            card = me.deck.pop()
+            me.hand.append(card)
+            self.see(seat, Ev.DREW, seat, card)
+            self.see(1 - seat, Ev.DREW_HIDDEN, seat)
 
     def mill(self, seat: int, n: int) -> None:
         me = self.players[seat]
         for _ in range(min(n, len(me.deck))):
-            me.discard.append(me.deck.pop())
+            card = me.deck.pop()
+            me.discard.append(card)
+            self.see(None, Ev.MILLED, seat, card)
 
     def search(self, seat: int, card_type: str) -> None:
+        """Search the deck for a card of ``card_type``: the player looks through the deck and
+        chooses one (a ``search`` choice, asked even with one candidate: whether there is a
+        choice depends on the hidden deck); it is shown to the opponent and goes to the hand;
+        the deck is shuffled. A search that finds nothing shows nothing."""
         me = self.players[seat]
         cards = self.pool.cards
-        found = [i for i, cid in enumerate(me.deck) if cards[cid].type == card_type]
-        if found:
-            card = me.deck.pop(found[int(self.rng.integers(len(found)))])
-            me.hand.append(card)
-            me.revealed.append(card)  # shown to the opponent
+        if any(cards[cid].type == card_type for cid in me.deck):
+            self.choices = (*self.choices, ("search", seat, card_type))
 
-    def flip_attachments(self, seat: int, slot: Slot) -> None:
-        """Face-down cards under ``slot`` turn face-up, in attach order: pay each cost or discard it."""
+    def take_searched(self, seat: int, card: int) -> None:
         me = self.players[seat]
-        kept = []
-        for att in slot.attached:
-            if not att.face_up:
-                cost = self.pool.cards[att.card].cost
-                if me.spirit < cost:
-                    me.discard.append(att.card)
-                    continue
-                me.spirit -= cost
-                att.face_up = True
-            kept.append(att)
-        slot.attached = kept
+        me.deck.remove(card)
+        me.hand.append(card)
+        me.shown.append(card)  # shown to the opponent
+        self.see(None, Ev.SEARCHED, seat, card)
+        self.rng.shuffle(me.deck)
+        self.see(None, Ev.SHUFFLE, seat)
+
+    def slot_at(self, seat: int, index: int) -> Slot:
+        """Slot ``index`` of ``seat``: 0 the fighter, i the Sideline's i-th."""
+        p = self.players[seat]
+        slot = p.fighter if index == 0 else p.sideline[index - 1]
+        assert slot is not None
+        return slot
+
+    def flip_attachments(self, seat: int, index: int) -> None:
+        """Face-down cards under slot ``index`` turn face-up: each is paid for or discarded.
+        When the Spirit covers them all or none can be paid, that happens at once; otherwise
+        they are turned up (shown) and the owner chooses which to pay for (a ``pay`` choice)."""
+        slot = self.slot_at(seat, index)
+        down = [a for a in slot.attached if not a.face_up]
+        if not down:
+            return
+        me = self.players[seat]
+        cards = self.pool.cards
+        costs = [cards[a.card].cost for a in down]
+        affordable = {a.card for a, c in zip(down, costs) if c <= me.spirit}
+        if sum(costs) <= me.spirit or len(affordable) <= 1:
+            self.pay_flipped(seat, index)
+            return
+        for att in down:
+            att.turned = True
+            me.forget_shown(att.card)
+            self.see(None, Ev.TURNED, seat, att.card)
+        self.choices = (*self.choices, ("pay", seat, index))
+
+    def pay_flipped(self, seat: int, index: int, first: int | None = None) -> bool:
+        """Pay for card ``first`` (if given), then for the rest in attach order while the Spirit
+        lasts, discarding what cannot be paid; stop (False) while a choice remains."""
+        slot = self.slot_at(seat, index)
+        me = self.players[seat]
+        cards = self.pool.cards
+        if first is not None:
+            att = next(a for a in slot.attached if a.card == first and not a.face_up)
+            self._pay(seat, att)
+        while True:
+            down = [a for a in slot.attached if not a.face_up]
+            affordable = {a.card for a in down if cards[a.card].cost <= me.spirit}
+            if down and len(affordable) > 1 and sum(cards[a.card].cost for a in down) > me.spirit:
+                return False  # the owner chooses
+            if not down:
+                return True
+            att = down[0]
+            if cards[att.card].cost <= me.spirit:
+                self._pay(seat, att)
+            else:
+                slot.attached.remove(att)
+                if not att.turned:
+                    me.forget_shown(att.card)
+                me.discard.append(att.card)
+                self.see(None, Ev.FLIPPED, seat, att.card, 0)
+
+    def _pay(self, seat: int, att: Attachment) -> None:
+        me = self.players[seat]
+        if not att.turned:
+            me.forget_shown(att.card)
+        me.spirit -= self.pool.cards[att.card].cost
+        att.face_up = True
+        att.turned = False
+        self.see(None, Ev.FLIPPED, seat, att.card, 1)
 
     def refresh_bonus(self, seat: int) -> None:
         """Team Bonus: active while 3 characters on your field share a Team Symbol."""
@@ -137,19 +211,22 @@ class Rules(TableState):
             self.winner = winner
             self.phase = Phase.OVER
             self.decider = -1
+            self.see(None, Ev.GAME_OVER, winner)
 
     # ------------------------------------------------------------------ turn structure
     def start_turn(self, seat: int) -> None:
         self.turn_player = seat
         self.decider = seat
         self.turn_number += 1
+        self.see(None, Ev.TURN, seat, self.turn_number)
         self.clear_turn()
         me = self.players[seat]
         me.guard = 0
-        for slot in me.slots():
-            slot.used = False
-            for att in slot.attached:
-                att.used = False
+        for p in self.players:  # once per turn: each turn, either player's (a defender acts in part 4)
+            for slot in p.slots():
+                slot.used = False
+                for att in slot.attached:
+                    att.used = False
         if self.turn_number > 1:
             self.draw(seat, TURN_DRAW)
             if self.winner is not None:
@@ -164,8 +241,9 @@ class Rules(TableState):
             self.start_turn(1 - seat)
 
     def begin_attack(self) -> None:
-        """Part 1 starts; with no affordable attack the Attack step (and turn) ends."""
-        if self.affordable_attacks():
+        """Part 1 starts; with no affordable attack, or no opposing fighter to attack (the
+        opponent's Arena waits for its 5th character), the Attack step (and turn) ends."""
+        if self.players[1 - self.turn_player].fighter is not None and self.affordable_attacks():
             self.phase = Phase.ATTACK
         else:
             self.end_turn()
@@ -239,15 +317,20 @@ class Rules(TableState):
         opp = self.players[1 - seat]
         if damage and opp.fighter is not None:
             opp.fighter.damage += damage
+            self.see(None, Ev.DAMAGE, 1 - seat, damage)
             fx.on_damage(self, seat, damage)
             if opp.fighter.damage >= DEFEAT_DAMAGE:
                 self.end_match(seat)
         if self.winner is None:
-            self.end_turn()
+            if self.choices:  # owed by the match end (flips, searches): the turn ends after them
+                self.end_turn_after_choices = True
+            else:
+                self.end_turn()
 
     def end_match(self, match_winner: int) -> None:
         """Both fighters leave (winner face-up, loser face-down), attachments are discarded,
         and the next in line enter the Arena, flipping and paying for their attachments."""
+        self.see(None, Ev.MATCH, match_winner)
         for seat, p in enumerate(self.players):
             slot = p.fighter
             assert slot is not None, "a match ends between two fighters"
@@ -259,19 +342,18 @@ class Rules(TableState):
         if self.players[match_winner].wins >= WINS_NEEDED:
             self.end_game(match_winner)
             return
-        ready = [bool(p.sideline) for p in self.players]
-        if not all(ready):
-            # A player who cannot send a character into the Arena loses (both: a drawn game).
-            self.end_game(-1 if not any(ready) else ready.index(True))
-            return
         order = (self.turn_player, 1 - self.turn_player)
         for seat in order:
             p = self.players[seat]
-            fighter = p.fighter = p.sideline.pop(0)
-            self.flip_attachments(seat, fighter)
+            if p.sideline:
+                p.fighter = p.sideline.pop(0)
+                self.flip_attachments(seat, 0)
+            # else: no one in line (the 5th not yet placed): the Arena waits for the 5th, which
+            # the player may place there in a later Main step; until then nobody can attack
             self.refresh_bonus(seat)
         for seat in order:
-            fx.on_enter(self, seat)
+            if self.players[seat].fighter is not None:
+                fx.on_enter(self, seat)
 
     # ------------------------------------------------------------------ abilities
     def _ability_instance(self, seat: int, cid: int, timing: Timing) -> Slot | Attachment | None:
@@ -309,6 +391,8 @@ class Rules(TableState):
     def resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
         """Own deck order; the opponent's hand, deck, face-down attachments and unrevealed picks.
 
+        Decklists are public, so the opponent's hidden cards are its own deck's, reshuffled.
+        Cards it has shown (``PlayerState.shown``) stay among its hand and face-down cards.
         The pending mask is left to the caller (``Decisions.legal``)."""
         me, opp = self.players[seat], self.players[1 - seat]
         # Sorting first makes the sample a function of the seat's information and rng only,
@@ -317,20 +401,65 @@ class Rules(TableState):
         rng.shuffle(me.deck)
         cards = self.pool.cards
         hidden_slots = [] if self.revealed else opp.slots()
-        face_down = [a for s in opp.slots() for a in s.attached if not a.face_up]
-        hidden_hand = opp.hand[:]
-        for cid in opp.revealed:  # revealed cards stay where the seat saw them go
-            hidden_hand.remove(cid)
-        unknown = sorted(hidden_hand + opp.deck + [s.char for s in hidden_slots] + [a.card for a in face_down])
+        face_down = [a for s in opp.slots() for a in s.attached if not (a.face_up or a.turned)]
+        n_hand = len(opp.hand)
+        unknown = opp.hand + opp.deck + [s.char for s in hidden_slots] + [a.card for a in face_down]
+        for cid in opp.shown:  # shown cards stay among the hand and the face-down cards
+            unknown.remove(cid)
+        unknown.sort()
         rng.shuffle(unknown)
-        # Constrained places first: unrevealed picks are characters, face-down cards are attachables.
+        # Constrained places first: unrevealed picks are characters.
         for slot in hidden_slots:
             i = next(i for i, c in enumerate(unknown) if cards[c].is_character)
             slot.char = unknown.pop(i)
-        for att in face_down:
-            i = next(i for i, c in enumerate(unknown) if cards[c].type in ATTACHABLE)
-            att.card = unknown.pop(i)
-        n_hidden = len(hidden_hand)
-        opp.hand = opp.revealed + unknown[:n_hidden]
-        opp.deck = unknown[n_hidden:]
+        places = self._place_shown(opp, n_hand, len(face_down), unknown, rng)
+        hand: list[int] = []
+        for i, att in enumerate(face_down):
+            if places[n_hand + i] < 0:
+                j = next(j for j, c in enumerate(unknown) if cards[c].type in ATTACHABLE)
+                att.card = unknown.pop(j)
+            else:
+                att.card = places[n_hand + i]
+        for i in range(n_hand):
+            hand.append(places[i] if places[i] >= 0 else unknown.pop())
+        opp.hand = hand
+        opp.deck = unknown
         # No Team Bonus refresh here: before the reveal nobody's bonus is computed (the reveal does it).
+
+    def _place_shown(self, opp: PlayerState, n_hand: int, n_down: int, unknown: list[int],
+                     rng: np.random.Generator) -> list[int]:
+        """Where the shown cards go among hand places (first ``n_hand``) and face-down places:
+        a card id per place, -1 where an unknown card goes. Non-attachables go to the hand;
+        enough attachables must be left for the face-down places."""
+        cards = self.pool.cards
+        shown = sorted(opp.shown)
+        if not shown:
+            return [-1] * (n_hand + n_down)
+        spare = sum(cards[c].type in ATTACHABLE for c in unknown)
+        for _ in range(20):
+            places = [-1] * (n_hand + n_down)
+            free_hand = list(rng.permutation(n_hand))
+            ok = True
+            for cid in sorted(shown, key=lambda c: cards[c].type in ATTACHABLE):
+                if cards[cid].type in ATTACHABLE:
+                    free = [p for p in range(n_hand + n_down) if places[p] < 0]
+                    if not free:
+                        ok = False
+                        break
+                    places[free[int(rng.integers(len(free)))]] = cid
+                else:
+                    while free_hand and places[free_hand[-1]] >= 0:
+                        free_hand.pop()
+                    if not free_hand:
+                        ok = False
+                        break
+                    places[free_hand.pop()] = cid
+            if ok and sum(p < 0 for p in places[n_hand:]) <= spare:
+                return places
+        # Fall back to where the shown cards really are (always possible).
+        places = [-1] * (n_hand + n_down)
+        real = opp.hidden_cards()
+        for cid in shown:
+            i = next(i for i, c in enumerate(real) if c == cid and places[i] < 0)
+            places[i] = cid
+        return places

@@ -11,16 +11,20 @@ Phases (who decides):
   use          part 2: "when you use an attack" Events/abilities, Team Bonus rage, or done
   abilities    part 4: "Attack:" abilities, or done
   min_damage   part 6: discard 2 cards for 1 damage, or done
+  search       a search effect: choose which card of the type to take from your deck
+  pay          face-down cards turned up: choose which to pay for next (when Spirit does not cover all)
   over         the game has ended
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from yokai_envs.core.information import FIRST_GAME_EVENT
 
 if TYPE_CHECKING:
     from yokai_envs.yyh_tcg.actions import ActionTable
@@ -51,8 +55,34 @@ class Phase(StrEnum):
     USE = "use"
     ABILITIES = "abilities"
     MIN_DAMAGE = "min_damage"
+    SEARCH = "search"
+    PAY = "pay"
     OVER = "over"
 
+
+class Ev(IntEnum):
+    """The automatic events a seat sees (``Game.see``), ``(kind, *args)``; decisions are
+    recorded by the core from ``YYHGame.public_action``. ``card`` args are card ids."""
+
+    DECK = FIRST_GAME_EVENT  # (seat, starter index or -1 for another deck): decklists are public
+    SHUFFLE = FIRST_GAME_EVENT + 1      # (seat): the seat's deck was shuffled
+    DREW = FIRST_GAME_EVENT + 2         # (seat, card): the drawing seat alone sees the card
+    DREW_HIDDEN = FIRST_GAME_EVENT + 3  # (seat): the other seat sees that a card was drawn
+    LINE = FIRST_GAME_EVENT + 4         # (seat, slot, character): the setup lines are turned face-up
+    FIRST = FIRST_GAME_EVENT + 5        # (seat): the coin flip chose the first player
+    TURN = FIRST_GAME_EVENT + 6         # (seat, turn number): a turn begins
+    MILLED = FIRST_GAME_EVENT + 7       # (seat, card): from the top of the seat's deck to its discard
+    SEARCHED = FIRST_GAME_EVENT + 8     # (seat, card): searched from the deck to the hand, shown
+    STRIPPED = FIRST_GAME_EVENT + 9     # (seat, card): a random card of the seat's hand was discarded
+    FLIPPED = FIRST_GAME_EVENT + 10     # (seat, card, paid): a face-down card turned up, 1 paid / 0 discarded
+    DAMAGE = FIRST_GAME_EVENT + 11      # (seat, points): the seat's fighter took damage
+    MATCH = FIRST_GAME_EVENT + 12       # (winner): a match ended
+    GAME_OVER = FIRST_GAME_EVENT + 13   # (winner, or -1 for a drawn game)
+    TURNED = FIRST_GAME_EVENT + 14      # (seat, card): a face-down card turned up, its cost not yet paid
+
+
+#: Most arguments an event carries.
+EVENT_ARGS = 3
 
 #: Phases where "done" passes (and a decision whose only option is "done" is skipped).
 PASSABLE = (Phase.DRAW, Phase.MAIN, Phase.USE, Phase.ABILITIES)
@@ -74,9 +104,11 @@ class Attachment:
     card: int
     face_up: bool
     used: bool = False  # its once-per-turn ability was used this turn
+    #: turned up (public) but not yet paid for: the owner is choosing which to pay first
+    turned: bool = False
 
     def copy(self) -> Attachment:
-        return Attachment(self.card, self.face_up, self.used)
+        return Attachment(self.card, self.face_up, self.used, self.turned)
 
 
 @dataclass(slots=True, eq=False)
@@ -99,7 +131,9 @@ class PlayerState:
     deck: list[int]
     deck_name: str = ""
     hand: list[int] = field(default_factory=list)
-    revealed: list[int] = field(default_factory=list)  # hand cards the opponent has seen (searched cards are shown)
+    #: cards the opponent has seen (a search shows them) that are still hidden in the hand or
+    #: face-down on the Sideline: it cannot tell which, since attaching face-down is unseen
+    shown: list[int] = field(default_factory=list)
     discard: list[int] = field(default_factory=list)
     fighter: Slot | None = None
     sideline: list[Slot] = field(default_factory=list)
@@ -117,7 +151,7 @@ class PlayerState:
         new.deck = self.deck[:]
         new.deck_name = self.deck_name
         new.hand = self.hand[:]
-        new.revealed = self.revealed[:]
+        new.shown = self.shown[:]
         new.discard = self.discard[:]
         new.fighter = self.fighter.copy() if self.fighter is not None else None
         new.sideline = [s.copy() for s in self.sideline]
@@ -131,11 +165,21 @@ class PlayerState:
         new.bonus_team = self.bonus_team
         return new
 
-    def take_from_hand(self, cid: int) -> None:
-        """Remove one copy of ``cid`` from the hand (a revealed copy first, if any)."""
+    def take_from_hand(self, cid: int, public: bool = True) -> None:
+        """Remove one copy of ``cid`` from the hand. Played in public, it is no longer a card the
+        opponent knows to be hidden; attached face-down (``public`` False), it still is."""
         self.hand.remove(cid)
-        if cid in self.revealed:
-            self.revealed.remove(cid)
+        if public:
+            self.forget_shown(cid)
+
+    def forget_shown(self, cid: int) -> None:
+        """``cid`` left the hidden cards in public (played, discarded, flipped)."""
+        if cid in self.shown:
+            self.shown.remove(cid)
+
+    def hidden_cards(self) -> list[int]:
+        """Hand and face-down attachments (where shown cards can be)."""
+        return self.hand + [a.card for s in self.slots() for a in s.attached if not (a.face_up or a.turned)]
 
     def slots(self) -> list[Slot]:
         """Characters on the field: the fighter first, then the Sideline in line order."""
@@ -153,7 +197,7 @@ class PlayerState:
 #: The attributes of the table that change during a game (``copy_state_from`` copies them).
 _TABLE_FIELDS = ("phase", "decider", "turn_player", "first_player", "turn_number", "revealed", "winner",
                  "attack", "attack_card", "power", "weaken", "extra_damage", "rage_used", "pending_discard",
-                 "after_discard", "pending_mask")
+                 "after_discard", "pending_mask", "choices", "choice_return", "end_turn_after_choices")
 
 
 class TableState:
@@ -174,6 +218,8 @@ class TableState:
     ability_cost: list[int]
     #: per seat: its whole deck, sorted (the invariants check every card is still somewhere)
     original_decks: list[list[int]]
+    #: per seat: index of its starter deck (-1 for another deck); decklists are public
+    deck_index: list[int]
 
     # the game
     players: list[PlayerState]
@@ -185,6 +231,11 @@ class TableState:
     revealed: bool               # both setup lines have been turned face-up
     winner: int | None           # seat, or -1 for a drawn game
     pending_mask: np.ndarray     # the mask of the pending decision (forced passes skipped)
+    #: choices the rules owe a player before play goes on, first first (a tuple: never mutated):
+    #: ("search", seat, card type) or ("pay", seat, slot index: 0 = fighter, i = Sideline slot i)
+    choices: tuple[tuple[str, int, Any], ...]
+    choice_return: tuple[Phase, int]   # the phase and decider play goes back to after them
+    end_turn_after_choices: bool       # they arose as the turn ended (a match ended): end it after
 
     # this turn's attack
     attack: Attack | None
@@ -195,6 +246,9 @@ class TableState:
     rage_used: int
     pending_discard: int         # cards still to discard
     after_discard: DiscardFor
+
+    if TYPE_CHECKING:  # Game.see (the Game contract); declared here for the rules mixins
+        def see(self, seat: int | None, kind: int, *args: int) -> None: ...
 
     def clear_turn(self) -> None:
         """Forget this turn's attack and its modifiers."""
@@ -224,15 +278,17 @@ class TableState:
             assert 0 <= p.wins <= WINS_NEEDED
             assert len(p.sideline) <= MAX_SIDELINE
             assert p.wins == len(p.won)
-            hand = list(p.hand)
-            for cid in p.revealed:
-                assert cid in hand, f"seat {seat}: revealed card {cid} is not in the hand"
-                hand.remove(cid)
+            hidden = p.hidden_cards()
+            for cid in p.shown:
+                assert cid in hidden, f"seat {seat}: shown card {cid} is neither in the hand nor face-down"
+                hidden.remove(cid)
             if p.fighter is not None:
                 assert 0 <= p.fighter.damage < DEFEAT_DAMAGE
-                assert all(a.face_up for a in p.fighter.attached), "face-down card on the fighter"
-            if self.revealed and self.winner is None:
-                assert p.fighter is not None
+                paying = ("pay", seat, 0) in self.choices
+                assert all(a.face_up or (paying and a.turned) for a in p.fighter.attached), \
+                    "face-down card on the fighter"
+            if self.revealed and self.winner is None and p.fighter is None:
+                assert not p.sideline and not p.fifth_placed, "an empty Arena with someone to send"
         if self.winner is None:
             assert self.pending_mask.any(), "no legal action while the game is running"
             if not self.revealed:

@@ -1,16 +1,20 @@
 """Text and table views: ``render_text`` (``render`` / ``render_for``), ``table_view`` (the table
 as a JSON-able picture) and ``public_action_name``.
 
-Hidden from the opponent: the hand (except cards it revealed), the deck, face-down Sideline
-attachments, the setup picks and the Team Bonus before the simultaneous reveal.
+Hidden from the opponent: the hand, the deck's order, face-down Sideline attachments, the setup
+picks and the Team Bonus before the simultaneous reveal. Public: the decklists (RULES_NOTES), and
+the cards a player has shown (a search), which the opponent knows are still in its hand or
+face-down on its Sideline, without knowing which.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from yokai_envs.core.information import CoreEvent, Event
 from yokai_envs.yyh_tcg.actions import Block
 from yokai_envs.yyh_tcg.cards import Card, CardType
+from yokai_envs.yyh_tcg.state import Ev
 
 if TYPE_CHECKING:
     from yokai_envs.yyh_tcg.game import YYHGame
@@ -45,14 +49,18 @@ def render_text(game: YYHGame, viewer: int | None) -> str:
                      f"hand {len(p.hand)} bonus {bonus}")
         if sees_all:
             lines.append("  hand: " + ", ".join(cards[c].name for c in sorted(p.hand)))
+        if p.shown:
+            lines.append("  shown (in hand or face-down): " + ", ".join(cards[c].name for c in sorted(p.shown)))
         if not game.revealed and not sees_all:
             lines.append(f"  {len(p.slots())} face-down character(s) chosen")
             continue
         for label, slot in [("Arena", p.fighter)] + [(f"line {i + 1}", s) for i, s in enumerate(p.sideline)]:
             if slot is None:
                 continue
-            names = [cards[a.card].name if (a.face_up or sees_all) else "face-down card" for a in slot.attached]
-            atts = [f"{n}{'' if a.face_up else ' (down)'}" for n, a in zip(names, slot.attached)]
+            names = [cards[a.card].name if (a.face_up or a.turned or sees_all) else "face-down card"
+                     for a in slot.attached]
+            atts = [f"{n}{'' if a.face_up else ' (turned up, unpaid)' if a.turned else ' (down)'}"
+                    for n, a in zip(names, slot.attached)]
             extra = f" damage {slot.damage}" if label == "Arena" else ""
             lines.append(f"  {label}: {cards[slot.char].name}{extra} [{', '.join(atts)}]")
         lines.append(f"  discard: {len(p.discard)}  won: {[cards[c].name for c in p.won]} "
@@ -87,6 +95,8 @@ def table_view(game: YYHGame, seat: int | None) -> dict[str, Any]:
                 for att in slot.attached:
                     if att.face_up:
                         shown.append(entry(att.card, "attached face-up"))
+                    elif att.turned:
+                        shown.append(entry(att.card, "turned up, not yet paid for"))
                     elif own:
                         shown.append(entry(att.card, "attached face-down"))
                     else:
@@ -97,8 +107,9 @@ def table_view(game: YYHGame, seat: int | None) -> dict[str, Any]:
         if own:
             zones.append({"name": "hand", "cards": [entry(c) for c in sorted(p.hand)], "hidden": 0})
         else:
-            zones.append({"name": "hand", "cards": [entry(c, "revealed") for c in sorted(p.revealed)],
-                          "hidden": len(p.hand) - len(p.revealed)})
+            zones.append({"name": "hand", "cards": [], "hidden": len(p.hand)})
+        zones.append({"name": "shown (in hand or face-down)", "cards": [entry(c, "shown") for c in sorted(p.shown)],
+                      "hidden": 0})
         zones.append({"name": "deck", "cards": [], "hidden": len(p.deck)})
         zones.append({"name": "discard", "cards": [entry(c) for c in p.discard], "hidden": 0})
         zones.append({"name": "won matches", "cards": [entry(c) for c in p.won], "hidden": 0})
@@ -122,15 +133,71 @@ def table_view(game: YYHGame, seat: int | None) -> dict[str, Any]:
             "seats": seats, "text": text}
 
 
+def public_action(game: YYHGame, action: int, seat: int) -> int:
+    """The public view of ``action`` for ``seat``: the action itself, except setup picks before
+    the reveal (``num_actions``) and face-down attachments (``num_actions + slot``) for the
+    other seat."""
+    if seat == game.current_player:
+        return action
+    block, _card, extra = game.table.decoded[action]
+    if block == Block.PICK and not game.revealed:
+        return game.num_actions
+    if block == Block.ATTACH and extra != 0:
+        return game.num_actions + extra
+    return action
+
+
 def public_action_name(game: YYHGame, action: int, seat: int) -> str | None:
     """How ``seat`` sees ``action`` of ``current_player``: setup picks and face-down
     attachments are shown by name only to the acting seat; everything else is public."""
-    actor = game.current_player
-    if seat == actor:
+    view = public_action(game, action, seat)
+    if view == action:
         return game.action_name(action)
-    block, _card, extra = game.table.decoded[action]
-    if block == Block.PICK and not game.revealed:
+    if view == game.num_actions:
         return "setup: put a face-down character on the field"
-    if block == Block.ATTACH and extra != 0:
-        return f"attach a face-down card to Sideline slot {extra}"
-    return game.action_name(action)
+    return f"attach a face-down card to Sideline slot {view - game.num_actions}"
+
+
+def describe_event(game: YYHGame, event: Event, seat: int) -> str:
+    """One readable line for an event ``seat`` saw."""
+    kind, args = event[0], event[1:]
+    cards = game.pool.cards
+
+    def name(cid: int) -> str:
+        return cards[cid].name
+
+    if kind == CoreEvent.ACTED:
+        actor, view = args
+        if view == game.num_actions:
+            what = "setup: put a face-down character on the field"
+        elif view > game.num_actions:
+            what = f"attach a face-down card to Sideline slot {view - game.num_actions}"
+        else:
+            what = game.action_name(view)
+        return f"seat {actor}: {what}"
+    if kind == CoreEvent.DECIDED_UNSEEN:
+        return f"seat {args[0]} made a decision"
+    if kind == Ev.DECK:
+        from yokai_envs.yyh_tcg.decks import starter_decks
+        deck = list(starter_decks())[args[1]] if args[1] >= 0 else game.players[args[0]].deck_name
+        return f"seat {args[0]} plays the deck {deck}"
+    texts = {
+        Ev.SHUFFLE: lambda: f"seat {args[0]} shuffles their deck",
+        Ev.DREW: lambda: f"seat {args[0]} draws {name(args[1])}",
+        Ev.DREW_HIDDEN: lambda: f"seat {args[0]} draws a card",
+        Ev.LINE: lambda: f"seat {args[0]}'s {'Arena fighter' if args[1] == 0 else f'line {args[1]}'} "
+                         f"is {name(args[2])}",
+        Ev.FIRST: lambda: f"seat {args[0]} goes first",
+        Ev.TURN: lambda: f"turn {args[1]}: seat {args[0]}",
+        Ev.MILLED: lambda: f"seat {args[0]} mills {name(args[1])}",
+        Ev.SEARCHED: lambda: f"seat {args[0]} searches and shows {name(args[1])}",
+        Ev.STRIPPED: lambda: f"seat {args[0]} discards {name(args[1])} at random",
+        Ev.FLIPPED: lambda: f"seat {args[0]}'s face-down {name(args[1])} turns up: "
+                            + ("paid" if args[2] else "discarded, unpaid"),
+        Ev.DAMAGE: lambda: f"seat {args[0]}'s fighter takes {args[1]} damage",
+        Ev.MATCH: lambda: f"seat {args[0]} wins the match",
+        Ev.GAME_OVER: lambda: "drawn game" if args[0] < 0 else f"seat {args[0]} wins the game",
+        Ev.TURNED: lambda: f"seat {args[0]}'s face-down {name(args[1])} turns up, not yet paid for",
+    }
+    text = texts.get(kind)  # type: ignore[call-overload]
+    return text() if text is not None else f"event {' '.join(map(str, event))}"

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.registry import ENV_IDS
 from yokai_envs.play.replay import Replay, ReplayError, load_replay
+from yokai_envs.registry import ENV_IDS
 
 # Derandomized: the same examples on every run, so CI never fails on a newly drawn case.
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True, database=None,

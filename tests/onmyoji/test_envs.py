@@ -41,7 +41,7 @@ def test_characters_option_and_solo_takes_one_name():
 
 
 def test_solo_is_a_one_agent_aec_game():
-    env = yokai_envs.make("onmyoji_v0", mode="solo")
+    env = yokai_envs.make("onmyoji_v1", mode="solo")
     env.reset(seed=1)
     assert env.possible_agents == ["player_0"]
     rng = np.random.default_rng(0)
@@ -107,7 +107,7 @@ def test_solo_single_agent_gym_env_passes_sb3_check():
     make_gym = getattr(yokai_envs, "make_gym", None)
     if make_gym is None:
         pytest.skip("yokai_envs.make_gym not available")
-    env = make_gym("onmyoji_v0", mode="solo")
+    env = make_gym("onmyoji_v1", mode="solo")
     check_env(env)
     env.reset(seed=0)
     assert env.action_masks().shape == (act.NUM_ACTIONS,)

@@ -288,3 +288,17 @@ def test_R26_solo_boss_plus():
     assert [POOL.solo[lv].boss_plus for lv in range(1, 11)][-3:] == [2, 3, 4]
     g = put_battle(new_game("solo", characters="Doman", difficulty=10), ["Oni"], boss=True)
     assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == 2 + 4
+
+
+def test_R27_pile_and_deck_contents_public_order_hidden():
+    g = new_game("solo", characters="Seimei")
+    orders = set()
+    for k in range(8):
+        world = g.determinize(0, np.random.default_rng(k))
+        assert [sorted(p) for p in world.piles] == [sorted(p) for p in g.piles]
+        assert sorted(world.yokai_deck) == sorted(g.yokai_deck)
+        orders.add(tuple(world.piles[2]))
+    assert len(orders) > 1
+    assert ("pile", 2, g.piles[2][0]) in g.known_placements(0)
+    view = g.table_view(0)
+    assert {z["name"]: z["hidden"] for z in view["zones"]}["Lv 2 Yokai pile"] == len(g.piles[2])

@@ -1,9 +1,11 @@
-"""PettingZoo envs of Onmyoji: three nights (``onmyoji_v0``).
+"""PettingZoo envs of Onmyoji: three nights (``onmyoji_v1``).
 
 ``env(mode=..., difficulty=..., characters=...)`` is the AEC env (agents ``player_0`` and, in Duel
 and Co-op, ``player_1``; Solo is a 1-agent AEC game). ``parallel_env(...)`` is the Parallel API
 over the same Game: every live seat acts each step; a seat with nothing to decide gets a mask with
 only action 0 (``wait``). In the face-down card step both seats choose in the same parallel step.
+Both take the env options ``render_mode``, ``illegal_action`` and ``history=K`` (the last K events
+a seat saw as ``observation["history"]``; the event kinds are in the package README).
 
 Observation layout: see :mod:`yokai_envs.onmyoji.observation` (``env.observation_layout``).
 Action table (86 actions): see :mod:`yokai_envs.onmyoji.actions`.
@@ -18,6 +20,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.core.information import HISTORY_PAD, history_tokens
 from yokai_envs.core.render import render_in_mode
 from yokai_envs.envs.aec import YokaiAECEnv, split_options, wrap
 from yokai_envs.onmyoji import actions as act
@@ -31,7 +34,7 @@ __doc__ = f"{__doc__}\n{_observation.__doc__}\n{act.__doc__}"
 
 class raw_env(YokaiAECEnv):
     game_class = OnmyojiGame
-    metadata = {"name": "onmyoji_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = {"name": "onmyoji_v1", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
 
 def env(**options: Any):
@@ -41,22 +44,35 @@ def env(**options: Any):
 class OnmyojiParallelEnv(ParallelEnv):
     """Every live seat acts each step; the simultaneous face-down choice is one parallel step."""
 
-    metadata = {"name": "onmyoji_parallel_v0", "render_modes": ["ansi", "human"]}
+    metadata = {"name": "onmyoji_parallel_v1", "render_modes": ["ansi", "human"]}
 
     def __init__(self, **options: Any) -> None:
         env_opts, game_opts = split_options(OnmyojiGame, options)
         if env_opts["illegal_action"] != "raise":
             raise ConfigError("onmyoji parallel_env: only illegal_action='raise' is supported")
+        if env_opts["render_mode"] not in (None, *self.metadata["render_modes"]):
+            raise ConfigError(f"onmyoji parallel_env: render_mode {env_opts['render_mode']!r} is not one of "
+                              f"{self.metadata['render_modes']}")
+        history = env_opts["history"]
+        if isinstance(history, bool) or not isinstance(history, int) or history < 0:
+            raise ConfigError(f"option history must be an int >= 0 (events kept in the observation), got {history!r}")
+        self.history: int = history
         self.render_mode = env_opts["render_mode"]
         self.game = OnmyojiGame(**game_opts)
+        if history:
+            self.game.record_information()
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents: list[str] = []
         low, high = self.game.observation_bounds()
-        obs_space = spaces.Dict({
+        blocks: dict[str, spaces.Space] = {
             "observation": spaces.Box(low=low, high=high, dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(act.NUM_ACTIONS,), dtype=np.int8),
-        })
+        }
+        if history:
+            blocks["history"] = spaces.Box(low=HISTORY_PAD, high=np.iinfo(np.int32).max,
+                                           shape=(history, 1 + self.game.EVENT_ARGS), dtype=np.int32)
+        obs_space = spaces.Dict(blocks)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         action_space: spaces.Space = spaces.Discrete(act.NUM_ACTIONS)
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
@@ -93,8 +109,15 @@ class OnmyojiParallelEnv(ParallelEnv):
 
     def _observe(self) -> dict[str, dict[str, np.ndarray]]:
         deciders = self._deciders()
-        return {a: {"observation": self.game.observation(i), "action_mask": self._mask(i, deciders)}
-                for i, a in enumerate(self.possible_agents) if a in self.agents}
+        return {a: self._observe_seat(i, deciders) for i, a in enumerate(self.possible_agents) if a in self.agents}
+
+    def _observe_seat(self, seat: int, deciders: list[int]) -> dict[str, np.ndarray]:
+        g = self.game
+        observed = {"observation": g.observation(seat), "action_mask": self._mask(seat, deciders)}
+        if self.history:
+            observed["history"] = history_tokens(g.recent_events(seat, self.history), self.history,
+                                                 1 + g.EVENT_ARGS)
+        return observed
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is None and self.game.seed is not None:

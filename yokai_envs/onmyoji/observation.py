@@ -1,9 +1,10 @@
-"""Observation tensor of ``onmyoji_v0`` (seat-relative; only that seat's information) and the state tensor.
+"""Observation tensor of ``onmyoji_v1`` (seat-relative; only that seat's information) and the state tensor.
 
 Layout (``observation_layout``; every entry in [0, 1]):
 
 - ``game``: mode one-hot (solo, duel, coop), difficulty/10, night one-hot (1, 2, 3, final),
-  battle one-hot (1, 2), turn/20, Boss battle, Duel Final.
+  battle one-hot (1, 2), turn/40 (the Duel Final's last turn is 40; longer battles read 1),
+  Boss battle, Duel Final.
 - ``decision``: pending decision one-hot (8), stage one-hot (7), "I am the seat to decide".
 - ``me`` then ``other`` (2-player modes): the Onmyoji block (see ``PLAYER_FIELDS``). For the other
   seat, the hand is left blank and its card shows only as "face down" until the reveal, so the
@@ -26,6 +27,7 @@ import numpy as np
 from yokai_envs.core.layout import Layout, build_layout, layout_bounds, layout_size, layout_starts
 from yokai_envs.onmyoji.actions import N_YOKAI
 from yokai_envs.onmyoji.effects import enemy_can_be_hurt, player_atk, player_def, player_spl
+from yokai_envs.onmyoji.rules import DUEL_FINAL_TURN_CAP
 from yokai_envs.onmyoji.state import MODES, Mode, TargetFor, Zone
 
 if TYPE_CHECKING:
@@ -164,7 +166,7 @@ def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
     out[b + _G_DIFFICULTY] = g.difficulty / 10
     out[b + _G_NIGHT + (3 if g.final_duel or g.boss_battle else g.night - 1)] = 1
     out[b + _G_BATTLE + g.battle - 1] = 1
-    out[b + _G_TURN] = min(g.turn, 20) / 20
+    out[b + _G_TURN] = min(g.turn, DUEL_FINAL_TURN_CAP) / DUEL_FINAL_TURN_CAP
     out[b + _G_BOSS_BATTLE] = g.boss_battle
     out[b + _G_FINAL_DUEL] = g.final_duel
     b = lay["decision"].start

@@ -25,6 +25,7 @@ from yokai_envs.onmyoji.state import (
     Enemy,
     Equip,
     EquipEdge,
+    Event,
     Mode,
     Player,
     Stage,
@@ -49,7 +50,8 @@ def setup(g: OnmyojiGame) -> None:
         chars = g.fixed_characters
     else:
         chars = [int(c) for c in g.rng.permutation(len(g.pool.characters))[:n]]
-    for c in chars:
+    for seat, c in enumerate(chars):
+        g.see(None, Event.CHARACTER, seat, c)
         front = g.pool.characters[c].front
         hp = front.hp + (g.solo_level.character_plus if g.mode == Mode.SOLO else 0)
         g.players.append(Player(c, min(fx.HP_CAP, hp)))
@@ -89,8 +91,7 @@ def start_night_battle(g: OnmyojiGame) -> None:
 def start_boss_battle(g: OnmyojiGame) -> None:
     g.boss_battle = True
     if g.mode == Mode.SOLO and g.solo_level.heal_before_boss:
-        p = g.players[0]
-        p.hp = max(p.hp, min(fx.HP_CAP, g.side(p).hp))
+        fx.heal(g, 0, min(fx.HP_CAP, g.side(g.players[0]).hp) - g.players[0].hp)
     minion = _draw_yokai(g, 3)
     boss = g.pool.boss
     # The minion stands to the right of the Boss.
@@ -107,6 +108,11 @@ def start_battle(g: OnmyojiGame, enemies: list[Enemy | None]) -> None:
     g.enemies = enemies
     g.finisher = -1
     g.turn = 1
+    if g._seen is not None:
+        g.see(None, Event.BATTLE, 4 if g.final_duel or g.boss_battle else g.night, g.battle, g.first_seat)
+        for slot, e in enumerate(enemies):
+            if e is not None:
+                g.see(None, Event.YOKAI_OUT, slot, e.yokai)
     if g.mode == Mode.SOLO:
         shuffle_yokai_deck(g)  # the Solo Yokai deck is reshuffled at the start of each battle
     for p in g.players:
@@ -156,6 +162,7 @@ def begin_turn(g: OnmyojiGame) -> None:
     g.stage = Stage.START
     g.order = turn_order(g)
     g.cursor = 0
+    g.see(None, Event.TURN, g.turn)
 
 
 def advance(g: OnmyojiGame) -> None:
@@ -202,6 +209,7 @@ def _can_act(g: OnmyojiGame, seat: int) -> bool:
 def _reveal(g: OnmyojiGame) -> None:
     for s in g.order:
         p = g.players[s]
+        g.see(None, Event.REVEAL, s, p.played)
         p.revealed = True
         p.guarding = p.played == GUARD
     g.stage = Stage.GUARD
@@ -222,9 +230,7 @@ def _yokai_step(g: OnmyojiGame) -> None:
     if g.final_duel:
         return  # the Onmyoji do not take Yokai actions
     for slot in (1, 0):  # the right Yokai acts, then the left Yokai
-        e = g.enemies[slot]
-        if e is not None:
-            fx.yokai_take_action(g, e)
+        fx.yokai_take_action(g, slot)
 
 
 def _end_turn(g: OnmyojiGame) -> None:
@@ -366,11 +372,15 @@ def flip_yokai_deck(g: OnmyojiGame) -> None:
     if g.boss_battle or fx.alive_enemy_count(g) != 1:
         return
     c = g.yokai_deck.pop(0)
+    slot = next(slot for slot, e in enumerate(g.enemies) if e is not None and e.alive)
+    g.see(None, Event.DECK_FLIP, slot, c)
     if not g.yokai_deck:
         shuffle_yokai_deck(g)  # shuffle again when all 3 have been flipped
-    e = next(e for e in g.enemies if e is not None and e.alive)
-    e.deck_card = c
+    enemy = g.enemies[slot]
+    assert enemy is not None
+    enemy.deck_card = c
 
 
 def shuffle_yokai_deck(g: OnmyojiGame) -> None:
     g.yokai_deck = [int(c) for c in g.rng.permutation(3)]
+    g.see(None, Event.DECK_SHUFFLE)

@@ -110,3 +110,17 @@ def test_readme_lists_every_event_kind():
     rows = {m[2]: int(m[1]) for m in re.finditer(r"^\| (\d+) \| ([A-Z_]+) \| ", text, flags=re.M)}
     assert rows == {k.name: int(k) for k in Event}
     assert "`history=K`" in text and f"{1 + OnmyojiGame.EVENT_ARGS} columns" in text
+
+
+def test_strong_equip_builds_are_not_clipped_in_the_observation():
+    """ATK/DEF/SPL were /12 and clipped: an ATK 13 and an ATK 16 build looked the same."""
+    from yokai_envs.onmyoji.observation import PF
+    from yokai_envs.onmyoji.state import Stats
+
+    g = new_game("duel", characters=("Doman", "Seimei"))
+    base = g.observation_layout["me"].start + PF["atk"]
+    seen = []
+    for extra in (10, 13):  # Doman ATK 3 + Equips
+        g.players[0].equip_stats = Stats(extra, 0, 0)
+        seen.append(g.observation(0)[base])
+    assert seen[0] < seen[1] < 1.0

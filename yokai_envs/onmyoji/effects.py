@@ -90,9 +90,10 @@ def alive_enemy_count(g: OnmyojiGame) -> int:
 # ---------------------------------------------------------------------------------- falling and the end
 def on_hp_zero(g: OnmyojiGame, seat: int) -> None:
     g.see(None, Event.FALL, PLAYER_0 + seat)
-    if g.final_duel:
-        return  # the Duel Final is decided at the end of the turn (ruling)
     g.players[seat].fallen = True
+    if g.final_duel:
+        duel_winner(g, 1 - seat)  # R2: the first to bring the other to 0 wins, at once
+        return
     if g.mode != Mode.DUEL:
         finish(g, [-1.0] * g.num_players)  # Co-op/Solo: a fall loses at once
     elif all(p.fallen for p in g.players):
@@ -182,7 +183,7 @@ def active_variant(g: OnmyojiGame, ability: Ability) -> Ability:
 
 def ability_targets(g: OnmyojiGame, seat: int, ability: Ability) -> list[int]:
     if ability.target == AbilityTarget.ENEMY:
-        return enemy_targets(g, seat)
+        return enemy_targets(g, seat, include_immune=_more_than_damage(ability))
     if ability.target == AbilityTarget.ALLY:
         return ally_targets(g, seat)
     return []

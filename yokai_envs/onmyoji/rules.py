@@ -201,9 +201,8 @@ def advance(g: OnmyojiGame) -> None:
 
 def _can_act(g: OnmyojiGame, seat: int) -> bool:
     p = g.players[seat]
-    # Ruling: in the Duel Final a player brought to 0 still acts this turn; on the nights a
-    # fallen Onmyoji does nothing more.
-    return p.played >= 0 and not p.used[p.played] and (g.final_duel or not p.fallen)
+    # A fallen Onmyoji does nothing more (R13; in the Duel Final a fall ends the game, R2).
+    return p.played >= 0 and not p.used[p.played] and not p.fallen
 
 
 def _reveal(g: OnmyojiGame) -> None:
@@ -243,12 +242,8 @@ def _end_turn(g: OnmyojiGame) -> None:
             p.hand = [True, True, True]
             p.used = [False, False, False]
     if g.final_duel:
-        down = [p.hp == 0 for p in g.players]
-        if all(down):
-            fx.duel_winner(g, g.first_seat)  # both reach 0 on the same turn: the first player wins
-        elif any(down):
-            fx.duel_winner(g, down.index(False))
-        elif g.turn >= DUEL_FINAL_TURN_CAP:
+        # A player brought to 0 has already lost (R2); here only the turn cap ends it (R3).
+        if g.turn >= DUEL_FINAL_TURN_CAP:
             hp = [p.hp for p in g.players]
             fx.duel_winner(g, g.first_seat if hp[0] == hp[1] else int(np.argmax(hp)))
         else:

@@ -356,8 +356,12 @@ def test_R27_pile_and_deck_contents_public_order_hidden():
         orders.add(tuple(world.piles[2]))
     assert len(orders) > 1
     assert ("pile", 2, g.piles[2][0]) in g.known_placements(0)
-    view = g.table_view(0)
-    assert {z["name"]: z["hidden"] for z in view["zones"]}["Lv 2 Yokai pile"] == len(g.piles[2])
+    world = g.determinize(0, np.random.default_rng(1))
+    assert world.piles[2] != g.piles[2]  # another order, the same views:
+    assert world.table_view(0) == g.table_view(0) and world.render_for(0) == g.render_for(0)
+    assert world.observation(0).tolist() == g.observation(0).tolist()
+    pile = {z["name"]: z for z in g.table_view(0)["zones"]}["Lv 2 Yokai pile"]
+    assert [c["name"] for c in pile["cards"]] == [g.yokai_names[y] for y in sorted(g.piles[2])]
 
 
 def test_R28_start_of_turn_damage_hits_a_player_who_then_guards_in_the_duel_final():

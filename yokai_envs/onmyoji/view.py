@@ -3,7 +3,7 @@ picture for viewers, see ``Game.table_view``) and ``public_action_name``.
 
 A seat sees its own hand and its own face-down card; of another seat it sees only how many cards
 are in hand and that a card was played face down, until the reveal. The face-down Yokai piles
-(and the Solo Yokai deck) show only how many cards they hold, never their order.
+(and the Solo Yokai deck) show what they hold in card order, never their order (R27).
 """
 
 from __future__ import annotations
@@ -46,6 +46,10 @@ def render(g: OnmyojiGame, seat: int | None) -> str:
             card = g.card(e.yokai)
             lines.append(f"  {('left', 'right')[slot]}: {card.name} HP {e.hp}/{card.hp} DEF {card.defense} "
                          f"next ({e.next_action + 1}){' defeated' if not e.alive else ''}")
+    # R27: pile and Solo deck contents are public (listed in card order), their order hidden.
+    piles = "; ".join(f"Lv{lv} [{', '.join(g.yokai_names[y] for y in sorted(g.piles[lv]))}]" for lv in (1, 2, 3))
+    deck = f" | Yokai deck [{', '.join(CARD_NAMES[c] for c in sorted(g.yokai_deck))}]" if g.mode == "solo" else ""
+    lines.append(f"  piles (order hidden): {piles}{deck}")
     return "\n".join(lines)
 
 
@@ -161,10 +165,14 @@ def table_view(g: OnmyojiGame, seat: int | None) -> dict[str, Any]:
     if g.taking >= 0:
         zones.append(_zone("being taken (Shikigami or Equip)",
                            [{"name": g.yokai_names[g.taking], "info": f"Lv {g.card(g.taking).lv}"}]))
+    # R27: what the piles and the Solo Yokai deck hold is public, their order is not: the cards are
+    # listed in card order, never in draw order.
     for lv in (1, 2, 3):
-        zones.append(_zone(f"Lv {lv} Yokai pile", [], len(g.piles[lv])))
+        zones.append(_zone(f"Lv {lv} Yokai pile", [{"name": g.yokai_names[y], "info": "in the pile, order unknown"}
+                                                   for y in sorted(g.piles[lv])]))
     if g.mode == "solo":
-        zones.append(_zone("Solo Yokai deck", [], len(g.yokai_deck)))
+        zones.append(_zone("Solo Yokai deck", [{"name": CARD_NAMES[c], "info": "not flipped yet, order unknown"}
+                                               for c in sorted(g.yokai_deck)]))
     text = ""
     if g.over:
         text = f"game over; returns {[float(r) for r in g.returns()]}"

@@ -29,7 +29,7 @@ def _maker(env_id: str, options: dict):
 
 # Games whose rules do not yet record what each seat sees (issue 17 lands game by game): their
 # checks run and are expected to fail until the game records its events; remove an id when it does.
-PENDING: set[str] = {"yonkai_no_yokai_v0", "yokaizo_v0", "onmyoji_v0"}
+PENDING: set[str] = {"yonkai_no_yokai_v0", "yokaizo_v0"}
 
 
 def game_params() -> list:
@@ -77,7 +77,8 @@ def test_public_views_and_public_names_agree(env_id: str, options: dict) -> None
 def test_twin_histories_give_equal_observations_and_masks(env_id: str, options: dict) -> None:
     tried, problems = twin_problems(_maker(env_id, options), range(40))
     assert problems == [], "\n".join(problems[:5])
-    assert tried >= 100, f"only {tried} twin pairs"
+    alone = _maker(env_id, options)().num_players == 1  # one seat: no other seat's decision to split at
+    assert tried >= 100 or alone, f"only {tried} twin pairs"
 
 
 @pytest.mark.parametrize(("env_id", "options"), game_params())

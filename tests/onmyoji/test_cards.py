@@ -259,3 +259,41 @@ def test_shikigami_in_the_duel_final_uses_its_duel_text_on_the_other_onmyoji(nam
     assert (me.hp, me.shield, me.atk_up, me.spl_up, me.act_first, other.hp, other.weak) == (
         hp, shield, atk_up, spl_up, act_first, other_hp, other_weak)
     assert "stop" not in {v for v, _ in ability.effects}
+
+
+def _what_an_edge_changes(g, seat):
+    """Everything an edge ability could change, except the shield of a Guarding user (Guard already
+    keeps every damage off it, so that shield does nothing)."""
+    me = g.players[seat]
+    out = [(p.hp, p.atk_up, p.spl_up, p.weak, p.shield if s != seat or not me.guarding else None,
+            tuple(p.hand)) for s, p in enumerate(g.players)]
+    out += [(e.hp, e.weak, e.stopped) for e in g.enemies if e is not None]
+    return out
+
+
+EDGE_ABILITIES = [(y.name, edge) for y in POOL.yokai for edge in range(3) if y.edges[edge].ability is not None]
+
+
+@pytest.mark.parametrize("mode", ["solo", "duel", "coop"])
+@pytest.mark.parametrize(("name", "edge"), EDGE_ABILITIES)
+def test_every_edge_ability_does_something_when_it_can_be_used(name, edge, mode):
+    """Issue 20.6: Azukiarai's and Nue's right edge (shield yourself) could be used only while
+    Guarding, when they did nothing."""
+    g = new_game(mode, characters=("Doman", "Seimei"), solo_start="Kappa")
+    for p in g.players:
+        p.hp = 10
+    give(g, 0, name, 1 + edge)
+    enemies = [n for n in ("Oni", "Jorogumo", "Umibozu") if n != name][:2]
+    put_battle(g, enemies, first=0)
+    card = (A, G, S)[edge]
+    g.step(card)
+    if mode != "solo":
+        g.step(A)
+    assert g.decision == Decision.ACTION_MENU and g.current_player == 0
+    use = act.USE_EQUIP + Y[name]
+    assert use in legal(g)
+    before = _what_an_edge_changes(g, 0)
+    g.step(use)
+    if g.decision == Decision.TARGET:
+        g.step(max(legal(g)))  # the right enemy (DEF 0), or the partner in Co-op
+    assert _what_an_edge_changes(g, 0) != before

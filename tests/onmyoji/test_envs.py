@@ -10,7 +10,7 @@ import pytest
 from pettingzoo.test import parallel_api_test
 
 import yokai_envs
-from yokai_envs.core.errors import ConfigError
+from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.onmyoji import actions as act
 from yokai_envs.onmyoji import parallel_env
 from yokai_envs.onmyoji.game import OnmyojiGame
@@ -41,7 +41,7 @@ def test_characters_option_and_solo_takes_one_name():
 
 
 def test_solo_is_a_one_agent_aec_game():
-    env = yokai_envs.make("onmyoji_v0", mode="solo")
+    env = yokai_envs.make("onmyoji_v1", mode="solo")
     env.reset(seed=1)
     assert env.possible_agents == ["player_0"]
     rng = np.random.default_rng(0)
@@ -97,9 +97,10 @@ def test_parallel_rejects_a_real_action_from_a_waiting_seat():
         obs, *_ = env.step({a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()})
     actions = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in obs.items()}
     actions[waiting[0]] = act.PLAY
-    with pytest.raises(ConfigError, match="nothing to decide"):
+    steps = game.steps
+    with pytest.raises(IllegalActionError, match="nothing to decide"):
         env.step(actions)
-    assert game.steps >= 0
+    assert game.steps == steps  # the deciding seat's legal action was not applied either
 
 
 def test_solo_single_agent_gym_env_passes_sb3_check():
@@ -107,7 +108,7 @@ def test_solo_single_agent_gym_env_passes_sb3_check():
     make_gym = getattr(yokai_envs, "make_gym", None)
     if make_gym is None:
         pytest.skip("yokai_envs.make_gym not available")
-    env = make_gym("onmyoji_v0", mode="solo")
+    env = make_gym("onmyoji_v1", mode="solo")
     check_env(env)
     env.reset(seed=0)
     assert env.action_masks().shape == (act.NUM_ACTIONS,)
@@ -136,3 +137,50 @@ def test_action_encode_decode_round_trip():
         act.decode(act.NUM_ACTIONS)
     with pytest.raises(ValueError, match="has no argument"):
         act.encode(act.Block.PLAY, 3)
+
+
+def _to_face_down_step(env, seed=3):
+    obs, _ = env.reset(seed=seed)
+    while env.game.decision != Decision.PLAY:
+        obs, *_ = env.step({a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in obs.items()})
+    return obs
+
+
+def test_parallel_step_is_atomic():
+    """Issue 20.2: a joint action with one illegal action changes nothing, and can be retried."""
+    env = parallel_env(mode="duel")
+    _to_face_down_step(env)
+    game = env.game
+    first, second = (f"player_{s}" for s in game.order)
+    before = (game.steps, game.state_tensor().tobytes(), [p.played for p in game.players])
+    with pytest.raises(IllegalActionError, match="evolve"):
+        env.step({first: act.PLAY, second: act.EVOLVE})  # the first seat's card is legal, the second's not
+    assert (game.steps, game.state_tensor().tobytes(), [p.played for p in game.players]) == before
+    env.step({first: act.PLAY, second: act.PLAY + 1})  # the same joint step, now legal
+    assert all(p.revealed for p in game.players)
+    with pytest.raises(ConfigError, match="no action for"):
+        env.step({})
+
+
+def test_parallel_penalize_ends_the_game_for_the_offender():
+    env = parallel_env(mode="duel", illegal_action="penalize")
+    _to_face_down_step(env)
+    game = env.game
+    first, second = (f"player_{s}" for s in game.order)
+    steps = game.steps
+    _, rewards, terms, truncs, infos = env.step({first: act.PLAY, second: act.EVOLVE})
+    assert rewards == {first: 0.0, second: -1.0}
+    assert all(terms.values()) and not any(truncs.values())
+    assert infos[second] == {"illegal_action": True} and infos[first] == {}
+    assert env.agents == [] and game.steps == steps
+    with pytest.raises(ConfigError, match="illegal_action 'ignore'"):
+        parallel_env(illegal_action="ignore")
+
+
+def test_parallel_penalize_passes_the_api_test():
+    parallel_api_test(parallel_env(mode="coop", illegal_action="penalize", history=4), num_cycles=200)
+
+
+def test_retired_v0_is_refused():
+    with pytest.raises(ValueError, match=r"retired.*onmyoji_v1"):
+        yokai_envs.make("onmyoji_v0", mode="duel")

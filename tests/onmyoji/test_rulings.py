@@ -6,11 +6,13 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from tests.onmyoji.helpers import POOL, T_LEFT, T_RIGHT, A, G, S, Y, give, legal, new_game, play_turn, put_battle
 from yokai_envs.onmyoji import actions as act
 from yokai_envs.onmyoji import effects as fx
 from yokai_envs.onmyoji import rules
+from yokai_envs.onmyoji.cards import difficulty_tables
 from yokai_envs.onmyoji.rules import DUEL_FINAL_TURN_CAP
 from yokai_envs.onmyoji.state import GUARD, SPELL, Decision, Zone
 
@@ -43,15 +45,44 @@ def test_R1_both_hits_each_living_player_once():
     assert fx.yokai_action_seats(g, "left") == [1]
 
 
-def test_R2_duel_final_decided_at_end_of_turn():
+def test_R2_duel_final_ends_when_a_player_reaches_zero():
     g = _final(first=0)
     g.players[0].hp = g.players[1].hp = 3
-    play_turn(g, [S, S])  # Doman SPL 2 (Seimei 3 -> 1), Seimei SPL 3 (Doman 3 -> 0), Seimei still acted
+    play_turn(g, [S, S])  # Doman SPL 2 (Seimei 3 -> 1), Seimei SPL 3 (Doman 3 -> 0)
     assert g.is_over and list(g.returns()) == [-1.0, 1.0]
     g = _final(first=1)
     g.players[0].hp = g.players[1].hp = 2
     play_turn(g, [S, S])
-    assert list(g.returns()) == [-1.0, 1.0]  # both at 0: the first player (seat 1) wins
+    assert list(g.returns()) == [-1.0, 1.0] and g.players[1].hp == 2  # seat 1 acts first and wins at once
+
+
+def test_R2_no_revival_from_zero_in_the_duel_final():
+    """Issue 20.1: brought to 0, Seimei used to heal on its own action in the same turn and play on."""
+    g = _final(first=0)
+    give(g, 1, "Kappa", 0)  # Seimei's Shikigami: heal 2 on its action
+    g.players[0].hp, g.players[1].hp = 10, 2
+    g.step(S)
+    g.step(S)
+    g.step(act.DONE)  # Doman resolves its Spell: SPL 2, Seimei 2 -> 0
+    assert g.players[1].hp == 0 and g.is_over and list(g.returns()) == [1.0, -1.0]
+    assert g.current_player == -1
+
+
+def test_R2_property_no_player_at_zero_acts_again_in_random_duels():
+    rng = np.random.default_rng(20)
+    finals = 0
+    for seed in range(150):
+        g = new_game("duel", characters=None, seed=seed)
+        while not g.is_over:
+            seat = g.current_player
+            assert g.players[seat].hp > 0 and not g.players[seat].fallen, (seed, g.steps, g.phase_name)
+            g.step(int(rng.choice(np.flatnonzero(g.legal_action_mask()))))
+        finals += g.final_duel
+        if g.final_duel:
+            assert sum(p.hp == 0 for p in g.players) <= 1
+            loser = [s for s in (0, 1) if g.returns()[s] < 0]
+            assert len(loser) == 1 and (g.players[loser[0]].hp == 0 or g.turn == DUEL_FINAL_TURN_CAP)
+    assert finals > 20
 
 
 def test_R3_duel_final_turn_cap():
@@ -62,12 +93,29 @@ def test_R3_duel_final_turn_cap():
     assert g.is_over and list(g.returns()) == [-1.0, 1.0]
 
 
-def test_R4_boss_not_targetable_while_minion_lives():
+def test_R4_boss_immune_to_damage_only_while_minion_lives():
     g = put_battle(new_game("coop", characters=("Doman", "Seimei")), ["Oni"], boss=True)
     assert fx.enemy_targets(g, 0) == [1]
     give(g, 0, "Gashadokuro", 0)  # damage_all 2
     fx.apply_ability(g, 0, POOL.yokai[Y["Gashadokuro"]].shikigami.ability, None)
     assert g.enemies[0].hp == POOL.boss.hp and g.enemies[1].hp == POOL.yokai[Y["Oni"]].hp - 1
+    damage = POOL.yokai[Y["Rokurokubi"]].shikigami.ability  # damage 2 only: the Boss is no target
+    assert fx.ability_targets(g, 0, damage) == [1]
+
+
+def test_R4_boss_can_be_stopped_and_weakened_while_minion_lives():
+    """Issue 20.3: immunity used to block stop and weaken on the Boss too."""
+    g = put_battle(new_game("coop", characters=("Doman", "Seimei")), ["Oni"], boss=True)
+    nue = POOL.yokai[Y["Nue"]].shikigami.ability  # stop + weaken 1
+    assert fx.ability_targets(g, 0, nue) == [0, 1]
+    fx.apply_ability(g, 0, nue, 0)
+    boss = g.enemies[0]
+    assert boss.stopped and boss.weak == 1 and boss.hp == POOL.boss.hp
+    jorogumo_left = POOL.yokai[Y["Jorogumo"]].edges[0].ability  # weaken 2
+    assert fx.ability_targets(g, 0, jorogumo_left) == [0, 1]
+    hp = boss.hp
+    fx.yokai_take_action(g, 0)  # stopped: no damage to anyone
+    assert boss.hp == hp and all(p.hp == p_hp for p, p_hp in zip(g.players, (15, 14), strict=True))
 
 
 def test_R5_edge_effects_before_the_card_resolves_then_lapse():
@@ -286,5 +334,56 @@ def test_R25_guard_is_not_redirected():
 
 def test_R26_solo_boss_plus():
     assert [POOL.solo[lv].boss_plus for lv in range(1, 11)][-3:] == [2, 3, 4]
+    # Issue 20.5: one source. The prose names the levels the data gives; the docs show the generated table.
+    notes = (Path(fx.__file__).parent / "RULES_NOTES.md").read_text()
+    first, last = map(int, re.search(r"^- R26 .*?Solo Lv(\d+)-(\d+)", notes, flags=re.M).groups())
+    assert list(range(first, last + 1)) == [lv for lv in range(1, 11) if POOL.solo[lv].boss_plus]
+    yaml_text = (Path(fx.__file__).parent / "cards.yaml").read_text()
+    assert not re.search(r"from Lv\d+ the Co-op modifier", yaml_text)
+    page = (Path(fx.__file__).parents[2] / "docs" / "onmyoji.md").read_text()
+    assert difficulty_tables(POOL) in page
     g = put_battle(new_game("solo", characters="Doman", difficulty=10), ["Oni"], boss=True)
     assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == 2 + 4
+
+
+def test_R27_pile_and_deck_contents_public_order_hidden():
+    g = new_game("solo", characters="Seimei")
+    orders = set()
+    for k in range(8):
+        world = g.determinize(0, np.random.default_rng(k))
+        assert [sorted(p) for p in world.piles] == [sorted(p) for p in g.piles]
+        assert sorted(world.yokai_deck) == sorted(g.yokai_deck)
+        orders.add(tuple(world.piles[2]))
+    assert len(orders) > 1
+    assert ("pile", 2, g.piles[2][0]) in g.known_placements(0)
+    world = g.determinize(0, np.random.default_rng(1))
+    assert world.piles[2] != g.piles[2]  # another order, the same views:
+    assert world.table_view(0) == g.table_view(0) and world.render_for(0) == g.render_for(0)
+    assert world.observation(0).tolist() == g.observation(0).tolist()
+    pile = {z["name"]: z for z in g.table_view(0)["zones"]}["Lv 2 Yokai pile"]
+    assert [c["name"] for c in pile["cards"]] == [g.yokai_names[y] for y in sorted(g.piles[2])]
+
+
+def test_R28_start_of_turn_damage_hits_a_player_who_then_guards_in_the_duel_final():
+    g = new_game("duel", characters=("Doman", "Seimei"))
+    give(g, 0, "Yuki-onna", 0)  # start of turn; Duel: pierce 2
+    g.final_duel = True
+    g.first_seat = 0
+    rules.start_battle(g, [None, None])
+    rules.advance(g)
+    assert g.decision == Decision.START_MENU and g.current_player == 0
+    g.step(act.USE_SHIKIGAMI + Y["Yuki-onna"])
+    assert g.players[1].hp == 14 - 2
+    play_turn(g, [A, G])  # Seimei Guards: Doman's Attack does nothing, the Start-of-turn damage stays
+    assert g.players[1].hp == 12
+
+
+@pytest.mark.parametrize("mode", ["duel", "coop"])
+def test_R29_two_battles_of_two_yokai_each_night_in_duel_and_coop(mode):
+    g = new_game(mode, characters=("Doman", "Seimei"))
+    seen = []
+    for _ in range(6):
+        seen.append((g.night, g.battle, [g.card(e.yokai).lv for e in g.enemies if e is not None]))
+        rules.next_battle(g)
+    assert seen == [(1, 1, [1, 1]), (1, 2, [1, 1]), (2, 1, [2, 2]), (2, 2, [2, 2]), (3, 1, [3, 3]), (3, 2, [3, 3])]
+    assert g.final_duel if mode == "duel" else g.boss_battle

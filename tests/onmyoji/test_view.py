@@ -1,4 +1,4 @@
-"""``table_view`` and ``public_action_name`` of onmyoji_v0: what each seat may see."""
+"""``table_view`` and ``public_action_name`` of onmyoji_v1: what each seat may see."""
 
 from __future__ import annotations
 
@@ -31,7 +31,10 @@ def test_view_shape_counters_and_seats():
             assert {"Character", "hand", "played", "used", "Shikigami", "Attack Equips (left edge)",
                     "Guard Equips (right edge)", "Spell Equips (bottom edge)"} <= names
         piles = [z for z in view["zones"] if z["name"].endswith("Yokai pile")]
-        assert piles and all(z["cards"] == [] and z["hidden"] > 0 for z in piles)  # pile contents/order hidden
+        # R27: contents public (in card order), the draw order hidden
+        assert piles and all(z["hidden"] == 0 and z["cards"] for z in piles)
+        for z, lv in zip(piles, (1, 2, 3), strict=True):
+            assert [c["name"] for c in z["cards"]] == [g.yokai_names[y] for y in sorted(g.piles[lv])]
     other = g.table_view(0)["seats"][1]
     assert _zone(other["zones"], "hand") == {"name": "hand", "cards": [], "hidden": 3}
     assert len(_zone(g.table_view(1)["seats"][1]["zones"], "hand")["cards"]) == 3
@@ -71,7 +74,8 @@ def test_solo_view_hides_the_yokai_deck_order():
     g = new_game("solo")
     view = g.table_view(0)
     deck = _zone(view["zones"], "Solo Yokai deck")
-    assert deck["cards"] == [] and deck["hidden"] == len(g.yokai_deck)
+    assert [c["name"] for c in deck["cards"]] == [("Attack", "Guard", "Spell")[c] for c in sorted(g.yokai_deck)]
+    assert deck["hidden"] == 0  # R27: what the deck holds is public, listed in card order, never in deck order
     assert len(view["seats"]) == 1
     equips = _zone(view["seats"][0]["zones"], "Guard Equips (right edge)")["cards"]
     assert len(equips) == 1

@@ -350,6 +350,27 @@ def parse_pool(data: Any) -> CardPool:
     return CardPool(tuple(characters), yokai, boss, coop, solo)
 
 
+def difficulty_tables(pool: CardPool) -> str:
+    """The Co-op and Solo difficulty tables as plain text, generated from the data (the docs show
+    this, so the numbers have one source: ``cards.yaml``)."""
+    def yes(flag: bool) -> str:
+        return "yes" if flag else "-"
+
+    lines = ["Co-op difficulty (generated from cards.yaml):", "",
+             "  Lv  Boss boost  +1 lone Yokai  Enemy damage +1  Boss damage +N"]
+    for lv, c in pool.coop.items():
+        lines.append(f"  {lv:>2}  {yes(c.boss_boost):<10}  {yes(c.lone_plus_one):<13}  {yes(c.enemy_plus_one):<15}  "
+                     f"{f'+{c.boss_plus}' if c.boss_plus else '-'}")
+    lines += ["", "Solo difficulty (generated from cards.yaml):", "",
+              "  Lv  HP  Start Lv  Actions you take (and Both)  Heal before Boss  +1 lone Yokai  Boss damage +N"]
+    for lv, s in pool.solo.items():
+        take = ", ".join(t.value for t in YokaiTarget if t in s.take)
+        lines.append(f"  {lv:>2}  +{s.character_plus:<2} {s.starting_shikigami_lv:<8}  {take:<27}  "
+                     f"{yes(s.heal_before_boss):<16}  {yes(s.lone_plus_one):<13}  "
+                     f"{f'+{s.boss_plus}' if s.boss_plus else '-'}")
+    return "\n".join(lines)
+
+
 @lru_cache(maxsize=1)
 def load_pool() -> CardPool:
     """The shipped card pool (parsed once per process)."""

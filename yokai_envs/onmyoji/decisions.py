@@ -32,6 +32,7 @@ from yokai_envs.onmyoji.state import (
     EDGE_OF_CARD,
     SPELL,
     Decision,
+    Event,
     Mode,
     Stage,
     TargetChoice,
@@ -151,7 +152,10 @@ def _apply_evolve(g: OnmyojiGame, seat: int, a: int) -> None:
     g.evolve_sum += g.card(y).lv
     if g.evolve_sum >= g.pool.characters[p.character].evolve_at:
         p.evolved = True
-        p.hp = max(p.hp, min(fx.HP_CAP, g.side(p).hp))  # heal up to the back side's HP
+        healed = max(p.hp, min(fx.HP_CAP, g.side(p).hp))  # heal up to the back side's HP
+        if healed > p.hp:
+            g.see(None, Event.HEAL, fx.PLAYER_0 + seat, healed - p.hp)
+        p.hp = healed
         g.evolve_sum = 0
         g.decision = Decision.ACTION_MENU
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from yokai_envs.onmyoji.cards import Ability, AbilityTarget, Verb, YokaiAction, YokaiTarget
-from yokai_envs.onmyoji.state import GUARD, SPELL, Decision, Enemy, Mode, Player, Stage, Target
+from yokai_envs.onmyoji.state import GUARD, SPELL, Decision, Enemy, Event, Mode, Player, Stage, Target
 
 if TYPE_CHECKING:
     from yokai_envs.onmyoji.game import OnmyojiGame
@@ -24,6 +24,8 @@ ENEMY_LEFT, ENEMY_RIGHT, PLAYER_0, PLAYER_1 = Target.ENEMY_LEFT, Target.ENEMY_RI
 #: Verbs resolved against the ability's enemy target, and the two that deal damage.
 _TARGET_VERBS = frozenset({Verb.DAMAGE, Verb.PIERCE, Verb.WEAKEN, Verb.STOP})
 _DAMAGE_VERBS = frozenset({Verb.DAMAGE, Verb.PIERCE})
+#: Game outcomes of ``Event.GAME_OVER``: seat 0 or 1 wins (Duel), everyone loses, the team clears.
+SEAT_0_WINS, SEAT_1_WINS, ALL_LOSE, CLEARED = 0, 1, 2, 3
 
 
 # ---------------------------------------------------------------------------------- stats
@@ -53,18 +55,25 @@ def enemy_can_be_hurt(g: OnmyojiGame, e: Enemy) -> bool:
 
 
 def enemy_targets(g: OnmyojiGame, seat: int, include_immune: bool = False) -> list[int]:
-    """Target references ``seat`` may aim an Attack, a Spell or an enemy ability at."""
+    """Target references ``seat`` may aim an Attack, a Spell or an enemy ability at.
+
+    Ruling R4: the immune Boss (its minion alive) is no target for damage alone; ``include_immune``
+    lists it too, for "all enemies" damage and for abilities that also stop or weaken."""
     if g.final_duel:
         return [PLAYER_0 + 1 - seat]
     out = []
     for slot, e in enumerate(g.enemies):
         if e is None or not e.alive:
             continue
-        # Ruling: the Boss cannot be chosen as a target while its minion is alive.
         if e.is_boss and not include_immune and not enemy_can_be_hurt(g, e):
             continue
         out.append(slot)
     return out
+
+
+def _more_than_damage(ability: Ability) -> bool:
+    """Whether ``ability`` does something to its enemy target besides damage (stop, weaken)."""
+    return any(verb in _TARGET_VERBS and verb not in _DAMAGE_VERBS for verb, _ in ability.effects)
 
 
 def ally_targets(g: OnmyojiGame, seat: int) -> list[int]:
@@ -80,9 +89,11 @@ def alive_enemy_count(g: OnmyojiGame) -> int:
 
 # ---------------------------------------------------------------------------------- falling and the end
 def on_hp_zero(g: OnmyojiGame, seat: int) -> None:
-    if g.final_duel:
-        return  # the Duel Final is decided at the end of the turn (ruling)
+    g.see(None, Event.FALL, PLAYER_0 + seat)
     g.players[seat].fallen = True
+    if g.final_duel:
+        duel_winner(g, 1 - seat)  # R2: the first to bring the other to 0 wins, at once
+        return
     if g.mode != Mode.DUEL:
         finish(g, [-1.0] * g.num_players)  # Co-op/Solo: a fall loses at once
     elif all(p.fallen for p in g.players):
@@ -96,6 +107,12 @@ def finish(g: OnmyojiGame, rewards: Sequence[float]) -> None:
     g.decision = Decision.NONE
     g.decider = -1
     g.final_returns = np.array(rewards, dtype=np.float64)
+    if g._seen is not None:
+        if rewards[0] > 0:
+            outcome = CLEARED if g.cooperative or g.num_players == 1 else SEAT_0_WINS
+        else:
+            outcome = SEAT_1_WINS if len(rewards) == 2 and rewards[1] > 0 and not g.cooperative else ALL_LOSE
+        g.see(None, Event.GAME_OVER, outcome)
 
 
 def duel_winner(g: OnmyojiGame, seat: int) -> None:
@@ -122,7 +139,10 @@ def hurt_enemy(g: OnmyojiGame, seat: int, slot: int, amount: int, pierce: bool) 
     e.def_spent += absorbed
     dealt = min(dealt, e.hp)
     e.hp -= dealt
+    if dealt:
+        g.see(None, Event.DAMAGE, slot, dealt)
     if e.hp == 0:
+        g.see(None, Event.FALL, slot)
         e.alive = False
         if not any(x is not None and x.alive for x in g.enemies):
             g.finisher = seat
@@ -138,14 +158,21 @@ def hurt_player(g: OnmyojiGame, seat: int, amount: int, pierce: bool) -> int:
     p.def_spent += absorbed
     dealt = min(dealt, p.hp)
     p.hp -= dealt
+    if dealt:
+        g.see(None, Event.DAMAGE, PLAYER_0 + seat, dealt)
     if p.hp == 0:
         on_hp_zero(g, seat)
     return dealt
 
 
-def heal(p: Player, amount: int) -> None:
+def heal(g: OnmyojiGame, seat: int, amount: int) -> None:
+    """Onmyoji ``seat`` heals ``amount`` (up to the cap; a fallen one does not)."""
+    p = g.players[seat]
     if not p.fallen:
-        p.hp = min(HP_CAP, p.hp + amount)
+        gained = max(0, min(HP_CAP, p.hp + amount) - p.hp)
+        p.hp += gained
+        if gained:
+            g.see(None, Event.HEAL, PLAYER_0 + seat, gained)
 
 
 # ---------------------------------------------------------------------------------- abilities
@@ -156,27 +183,30 @@ def active_variant(g: OnmyojiGame, ability: Ability) -> Ability:
 
 def ability_targets(g: OnmyojiGame, seat: int, ability: Ability) -> list[int]:
     if ability.target == AbilityTarget.ENEMY:
-        return enemy_targets(g, seat)
+        return enemy_targets(g, seat, include_immune=_more_than_damage(ability))
     if ability.target == AbilityTarget.ALLY:
         return ally_targets(g, seat)
     return []
 
 
 def apply_ability(g: OnmyojiGame, seat: int, ability: Ability, target: int | None) -> None:
-    """Resolve every effect of ``ability`` in order; ``target`` is a target reference or None."""
+    """Resolve every effect of ``ability`` in order; ``target`` is a target reference or None.
+    An effect that ends the game (a Duel Final knock-out) ends the ability too."""
     me = g.players[seat]
     for verb, n in ability.effects:
+        if g.over:
+            return
         if verb in _TARGET_VERBS:
             _enemy_effect(g, seat, verb, n, target)
         elif verb == Verb.DAMAGE_ALL:
             for ref in enemy_targets(g, seat, include_immune=True):
                 _enemy_effect(g, seat, Verb.DAMAGE, n, ref)
         elif verb in (Verb.HEAL, Verb.SHIELD):
-            ally = me if target is None or target < PLAYER_0 else g.players[target - PLAYER_0]
+            ally = seat if target is None or target < PLAYER_0 else target - PLAYER_0
             if verb == Verb.HEAL:
-                heal(ally, n)
+                heal(g, ally, n)
             else:
-                ally.shield += n
+                g.players[ally].shield += n
         elif verb == Verb.ATK_UP:
             me.atk_up += n
         elif verb == Verb.SPL_UP:
@@ -266,15 +296,19 @@ def yokai_action_seats(g: OnmyojiGame, target: YokaiTarget | None) -> list[int]:
     return [seat]
 
 
-def yokai_take_action(g: OnmyojiGame, e: Enemy) -> None:
-    """One Yokai's action this turn; its order moves on even when it was stopped."""
-    if not e.alive or g.over:
+def yokai_take_action(g: OnmyojiGame, slot: int) -> None:
+    """The action this turn of the Yokai in ``slot``; its order moves on even when it was stopped."""
+    e = g.enemies[slot]
+    if e is None or not e.alive or g.over:
         return
     if e.deck_card == GUARD:  # Solo deck Guard: it does not act, and takes this action next turn
+        g.see(None, Event.YOKAI_ACTS, slot, e.next_action, 0)
         return
     actions = g.card(e.yokai).actions
     action = actions[e.next_action]
-    if not e.stopped and not action.rest:
+    acts = not e.stopped and not action.rest
+    g.see(None, Event.YOKAI_ACTS, slot, e.next_action, acts)
+    if acts:
         amount = yokai_damage(g, e, action)
         pierce = action.marked or e.deck_card == SPELL
         for seat in yokai_action_seats(g, action.target):

@@ -1,9 +1,18 @@
-"""PettingZoo envs of Onmyoji: three nights (``onmyoji_v0``).
+"""PettingZoo envs of Onmyoji: three nights (``onmyoji_v1``).
 
 ``env(mode=..., difficulty=..., characters=...)`` is the AEC env (agents ``player_0`` and, in Duel
 and Co-op, ``player_1``; Solo is a 1-agent AEC game). ``parallel_env(...)`` is the Parallel API
 over the same Game: every live seat acts each step; a seat with nothing to decide gets a mask with
 only action 0 (``wait``). In the face-down card step both seats choose in the same parallel step.
+Both take the env options ``render_mode``, ``illegal_action`` and ``history=K`` (the last K events
+a seat saw as ``observation["history"]``; the event kinds are in the package README).
+
+A Parallel step is atomic: every action of the joint action is checked before any is applied, and
+a rejected joint action changes nothing. With ``illegal_action="raise"`` (the default) an action
+outside its seat's mask raises :class:`IllegalActionError` (a real action from a waiting seat too);
+with ``"penalize"`` the game ends at once instead: each offender gets -1, every other agent 0, and
+the offenders' infos say ``illegal_action``. A missing action for a seat that must decide is a
+usage error (ConfigError) either way.
 
 Observation layout: see :mod:`yokai_envs.onmyoji.observation` (``env.observation_layout``).
 Action table (86 actions): see :mod:`yokai_envs.onmyoji.actions`.
@@ -17,21 +26,23 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from yokai_envs.core.errors import ConfigError
+from yokai_envs.core.errors import ConfigError, IllegalActionError
+from yokai_envs.core.information import HISTORY_PAD, history_tokens
 from yokai_envs.core.render import render_in_mode
-from yokai_envs.envs.aec import YokaiAECEnv, split_options, wrap
+from yokai_envs.envs.aec import ILLEGAL_ACTION_MODES, YokaiAECEnv, split_options, wrap
 from yokai_envs.onmyoji import actions as act
 from yokai_envs.onmyoji import observation as _observation
+from yokai_envs.onmyoji.cards import difficulty_tables, load_pool
 from yokai_envs.onmyoji.game import OnmyojiGame
 from yokai_envs.onmyoji.state import Decision
 
 # The full observation layout and action table, so that ``help(env)`` shows them.
-__doc__ = f"{__doc__}\n{_observation.__doc__}\n{act.__doc__}"
+__doc__ = f"{__doc__}\n{_observation.__doc__}\n{act.__doc__}\n{difficulty_tables(load_pool())}\n"
 
 
 class raw_env(YokaiAECEnv):
     game_class = OnmyojiGame
-    metadata = {"name": "onmyoji_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = {"name": "onmyoji_v1", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
 
 def env(**options: Any):
@@ -41,22 +52,37 @@ def env(**options: Any):
 class OnmyojiParallelEnv(ParallelEnv):
     """Every live seat acts each step; the simultaneous face-down choice is one parallel step."""
 
-    metadata = {"name": "onmyoji_parallel_v0", "render_modes": ["ansi", "human"]}
+    metadata = {"name": "onmyoji_parallel_v1", "render_modes": ["ansi", "human"]}
 
     def __init__(self, **options: Any) -> None:
         env_opts, game_opts = split_options(OnmyojiGame, options)
-        if env_opts["illegal_action"] != "raise":
-            raise ConfigError("onmyoji parallel_env: only illegal_action='raise' is supported")
+        if env_opts["illegal_action"] not in ILLEGAL_ACTION_MODES:
+            raise ConfigError(f"onmyoji parallel_env: illegal_action {env_opts['illegal_action']!r} is not one of "
+                              f"{ILLEGAL_ACTION_MODES}")
+        self.penalize_illegal = env_opts["illegal_action"] == "penalize"
+        if env_opts["render_mode"] not in (None, *self.metadata["render_modes"]):
+            raise ConfigError(f"onmyoji parallel_env: render_mode {env_opts['render_mode']!r} is not one of "
+                              f"{self.metadata['render_modes']}")
+        history = env_opts["history"]
+        if isinstance(history, bool) or not isinstance(history, int) or history < 0:
+            raise ConfigError(f"option history must be an int >= 0 (events kept in the observation), got {history!r}")
+        self.history: int = history
         self.render_mode = env_opts["render_mode"]
         self.game = OnmyojiGame(**game_opts)
+        if history:
+            self.game.record_information()
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents: list[str] = []
         low, high = self.game.observation_bounds()
-        obs_space = spaces.Dict({
+        blocks: dict[str, spaces.Space] = {
             "observation": spaces.Box(low=low, high=high, dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(act.NUM_ACTIONS,), dtype=np.int8),
-        })
+        }
+        if history:
+            blocks["history"] = spaces.Box(low=HISTORY_PAD, high=np.iinfo(np.int32).max,
+                                           shape=(history, 1 + self.game.EVENT_ARGS), dtype=np.int32)
+        obs_space = spaces.Dict(blocks)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         action_space: spaces.Space = spaces.Discrete(act.NUM_ACTIONS)
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
@@ -93,8 +119,15 @@ class OnmyojiParallelEnv(ParallelEnv):
 
     def _observe(self) -> dict[str, dict[str, np.ndarray]]:
         deciders = self._deciders()
-        return {a: {"observation": self.game.observation(i), "action_mask": self._mask(i, deciders)}
-                for i, a in enumerate(self.possible_agents) if a in self.agents}
+        return {a: self._observe_seat(i, deciders) for i, a in enumerate(self.possible_agents) if a in self.agents}
+
+    def _observe_seat(self, seat: int, deciders: list[int]) -> dict[str, np.ndarray]:
+        g = self.game
+        observed = {"observation": g.observation(seat), "action_mask": self._mask(seat, deciders)}
+        if self.history:
+            observed["history"] = history_tokens(g.recent_events(seat, self.history), self.history,
+                                                 1 + g.EVENT_ARGS)
+        return observed
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is None and self.game.seed is not None:
@@ -104,17 +137,43 @@ class OnmyojiParallelEnv(ParallelEnv):
         self._last = self.game.returns()
         return self._observe(), {a: {} for a in self.agents}
 
+    def _illegal(self, actions: dict[str, Any], deciders: list[int]) -> dict[str, IllegalActionError]:
+        """Every agent whose action its mask forbids (checked before anything is applied)."""
+        g = self.game
+        bad: dict[str, IllegalActionError] = {}
+        for agent, action in actions.items():
+            seat = self.possible_agents.index(agent)
+            try:
+                a = int(action)
+            except (TypeError, ValueError):
+                bad[agent] = IllegalActionError(action, seat, g.phase_name, reason="not an integer action")
+                continue
+            if a != action or not 0 <= a < act.NUM_ACTIONS:
+                bad[agent] = IllegalActionError(action, seat, g.phase_name,
+                                                reason=f"actions are integers 0..{act.NUM_ACTIONS - 1}")
+            elif seat not in deciders:
+                if a != act.WAIT:
+                    bad[agent] = IllegalActionError(a, seat, g.phase_name, g.action_name(a),
+                                                    reason="it has nothing to decide; its only action is 0 (wait)")
+            elif not self._mask(seat, deciders)[a]:
+                bad[agent] = IllegalActionError(a, seat, g.phase_name, g.action_name(a), reason="masked out")
+        return bad
+
     def step(self, actions: dict[str, int]):
         g = self.game
         deciders = self._deciders()
+        unknown = sorted(set(actions) - set(self.agents))
+        if unknown:
+            raise ConfigError(f"onmyoji parallel_env: {', '.join(unknown)} not among the live agents {self.agents}")
         for seat in deciders:
             agent = self.possible_agents[seat]
             if agent not in actions:
                 raise ConfigError(f"onmyoji parallel_env: no action for {agent}, which must decide")
-        for agent, a in actions.items():
-            seat = self.possible_agents.index(agent)
-            if seat not in deciders and int(a) != act.WAIT:
-                raise ConfigError(f"onmyoji parallel_env: {agent} has nothing to decide; its only action is 0 (wait)")
+        bad = self._illegal(actions, deciders)
+        if bad:
+            if not self.penalize_illegal:
+                raise next(iter(bad.values()))
+            return self._end_for_illegal_actions(bad)
         for seat in deciders:
             g.step(int(actions[self.possible_agents[seat]]))
         returns = g.returns()
@@ -130,6 +189,17 @@ class OnmyojiParallelEnv(ParallelEnv):
         infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
         if terminated or truncated:
             self.agents = []
+        return observations, rewards, terms, truncs, infos
+
+    def _end_for_illegal_actions(self, bad: dict[str, IllegalActionError]):
+        """``illegal_action="penalize"``: the game ends at once, -1 to each offender, 0 to the others."""
+        agents = self.agents
+        observations = self._observe()
+        rewards = {a: -1.0 if a in bad else 0.0 for a in agents}
+        terms = dict.fromkeys(agents, True)
+        truncs = dict.fromkeys(agents, False)
+        infos: dict[str, dict[str, Any]] = {a: {"illegal_action": True} if a in bad else {} for a in agents}
+        self.agents = []
         return observations, rewards, terms, truncs, infos
 
     def state(self) -> np.ndarray:

@@ -15,11 +15,14 @@ import numpy as np
 
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
+from yokai_envs.core.information import FIRST_GAME_EVENT
+from yokai_envs.core.information import Event as Seen
 from yokai_envs.core.layout import layout_size
 from yokai_envs.onmyoji import actions, decisions, invariants, observation, rules, view
 from yokai_envs.onmyoji.cards import Side, Yokai, load_pool
 from yokai_envs.onmyoji.state import (
     DECISION_NAMES,
+    EVENT_ARGS,
     MODES,
     STAGE_NAMES,
     Decision,
@@ -33,13 +36,14 @@ from yokai_envs.onmyoji.state import (
 
 
 class OnmyojiGame(Game):
-    env_id = "onmyoji_v0"
+    env_id = "onmyoji_v1"
     OPTIONS: ClassVar[dict[str, Any]] = {"mode": "duel", "difficulty": 1, "characters": None}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [
         {"mode": "solo"}, {"mode": "duel"}, {"mode": "coop"}, {"mode": "solo", "difficulty": 10},
         {"mode": "coop", "difficulty": 10},
     ]
     DEFAULT_MAX_STEPS = 5_000
+    EVENT_ARGS = EVENT_ARGS
 
     @classmethod
     def balance_axis(cls, options: dict[str, Any]) -> tuple[str, tuple[Any, ...], bool]:
@@ -53,11 +57,11 @@ class OnmyojiGame(Game):
         self.pool = load_pool()
         mode = self.options["mode"]
         if mode not in MODES:
-            raise ConfigError(f"onmyoji_v0: option mode must be one of {MODES}, got {mode!r}")
+            raise ConfigError(f"onmyoji_v1: option mode must be one of {MODES}, got {mode!r}")
         self.mode = Mode(mode)
         difficulty = self.options["difficulty"]
         if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 1 <= difficulty <= 10:
-            raise ConfigError(f"onmyoji_v0: option difficulty must be an int 1..10, got {difficulty!r}")
+            raise ConfigError(f"onmyoji_v1: option difficulty must be an int 1..10, got {difficulty!r}")
         self.difficulty = difficulty
         self.coop_level = self.pool.coop[difficulty]
         self.solo_level = self.pool.solo[difficulty]
@@ -76,11 +80,11 @@ class OnmyojiGame(Game):
         if isinstance(chars, str):
             chars = [chars]
         if not isinstance(chars, (list, tuple)) or len(chars) != self._num_players:
-            raise ConfigError(f"onmyoji_v0: option characters must list {self._num_players} Character name(s), "
+            raise ConfigError(f"onmyoji_v1: option characters must list {self._num_players} Character name(s), "
                               f"got {chars!r}")
         idx = [self.pool.character_index(c) for c in chars]
         if len(set(idx)) != len(idx):
-            raise ConfigError(f"onmyoji_v0: option characters names the same Character twice: {chars!r}")
+            raise ConfigError(f"onmyoji_v1: option characters names the same Character twice: {chars!r}")
         return idx
 
     def _init_empty(self) -> None:
@@ -196,6 +200,9 @@ class OnmyojiGame(Game):
         g.yokai_deck = self.yokai_deck[:]
         g.final_returns = self.final_returns.copy()
         g.action_history = self.action_history[:]
+        if self._seen is not None:
+            g._seen = [events[:] for events in self._seen]
+            g._seen_text = [texts[:] for texts in self._seen_text or ()]
         g.rng = np.random.default_rng()
         g.rng.bit_generator.state = self.rng.bit_generator.state
         return g
@@ -212,6 +219,36 @@ class OnmyojiGame(Game):
 
     def public_action_name(self, action: int, seat: int) -> str | None:
         return view.public_action_name(self, action, seat)
+
+    def public_action(self, action: int, seat: int) -> int | None:
+        return view.public_action(self, action, seat)
+
+    def describe_event(self, event: Seen, seat: int) -> str:
+        if event[0] < FIRST_GAME_EVENT:
+            return super().describe_event(event, seat)
+        return view.describe_event(self, event, seat)
+
+    # ------------------------------------------------------------------ what a seat knows of hidden places
+    def known_placements(self, seat: int) -> list[tuple[Any, ...]]:
+        """Which Yokai each face-down pile holds (public: every Yokai that came out is seen), the
+        Solo Yokai deck cards not yet flipped, and the seat's own face-down card."""
+        facts: list[tuple[Any, ...]] = [("pile", lv, y) for lv in (1, 2, 3) for y in self.piles[lv]]
+        facts += [("deck", c) for c in self.yokai_deck]
+        if 0 <= seat < len(self.players):
+            p = self.players[seat]
+            if p.played >= 0:
+                facts.append(("played", seat, p.played))
+        return facts
+
+    def placement_holds(self, placement: tuple[Any, ...]) -> bool:
+        kind = placement[0]
+        if kind == "pile":
+            return placement[2] in self.piles[placement[1]]
+        if kind == "deck":
+            return placement[1] in self.yokai_deck
+        if kind == "played":
+            return self.players[placement[1]].played == placement[2]
+        raise ValueError(f"onmyoji_v1: unknown placement {placement!r}")
 
     def check_invariants(self) -> None:
         invariants.check_invariants(self)

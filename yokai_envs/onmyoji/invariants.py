@@ -31,7 +31,7 @@ def check_invariants(g: OnmyojiGame) -> None:
         counts[g.taking] += 1
     for s, p in enumerate(g.players):
         assert 0 <= p.hp <= fx.HP_CAP, f"seat {s} HP {p.hp} out of range"
-        assert p.fallen == (p.hp == 0) or g.final_duel, f"seat {s} fallen flag disagrees with HP"
+        assert p.fallen == (p.hp == 0), f"seat {s} fallen flag disagrees with HP"
         for y in p.shikigami:
             assert g.zone[y] == Zone.SHIKIGAMI and g.owner[y] == s
             counts[y] += 1

@@ -1,11 +1,13 @@
-"""Observation tensor of ``onmyoji_v0`` (seat-relative; only that seat's information) and the state tensor.
+"""Observation tensor of ``onmyoji_v1`` (seat-relative; only that seat's information) and the state tensor.
 
 Layout (``observation_layout``; every entry in [0, 1]):
 
 - ``game``: mode one-hot (solo, duel, coop), difficulty/10, night one-hot (1, 2, 3, final),
-  battle one-hot (1, 2), turn/20, Boss battle, Duel Final.
+  battle one-hot (1, 2), turn/40 (the Duel Final's last turn is 40; longer battles read 1),
+  Boss battle, Duel Final.
 - ``decision``: pending decision one-hot (8), stage one-hot (7), "I am the seat to decide".
-- ``me`` then ``other`` (2-player modes): the Onmyoji block (see ``PLAYER_FIELDS``). For the other
+- ``me`` then ``other`` (2-player modes): the Onmyoji block (see ``PLAYER_FIELDS``; HP/20, ATK, DEF and
+  SPL /20, boosts /5, DEF used /12, Shikigami uses left as a fraction). For the other
   seat, the hand is left blank and its card shows only as "face down" until the reveal, so the
   choice of the first seat never reaches the second before both are revealed.
 - ``enemies``: left and right slot: present, alive, Boss, Yokai one-hot (18 + Boss), HP/max,
@@ -26,6 +28,7 @@ import numpy as np
 from yokai_envs.core.layout import Layout, build_layout, layout_bounds, layout_size, layout_starts
 from yokai_envs.onmyoji.actions import N_YOKAI
 from yokai_envs.onmyoji.effects import enemy_can_be_hurt, player_atk, player_def, player_spl
+from yokai_envs.onmyoji.rules import DUEL_FINAL_TURN_CAP
 from yokai_envs.onmyoji.state import MODES, Mode, TargetFor, Zone
 
 if TYPE_CHECKING:
@@ -89,6 +92,10 @@ def state_size(num_players: int) -> int:
     return layout_size(observation_layout(num_players)) * num_players + 3 * num_players + N + 3
 
 
+#: ATK, DEF and SPL are shown /20 (an Equip build reaches about 16 ATK; /12 clipped it).
+STAT_SCALE = 20
+
+
 def _clip(x: float) -> float:
     return 0.0 if x < 0 else 1.0 if x > 1 else x
 
@@ -118,9 +125,9 @@ def _player(g: OnmyojiGame, out: np.ndarray, base: int, seat: int, own: bool) ->
     out[base + _HP] = p.hp / 20
     out[base + _CHAR + p.character] = 1
     out[base + _EVOLVED] = p.evolved
-    out[base + _ATK] = _clip(player_atk(g, p) / 12)
-    out[base + _DEF] = _clip(player_def(g, p) / 12)
-    out[base + _SPL] = _clip(player_spl(g, p) / 12)
+    out[base + _ATK] = _clip(player_atk(g, p) / STAT_SCALE)
+    out[base + _DEF] = _clip(player_def(g, p) / STAT_SCALE)
+    out[base + _SPL] = _clip(player_spl(g, p) / STAT_SCALE)
     out[base + _FIRST] = g.first_seat == seat
     out[base + _LEFT] = seat == 0
     if own:
@@ -164,7 +171,7 @@ def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
     out[b + _G_DIFFICULTY] = g.difficulty / 10
     out[b + _G_NIGHT + (3 if g.final_duel or g.boss_battle else g.night - 1)] = 1
     out[b + _G_BATTLE + g.battle - 1] = 1
-    out[b + _G_TURN] = min(g.turn, 20) / 20
+    out[b + _G_TURN] = min(g.turn, DUEL_FINAL_TURN_CAP) / DUEL_FINAL_TURN_CAP
     out[b + _G_BOSS_BATTLE] = g.boss_battle
     out[b + _G_FINAL_DUEL] = g.final_duel
     b = lay["decision"].start

@@ -25,6 +25,7 @@ from yokai_envs.onmyoji.state import (
     Enemy,
     Equip,
     EquipEdge,
+    Event,
     Mode,
     Player,
     Stage,
@@ -49,7 +50,8 @@ def setup(g: OnmyojiGame) -> None:
         chars = g.fixed_characters
     else:
         chars = [int(c) for c in g.rng.permutation(len(g.pool.characters))[:n]]
-    for c in chars:
+    for seat, c in enumerate(chars):
+        g.see(None, Event.CHARACTER, seat, c)
         front = g.pool.characters[c].front
         hp = front.hp + (g.solo_level.character_plus if g.mode == Mode.SOLO else 0)
         g.players.append(Player(c, min(fx.HP_CAP, hp)))
@@ -89,8 +91,7 @@ def start_night_battle(g: OnmyojiGame) -> None:
 def start_boss_battle(g: OnmyojiGame) -> None:
     g.boss_battle = True
     if g.mode == Mode.SOLO and g.solo_level.heal_before_boss:
-        p = g.players[0]
-        p.hp = max(p.hp, min(fx.HP_CAP, g.side(p).hp))
+        fx.heal(g, 0, min(fx.HP_CAP, g.side(g.players[0]).hp) - g.players[0].hp)
     minion = _draw_yokai(g, 3)
     boss = g.pool.boss
     # The minion stands to the right of the Boss.
@@ -107,6 +108,11 @@ def start_battle(g: OnmyojiGame, enemies: list[Enemy | None]) -> None:
     g.enemies = enemies
     g.finisher = -1
     g.turn = 1
+    if g._seen is not None:
+        g.see(None, Event.BATTLE, 4 if g.final_duel or g.boss_battle else g.night, g.battle, g.first_seat)
+        for slot, e in enumerate(enemies):
+            if e is not None:
+                g.see(None, Event.YOKAI_OUT, slot, e.yokai)
     if g.mode == Mode.SOLO:
         shuffle_yokai_deck(g)  # the Solo Yokai deck is reshuffled at the start of each battle
     for p in g.players:
@@ -156,6 +162,7 @@ def begin_turn(g: OnmyojiGame) -> None:
     g.stage = Stage.START
     g.order = turn_order(g)
     g.cursor = 0
+    g.see(None, Event.TURN, g.turn)
 
 
 def advance(g: OnmyojiGame) -> None:
@@ -194,14 +201,14 @@ def advance(g: OnmyojiGame) -> None:
 
 def _can_act(g: OnmyojiGame, seat: int) -> bool:
     p = g.players[seat]
-    # Ruling: in the Duel Final a player brought to 0 still acts this turn; on the nights a
-    # fallen Onmyoji does nothing more.
-    return p.played >= 0 and not p.used[p.played] and (g.final_duel or not p.fallen)
+    # A fallen Onmyoji does nothing more (R13; in the Duel Final a fall ends the game, R2).
+    return p.played >= 0 and not p.used[p.played] and not p.fallen
 
 
 def _reveal(g: OnmyojiGame) -> None:
     for s in g.order:
         p = g.players[s]
+        g.see(None, Event.REVEAL, s, p.played)
         p.revealed = True
         p.guarding = p.played == GUARD
     g.stage = Stage.GUARD
@@ -222,9 +229,7 @@ def _yokai_step(g: OnmyojiGame) -> None:
     if g.final_duel:
         return  # the Onmyoji do not take Yokai actions
     for slot in (1, 0):  # the right Yokai acts, then the left Yokai
-        e = g.enemies[slot]
-        if e is not None:
-            fx.yokai_take_action(g, e)
+        fx.yokai_take_action(g, slot)
 
 
 def _end_turn(g: OnmyojiGame) -> None:
@@ -237,12 +242,8 @@ def _end_turn(g: OnmyojiGame) -> None:
             p.hand = [True, True, True]
             p.used = [False, False, False]
     if g.final_duel:
-        down = [p.hp == 0 for p in g.players]
-        if all(down):
-            fx.duel_winner(g, g.first_seat)  # both reach 0 on the same turn: the first player wins
-        elif any(down):
-            fx.duel_winner(g, down.index(False))
-        elif g.turn >= DUEL_FINAL_TURN_CAP:
+        # A player brought to 0 has already lost (R2); here only the turn cap ends it (R3).
+        if g.turn >= DUEL_FINAL_TURN_CAP:
             hp = [p.hp for p in g.players]
             fx.duel_winner(g, g.first_seat if hp[0] == hp[1] else int(np.argmax(hp)))
         else:
@@ -366,11 +367,15 @@ def flip_yokai_deck(g: OnmyojiGame) -> None:
     if g.boss_battle or fx.alive_enemy_count(g) != 1:
         return
     c = g.yokai_deck.pop(0)
+    slot = next(slot for slot, e in enumerate(g.enemies) if e is not None and e.alive)
+    g.see(None, Event.DECK_FLIP, slot, c)
     if not g.yokai_deck:
         shuffle_yokai_deck(g)  # shuffle again when all 3 have been flipped
-    e = next(e for e in g.enemies if e is not None and e.alive)
-    e.deck_card = c
+    enemy = g.enemies[slot]
+    assert enemy is not None
+    enemy.deck_card = c
 
 
 def shuffle_yokai_deck(g: OnmyojiGame) -> None:
     g.yokai_deck = [int(c) for c in g.rng.permutation(3)]
+    g.see(None, Event.DECK_SHUFFLE)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
+from yokai_envs.core.information import FIRST_GAME_EVENT
+
 if TYPE_CHECKING:
     from yokai_envs.onmyoji.cards import Ability
 
@@ -113,6 +115,30 @@ class Decision(IntEnum):
 
 DECISION_NAMES = ("none", "pick a Yokai", "Shikigami or Equip", "start-of-turn abilities",
                   "play a card face down", "on your action", "evolve: choose Shikigami", "choose a target")
+
+
+class Event(IntEnum):
+    """What the seats see happen by itself (``Game.see``; the README's event table). Every one is
+    public; a seat's own face-down card reaches it as its own decision, the other seat's as
+    "played a card face down" (``view.public_action``) until the ``REVEAL``. Target references
+    (``Target``) name who is hurt or healed: enemy slot 0/1, Onmyoji seat 0/1 as 2/3."""
+
+    CHARACTER = FIRST_GAME_EVENT  # (seat, character): the Characters are seated
+    BATTLE = FIRST_GAME_EVENT + 1  # (night, battle, first seat): a battle begins (night 4: the Final / Boss battle)
+    YOKAI_OUT = FIRST_GAME_EVENT + 2  # (slot, yokai): a Yokai comes out of its pile (yokai 18: the Boss)
+    REVEAL = FIRST_GAME_EVENT + 3  # (seat, card): the face-down cards are revealed
+    DECK_SHUFFLE = FIRST_GAME_EVENT + 4  # (): Solo, the Yokai deck is shuffled
+    DECK_FLIP = FIRST_GAME_EVENT + 5  # (slot, card): Solo, a Yokai deck card is placed before that Yokai
+    YOKAI_ACTS = FIRST_GAME_EVENT + 6  # (slot, action index, acted): a Yokai's action (acted 0: stopped, rest, Guard)
+    DAMAGE = FIRST_GAME_EVENT + 7  # (target, HP lost): damage after DEF
+    HEAL = FIRST_GAME_EVENT + 8  # (target, HP gained)
+    FALL = FIRST_GAME_EVENT + 9  # (target,): an enemy is defeated or an Onmyoji falls
+    TURN = FIRST_GAME_EVENT + 10  # (turn,): a turn of the battle begins
+    GAME_OVER = FIRST_GAME_EVENT + 11  # (winner seat, or -1 none / both / a clear): the game ends
+
+
+#: Most arguments an event carries (BATTLE, YOKAI_ACTS).
+EVENT_ARGS = 3
 
 
 class Target(IntEnum):

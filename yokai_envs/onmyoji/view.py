@@ -3,17 +3,18 @@ picture for viewers, see ``Game.table_view``) and ``public_action_name``.
 
 A seat sees its own hand and its own face-down card; of another seat it sees only how many cards
 are in hand and that a card was played face down, until the reveal. The face-down Yokai piles
-(and the Solo Yokai deck) show only how many cards they hold, never their order.
+(and the Solo Yokai deck) show what they hold in card order, never their order (R27).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from yokai_envs.onmyoji.actions import N_YOKAI, PLAY
+from yokai_envs.core.information import Event as Seen
+from yokai_envs.onmyoji.actions import N_YOKAI, NUM_ACTIONS, PLAY, TARGET_NAMES
 from yokai_envs.onmyoji.cards import EDGES
 from yokai_envs.onmyoji.effects import enemy_can_be_hurt, enemy_def, player_atk, player_def, player_spl
-from yokai_envs.onmyoji.state import CARD_NAMES, Enemy, Zone
+from yokai_envs.onmyoji.state import CARD_NAMES, Enemy, Event, Zone
 
 if TYPE_CHECKING:
     from yokai_envs.onmyoji.game import OnmyojiGame
@@ -26,7 +27,7 @@ def render(g: OnmyojiGame, seat: int | None) -> str:
     lines = []
     where = "Final Battle" if g.final_duel else "Boss battle" if g.boss_battle else f"Night {g.night} battle {g.battle}"
     status = f"seat {g.decider} to decide" if not g.over else f"returns {[float(r) for r in g.returns()]}"
-    lines.append(f"onmyoji_v0 {g.mode} Lv{g.difficulty} | {where} turn {g.turn} | {g.phase_name} | {status}")
+    lines.append(f"{g.env_id} {g.mode} Lv{g.difficulty} | {where} turn {g.turn} | {g.phase_name} | {status}")
     for s, p in enumerate(g.players):
         c = g.pool.characters[p.character]
         hidden = seat is not None and seat != s
@@ -45,6 +46,10 @@ def render(g: OnmyojiGame, seat: int | None) -> str:
             card = g.card(e.yokai)
             lines.append(f"  {('left', 'right')[slot]}: {card.name} HP {e.hp}/{card.hp} DEF {card.defense} "
                          f"next ({e.next_action + 1}){' defeated' if not e.alive else ''}")
+    # R27: pile and Solo deck contents are public (listed in card order), their order hidden.
+    piles = "; ".join(f"Lv{lv} [{', '.join(g.yokai_names[y] for y in sorted(g.piles[lv]))}]" for lv in (1, 2, 3))
+    deck = f" | Yokai deck [{', '.join(CARD_NAMES[c] for c in sorted(g.yokai_deck))}]" if g.mode == "solo" else ""
+    lines.append(f"  piles (order hidden): {piles}{deck}")
     return "\n".join(lines)
 
 
@@ -160,10 +165,14 @@ def table_view(g: OnmyojiGame, seat: int | None) -> dict[str, Any]:
     if g.taking >= 0:
         zones.append(_zone("being taken (Shikigami or Equip)",
                            [{"name": g.yokai_names[g.taking], "info": f"Lv {g.card(g.taking).lv}"}]))
+    # R27: what the piles and the Solo Yokai deck hold is public, their order is not: the cards are
+    # listed in card order, never in draw order.
     for lv in (1, 2, 3):
-        zones.append(_zone(f"Lv {lv} Yokai pile", [], len(g.piles[lv])))
+        zones.append(_zone(f"Lv {lv} Yokai pile", [{"name": g.yokai_names[y], "info": "in the pile, order unknown"}
+                                                   for y in sorted(g.piles[lv])]))
     if g.mode == "solo":
-        zones.append(_zone("Solo Yokai deck", [], len(g.yokai_deck)))
+        zones.append(_zone("Solo Yokai deck", [{"name": CARD_NAMES[c], "info": "not flipped yet, order unknown"}
+                                               for c in sorted(g.yokai_deck)]))
     text = ""
     if g.over:
         text = f"game over; returns {[float(r) for r in g.returns()]}"
@@ -185,3 +194,54 @@ def public_action_name(g: OnmyojiGame, action: int, seat: int) -> str | None:
     if PLAY <= action < PLAY + 3:
         return "play a card face down"
     return name
+
+
+#: The public view (``public_action``) of a card played face down, as another seat sees it.
+FACE_DOWN = NUM_ACTIONS
+
+
+def public_action(g: OnmyojiGame, action: int, seat: int) -> int | None:
+    """The int behind :func:`public_action_name`: the action itself, except a card played face
+    down, which another seat sees only as ``FACE_DOWN``."""
+    if seat == g.current_player or g.is_terminal:
+        return action
+    if PLAY <= action < PLAY + 3:
+        return FACE_DOWN
+    return action
+
+
+_OUTCOMES = ("seat 0 wins", "seat 1 wins", "every Onmyoji loses", "the Onmyoji clear the game")
+
+
+def _who(ref: int) -> str:
+    return TARGET_NAMES[ref].replace("Onmyoji", "seat")
+
+
+def describe_event(g: OnmyojiGame, event: Seen, seat: int) -> str:
+    """One readable line for an event of ``state.Event`` (not the core's kinds)."""
+    k, args = Event(event[0]), event[1:]
+    if k == Event.CHARACTER:
+        return f"seat {args[0]} is {g.pool.characters[args[1]].name}"
+    if k == Event.BATTLE:
+        where = "the Final battle" if args[0] == 4 else f"Night {args[0]}, battle {args[1]}"
+        return f"{where} begins; seat {args[2]} is the first player"
+    if k == Event.YOKAI_OUT:
+        return f"{g.card(args[1]).name} comes out on the {('left', 'right')[args[0]]}"
+    if k == Event.REVEAL:
+        return f"seat {args[0]} reveals {CARD_NAMES[args[1]]}"
+    if k == Event.DECK_SHUFFLE:
+        return "the Solo Yokai deck is shuffled"
+    if k == Event.DECK_FLIP:
+        return f"Yokai deck: {CARD_NAMES[args[1]]} before the {('left', 'right')[args[0]]} Yokai"
+    if k == Event.YOKAI_ACTS:
+        what = f"action ({args[1] + 1})" if args[2] else f"no action this turn (({args[1] + 1}) was next)"
+        return f"the {('left', 'right')[args[0]]} Yokai: {what}"
+    if k == Event.DAMAGE:
+        return f"{_who(args[0])} loses {args[1]} HP"
+    if k == Event.HEAL:
+        return f"{_who(args[0])} heals {args[1]} HP"
+    if k == Event.FALL:
+        return f"{_who(args[0])} {'falls' if args[0] >= 2 else 'is defeated'}"
+    if k == Event.TURN:
+        return f"turn {args[0]}"
+    return f"game over: {_OUTCOMES[args[0]]}"

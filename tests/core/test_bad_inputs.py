@@ -82,10 +82,13 @@ def test_option_types_are_checked(options, match):
         yokai_envs.make_game("yonkai_no_yokai_v0", **options)
 
 
+ONMYOJI = next(e for e in ENV_IDS if e.startswith("onmyoji"))
+
+
 def test_int_options_of_other_games_too():
     with pytest.raises(ConfigError, match=r"option difficulty must be an int, got float 2\.0"):
-        yokai_envs.make("onmyoji_v0", difficulty=2.0)
-    assert yokai_envs.make_game("onmyoji_v0", difficulty=np.int64(2)).options["difficulty"] == 2
+        yokai_envs.make(ONMYOJI, difficulty=2.0)
+    assert yokai_envs.make_game(ONMYOJI, difficulty=np.int64(2)).options["difficulty"] == 2
 
 
 @pytest.mark.parametrize("seed", [-1, 1.5, "7", True, np.float64(3), [1]], ids=repr)

@@ -116,3 +116,48 @@ def test_default_public_action_name_shows_an_action_to_its_taker_only():
     assert game.ends_multi_part_choice(2) is None  # the default: the game does not say
     view = game.table_view(1)
     assert view["title"].startswith("toy pick") and view["to_act"] == 0 and view["zones"] == []
+
+
+@pytest.mark.parametrize(("env_id", "options"), conformance_params())
+def test_each_step_carries_the_public_log_lines_it_added(env_id, options):
+    """The viewers show a seat's public log step by step: the pieces add up to the whole log."""
+    game = make_game(env_id, **options, max_steps=200)
+    game.reset(5)
+    play_random(game, seed=2)
+    replay = Replay.record(game, ["random"] * game.num_players)
+    pieces: dict[int, list[str]] = {seat: [] for seat in range(game.num_players)}
+    last = None
+    for step in replay.steps():
+        for seat, lines in step.log.items():
+            pieces[seat] += lines
+        last = step.game
+    assert last is not None
+    for seat in range(game.num_players):
+        assert pieces[seat] == last.public_log(seat) == game.public_log(seat)
+
+
+def test_viewers_show_what_a_seat_saw_happen():
+    """Terminal replay, HTML page and `yokai play` all show the seat's public-log lines (reveals,
+    damage...) beside the decision."""
+    import io
+
+    from agents.base import RandomAgent
+    from tests.play.test_play_cli import _Answers
+    from yokai_envs.play.cli_play import Terminal, play_game
+    from yokai_envs.play.cli_replay import frame
+    from yokai_envs.play.html import page_data
+
+    env_id = next(e for e in __import__("yokai_envs").ENV_IDS if e.startswith("onmyoji"))
+    game = make_game(env_id, mode="duel", max_steps=150)
+    game.reset(4)
+    play_random(game, seed=1)
+    replay = Replay.record(game, ["random", "random"])
+    headers = [frame(replay, step, 1, len(replay.actions))[0] for step in replay.steps()]
+    assert any("\n  · " in header for header in headers)
+    data = page_data(replay)
+    assert any(step["views"]["1"]["log"] for step in data["steps"]) and "log" not in data["steps"][1]["views"]["omniscient"]
+    game = make_game(env_id, mode="duel", max_steps=150)
+    game.reset(4)
+    out = io.StringIO()
+    play_game(game, 0, {1: RandomAgent(1)}, ["human", "random"], Terminal(_Answers(game, 1, out), out))
+    assert "  · " in out.getvalue()

@@ -237,6 +237,11 @@ class Game(ABC):
         observation, the conformance suite). Off by default: training pays nothing for it."""
         self._recording = on
 
+    @property
+    def recording(self) -> bool:
+        """Whether this game keeps what every seat sees as it goes (see :meth:`record_information`)."""
+        return self._seen is not None
+
     def see(self, seat: int | None, kind: int, *args: int) -> None:
         """Rules call this where an automatic event happens: ``seat`` sees ``(kind, *args)``
         (``None``: every seat does). Free when not recording."""

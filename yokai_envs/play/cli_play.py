@@ -177,6 +177,21 @@ def play_game(game: Game, human: int, bots: dict[int, Any], labels: list[str], i
     from agents.base import act_in_game
 
     chain_start: int | None = None  # where the human's current run of consecutive decisions began
+    if not game.recording:  # rebuild the game once with its record kept, rather than on every look
+        game.record_information()
+        game.replay(game.seed, list(game.action_history))
+    shown = len(game.public_log(human))
+
+    def tell_what_happened() -> None:
+        """The lines of the human's public log after the decision itself: reveals, draws, damage."""
+        nonlocal shown
+        lines = game.public_log(human)
+        for line in lines[shown + 1:]:
+            io.say(f"  · {line}")
+        shown = len(lines)
+
+    for line in game.public_log(human):  # the deal as the human saw it
+        io.say(f"  · {line}")
     while not game.is_over:
         seat = game.current_player
         if seat != human:
@@ -185,6 +200,7 @@ def play_game(game: Game, human: int, bots: dict[int, Any], labels: list[str], i
             seen = game.public_action_name(action, human)
             io.say(f"player {seat} ({labels[seat]}): {seen if seen is not None else f'decided ({game.phase_name})'}")
             game.step(action)
+            tell_what_happened()
             continue
         if chain_start is None:
             chain_start = len(game.action_history)
@@ -194,10 +210,12 @@ def play_game(game: Game, human: int, bots: dict[int, Any], labels: list[str], i
         if needs_confirmation(game, action, human, chain_start) and not confirm(io, name):
             # Rewind to the start of the choice: the same seed and actions give the same state.
             game.replay(game.seed, list(game.action_history[:chain_start]))
+            shown = len(game.public_log(human))
             io.say("cancelled: make this choice again from its start", style="yellow")
             continue
         io.say(f"you: {name}", style="green")
         game.step(action)
+        tell_what_happened()
 
 
 def _fail(message: str) -> int:
@@ -238,6 +256,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(err))
 
     io = Terminal(sys.stdin, sys.stdout)
+    game.record_information()  # the human is told what it sees happen (its public log)
     game.reset(args.seed)
     io.say(f"{args.game}: you are player {args.seat}; " + ", ".join(f"player {s}: {labels[s]}" for s in others)
            + f". {HELP}.")

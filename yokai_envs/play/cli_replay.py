@@ -45,6 +45,10 @@ def frame(replay: Replay, step: Step, seat: int | None, total: int) -> tuple[str
         seen = step.seen.get(seat)
         did = seen if seen is not None else "made a choice you cannot see"
         header = f"step {step.index}/{total}: player {step.actor} ({replay.agents[step.actor]}): {did}"
+    if seat is not None:
+        # what else this seat saw happen (the first line is the decision, already in the header)
+        extra = step.log.get(seat, [])[0 if step.actor is None else 1:]
+        header += "".join(f"\n  · {line}" for line in extra)
     text = game.render() if seat is None else game.render_for(seat)
     return header, text
 

@@ -47,6 +47,8 @@ def page_data(replay: Replay, seats: list[int] | None = None) -> dict[str, Any]:
             view = game.table_view(seat)
             seen = step.seen.get(seat) if step.actor is not None else None
             view["action"] = seen
+            if seat is not None:  # what else the seat saw happen (its public log; line 0 is the decision)
+                view["log"] = step.log.get(seat, [])[0 if step.actor is None else 1:]
             views[key] = view
         steps.append({"actor": step.actor, "views": views})
     labels = {k: ("omniscient" if k == OMNISCIENT else f"player {k} ({replay.agents[int(k)]})") for k in keys}
@@ -130,6 +132,7 @@ pre.text { background: #fff; border: 1px solid #ccc; border-radius: 6px; padding
 .result { margin-top: 12px; font-weight: bold; }
 .recent-label { margin-top: 14px; }
 ol.recent { margin: 4px 0; padding-left: 40px; font-size: 13px; color: #444; }
+ul.log { margin: 4px 0 8px; padding-left: 22px; font-size: 13px; color: #333; }
 ol.recent li.now { font-weight: bold; color: #222; }
 .error { background: #fdd; color: #900; padding: 6px 12px; font-family: monospace; }
 """
@@ -204,6 +207,12 @@ _JS = r"""
     }
     var board = document.getElementById("board");
     board.innerHTML = "";
+    if ((view.log || []).length) {
+      var log = el("ul", "log");
+      view.log.forEach(function (line) { log.appendChild(el("li", "", line)); });
+      board.appendChild(el("div", "zone-name", "what this seat saw happen"));
+      board.appendChild(log);
+    }
     board.appendChild(el("div", "title", view.title));
     var decider = view.to_act >= 0 ? seatName(view.to_act) + " to decide (" + view.phase + ")" : "game over";
     board.appendChild(el("div", "meta", decider));

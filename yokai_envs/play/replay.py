@@ -86,7 +86,9 @@ def game_options(game: Game) -> dict[str, Any]:
 class Step:
     """The state after ``index`` actions; ``action``/``actor`` made it (None at index 0).
 
-    ``seen`` maps a seat (or None: omniscient) to how that seat saw the action (None: hidden).
+    ``seen`` maps a seat (or None: omniscient) to how that seat saw the action (None: hidden);
+    ``log`` maps each seat to the lines of its public log (``Game.public_log``) that this step
+    added: the decision as it saw it, then what happened because of it (reveals, draws, damage).
     """
 
     index: int
@@ -94,6 +96,7 @@ class Step:
     actor: int | None = None
     action: int | None = None
     seen: dict[int | None, str | None] = field(default_factory=dict)
+    log: dict[int, list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -193,13 +196,23 @@ class Replay:
         if len(self.agents) != game.num_players:
             raise ReplayError(f"replay names {len(self.agents)} agents but {self.env_id} with these options "
                               f"has {game.num_players} seats")
+        game.record_information()  # viewers show each seat's public log
         game.reset(self.seed)
         return game
 
     def steps(self) -> Iterator[Step]:
         """Step 0 (the deal), then the state after each action; the same Game object is advanced."""
         game = self.new_game()
-        yield Step(0, game)
+        shown = [0] * game.num_players
+
+        def new_lines() -> dict[int, list[str]]:
+            out = {}
+            for seat in range(game.num_players):
+                lines = game.public_log(seat)
+                out[seat], shown[seat] = lines[shown[seat]:], len(lines)
+            return out
+
+        yield Step(0, game, log=new_lines())
         seats: list[int | None] = [None, *range(game.num_players)]
         for index, action in enumerate(self.actions, start=1):
             actor = game.current_player
@@ -209,7 +222,7 @@ class Replay:
                 game.step(action)
             except IllegalActionError as err:
                 raise ReplayError(f"replay does not fit {self.env_id} at step {index}: {err}") from None
-            yield Step(index, game, actor, action, seen)
+            yield Step(index, game, actor, action, seen, new_lines())
         if not self.final_state_sha256:
             raise ReplayError("replay has no final_state_sha256: it cannot be checked, so it is not shown")
         if state_digest(game) != self.final_state_sha256:

@@ -15,6 +15,7 @@ import numpy as np
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.information import Event
+from yokai_envs.yyh_tcg import hidden
 from yokai_envs.yyh_tcg.actions import ActionTable
 from yokai_envs.yyh_tcg.cards import load_pool
 from yokai_envs.yyh_tcg.decisions import Decisions
@@ -178,7 +179,7 @@ class YYHGame(Decisions, Game):
 
     def _resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
         """Own deck order; the opponent's hand, deck, face-down attachments and unrevealed picks."""
-        self.resample_hidden(seat, rng)
+        hidden.resample_hidden(self, seat, rng)
         if self.winner is None:
             self.pending_mask = self.legal()
 

@@ -130,8 +130,8 @@ def test_worlds_depend_only_on_what_the_seat_sees():
 
 def test_ismcts_beliefs_option():
     bot = agents.make("ismcts:iterations=12;rollout=heuristic;search=flat;opponents=rollout;beliefs=heuristic",
-                      "yonkai_no_yokai_v0", seed=0)
-    game = make_game("yonkai_no_yokai_v0", num_players=4)
+                      "yonkai_no_yokai_v1", seed=0)
+    game = make_game("yonkai_no_yokai_v1", num_players=4)
     game.reset(5)
     for _ in range(30):
         if game.is_over:
@@ -140,8 +140,8 @@ def test_ismcts_beliefs_option():
         assert game.legal_action_mask()[action]
         game.step(action)
     with pytest.raises(ValueError, match="beliefs must be one of uniform, heuristic"):
-        agents.make("ismcts:beliefs=oracle", "yonkai_no_yokai_v0")
-    with pytest.raises(NoHeuristicError, match=r"world_sampler.*yonkai_no_yokai_v0"):
+        agents.make("ismcts:beliefs=oracle", "yonkai_no_yokai_v1")
+    with pytest.raises(NoHeuristicError, match=r"world_sampler.*yonkai_no_yokai_v1"):
         agents.make("ismcts:beliefs=heuristic", "yokaizo_v0")
 
 
@@ -156,7 +156,7 @@ def test_ismcts_with_beliefs_decides_the_same_for_hidden_twins():
         decisions = []
         for state in (game, twin):
             bot = agents.make("ismcts:iterations=12;rollout=heuristic;search=flat;opponents=rollout;beliefs=heuristic",
-                              "yonkai_no_yokai_v0", seed=step)
+                              "yonkai_no_yokai_v1", seed=step)
             bot.reset(step)
             decisions.append(bot.act(state.observation(seat), state.legal_action_mask(), state))
         assert decisions[0] == decisions[1]

@@ -17,7 +17,7 @@ from yokai_envs.training.imitation import collect
 from yokai_envs.training.rllib_backend.trainer import check_rllib_config
 from yokai_envs.training.trainer import Trainer
 
-YONKAI = "yonkai_no_yokai_v0"
+YONKAI = "yonkai_no_yokai_v1"
 OPTIONS = {"num_players": 4}
 SMALL = ["training.total_timesteps=64", "training.n_envs=1", "algorithm.hyperparameters.n_steps=64",
          "algorithm.hyperparameters.batch_size=64", "algorithm.hyperparameters.n_epochs=1",

@@ -198,14 +198,14 @@ def test_first_leader_from_seed() -> None:
 
 
 def test_observation_shows_own_hand_and_no_other() -> None:
-    env = yokai_envs.make("yonkai_no_yokai_v0", num_players=4)
+    env = yokai_envs.make("yonkai_no_yokai_v1", num_players=4)
     env.reset(seed=1)
     game = env.unwrapped.game
     layout = env.unwrapped.observation_layout
     for seat in range(4):
         observation = game.observation(seat)
-        assert np.array_equal(observation[layout["hand"]], game.hands[seat])
-        assert observation[layout["hand_sizes"]][0] == game.hand_sizes[seat]
+        assert np.allclose(observation[layout["hand"]] * game.copies, game.hands[seat])
+        assert observation[layout["hand_sizes"]][0] == game.hand_sizes[seat] / 15
     # swapping two other seats' hands (same sizes) leaves seat 0's view unchanged
     before = game.observation(0)
     game.hands[[1, 2]] = game.hands[[2, 1]]
@@ -220,7 +220,7 @@ def test_bad_options_are_named() -> None:
     with pytest.raises(ConfigError, match="rounds_per_game"):
         YonkaiGame(rounds_per_game=0)
     with pytest.raises(ValueError, match="valid options"):
-        yokai_envs.make("yonkai_no_yokai_v0", players=4)
+        yokai_envs.make("yonkai_no_yokai_v1", players=4)
 
 
 def test_action_table_is_fixed() -> None:

@@ -8,8 +8,8 @@ the final state tensor are stored too, and loading checks the rebuilt game repro
     save_replay("game.json", game, ["human", "heuristic", "random", "random"])
     game = load_replay("game.json").build_game()   # the same final state, checked
 
-A replay is version-locked: a file recorded with ``yonkai_no_yokai_v1`` is refused by a
-package that only has ``yonkai_no_yokai_v0``, because rules may differ between versions.
+A replay is version-locked: a file recorded with ``yonkai_no_yokai_v0`` is refused by a
+package that only has ``yonkai_no_yokai_v1``, because rules may differ between versions.
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from yokai_envs.core.information import FIRST_GAME_EVENT
+
 VALUES = 6  # card values 1..6
 MAX_COUNT = 4  # a set has 1..4 cards (the elevator's floors)
 NUM_PLAYS = VALUES * MAX_COUNT  # 24 plays: (count, value)
@@ -43,6 +45,31 @@ class Phase(Enum):
     LEAD = "lead"  # a single of any value, no pass
     FOLLOW = "follow"  # beat the last play, or pass
     GAME_OVER = "game over"
+
+
+class YonkaiEvent(IntEnum):
+    """What a seat sees besides the decisions (which the core records as ``ACTED`` events, every
+    play and pass face up). Seats are absolute; the README's table gives each kind's arguments."""
+
+    #: ``(ROUND_STARTED, round, leader)``, public: round ``round`` (1-based) is dealt, ``leader`` leads.
+    ROUND_STARTED = FIRST_GAME_EVENT
+    #: ``(DEALT, n1, ..., n6)``, to the seat dealt alone: its new hand, copies of each value 1..6.
+    DEALT = FIRST_GAME_EVENT + 1
+    #: ``(DIRECTION, direction)``, public: after a play the Direction card shows another side
+    #: (0 ascending, 1 descending): a free or button flip, or 6666 up / a single 1 down.
+    DIRECTION = FIRST_GAME_EVENT + 2
+    #: ``(TRICK_ENDED, leader)``, public: all but ``leader`` passed; the trick is cleared, the
+    #: direction is Ascending again and ``leader`` (who played last) leads the next one.
+    TRICK_ENDED = FIRST_GAME_EVENT + 3
+    #: ``(ROUND_ENDED, seat)``, public: ``seat`` emptied its hand.
+    ROUND_ENDED = FIRST_GAME_EVENT + 4
+    #: ``(CUBES_LOST, seat, lost)``, public: at a round end ``seat`` lost ``lost`` Life cubes.
+    CUBES_LOST = FIRST_GAME_EVENT + 5
+    #: ``(GAME_ENDED,)``, public: a seat had to lose more cubes than it held, or the round cap.
+    GAME_ENDED = FIRST_GAME_EVENT + 6
+
+
+EVENT_ARGS = VALUES  # DEALT carries the most: one count per value
 
 
 class Play(NamedTuple):
@@ -84,6 +111,10 @@ class Table:
     button_available: list[bool]
     passed: list[bool]  # sitting out the current trick
     played: np.ndarray  # int8 (VALUES,): cards of each value played this round
+    played_by: np.ndarray  # int8 (num_players, VALUES): cards of each value each seat played this round
+    # bool (num_players, NUM_PLAYS): the plays open to each seat (by the elevator and its button)
+    # when it passed, this round: what a seat's passes say it chose not to (or could not) play.
+    passed_on: np.ndarray
     # Every decision this round. It lets a seat reason about what the others' choices say of
     # their hands (agents.heuristics.yonkai_no_yokai_beliefs).
     decisions_this_round: list[Decision] = field(default_factory=list)
@@ -102,6 +133,7 @@ class Table:
         n = num_players
         return cls(hands=np.zeros((n, VALUES), dtype=np.int8), hand_sizes=[0] * n, cubes=[STARTING_CUBES] * n,
                    button_available=[True] * n, passed=[False] * n, played=np.zeros(VALUES, dtype=np.int8),
+                   played_by=np.zeros((n, VALUES), dtype=np.int8), passed_on=np.zeros((n, NUM_PLAYS), dtype=bool),
                    returns=np.zeros(n))
 
     @property
@@ -118,7 +150,8 @@ class Table:
         """An independent copy (the records inside are immutable)."""
         return Table(hands=self.hands.copy(), hand_sizes=list(self.hand_sizes), cubes=list(self.cubes),
                      button_available=list(self.button_available), passed=list(self.passed),
-                     played=self.played.copy(), decisions_this_round=list(self.decisions_this_round),
+                     played=self.played.copy(), played_by=self.played_by.copy(), passed_on=self.passed_on.copy(),
+                     decisions_this_round=list(self.decisions_this_round),
                      direction=self.direction, last_count=self.last_count, last_value=self.last_value,
                      last_player=self.last_player, to_act=self.to_act, rounds_completed=self.rounds_completed,
                      winners=list(self.winners), terminal=self.terminal, returns=self.returns.copy())

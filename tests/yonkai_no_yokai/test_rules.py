@@ -18,7 +18,7 @@ from yokai_envs.yonkai_no_yokai.actions import (
     play_of_action,
 )
 from yokai_envs.yonkai_no_yokai.game import YonkaiGame
-from yokai_envs.yonkai_no_yokai.state import ASCENDING, DESCENDING, Decision, Phase
+from yokai_envs.yonkai_no_yokai.state import ASCENDING, DESCENDING, Phase
 
 EVERYTHING = "111122223333444455556666"
 
@@ -253,6 +253,6 @@ def test_game_attributes_are_the_table() -> None:
     game = deal(["3" + "2", "1", "1"], leader=0)
     game.cubes = [1, 2, 3]
     assert game.table.cubes == [1, 2, 3]
-    assert game.hands is game.table.hands and game.decisions_this_round is game.table.decisions_this_round
+    assert game.hands is game.table.hands and game.played_by is game.table.played_by
     run(game, play("3"))
-    assert game.decisions_this_round == [Decision(0, ASCENDING, 0, 0, True, play("3"))]
+    assert game.played_by[0].tolist() == [0, 0, 1, 0, 0, 0]

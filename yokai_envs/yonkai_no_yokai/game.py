@@ -23,7 +23,6 @@ from yokai_envs.yonkai_no_yokai.state import (
     COPIES_PER_VALUE,
     EVENT_ARGS,
     REWARD_MODES,
-    Decision,
     Direction,
     Phase,
     Setup,
@@ -52,7 +51,8 @@ class YonkaiGame(Game):
     button_available: list[bool] = _on_table("button_available")
     passed: list[bool] = _on_table("passed")
     played: np.ndarray = _on_table("played")
-    decisions_this_round: list[Decision] = _on_table("decisions_this_round")
+    played_by: np.ndarray = _on_table("played_by")
+    passed_on: np.ndarray = _on_table("passed_on")
     direction: Direction = _on_table("direction")
     last_count: int = _on_table("last_count")
     last_value: int = _on_table("last_value")

@@ -39,7 +39,6 @@ from yokai_envs.yonkai_no_yokai.state import (
     NUM_PLAYS,
     STARTING_CUBES,
     VALUES,
-    Decision,
     Direction,
     Setup,
     Table,
@@ -140,7 +139,6 @@ def deal(table: Table, setup: Setup, rng: np.random.Generator) -> None:
     table.played[:] = 0
     table.played_by[:] = 0
     table.passed_on[:] = False
-    table.decisions_this_round = []
     table.button_available = [True] * n
     start_trick(table, table.to_act)
 
@@ -181,8 +179,6 @@ def apply(table: Table, action: int, setup: Setup, tables: MoveTables, rng: np.r
           see: See) -> None:
     """Apply a legal action of ``table.to_act``."""
     seat = table.to_act
-    table.decisions_this_round.append(
-        Decision(seat, table.direction, table.last_count, table.last_value, table.button_available[seat], action))
     if action == PASS:
         _pass(table, seat, tables, see)
         return

@@ -1,8 +1,9 @@
 """The table of Yonkai no Yokai as plain data: the deck's constants, the enums, the records.
 
 Per-seat hands are value counts (``hands[seat, value-1]`` = copies held); the trick is its last
-play, who made it and the direction; the round keeps the cards played and its decisions (all
-made face up, kept for agents that reason about them). Transitions are in ``rules.py``.
+play, who made it and the direction; the round keeps the cards played, by seat, and the plays
+open to each seat when it passed. The decisions themselves are recorded once, as events of the
+information state (``Game.seen_events``), which agents replay. Transitions are in ``rules.py``.
 """
 
 from __future__ import annotations
@@ -79,18 +80,6 @@ class Play(NamedTuple):
     value: int
 
 
-class Decision(NamedTuple):
-    """One decision of the round, as everyone saw it (plays and passes are made face up): the
-    public moment it was made in, and the action taken."""
-
-    seat: int
-    direction: Direction
-    last_count: int
-    last_value: int
-    button_available: bool
-    action: int
-
-
 @dataclass(frozen=True)
 class Setup:
     """What the options fix for a whole game."""
@@ -115,9 +104,6 @@ class Table:
     # bool (num_players, NUM_PLAYS): the plays open to each seat (by the elevator and its button)
     # when it passed, this round: what a seat's passes say it chose not to (or could not) play.
     passed_on: np.ndarray
-    # Every decision this round. It lets a seat reason about what the others' choices say of
-    # their hands (agents.heuristics.yonkai_no_yokai_beliefs).
-    decisions_this_round: list[Decision] = field(default_factory=list)
     direction: Direction = ASCENDING
     last_count: int = 0  # 0: the trick is at its lead
     last_value: int = 0
@@ -151,7 +137,6 @@ class Table:
         return Table(hands=self.hands.copy(), hand_sizes=list(self.hand_sizes), cubes=list(self.cubes),
                      button_available=list(self.button_available), passed=list(self.passed),
                      played=self.played.copy(), played_by=self.played_by.copy(), passed_on=self.passed_on.copy(),
-                     decisions_this_round=list(self.decisions_this_round),
                      direction=self.direction, last_count=self.last_count, last_value=self.last_value,
                      last_player=self.last_player, to_act=self.to_act, rounds_completed=self.rounds_completed,
                      winners=list(self.winners), terminal=self.terminal, returns=self.returns.copy())

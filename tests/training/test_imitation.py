@@ -24,7 +24,7 @@ SMALL = ["training.total_timesteps=64", "training.n_envs=1", "algorithm.hyperpar
          "algorithm.network.net_arch=[64]", "evaluation.every=0", "evaluation.games=4",
          "evaluation.final_games=4", "evaluation.bots=[random]", "output.progress_bar=false",
          "opponents.self_play.enabled=false", "pretrain.imitate=heuristic", "pretrain.steps=3000",
-         "pretrain.epochs=30", "pretrain.batch_size=256", "pretrain.learning_rate=0.003"]
+         "pretrain.epochs=60", "pretrain.batch_size=256", "pretrain.learning_rate=0.003"]
 
 
 def agreement_with_heuristic(policy_path: str, games: int = 20) -> float:

@@ -4,7 +4,7 @@ A policy folder holds the learner's RLModule, saved by RLlib (``rl_module/``), a
 ``yokai_meta.json`` (env id, env options, observation shape, number of actions, versions),
 checked against the env before any weights load, like ``policy:`` checkpoints.
 
-    agents.make("rllib:runs/yonkai_no_yokai/quick_rllib/model", "yonkai_no_yokai_v0")
+    agents.make("rllib:runs/yonkai_no_yokai/quick_rllib/model", "yonkai_no_yokai_v1")
 
 The agent plays the most likely legal action, or samples (``;deterministic=false``) with its
 own seeded generator. Loading needs ray[rllib] (the ``ray`` extra) and torch.

@@ -1,6 +1,6 @@
 """CleanRL-style PPO with invalid-action masking over a gymnasium vector env, in one file.
 
-    python examples/cleanrl_masked_ppo.py --env yonkai_no_yokai_v0 --total-timesteps 200000
+    python examples/cleanrl_masked_ppo.py --env yonkai_no_yokai_v1 --total-timesteps 200000
 
 The learner is one seat of the game (``yokai_envs.make_gym``; the other seats are random bots,
 the learner's seat rotates every episode). Each step the policy reads the legal actions from
@@ -27,7 +27,7 @@ import yokai_envs
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--env", default="yonkai_no_yokai_v0")
+    parser.add_argument("--env", default="yonkai_no_yokai_v1")
     parser.add_argument("--opponent", default="random", help="agent spec of the other seats")
     parser.add_argument("--autoreset", choices=["next", "same"], default="next")
     parser.add_argument("--seed", type=int, default=1)

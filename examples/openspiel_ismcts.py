@@ -32,7 +32,7 @@ def play(state: pyspiel.State, bots: list) -> pyspiel.State:
 
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--env", default="yonkai_no_yokai_v0")
+    parser.add_argument("--env", default="yonkai_no_yokai_v1")
     parser.add_argument("--options", default="{}", help='game options as JSON, e.g. \'{"num_players": 3}\'')
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--simulations", type=int, default=30, help="ISMCTS simulations per decision (0: random)")

@@ -1,6 +1,6 @@
 """Tianshou multi-agent: a DQN learner in seat 0 against masked-random seats, on any yokai game.
 
-    python examples/tianshou_multiagent.py --env yonkai_no_yokai_v0 --epochs 5 --steps-per-epoch 2000
+    python examples/tianshou_multiagent.py --env yonkai_no_yokai_v1 --epochs 5 --steps-per-epoch 2000
 
 Tianshou (2.x) reads a PettingZoo AEC env through ``tianshou.env.PettingZooEnv``: each step's
 observation is ``{"agent_id", "obs", "mask"}`` and ``MultiAgentOffPolicyAlgorithm`` hands every
@@ -34,7 +34,7 @@ def make_env(env_id: str, options: dict) -> PettingZooEnv:
 
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--env", default="yonkai_no_yokai_v0")
+    parser.add_argument("--env", default="yonkai_no_yokai_v1")
     parser.add_argument("--num-players", type=int, default=None, help="for games with a player count option")
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--steps-per-epoch", type=int, default=500)

@@ -1,7 +1,7 @@
 """Generate docs/<game>.md for every registered game, and docs/README.md (the index).
 
     python scripts/make_docs.py                 # every registered env id, into docs/
-    python scripts/make_docs.py --game yonkai_no_yokai_v0 --out /tmp/docs
+    python scripts/make_docs.py --game yonkai_no_yokai_v1 --out /tmp/docs
     python scripts/make_docs.py --check         # exit 1 when a page in docs/ is out of date
 
 Nothing in a game page is written by hand except the short rules summary in

@@ -1,7 +1,7 @@
 """yokai-envs: four yokai card games as PettingZoo reinforcement-learning environments.
 
     import yokai_envs
-    env = yokai_envs.make("yonkai_no_yokai_v0", num_players=4)
+    env = yokai_envs.make("yonkai_no_yokai_v1", num_players=4)
 
 Nothing heavy happens on import: games are imported when first made.
 """

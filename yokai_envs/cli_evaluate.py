@@ -1,6 +1,6 @@
 """``yokai evaluate``: play a seat-balanced round-robin or gauntlet and write the results.
 
-    yokai evaluate --game yonkai_no_yokai_v0 --env-kwargs '{"num_players": 4}' \
+    yokai evaluate --game yonkai_no_yokai_v1 --env-kwargs '{"num_players": 4}' \
         --agents H=heuristic,random --games 1000 --seed 0 --out runs/eval --workers 2
     yokai evaluate ... --out runs/eval --resume      # continue a cut run (same results as uncut)
 """
@@ -33,7 +33,7 @@ def _env_kwargs(text: str) -> dict:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", required=True, help="env id, e.g. yonkai_no_yokai_v0 (see `yokai list`)")
+    parser.add_argument("--game", required=True, help="env id, e.g. yonkai_no_yokai_v1 (see `yokai list`)")
     parser.add_argument("--env-kwargs", type=_env_kwargs, default={}, metavar="JSON",
                         help='game options as a JSON object, e.g. \'{"num_players": 4}\'')
     parser.add_argument("--agents", type=_split_specs, required=True, metavar="[ALIAS=]SPEC,...",

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 # env id -> module that defines `env`, `raw_env` (and `raw_env.game_class`).
 _ENV_MODULES: dict[str, str] = {
-    "yonkai_no_yokai_v0": "yokai_envs.yonkai_no_yokai.env",
+    "yonkai_no_yokai_v1": "yokai_envs.yonkai_no_yokai.env",
     "yyh_tcg_v1": "yokai_envs.yyh_tcg.env",
     "onmyoji_v1": "yokai_envs.onmyoji.env",
     "yokaizo_v0": "yokai_envs.yokaizo.env",
@@ -25,6 +25,7 @@ ENV_IDS: tuple[str, ...] = tuple(_ENV_MODULES)
 # masks or rewards bumps its version (CHANGELOG.md); the old id is refused with this reason, as
 # are replays and checkpoints recorded with it.
 RETIRED: dict[str, tuple[str, str]] = {
+    "yonkai_no_yokai_v0": ("yonkai_no_yokai_v1", "its observation changed (issue 17: per-seat plays and passes)"),
     "yyh_tcg_v0": ("yyh_tcg_v1", "information states (issue 17) and the rules of issue 19 changed its observation, "
                    "mask and rules"),
     "onmyoji_v0": ("onmyoji_v1", "Onmyoji records what each seat sees (issue 17) and its rules changed (issue 20)"),

@@ -1,6 +1,6 @@
 """The arena on Ray: scheduled games played as Ray tasks, on a local Ray instance or a cluster.
 
-    yokai evaluate --game yonkai_no_yokai_v0 --agents heuristic,random --games 1000 --backend ray
+    yokai evaluate --game yonkai_no_yokai_v1 --agents heuristic,random --games 1000 --backend ray
     yokai evaluate ... --backend ray --ray-address ray://head-node:10001   # an existing cluster
 
 Every game is still fully described by its :class:`~agents.arena.schedule.GameSpec` (deal

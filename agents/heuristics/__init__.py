@@ -19,7 +19,7 @@ from agents.base import Agent
 
 # env id -> module with a HeuristicAgent(agents.base.Agent) class.
 HEURISTIC_MODULES: dict[str, str] = {
-    "yonkai_no_yokai_v0": "agents.heuristics.yonkai_no_yokai",
+    "yonkai_no_yokai_v1": "agents.heuristics.yonkai_no_yokai",
     "yokaizo_v0": "agents.heuristics.yokaizo",
     "onmyoji_v1": "agents.heuristics.onmyoji",
     "yyh_tcg_v1": "agents.heuristics.yyh_tcg",

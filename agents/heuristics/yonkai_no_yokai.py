@@ -23,9 +23,9 @@ import numpy as np
 
 from agents.base import Agent, act_in_game
 from yokai_envs.yonkai_no_yokai.actions import FIRST_PLAIN_PLAY, PASS, play_of, play_of_action
-from yokai_envs.yonkai_no_yokai.observation import observation_layout
+from yokai_envs.yonkai_no_yokai.observation import observation_layout, observation_size
 from yokai_envs.yonkai_no_yokai.rules import move_tables
-from yokai_envs.yonkai_no_yokai.state import NUM_PLAYS
+from yokai_envs.yonkai_no_yokai.state import COPIES_PER_VALUE, NUM_PLAYS
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
@@ -37,17 +37,16 @@ BUTTON_MIN_COUNT = 2
 Number = int | float | np.ndarray
 
 
-def _layout(observation_size: int) -> dict[str, slice]:
-    # observation_size = 24 + 6 * num_players (see yonkai_no_yokai.observation)
-    return observation_layout((observation_size - 24) // 6)
+# observation size -> (layout, copies of a value), for each player count
+_BY_SIZE = {observation_size(n): (observation_layout(n), copies) for n, copies in COPIES_PER_VALUE.items()}
 
 
 class HeuristicAgent(Agent):
     """Sheds big sets early, keeps whole groups whole, leads lone low cards."""
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
-        layout = _layout(observation.size)
-        hand = np.rint(observation[layout["hand"]]).astype(int)
+        layout, copies = _BY_SIZE[observation.size]
+        hand = np.rint(observation[layout["hand"]] * copies).astype(int)
         total = int(hand.sum())
         plays = []  # (action, count, value, with_button)
         for action in np.flatnonzero(action_mask).tolist():

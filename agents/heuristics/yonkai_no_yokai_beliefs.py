@@ -1,10 +1,10 @@
 """What the other seats' choices say about their hands, if they play like the heuristic.
 
-Every play and pass in Yonkai is made face up (``game.decisions_this_round``), but the hands
-behind them are not. Sampling the unseen cards uniformly (``Game.determinize``) ignores that a
-seat which passed could not beat the play, or that one which led a 2 held no lone 1. Against
-opponents known to play the heuristic - a deterministic policy of hand and public state - each
-of their decisions rules out every hand with which the heuristic would have decided otherwise.
+Every play and pass in Yonkai is made face up, but the hands behind them are not. Sampling the
+unseen cards uniformly (``Game.determinize``) ignores that a seat which passed could not beat
+the play, or that one which led a 2 held no lone 1. Against opponents known to play the
+heuristic - a deterministic policy of hand and public state - each of their decisions rules out
+every hand with which the heuristic would have decided otherwise.
 
 So for each other seat: start from every hand it could have been dealt this round (all value
 counts of the deal size), replay its decisions this round, and keep the hands with which
@@ -15,23 +15,29 @@ any opponent model - but once none of its possible hands fits its choices, it is
 unmodelled: only its plays are used from there on (what it was seen to hold, not why). Every
 world drawn is a legal one for the seat's view, whatever the others play.
 
-It reads only what ``seat`` may see: its own hand, the public decision log, hand sizes and the
-cards played. ISMCTS uses it with ``beliefs=heuristic``.
+It reads only what ``seat`` has seen, from the one record of it, the seat's information state
+(``game.seen_events(seat)``, which the conformance suite holds to the observation): the round's
+start, the seat's own hand as dealt, every play and pass, the Direction card's changes and the
+tricks' ends. From these it rebuilds each decision's public moment (direction, last play, the
+decider's button), the cards each seat has played and the hand sizes. A game that is not
+recording rebuilds its record by replaying its seed and actions (``Game.seen_events``).
+ISMCTS uses it with ``beliefs=heuristic``.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from agents.heuristics.yonkai_no_yokai import choices
+from yokai_envs.core.information import CoreEvent, Event
 from yokai_envs.yonkai_no_yokai.actions import PASS, play_of, play_of_action
-from yokai_envs.yonkai_no_yokai.state import VALUES
+from yokai_envs.yonkai_no_yokai.state import ASCENDING, VALUES, YonkaiEvent
 
 if TYPE_CHECKING:
     from yokai_envs.yonkai_no_yokai.game import YonkaiGame
@@ -60,18 +66,74 @@ def dealt_hands(size: int, copies: int) -> np.ndarray:
     return hands
 
 
+class Decision(NamedTuple):
+    """One decision of the round and the public moment it was made in."""
+
+    seat: int
+    direction: int
+    last_count: int
+    last_value: int
+    button_available: bool
+    action: int
+
+
+class PublicRound(NamedTuple):
+    """The current round as one seat has seen it (see ``public_round``)."""
+
+    decisions: list[Decision]
+    played_by: np.ndarray  # (num_players, 6) int64: cards of each value each seat played this round
+    dealt: np.ndarray  # (6,) int64: the seat's own hand as dealt this round
+
+
+def public_round(events: Sequence[Event], num_players: int) -> PublicRound:
+    """The round under way, from a seat's events (``game.seen_events(seat)``): its decisions,
+    each with the direction, the last play and the decider's button at that moment, rebuilt
+    from the public events alone; the cards each seat played; the seat's own hand as dealt."""
+    start = max((i for i, event in enumerate(events) if event[0] == YonkaiEvent.ROUND_STARTED), default=-1)
+    decisions: list[Decision] = []
+    played_by = np.zeros((num_players, VALUES), dtype=np.int64)
+    dealt = np.zeros(VALUES, dtype=np.int64)
+    direction, last_count, last_value = int(ASCENDING), 0, 0
+    buttons = [True] * num_players
+    for event in events[start + 1:]:
+        kind = event[0]
+        if kind == CoreEvent.ACTED:
+            who, action = event[1], event[2]
+            decisions.append(Decision(who, direction, last_count, last_value, buttons[who], action))
+            if action == PASS:
+                buttons[who] = True  # a spent button comes back on passing
+                continue
+            play, with_button = play_of_action(action)
+            last_count, last_value = play_of(play)
+            played_by[who, last_value - 1] += last_count
+            if with_button:
+                buttons[who] = False
+        elif kind == YonkaiEvent.DIRECTION:
+            direction = event[1]
+        elif kind == YonkaiEvent.TRICK_ENDED:
+            direction, last_count, last_value = int(ASCENDING), 0, 0
+        elif kind == YonkaiEvent.DEALT:
+            dealt[:] = event[1:]
+    return PublicRound(decisions, played_by, dealt)
+
+
 def possible_hands(game: YonkaiGame, seat: int) -> dict[int, np.ndarray]:
     """Other seat -> the hands (K x 6) it may hold now, given its decisions this round were the
     heuristic's and what ``seat`` itself holds."""
-    unseen = _unseen(game, seat)
-    replay = _replayed(game.decisions_this_round, game.num_players, game.copies)
+    seen = public_round(game.seen_events(seat), game.num_players)
+    return _possible_hands(seen, game.num_players, game.copies, seat)
+
+
+def _possible_hands(seen: PublicRound, num_players: int, copies: int, seat: int) -> dict[int, np.ndarray]:
+    unseen = _unseen(seen, copies, seat)
+    replay = _replayed(seen.decisions, num_players, copies)
     return {other: hands[(hands <= unseen).all(axis=1)]
             for other, hands in enumerate(replay.hands) if other != seat}
 
 
-def _unseen(game: YonkaiGame, seat: int) -> np.ndarray:
+def _unseen(seen: PublicRound, copies: int, seat: int) -> np.ndarray:
     """Copies of each value ``seat`` cannot see: not in its hand, not played this round."""
-    return (game.copies - game.played - game.hands[seat]).astype(np.int64)
+    return copies - seen.played_by.sum(axis=0) - (seen.dealt - seen.played_by[seat])
 
 
 class _Replay:
@@ -82,16 +144,16 @@ class _Replay:
     def __init__(self, num_players: int, copies: int) -> None:
         self.key = (num_players, copies)
         self.start = dealt_hands(copies * VALUES // num_players, copies)
-        self.log: list[tuple[int, int, int, int, bool, int]] = []
+        self.log: list[Decision] = []
         self.hands = [self.start] * num_players
         self.played_by = np.zeros((num_players, VALUES), dtype=np.int64)
         self.modelled = [True] * num_players
 
-    def extends_to(self, log: list, num_players: int, copies: int) -> bool:
+    def extends_to(self, log: list[Decision], num_players: int, copies: int) -> bool:
         done = len(self.log)
         return self.key == (num_players, copies) and len(log) >= done and log[:done] == self.log
 
-    def advance(self, log: list) -> None:
+    def advance(self, log: list[Decision]) -> None:
         for decision in log[len(self.log):]:
             self._filter(*decision)
             self.log.append(decision)
@@ -119,7 +181,7 @@ class _Replay:
 _last_replay: _Replay | None = None  # a search asks once per decision, the round's log growing
 
 
-def _replayed(log: list, num_players: int, copies: int) -> _Replay:
+def _replayed(log: list[Decision], num_players: int, copies: int) -> _Replay:
     global _last_replay
     if _last_replay is None or not _last_replay.extends_to(log, num_players, copies):
         _last_replay = _Replay(num_players, copies)
@@ -130,10 +192,13 @@ def _replayed(log: list, num_players: int, copies: int) -> _Replay:
 def world_sampler(game: YonkaiGame, seat: int) -> Callable[[np.random.Generator], YonkaiGame]:
     """A function drawing full worlds consistent with ``seat``'s view and with the others
     having played the heuristic; the posterior is computed once, each call is cheap."""
-    unseen = _unseen(game, seat)
-    sets = possible_hands(game, seat)
+    seen = public_round(game.seen_events(seat), game.num_players)
+    unseen = _unseen(seen, game.copies, seat)
+    sets = _possible_hands(seen, game.num_players, game.copies, seat)
     others = list(sets)
-    draw = _joint_enumeration(sets, unseen) or _rejection(sets, unseen, game.hand_sizes)
+    dealt = game.copies * VALUES // game.num_players
+    sizes = (dealt - seen.played_by.sum(axis=1)).tolist()
+    draw = _joint_enumeration(sets, unseen) or _rejection(sets, unseen, sizes)
 
     def sample(rng: np.random.Generator) -> YonkaiGame:
         world = game.determinize(seat, rng)  # re-seeded chance, and a plain deal to fall back on

@@ -18,7 +18,7 @@ from yokai_envs.cli_evaluate import main as evaluate_main
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import win_credits
 
-YONKAI = "yonkai_no_yokai_v0"
+YONKAI = "yonkai_no_yokai_v1"
 
 
 def strip_timing(records):

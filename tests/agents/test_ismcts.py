@@ -250,10 +250,10 @@ def test_leaf_evaluator_scores_cut_rollouts():
 
 @pytest.mark.parametrize("search", ["flat", "tree"])
 def test_yonkai_spec_with_every_option_plays(search):
-    game = make_game("yonkai_no_yokai_v0", num_players=3)
+    game = make_game("yonkai_no_yokai_v1", num_players=3)
     spec = (f"ismcts:search={search};iterations=12;rollout=heuristic;max_rollout_steps=10;leaf=heuristic;"
             "opponents=rollout;confidence=1;c=0.5")
-    bot = agents.make(spec, "yonkai_no_yokai_v0", seed=0)
+    bot = agents.make(spec, "yonkai_no_yokai_v1", seed=0)
     game.reset(0)
     play_legally(bot, game, decisions=15)
 
@@ -270,7 +270,7 @@ def test_the_readme_yokaizo_spec_plays():
 def test_yonkai_evaluate_plays_out_the_round_and_scores_cubes():
     from agents.heuristics.yonkai_no_yokai import evaluate
 
-    game = make_game("yonkai_no_yokai_v0", num_players=4)
+    game = make_game("yonkai_no_yokai_v1", num_players=4)
     game.reset(3)
     world = game.determinize(game.current_player, np.random.default_rng(0))
     values = evaluate(world)

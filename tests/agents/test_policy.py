@@ -16,7 +16,7 @@ from agents.arena import run_match
 from agents.policy import META_MEMBER, CheckpointError, PolicyAgent, save_checkpoint
 from yokai_envs.registry import make_game
 
-YONKAI = "yonkai_no_yokai_v0"
+YONKAI = "yonkai_no_yokai_v1"
 OPTIONS = {"num_players": 3}
 
 
@@ -91,7 +91,7 @@ def test_arena_plays_a_policy(checkpoint):
 
 def test_wrong_game_or_spaces_fail_clearly(checkpoint, tmp_path):
     _, path = checkpoint
-    with pytest.raises(CheckpointError, match="was trained for 'yonkai_no_yokai_v0', not 'yyh_tcg_v1'"):
+    with pytest.raises(CheckpointError, match="was trained for 'yonkai_no_yokai_v1', not 'yyh_tcg_v1'"):
         PolicyAgent(path, "yyh_tcg_v1")
     with pytest.raises(CheckpointError, match="observation shape"):
         agents.make(f"policy:{path}", YONKAI, {"num_players": 4})

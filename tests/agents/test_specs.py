@@ -10,7 +10,7 @@ from agents.heuristics import HEURISTIC_MODULES, NoHeuristicError, heuristic_cla
 from agents.ismcts import ISMCTSAgent
 from agents.specs import parse_spec
 
-YONKAI = "yonkai_no_yokai_v0"
+YONKAI = "yonkai_no_yokai_v1"
 
 
 def test_kinds_build():

@@ -14,15 +14,17 @@ import agents
 from agents.base import RandomAgent, act_in_game
 from agents.heuristics import NoHeuristicError
 from agents.heuristics.yonkai_no_yokai import HeuristicAgent, choices
-from agents.heuristics.yonkai_no_yokai_beliefs import dealt_hands, possible_hands, world_sampler
+from agents.heuristics.yonkai_no_yokai_beliefs import Decision, dealt_hands, possible_hands, public_round, world_sampler
 from yokai_envs.registry import make_game
 from yokai_envs.yonkai_no_yokai.game import YonkaiGame
 
 
-def games_of(players: list, num_players: int, seeds: range):
-    """Yield (game, seat to act) before every decision of games played by ``players``."""
+def games_of(players: list, num_players: int, seeds: range, record: bool = True):
+    """Yield (game, seat to act) before every decision of games played by ``players`` (recording
+    what each seat sees, unless ``record`` is False: then the beliefs replay the game for it)."""
     for seed in seeds:
         game = YonkaiGame(num_players=num_players)
+        game.record_information(record)
         game.reset(seed)
         for bot in players:
             bot.reset(seed)
@@ -130,8 +132,8 @@ def test_worlds_depend_only_on_what_the_seat_sees():
 
 def test_ismcts_beliefs_option():
     bot = agents.make("ismcts:iterations=12;rollout=heuristic;search=flat;opponents=rollout;beliefs=heuristic",
-                      "yonkai_no_yokai_v0", seed=0)
-    game = make_game("yonkai_no_yokai_v0", num_players=4)
+                      "yonkai_no_yokai_v1", seed=0)
+    game = make_game("yonkai_no_yokai_v1", num_players=4)
     game.reset(5)
     for _ in range(30):
         if game.is_over:
@@ -140,8 +142,8 @@ def test_ismcts_beliefs_option():
         assert game.legal_action_mask()[action]
         game.step(action)
     with pytest.raises(ValueError, match="beliefs must be one of uniform, heuristic"):
-        agents.make("ismcts:beliefs=oracle", "yonkai_no_yokai_v0")
-    with pytest.raises(NoHeuristicError, match=r"world_sampler.*yonkai_no_yokai_v0"):
+        agents.make("ismcts:beliefs=oracle", "yonkai_no_yokai_v1")
+    with pytest.raises(NoHeuristicError, match=r"world_sampler.*yonkai_no_yokai_v1"):
         agents.make("ismcts:beliefs=heuristic", "yokaizo_v0")
 
 
@@ -156,7 +158,7 @@ def test_ismcts_with_beliefs_decides_the_same_for_hidden_twins():
         decisions = []
         for state in (game, twin):
             bot = agents.make("ismcts:iterations=12;rollout=heuristic;search=flat;opponents=rollout;beliefs=heuristic",
-                              "yonkai_no_yokai_v0", seed=step)
+                              "yonkai_no_yokai_v1", seed=step)
             bot.reset(step)
             decisions.append(bot.act(state.observation(seat), state.legal_action_mask(), state))
         assert decisions[0] == decisions[1]
@@ -171,6 +173,8 @@ def test_the_replay_memo_gives_what_a_fresh_replay_gives():
 
     heuristic = HeuristicAgent()
     first, second = YonkaiGame(num_players=4), YonkaiGame(num_players=4)
+    first.record_information()
+    second.record_information()
     first.reset(1)
     second.reset(2)
     for step in range(120):
@@ -179,9 +183,54 @@ def test_the_replay_memo_gives_what_a_fresh_replay_gives():
             break
         seat = game.current_player
         fresh = beliefs._Replay(4, game.copies)
-        fresh.advance(game.decisions_this_round)
+        fresh.advance(public_round(game.seen_events(seat), 4).decisions)
         unseen = game.copies - game.played - game.hands[seat]
         for other, hands in possible_hands(game, seat).items():
             expected = fresh.hands[other][(fresh.hands[other] <= unseen).all(axis=1)]
             assert np.array_equal(hands, expected)
         game.step(act_in_game(heuristic, game))
+
+
+@pytest.mark.parametrize("num_players", [3, 4])
+def test_the_public_record_gives_every_decision_and_its_moment(num_players):
+    """One source for what was public: the decisions the beliefs replay, rebuilt from a seat's
+    information state, are the engine's own moments (direction, last play, the decider's
+    button), for every seat's record alike; the cards played and the seat's hand agree too."""
+    players = [HeuristicAgent(), RandomAgent(1), HeuristicAgent(), RandomAgent(2)][:num_players]
+    checked = 0
+    for seed in range(3):
+        game = YonkaiGame(num_players=num_players)
+        game.record_information()
+        game.reset(seed)
+        truth: list[Decision] = []
+        rounds = game.rounds_completed
+        while not game.is_over:
+            seat = game.current_player
+            if game.rounds_completed != rounds:
+                truth, rounds = [], game.rounds_completed
+            for observer in range(num_players):
+                seen = public_round(game.seen_events(observer), num_players)
+                assert seen.decisions == truth
+                assert np.array_equal(seen.played_by, game.played_by)
+                assert np.array_equal(seen.dealt - seen.played_by[observer], game.hands[observer])
+                checked += 1
+            action = act_in_game(players[seat], game)
+            truth.append(Decision(seat, int(game.direction), game.last_count, game.last_value,
+                                  game.button_available[seat], action))
+            game.step(action)
+    assert checked > 500
+
+
+def test_a_game_that_is_not_recording_is_replayed_for_the_same_beliefs():
+    heuristic = HeuristicAgent()
+    compared = 0
+    for live, seat in games_of([heuristic] * 4, 4, range(1), record=False):
+        if live.steps % 7 or live.steps > 60:
+            continue
+        compared += 1
+        twin = YonkaiGame(num_players=4)
+        twin.record_information()
+        twin.replay(live.seed, list(live.action_history))
+        for a, b in zip(possible_hands(live, seat).values(), possible_hands(twin, seat).values()):
+            assert np.array_equal(a, b)
+    assert compared > 5

@@ -29,7 +29,10 @@ def _maker(env_id: str, options: dict):
 
 # Games whose rules do not yet record what each seat sees (issue 17 lands game by game): their
 # checks run and are expected to fail until the game records its events; remove an id when it does.
-PENDING: set[str] = {"yonkai_no_yokai_v0", "yokaizo_v0"}
+PENDING: set[str] = {"yokaizo_v0"}
+# Games whose every decision is public (Yonkai: each play and pass is made face up) have no two
+# actions a seat sees alike, so no twin points: all they hide is dealt, which the deal twins check.
+ALL_DECISIONS_PUBLIC: set[str] = {"yonkai_no_yokai_v1"}
 
 
 def game_params() -> list:
@@ -78,7 +81,10 @@ def test_twin_histories_give_equal_observations_and_masks(env_id: str, options: 
     tried, problems = twin_problems(_maker(env_id, options), range(40))
     assert problems == [], "\n".join(problems[:5])
     alone = _maker(env_id, options)().num_players == 1  # one seat: no other seat's decision to split at
-    assert tried >= 100 or alone, f"only {tried} twin pairs"
+    if env_id in ALL_DECISIONS_PUBLIC:
+        assert tried == 0, "a decision some seat sees only in part: not every decision is public"
+    else:
+        assert tried >= 100 or alone, f"only {tried} twin pairs"
 
 
 @pytest.mark.parametrize(("env_id", "options"), game_params())
@@ -106,4 +112,4 @@ def test_soak_thousands_of_twins(env_id: str, options: dict) -> None:
     assert problems == [], "\n".join(problems[:5])
     deal_tried, deal_problems = deal_twin_problems(_maker(env_id, options), range(1000, 1400))
     assert deal_problems == [], "\n".join(deal_problems[:5])
-    assert tried + deal_tried >= 2000
+    assert tried + deal_tried >= (800 if env_id in ALL_DECISIONS_PUBLIC else 2000)

@@ -49,7 +49,7 @@ def test_every_bad_action_raises_illegal_action_error_and_changes_nothing(env_id
 
 @pytest.mark.parametrize("action", bad_actions(49), ids=_ids(bad_actions(49)))
 def test_penalize_mode_penalizes_every_bad_action(action):
-    env = yokai_envs.make("yonkai_no_yokai_v0", num_players=4, illegal_action="penalize")
+    env = yokai_envs.make("yonkai_no_yokai_v1", num_players=4, illegal_action="penalize")
     env.reset(seed=3)
     offender = env.agent_selection
     env.step(action)
@@ -61,7 +61,7 @@ def test_penalize_mode_penalizes_every_bad_action(action):
 
 def test_integer_kinds_are_still_actions():
     for action in (np.int64(0), np.int8(0), np.array(0)):
-        env = yokai_envs.make("yonkai_no_yokai_v0", num_players=4)
+        env = yokai_envs.make("yonkai_no_yokai_v1", num_players=4)
         env.reset(seed=3)
         legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
         env.step(type(action)(legal) if not isinstance(action, np.ndarray) else np.array(legal))
@@ -77,9 +77,9 @@ def test_integer_kinds_are_still_actions():
 ])
 def test_option_types_are_checked(options, match):
     with pytest.raises(ConfigError, match=match):
-        yokai_envs.make("yonkai_no_yokai_v0", **options)
+        yokai_envs.make("yonkai_no_yokai_v1", **options)
     with pytest.raises(ConfigError, match=match):
-        yokai_envs.make_game("yonkai_no_yokai_v0", **options)
+        yokai_envs.make_game("yonkai_no_yokai_v1", **options)
 
 
 ONMYOJI = next(e for e in ENV_IDS if e.startswith("onmyoji"))
@@ -93,7 +93,7 @@ def test_int_options_of_other_games_too():
 
 @pytest.mark.parametrize("seed", [-1, 1.5, "7", True, np.float64(3), [1]], ids=repr)
 def test_bad_seeds_name_seed_and_change_nothing(seed):
-    env = yokai_envs.make("yonkai_no_yokai_v0", num_players=4)
+    env = yokai_envs.make("yonkai_no_yokai_v1", num_players=4)
     env.reset(seed=5)
     before = _snapshot(env)
     with pytest.raises(ConfigError, match=r"reset\(seed=\.\.\.\) takes None or a non-negative int, got "):
@@ -102,7 +102,7 @@ def test_bad_seeds_name_seed_and_change_nothing(seed):
 
 
 def test_big_and_numpy_seeds_are_fine():
-    game = yokai_envs.make_game("yonkai_no_yokai_v0")
+    game = yokai_envs.make_game("yonkai_no_yokai_v1")
     game.reset(3386346886314495343)
     game.reset(np.uint64(2**63 + 5))
     assert game.seed == 2**63 + 5 and isinstance(game.seed, int)
@@ -119,13 +119,13 @@ def test_agent_typos_get_a_suggestion(spec, hint):
                                   ["--env-kwargs", "[4]"], ["--env-kwargs", '{"num_players": 4.0}'],
                                   ["--agents", "policy:/no/such/model.zip"]])
 def test_demo_with_bad_input_is_an_error_not_a_traceback(argv, capsys):
-    assert yokai_main(["demo", "--game", "yonkai_no_yokai_v0", *argv]) == 2
+    assert yokai_main(["demo", "--game", "yonkai_no_yokai_v1", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("yokai demo: error: ") and "Traceback" not in err
 
 
 def test_evaluate_refuses_an_unwritable_out_before_any_game(capsys, tmp_path):
-    code = yokai_main(["evaluate", "--game", "yonkai_no_yokai_v0", "--agents", "random,random", "--games", "4",
+    code = yokai_main(["evaluate", "--game", "yonkai_no_yokai_v1", "--agents", "random,random", "--games", "4",
                        "--no-progress", "--out", "/dev/null/x"])
     assert code == 2
     out = capsys.readouterr()

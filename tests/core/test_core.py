@@ -15,26 +15,26 @@ from yokai_envs.core.errors import IllegalActionError
 
 
 def test_env_ids_are_versioned() -> None:
-    assert "yonkai_no_yokai_v0" in yokai_envs.ENV_IDS
+    assert "yonkai_no_yokai_v1" in yokai_envs.ENV_IDS
     assert all(env_id.rsplit("_v", 1)[1].isdigit() for env_id in yokai_envs.ENV_IDS)
 
 
 def test_unknown_env_id_suggests_the_closest() -> None:
-    with pytest.raises(ValueError, match="did you mean 'yonkai_no_yokai_v0'"):
+    with pytest.raises(ValueError, match="did you mean 'yonkai_no_yokai_v1'"):
         yokai_envs.make("yonkai_no_yokai")
 
 
 def test_bad_env_options_are_named() -> None:
     with pytest.raises(ValueError, match="illegal_action"):
-        yokai_envs.make("yonkai_no_yokai_v0", illegal_action="ignore")
+        yokai_envs.make("yonkai_no_yokai_v1", illegal_action="ignore")
     with pytest.raises(ValueError, match="render_mode"):
-        yokai_envs.make("yonkai_no_yokai_v0", render_mode="rgb_array")
+        yokai_envs.make("yonkai_no_yokai_v1", render_mode="rgb_array")
     with pytest.raises(ValueError, match="max_steps"):
-        yokai_envs.make("yonkai_no_yokai_v0", max_steps=0)
+        yokai_envs.make("yonkai_no_yokai_v1", max_steps=0)
 
 
 def test_illegal_action_error_names_action_seat_and_phase() -> None:
-    game = yokai_envs.make_game("yonkai_no_yokai_v0")
+    game = yokai_envs.make_game("yonkai_no_yokai_v1")
     game.reset(seed=0)
     with pytest.raises(IllegalActionError) as info:
         game.step(0)  # the leader cannot pass
@@ -47,7 +47,7 @@ def test_env_module_pair_and_metadata() -> None:
     from yokai_envs.yonkai_no_yokai import env as module
 
     raw = module.raw_env()
-    assert raw.metadata["name"] == "yonkai_no_yokai_v0"
+    assert raw.metadata["name"] == "yonkai_no_yokai_v1"
     assert set(raw.metadata["render_modes"]) == {"ansi", "human"}
     wrapped = module.env(num_players=3)
     assert wrapped.unwrapped.game.num_players == 3
@@ -56,7 +56,7 @@ def test_env_module_pair_and_metadata() -> None:
 
 def test_intermediate_rewards_reach_the_right_agents() -> None:
     # reward="lives": rewards arrive at every round end, not only at the game end
-    env = yokai_envs.make("yonkai_no_yokai_v0", num_players=3, reward="lives")
+    env = yokai_envs.make("yonkai_no_yokai_v1", num_players=3, reward="lives")
     env.reset(seed=4)
     rng = np.random.default_rng(4)
     seen_before_end = False
@@ -78,24 +78,24 @@ def test_intermediate_rewards_reach_the_right_agents() -> None:
 
 
 def test_state_is_the_full_state_tensor() -> None:
-    env = yokai_envs.make("yonkai_no_yokai_v0")
+    env = yokai_envs.make("yonkai_no_yokai_v1")
     env.reset(seed=1)
     assert np.array_equal(env.state(), env.unwrapped.game.state_tensor())
     assert env.state_space.shape == env.state().shape
 
 
 def test_render_modes() -> None:
-    env = yokai_envs.make("yonkai_no_yokai_v0", render_mode="ansi")
+    env = yokai_envs.make("yonkai_no_yokai_v1", render_mode="ansi")
     env.reset(seed=0)
     assert "player 0" in env.render()
-    quiet = yokai_envs.make("yonkai_no_yokai_v0")
+    quiet = yokai_envs.make("yonkai_no_yokai_v1")
     quiet.reset(seed=0)
     assert quiet.render() is None
 
 
 def test_reset_without_seed_after_a_seeded_reset_is_reproducible() -> None:
     def two_games() -> list[bytes]:
-        env = yokai_envs.make("yonkai_no_yokai_v0")
+        env = yokai_envs.make("yonkai_no_yokai_v1")
         env.reset(seed=9)
         first = env.unwrapped.game.state_tensor().tobytes()
         env.reset()
@@ -112,7 +112,7 @@ def test_import_is_light() -> None:
 
 
 def test_rules_modules_never_import_gym() -> None:
-    code = ("import sys, yokai_envs; g = yokai_envs.make_game('yonkai_no_yokai_v0'); g.reset(0); "
+    code = ("import sys, yokai_envs; g = yokai_envs.make_game('yonkai_no_yokai_v1'); g.reset(0); "
             "print(any(m.startswith(('pettingzoo', 'gymnasium')) for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
@@ -120,7 +120,7 @@ def test_rules_modules_never_import_gym() -> None:
 
 def test_cli_list_and_demo(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["list"]) == 0
-    assert "yonkai_no_yokai_v0" in capsys.readouterr().out
+    assert "yonkai_no_yokai_v1" in capsys.readouterr().out
     assert main(["demo", "--agents", "random", "--seed", "3", "--quiet"]) == 0
     assert "returns:" in capsys.readouterr().out
 
@@ -128,7 +128,7 @@ def test_cli_list_and_demo(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bench_writes_a_table_and_json(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "bench.json"
     assert main(["bench", "--seconds", "0.2", "--no-peers", "--json", str(out)]) == 0
-    assert "| yonkai_no_yokai_v0 |" in capsys.readouterr().out
+    assert "| yonkai_no_yokai_v1 |" in capsys.readouterr().out
     rows = json.loads(out.read_text())
     assert rows[0]["aec_steps_per_s"] > 0 and rows[0]["raw_decisions_per_s"] > 0 and rows[0]["memory_kb"] > 0
 

@@ -28,7 +28,7 @@ FUZZ = settings(max_examples=60, deadline=None, derandomize=True, database=None,
 OWN_ERRORS = (ConfigError, ReplayError)
 
 scalars = (st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False)
-           | st.text(max_size=12) | st.sampled_from(["random", "yonkai_no_yokai_v0", "heuristic", "cards", "decks",
+           | st.text(max_size=12) | st.sampled_from(["random", "yonkai_no_yokai_v1", "heuristic", "cards", "decks",
                                                      "num_players", "<!--<script>", ""]))
 keys = st.text(max_size=10) | st.sampled_from(["game", "env_id", "options", "training", "total_timesteps", "algorithm",
                                                "hyperparameters", "format", "seed", "actions", "result", "returns",
@@ -74,7 +74,7 @@ def test_config_loader_random_trees(tmp_path_factory, tree):
 @FUZZ
 @given(game=trees, training=trees, algorithm=trees)
 def test_config_loader_random_sections(tmp_path_factory, game, training, algorithm):
-    tree = {"game": {"env_id": "yonkai_no_yokai_v0", "options": game}, "training": training,
+    tree = {"game": {"env_id": "yonkai_no_yokai_v1", "options": game}, "training": training,
             "algorithm": algorithm}
     _only_own_errors(_config, _write(tmp_path_factory.mktemp("c"), "cfg.yaml", _yaml_bytes(tree)))
 
@@ -95,7 +95,7 @@ def _replay_file(path: Path) -> None:
 def _valid_replay() -> dict[str, Any]:
     from yokai_envs.registry import make_game
 
-    game = make_game("yonkai_no_yokai_v0", num_players=3, rounds_per_game=1, max_steps=30)
+    game = make_game("yonkai_no_yokai_v1", num_players=3, rounds_per_game=1, max_steps=30)
     game.reset(4)
     while not game.is_over:
         game.step(int(game.legal_action_mask().nonzero()[0][0]))

@@ -46,7 +46,7 @@ def test_history_tokens_pad_at_the_front() -> None:
 
 
 def test_the_history_option_adds_the_last_k_events_to_the_observation() -> None:
-    env = yokai_envs.make("yonkai_no_yokai_v0", num_players=3, history=5)
+    env = yokai_envs.make("yonkai_no_yokai_v1", num_players=3, history=5)
     env.reset(seed=3)
     for _ in range(4):
         observation, *_ = env.last()
@@ -58,10 +58,10 @@ def test_the_history_option_adds_the_last_k_events_to_the_observation() -> None:
     assert env.observation_space(f"player_{seat}")["history"].contains(history)
     expected = history_tokens(game.seen_events(seat)[-5:], 5, 1 + game.EVENT_ARGS)
     assert np.array_equal(history, expected)
-    api_test(yokai_envs.make("yonkai_no_yokai_v0", num_players=3, history=3), num_cycles=200)
+    api_test(yokai_envs.make("yonkai_no_yokai_v1", num_players=3, history=3), num_cycles=200)
 
 
 @pytest.mark.parametrize("bad", [-1, 1.5, True, "3"])
 def test_a_bad_history_option_is_named(bad: object) -> None:
     with pytest.raises(ConfigError, match="history"):
-        yokai_envs.make("yonkai_no_yokai_v0", history=bad)
+        yokai_envs.make("yonkai_no_yokai_v1", history=bad)

@@ -41,6 +41,6 @@ def test_parallel_infos_carry_every_agents_mask(env_id, options):
 def test_agilerl_is_importable_beside_the_envs():  # runs only where AgileRL could be installed
     import agilerl  # noqa: F401
 
-    env = parallel_env("yonkai_no_yokai_v0", mask_in_infos=True)
+    env = parallel_env("yonkai_no_yokai_v1", mask_in_infos=True)
     _, infos = env.reset(seed=0)
     assert all("action_mask" in infos[agent] for agent in env.agents)

@@ -10,7 +10,7 @@ from agents.base import RandomAgent
 from yokai_envs.core.game import Game
 from yokai_envs.registry import make_game
 
-YONKAI = "yonkai_no_yokai_v0"
+YONKAI = "yonkai_no_yokai_v1"
 
 
 def play_random(game: Game, seed: int = 0) -> Game:

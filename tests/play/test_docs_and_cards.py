@@ -17,8 +17,8 @@ GAMES_WITH_CARDS = [e for e in ENV_IDS if catalog(e)]
 
 
 def test_yonkai_has_no_named_cards():
-    assert catalog("yonkai_no_yokai_v0") == ()
-    assert "has no named cards" in lookup_text("yonkai_no_yokai_v0", "Kappa")
+    assert catalog("yonkai_no_yokai_v1") == ()
+    assert "has no named cards" in lookup_text("yonkai_no_yokai_v1", "Kappa")
 
 
 @pytest.mark.parametrize("env_id", GAMES_WITH_CARDS)
@@ -69,10 +69,10 @@ def test_make_docs_writes_a_page_per_game(tmp_path):
 
 
 def test_yonkai_page_details(tmp_path):
-    assert _make_docs("--game", "yonkai_no_yokai_v0", "--out", str(tmp_path)).returncode == 0
+    assert _make_docs("--game", "yonkai_no_yokai_v1", "--out", str(tmp_path)).returncode == 0
     page = (tmp_path / "yonkai_no_yokai.md").read_text()
     assert "**The leader cannot pass.**" in page  # a ruling from RULES_NOTES.md
-    assert "| `hand` | 0:6 | 6 | own copies of each value 1..6 |" in page
+    assert "| `hand` | 0:6 | 6 | own copies of each value 1..6, / copies of a value (8 or 10) |" in page
     assert "| 25 | button, flip, play 1 |" in page
     assert "Elevator Button" in page.split("## Options")[0]  # the rules summary
     assert not (tmp_path / "README.md").exists()  # the index is written only for all games
@@ -81,9 +81,9 @@ def test_yonkai_page_details(tmp_path):
 def test_make_docs_bad_game_and_check(tmp_path):
     done = _make_docs("--game", "chess_v0", "--out", str(tmp_path))
     assert done.returncode == 2 and "unknown env id(s) chess_v0" in done.stderr
-    assert _make_docs("--game", "yonkai_no_yokai_v0", "--out", str(tmp_path), "--check").returncode == 1
-    _make_docs("--game", "yonkai_no_yokai_v0", "--out", str(tmp_path))
-    assert _make_docs("--game", "yonkai_no_yokai_v0", "--out", str(tmp_path), "--check").returncode == 0
+    assert _make_docs("--game", "yonkai_no_yokai_v1", "--out", str(tmp_path), "--check").returncode == 1
+    _make_docs("--game", "yonkai_no_yokai_v1", "--out", str(tmp_path))
+    assert _make_docs("--game", "yonkai_no_yokai_v1", "--out", str(tmp_path), "--check").returncode == 0
 
 
 def test_links_between_doc_pages_resolve():

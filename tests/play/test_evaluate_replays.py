@@ -10,7 +10,7 @@ from yokai_envs.cli import main
 from yokai_envs.play import load_replay
 from yokai_envs.registry import make_game
 
-ARGS = ["evaluate", "--game", "yonkai_no_yokai_v0", "--env-kwargs", '{"num_players": 3, "rounds_per_game": 1}',
+ARGS = ["evaluate", "--game", "yonkai_no_yokai_v1", "--env-kwargs", '{"num_players": 3, "rounds_per_game": 1}',
         "--agents", "heuristic,random", "--games", "6", "--no-progress"]
 
 
@@ -24,7 +24,7 @@ def test_save_replays(tmp_path, capsys):
         replay = load_replay(path)
         assert replay.agents == record["seats"] and replay.seed == record["deal_seed"]
         assert replay.result["returns"] == record["returns"] and replay.meta["source"] == "evaluate"
-        game = make_game("yonkai_no_yokai_v0", num_players=3, rounds_per_game=1)
+        game = make_game("yonkai_no_yokai_v1", num_players=3, rounds_per_game=1)
         game.replay(record["deal_seed"], record["actions"])
         assert np.array_equal(replay.build_game().state_tensor(), game.state_tensor())
 

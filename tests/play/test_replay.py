@@ -48,7 +48,7 @@ def _saved(tmp_path, **changes):
 
 
 @pytest.mark.parametrize(("env_id", "message"), [
-    ("yonkai_no_yokai_v1", "recorded with env 'yonkai_no_yokai_v1' but this yokai-envs"),
+    ("yonkai_no_yokai_v0", "recorded with env 'yonkai_no_yokai_v0' but this yokai-envs"),
     ("yonkai_no_yokai_v12", "only plays on the env version that recorded it"),
     ("chess_v0", "unknown env 'chess_v0'"),
 ])

@@ -87,7 +87,7 @@ def _with(path, **changes):
 
 @pytest.mark.parametrize(("setup", "extra", "message"), [
     (lambda p: p.with_name("missing.json"), [], "does not exist"),
-    (lambda p: _with(p, env_id="yonkai_no_yokai_v1"), [], "only plays on the env version that recorded it"),
+    (lambda p: _with(p, env_id="yonkai_no_yokai_v0"), [], "only plays on the env version that recorded it"),
     (lambda p: _with(p, env_id="mahjong_v0"), [], "unknown env 'mahjong_v0'"),
     (lambda p: _with(p, final_state_sha256="f" * 64), ["--all"], "did not reproduce"),
     (lambda p: p, ["--seat", "3"], "--seat 3 is out of range"),

@@ -131,7 +131,7 @@ def test_any_agent_name_keeps_the_page_whole(name):
 
 def test_seeds_above_2_53_reach_the_page_exactly(tmp_path):
     seed = 3386346886314495343
-    game = make_game("yonkai_no_yokai_v0", num_players=3, rounds_per_game=1)
+    game = make_game("yonkai_no_yokai_v1", num_players=3, rounds_per_game=1)
     game.reset(seed)
     from tests.play.helpers import play_random
 

@@ -19,7 +19,7 @@ def comparable(result):
 
 
 @pytest.mark.parametrize(("env_id", "options", "agents"), [
-    ("yonkai_no_yokai_v0", {"num_players": 4}, ["heuristic", "random"]),
+    ("yonkai_no_yokai_v1", {"num_players": 4}, ["heuristic", "random"]),
     ("onmyoji_v1", {"mode": "duel"}, ["heuristic", "random"]),
     ("onmyoji_v1", {"mode": "coop"}, ["heuristic"]),
 ])
@@ -33,14 +33,14 @@ def test_ray_backend_matches_local(ray_local, env_id, options, agents):
 
 def test_ray_backend_matches_local_gauntlet_with_workers(ray_local):
     kwargs = {"games": 12, "seed": 9, "env_options": {"num_players": 3}, "gauntlet": "heuristic"}
-    local = run_match("yonkai_no_yokai_v0", ["random", "ismcts:iterations=8"], workers=2, **kwargs)
-    on_ray = run_match("yonkai_no_yokai_v0", ["random", "ismcts:iterations=8"], backend="ray", **kwargs)
+    local = run_match("yonkai_no_yokai_v1", ["random", "ismcts:iterations=8"], workers=2, **kwargs)
+    on_ray = run_match("yonkai_no_yokai_v1", ["random", "ismcts:iterations=8"], backend="ray", **kwargs)
     assert comparable(on_ray) == comparable(local)
 
 
 def test_evaluate_cli_backend_ray(ray_local, tmp_path, capsys):
     out_local, out_ray = tmp_path / "local", tmp_path / "ray"
-    base = ["evaluate", "--game", "yonkai_no_yokai_v0", "--env-kwargs", '{"num_players": 4}',
+    base = ["evaluate", "--game", "yonkai_no_yokai_v1", "--env-kwargs", '{"num_players": 4}',
             "--agents", "heuristic,random", "--games", "8", "--seed", "1", "--no-progress"]
     assert yokai_main([*base, "--out", str(out_local)]) == 0
     assert yokai_main([*base, "--out", str(out_ray), "--backend", "ray"]) == 0
@@ -54,6 +54,6 @@ def test_bad_backend_and_in_memory_agents_are_refused():
     from agents.base import RandomAgent
 
     with pytest.raises(ValueError, match="valid backends: local, ray"):
-        run_match("yonkai_no_yokai_v0", ["random"], games=1, backend="dask")
+        run_match("yonkai_no_yokai_v1", ["random"], games=1, backend="dask")
     with pytest.raises(ValueError, match="in-memory agents"):
-        run_match("yonkai_no_yokai_v0", [("mine", RandomAgent(0))], games=1, backend="ray")
+        run_match("yonkai_no_yokai_v1", [("mine", RandomAgent(0))], games=1, backend="ray")

@@ -20,7 +20,7 @@ from yokai_envs.training.rllib_backend.env import (
 )
 from yokai_envs.training.rllib_backend.module import MaskedPPOTorchRLModule, apply_mask
 
-YONKAI = "yonkai_no_yokai_v0"
+YONKAI = "yonkai_no_yokai_v1"
 
 
 def make_env(**extra):

@@ -77,7 +77,7 @@ def _wait(condition, thread, timeout: float = 300) -> None:
 @pytest.mark.slow
 def test_evaluate_on_a_cluster_spreads_games_and_survives_losing_a_node(cluster, tmp_path):
     games = 96
-    base = ["evaluate", "--game", "yonkai_no_yokai_v0", "--env-kwargs", '{"num_players": 4}',
+    base = ["evaluate", "--game", "yonkai_no_yokai_v1", "--env-kwargs", '{"num_players": 4}',
             "--agents", "heuristic,random", "--games", str(games), "--seed", "5", "--no-progress"]
     thread, outcome = _in_thread(yokai_main, [*base, "--backend", "ray", "--ray-address", cluster.address,
                                               "--out", str(tmp_path / "ray")])
@@ -128,7 +128,7 @@ def test_rllib_training_survives_losing_an_env_runner_node(cluster, tmp_path):
     assert state["finished"] and state["timesteps"] >= 2000
     import agents
 
-    agents.make(f"rllib:{out / 'model'}", "yonkai_no_yokai_v0", {"num_players": 4})
+    agents.make(f"rllib:{out / 'model'}", "yonkai_no_yokai_v1", {"num_players": 4})
 
 
 def test_a_cluster_failure_beyond_fault_tolerance_stops_with_a_checkpoint(tmp_path, monkeypatch, capsys):

@@ -15,7 +15,7 @@ from yokai_envs.cli import main as yokai_main
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.training.config import load_config
 
-YONKAI = "yonkai_no_yokai_v0"
+YONKAI = "yonkai_no_yokai_v1"
 QUICK = "configs/yonkai_no_yokai/quick.yaml"
 TINY = ["training.total_timesteps=1200", "training.n_envs=2", "algorithm.hyperparameters.n_steps=200",
         "algorithm.hyperparameters.batch_size=200", "algorithm.hyperparameters.n_epochs=2",
@@ -140,7 +140,7 @@ def test_trained_policy_is_an_arena_agent(tiny_run):
         game.step(action)
     result = run_match(YONKAI, ["random"], games=4, seed=0, env_options={"num_players": 4}, gauntlet=spec)
     assert result.row(spec)["games"] == 4
-    with pytest.raises(CheckpointError, match="trained for 'yonkai_no_yokai_v0', not 'onmyoji_v1'"):
+    with pytest.raises(CheckpointError, match="trained for 'yonkai_no_yokai_v1', not 'onmyoji_v1'"):
         agents.make(spec, "onmyoji_v1", {"mode": "duel"})
     with pytest.raises(CheckpointError, match="not an RLlib policy folder"):
         agents.make(f"rllib:{tiny_run}", YONKAI, {"num_players": 4})

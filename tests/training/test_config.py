@@ -11,7 +11,7 @@ from yokai_envs.core.errors import ConfigError
 from yokai_envs.training.config import apply_override, game_name, load_config
 
 QUICK = "configs/yonkai_no_yokai/quick.yaml"
-MINIMAL = {"game": {"env_id": "yonkai_no_yokai_v0", "options": {"num_players": 4}},
+MINIMAL = {"game": {"env_id": "yonkai_no_yokai_v1", "options": {"num_players": 4}},
            "training": {"total_timesteps": 1000}}
 
 
@@ -36,7 +36,7 @@ def test_defaults_layer_under_a_minimal_file(tmp_path):
 
 def test_ready_configs_validate():
     config = load_config(QUICK)
-    assert config["game"]["env_id"] == "yonkai_no_yokai_v0"
+    assert config["game"]["env_id"] == "yonkai_no_yokai_v1"
 
 
 def test_unknown_key_gets_its_path_and_a_suggestion(tmp_path):
@@ -48,7 +48,7 @@ def test_unknown_key_gets_its_path_and_a_suggestion(tmp_path):
 
 def test_unknown_section_and_hyperparameter_and_game_option(tmp_path):
     data = {**MINIMAL, "trainig": {}, "algorithm": {"hyperparameters": {"learnig_rate": 0.1}}}
-    data["game"] = {"env_id": "yonkai_no_yokai_v0", "options": {"num_player": 4}}
+    data["game"] = {"env_id": "yonkai_no_yokai_v1", "options": {"num_player": 4}}
     message = errors_of(tmp_path, data)
     assert "trainig: unknown key (did you mean 'training'?)" in message
     assert "game.options.num_player: unknown key (did you mean 'num_players'?)" in message
@@ -78,11 +78,11 @@ def test_bad_value_lists_valid_choices(tmp_path):
 
 
 def test_bad_env_id_game_option_value_and_seat(tmp_path):
-    message = errors_of(tmp_path, {**MINIMAL, "game": {"env_id": "yonkai_no_yokai_v1"}})
-    assert "game.env_id: unknown env id 'yonkai_no_yokai_v1' (did you mean 'yonkai_no_yokai_v0'?)" in message
-    message = errors_of(tmp_path, {**MINIMAL, "game": {"env_id": "yonkai_no_yokai_v0", "options": {"num_players": 5}}})
+    message = errors_of(tmp_path, {**MINIMAL, "game": {"env_id": "yonkai_no_yokai_v2"}})
+    assert "game.env_id: unknown env id 'yonkai_no_yokai_v2' (did you mean 'yonkai_no_yokai_v1'?)" in message
+    message = errors_of(tmp_path, {**MINIMAL, "game": {"env_id": "yonkai_no_yokai_v1", "options": {"num_players": 5}}})
     assert "game.options:" in message and "num_players must be 3 or 4" in message
-    data = {**MINIMAL, "game": {"env_id": "yonkai_no_yokai_v0", "options": {"num_players": 3}, "learner_seat": 3}}
+    data = {**MINIMAL, "game": {"env_id": "yonkai_no_yokai_v1", "options": {"num_players": 3}, "learner_seat": 3}}
     assert "game.learner_seat: 3 is not a seat" in errors_of(tmp_path, data)
 
 
@@ -92,7 +92,7 @@ def test_bad_bot_spec_and_missing_required(tmp_path):
     assert "evaluation.bots[1]: must be str, got int 7" in message
     message = errors_of(tmp_path, {**MINIMAL, "opponents": {"bots": ["randm"]}})
     assert "opponents.bots[0].spec: unknown agent kind 'randm'" in message
-    message = errors_of(tmp_path, {"game": {"env_id": "yonkai_no_yokai_v0"}})
+    message = errors_of(tmp_path, {"game": {"env_id": "yonkai_no_yokai_v1"}})
     assert "training.total_timesteps: required" in message
 
 
@@ -126,5 +126,5 @@ def test_not_yaml_and_not_a_mapping(tmp_path):
 
 
 def test_game_name():
-    assert game_name("yonkai_no_yokai_v0") == "yonkai_no_yokai"
+    assert game_name("yonkai_no_yokai_v1") == "yonkai_no_yokai"
     assert game_name("yyh_tcg_v1") == "yyh_tcg"

@@ -62,7 +62,7 @@ def test_memory_is_estimated_before_anything_starts(monkeypatch):
     assert "this machine has" in message and "available" in message
     # The estimate comes from the config and the game's sizes, and grows with every part.
     config = load_config(QUICK)
-    game = make_game("yonkai_no_yokai_v0", num_players=4)
+    game = make_game("yonkai_no_yokai_v1", num_players=4)
     base = estimate_memory(config, game)
     config["training"]["n_envs"] *= 2
     assert estimate_memory(config, game)["rollout buffer"] == 2 * base["rollout buffer"]
@@ -83,7 +83,7 @@ def test_a_non_utf8_file_is_an_error(tmp_path):
 
 
 def test_duplicate_keys_are_refused(tmp_path):
-    text = b"game:\n  env_id: yonkai_no_yokai_v0\ntraining:\n  total_timesteps: 10\ntraining:\n  seed: 3\n"
+    text = b"game:\n  env_id: yonkai_no_yokai_v1\ntraining:\n  total_timesteps: 10\ntraining:\n  seed: 3\n"
     with pytest.raises(ConfigError, match=r"duplicate key 'training' \(first at line 3"):
         load_config(_write(tmp_path, text))
     with pytest.raises(ConfigError, match="duplicate key 'seed'"):
@@ -101,11 +101,11 @@ def test_an_alias_bomb_is_refused_quickly(tmp_path):
         load_config(_write(tmp_path, bomb))
     assert time.perf_counter() - started < 2.0
     with pytest.raises(ConfigError, match="recursive alias"):
-        load_config(_write(tmp_path, b"game: &g {env_id: yonkai_no_yokai_v0, again: *g}\n"))
+        load_config(_write(tmp_path, b"game: &g {env_id: yonkai_no_yokai_v1, again: *g}\n"))
 
 
 def test_small_aliases_and_merge_keys_still_work(tmp_path):
-    text = (b"game: {env_id: yonkai_no_yokai_v0, options: &opts {num_players: 4}}\n"
+    text = (b"game: {env_id: yonkai_no_yokai_v1, options: &opts {num_players: 4}}\n"
             b"training: {total_timesteps: 1000}\noutput: &out {csv: true}\n")
     assert load_config(_write(tmp_path, text))["game"]["options"] == {"num_players": 4}
 

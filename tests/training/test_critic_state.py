@@ -12,7 +12,7 @@ from tests.training.toy_game import ConstantAgent, GiftsGame
 from yokai_envs.training.gym_env import YokaiGymEnv
 from yokai_envs.training.policies import StateCriticPolicy, export_actor
 
-YONKAI = "yonkai_no_yokai_v0"
+YONKAI = "yonkai_no_yokai_v1"
 
 
 def test_critic_state_appends_the_state_to_the_observation():

@@ -15,7 +15,7 @@ from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.core.game import win_credits
 from yokai_envs.training.gym_env import YokaiGymEnv
 
-YONKAI = "yonkai_no_yokai_v0"
+YONKAI = "yonkai_no_yokai_v1"
 
 
 def play_out(env: YokaiGymEnv, action: int) -> tuple[list[float], dict]:

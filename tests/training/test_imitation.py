@@ -17,14 +17,14 @@ from yokai_envs.training.imitation import collect
 from yokai_envs.training.rllib_backend.trainer import check_rllib_config
 from yokai_envs.training.trainer import Trainer
 
-YONKAI = "yonkai_no_yokai_v0"
+YONKAI = "yonkai_no_yokai_v1"
 OPTIONS = {"num_players": 4}
 SMALL = ["training.total_timesteps=64", "training.n_envs=1", "algorithm.hyperparameters.n_steps=64",
          "algorithm.hyperparameters.batch_size=64", "algorithm.hyperparameters.n_epochs=1",
          "algorithm.network.net_arch=[64]", "evaluation.every=0", "evaluation.games=4",
          "evaluation.final_games=4", "evaluation.bots=[random]", "output.progress_bar=false",
          "opponents.self_play.enabled=false", "pretrain.imitate=heuristic", "pretrain.steps=3000",
-         "pretrain.epochs=30", "pretrain.batch_size=256", "pretrain.learning_rate=0.003"]
+         "pretrain.epochs=60", "pretrain.batch_size=256", "pretrain.learning_rate=0.003"]
 
 
 def agreement_with_heuristic(policy_path: str, games: int = 20) -> float:

@@ -195,7 +195,7 @@ def _check_consistent(out: Path, total: int) -> dict:
     assert rewards == sorted(rewards)
     assert state["best"]["step"] in steps
     for name in ("model.zip", "best_model.zip"):
-        agents.make(f"policy:{out / name}", "yonkai_no_yokai_v0", {"num_players": 4})
+        agents.make(f"policy:{out / name}", "yonkai_no_yokai_v1", {"num_players": 4})
     return state
 
 

@@ -15,7 +15,7 @@ from yokai_envs.core.errors import ConfigError
 from yokai_envs.training.config import load_config
 from yokai_envs.training.trainer import Trainer
 
-YONKAI = "yonkai_no_yokai_v0"
+YONKAI = "yonkai_no_yokai_v1"
 TINY = ["training.total_timesteps=256", "training.n_envs=2", "algorithm.hyperparameters.n_steps=64",
         "algorithm.hyperparameters.batch_size=64", "algorithm.hyperparameters.n_epochs=1",
         "algorithm.network.net_arch=[16]", "evaluation.every=128", "evaluation.games=4",

@@ -18,7 +18,7 @@ from yokai_envs.yonkai_no_yokai.actions import (
     play_of_action,
 )
 from yokai_envs.yonkai_no_yokai.game import YonkaiGame
-from yokai_envs.yonkai_no_yokai.state import ASCENDING, DESCENDING, Decision, Phase
+from yokai_envs.yonkai_no_yokai.state import ASCENDING, DESCENDING, Phase
 
 EVERYTHING = "111122223333444455556666"
 
@@ -198,14 +198,14 @@ def test_first_leader_from_seed() -> None:
 
 
 def test_observation_shows_own_hand_and_no_other() -> None:
-    env = yokai_envs.make("yonkai_no_yokai_v0", num_players=4)
+    env = yokai_envs.make("yonkai_no_yokai_v1", num_players=4)
     env.reset(seed=1)
     game = env.unwrapped.game
     layout = env.unwrapped.observation_layout
     for seat in range(4):
         observation = game.observation(seat)
-        assert np.array_equal(observation[layout["hand"]], game.hands[seat])
-        assert observation[layout["hand_sizes"]][0] == game.hand_sizes[seat]
+        assert np.allclose(observation[layout["hand"]] * game.copies, game.hands[seat])
+        assert observation[layout["hand_sizes"]][0] == game.hand_sizes[seat] / 15
     # swapping two other seats' hands (same sizes) leaves seat 0's view unchanged
     before = game.observation(0)
     game.hands[[1, 2]] = game.hands[[2, 1]]
@@ -220,7 +220,7 @@ def test_bad_options_are_named() -> None:
     with pytest.raises(ConfigError, match="rounds_per_game"):
         YonkaiGame(rounds_per_game=0)
     with pytest.raises(ValueError, match="valid options"):
-        yokai_envs.make("yonkai_no_yokai_v0", players=4)
+        yokai_envs.make("yonkai_no_yokai_v1", players=4)
 
 
 def test_action_table_is_fixed() -> None:
@@ -253,6 +253,6 @@ def test_game_attributes_are_the_table() -> None:
     game = deal(["3" + "2", "1", "1"], leader=0)
     game.cubes = [1, 2, 3]
     assert game.table.cubes == [1, 2, 3]
-    assert game.hands is game.table.hands and game.decisions_this_round is game.table.decisions_this_round
+    assert game.hands is game.table.hands and game.played_by is game.table.played_by
     run(game, play("3"))
-    assert game.decisions_this_round == [Decision(0, ASCENDING, 0, 0, True, play("3"))]
+    assert game.played_by[0].tolist() == [0, 0, 1, 0, 0, 0]

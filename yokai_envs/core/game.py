@@ -47,7 +47,7 @@ class Game(ABC):
     the abstract methods. Seats are ``0..num_players-1``; actions are ``0..num_actions-1``.
     """
 
-    #: Versioned env id, e.g. ``"yonkai_no_yokai_v0"``. Bump the version on any change to the rules,
+    #: Versioned env id, e.g. ``"yonkai_no_yokai_v1"``. Bump the version on any change to the rules,
     #: observations, masks or rewards (replays and checkpoints name the id they were made with);
     #: not on a refactor. Each bump, or the lack of one, is recorded in CHANGELOG.md.
     env_id: ClassVar[str]

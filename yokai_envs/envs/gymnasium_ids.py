@@ -27,7 +27,7 @@ ENTRY_POINT = "yokai_envs.training.gym_env:make_gym"
 
 
 def gym_id(env_id: str) -> str:
-    """``yonkai_no_yokai_v0`` -> ``yokai_envs/yonkai_no_yokai-v0``."""
+    """``yonkai_no_yokai_v1`` -> ``yokai_envs/yonkai_no_yokai-v0``."""
     name, _, version = env_id.rpartition("_v")
     return f"{NAMESPACE}/{name}-v{version}"
 

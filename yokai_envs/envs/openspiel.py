@@ -4,7 +4,7 @@
     from yokai_envs.envs import openspiel
 
     openspiel.register_all()                          # once per process
-    game = pyspiel.load_game("yonkai_no_yokai_v0", {"num_players": 3})
+    game = pyspiel.load_game("yonkai_no_yokai_v1", {"num_players": 3})
     state = game.new_initial_state()
 
 The pyspiel game's name is the env id; its parameters are the game's options (ints, floats,

@@ -3,7 +3,7 @@
     from sb3_contrib import MaskablePPO
     from yokai_envs.envs.vector import sb3_vec_env
 
-    venv = sb3_vec_env("yonkai_no_yokai_v0", num_envs=4, num_players=4)
+    venv = sb3_vec_env("yonkai_no_yokai_v1", num_envs=4, num_players=4)
     MaskablePPO("MlpPolicy", venv).learn(10_000)
 
 The chain: the Parallel env (:mod:`yokai_envs.envs.parallel`) -> Box-only observations with the

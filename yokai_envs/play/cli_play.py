@@ -1,6 +1,6 @@
 """``yokai play``: a human takes one seat in the terminal; bots (agent specs) take the others.
 
-    yokai play --game yonkai_no_yokai_v0 --vs heuristic,random,ismcts:iterations=100 --seat 0 --seed 7
+    yokai play --game yonkai_no_yokai_v1 --vs heuristic,random,ismcts:iterations=100 --seat 0 --seed 7
 
 The human sees only ``game.render_for(seat)`` and, of the other seats' moves, only what
 ``game.public_action_name`` allows. Answers are read line by line from stdin, so a game can
@@ -32,7 +32,7 @@ class Quit(Exception):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", required=True, help="env id, e.g. yonkai_no_yokai_v0 (see `yokai list`)")
+    parser.add_argument("--game", required=True, help="env id, e.g. yonkai_no_yokai_v1 (see `yokai list`)")
     parser.add_argument("--env-kwargs", default="{}", metavar="JSON",
                         help='game options as a JSON object, e.g. \'{"num_players": 3}\'')
     parser.add_argument("--vs", default="heuristic", metavar="SPEC[,SPEC...]",

@@ -11,8 +11,8 @@ the field), so a malformed file is an error message, never a traceback.
     save_replay("game.json", game, ["human", "heuristic", "random", "random"])
     game = load_replay("game.json").build_game()   # the same final state, checked
 
-A replay is version-locked: a file recorded with ``yonkai_no_yokai_v1`` is refused by a
-package that only has ``yonkai_no_yokai_v0``, because rules may differ between versions.
+A replay is version-locked: a file recorded with ``yonkai_no_yokai_v0`` is refused by a
+package that only has ``yonkai_no_yokai_v1``, because rules may differ between versions.
 """
 
 from __future__ import annotations

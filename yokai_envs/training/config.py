@@ -199,7 +199,7 @@ def read_yaml(path: str | Path) -> dict[str, Any]:
 
 
 def game_name(env_id: str) -> str:
-    """``yonkai_no_yokai_v0`` -> ``yonkai_no_yokai`` (the configs/ and runs/ folder name)."""
+    """``yonkai_no_yokai_v1`` -> ``yonkai_no_yokai`` (the configs/ and runs/ folder name)."""
     head, _, version = env_id.rpartition("_v")
     return head if head and version.isdigit() else env_id
 

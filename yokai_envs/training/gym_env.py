@@ -1,6 +1,6 @@
 """Single-seat gymnasium env for Stable-Baselines3: one learner, the other seats played by bots.
 
-    env = yokai_envs.make_gym("yonkai_no_yokai_v0", opponents=["random"], num_players=4)
+    env = yokai_envs.make_gym("yonkai_no_yokai_v1", opponents=["random"], num_players=4)
 
 It drives the bare :class:`~yokai_envs.core.game.Game` directly (no PettingZoo in the loop):
 ``step(action)`` plays the learner's move, then lets the opponents move until the learner must

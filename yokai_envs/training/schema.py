@@ -52,7 +52,7 @@ SCHEMA: dict[str, Any] = {
     "backend": Field(STR, "sb3", choices=BACKENDS,
                      help="sb3 (MaskablePPO, this machine) or rllib (RLlib multi-agent PPO on Ray; the ray extra)"),
     "game": {
-        "env_id": Field(STR, help="registered env id, e.g. yonkai_no_yokai_v0"),
+        "env_id": Field(STR, help="registered env id, e.g. yonkai_no_yokai_v1"),
         "options": Field(DICT, {}, help="game options (checked against the game's OPTIONS)"),
         "learner_seat": Field(INT, None, nullable=True, minimum=0,
                               help="the seat the learner plays; null rotates it every episode"),

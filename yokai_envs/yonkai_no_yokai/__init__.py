@@ -1,4 +1,4 @@
-"""Yonkai no Yokai: a 3-4 player climbing/shedding game (``yonkai_no_yokai_v0``).
+"""Yonkai no Yokai: a 3-4 player climbing/shedding game (``yonkai_no_yokai_v1``).
 
 Modules: ``state`` (the table as plain data), ``rules`` (move tables and transitions),
 ``actions`` (the action table), ``observation`` (what a seat sees, the state tensor), ``view``

@@ -16,9 +16,20 @@ import numpy as np
 
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
+from yokai_envs.core.information import Event
 from yokai_envs.yonkai_no_yokai import observation, rules, view
 from yokai_envs.yonkai_no_yokai.actions import NUM_ACTIONS, action_name
-from yokai_envs.yonkai_no_yokai.state import COPIES_PER_VALUE, REWARD_MODES, Decision, Direction, Phase, Setup, Table
+from yokai_envs.yonkai_no_yokai.state import (
+    COPIES_PER_VALUE,
+    EVENT_ARGS,
+    REWARD_MODES,
+    Direction,
+    Phase,
+    Setup,
+    Table,
+    YonkaiEvent,
+)
+from yokai_envs.yonkai_no_yokai.view import cards_text, direction_name
 
 
 def _on_table(name: str) -> Any:
@@ -27,10 +38,11 @@ def _on_table(name: str) -> Any:
 
 
 class YonkaiGame(Game):
-    env_id = "yonkai_no_yokai_v0"
+    env_id = "yonkai_no_yokai_v1"
     OPTIONS: ClassVar[dict[str, Any]] = {"num_players": 4, "reward": "win", "rounds_per_game": None}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [{"num_players": 3}, {"num_players": 4}]
     DEFAULT_MAX_STEPS = 5_000
+    EVENT_ARGS = EVENT_ARGS
 
     # The table's fields, as attributes of the game (see state.Table for their meaning).
     hands: np.ndarray = _on_table("hands")
@@ -39,7 +51,8 @@ class YonkaiGame(Game):
     button_available: list[bool] = _on_table("button_available")
     passed: list[bool] = _on_table("passed")
     played: np.ndarray = _on_table("played")
-    decisions_this_round: list[Decision] = _on_table("decisions_this_round")
+    played_by: np.ndarray = _on_table("played_by")
+    passed_on: np.ndarray = _on_table("passed_on")
     direction: Direction = _on_table("direction")
     last_count: int = _on_table("last_count")
     last_value: int = _on_table("last_value")
@@ -108,23 +121,23 @@ class YonkaiGame(Game):
 
     def _reset(self) -> None:
         self.table = Table.empty(self.setup.num_players)
-        rules.start_game(self.table, self.setup, self.rng)
+        rules.start_game(self.table, self.setup, self.rng, self.see)
 
     def _legal_mask(self) -> np.ndarray:
         return rules.legal_mask(self.table, self.tables)
 
     def _apply(self, action: int) -> None:
-        rules.apply(self.table, action, self.setup, self.tables, self.rng)
+        rules.apply(self.table, action, self.setup, self.tables, self.rng, self.see)
 
     # ------------------------------------------------------------------ views
     def observation(self, seat: int) -> np.ndarray:
-        return observation.observe(self.table, seat, self.observation_size)
+        return observation.observe(self.table, self.setup, seat, self.is_over, self.observation_size)
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        return observation.bounds(self.setup.num_players, self.setup.copies)
+        return observation.bounds(self.setup.num_players)
 
     def state_tensor(self) -> np.ndarray:
-        return observation.state_tensor(self.table, self.state_size)
+        return observation.state_tensor(self.table, self.setup, self.is_over, self.state_size)
 
     def action_name(self, action: int) -> str:
         return action_name(action)
@@ -138,8 +151,29 @@ class YonkaiGame(Game):
     def table_view(self, seat: int | None = None) -> dict[str, Any]:
         return view.table_view(self.table, seat)
 
+    def public_action(self, action: int, seat: int) -> int | None:
+        return action  # every play and pass is made face up
+
     def public_action_name(self, action: int, seat: int) -> str | None:
         return self.action_name(action)  # every play and pass is made face up
+
+    def describe_event(self, event: Event, seat: int) -> str:
+        kind, *args = event
+        if kind == YonkaiEvent.ROUND_STARTED:
+            return f"round {args[0]} dealt; player {args[1]} leads"
+        if kind == YonkaiEvent.DEALT:
+            return f"your hand: {cards_text(np.array(args))}"
+        if kind == YonkaiEvent.DIRECTION:
+            return f"the Direction card shows {direction_name(Direction(args[0]))}"
+        if kind == YonkaiEvent.TRICK_ENDED:
+            return f"all but player {args[0]} passed: the trick is cleared, player {args[0]} leads"
+        if kind == YonkaiEvent.ROUND_ENDED:
+            return f"player {args[0]} emptied their hand: the round ends"
+        if kind == YonkaiEvent.CUBES_LOST:
+            return f"player {args[0]} loses {args[1]} Life cube{'s' if args[1] != 1 else ''}"
+        if kind == YonkaiEvent.GAME_ENDED:
+            return "the game ends"
+        return super().describe_event(event, seat)
 
     def ends_multi_part_choice(self, action: int) -> bool:
         return False  # every decision is a whole play (or a pass): nothing to confirm
@@ -154,7 +188,28 @@ class YonkaiGame(Game):
         other.action_history = list(self.action_history)
         other.table = self.table.copy()
         other._mask_cache = None
+        if self._seen is not None:  # a recording game's copy goes on recording on its own
+            assert self._seen_text is not None
+            other._seen = [list(events) for events in self._seen]
+            other._seen_text = [list(texts) for texts in self._seen_text]
         return other
+
+    def known_placements(self, seat: int) -> list[tuple[Any, ...]]:
+        """What ``seat`` knows of the hidden hands: the union of the others' hands by value
+        (the deck, less its own hand and the cards played this round) and every hand's size."""
+        table = self.table
+        others = np.delete(np.arange(table.num_players), seat)
+        return [("hidden union", seat, *table.hands[others].sum(axis=0).tolist()),
+                *(("hand size", s, table.hand_sizes[s]) for s in others.tolist())]
+
+    def placement_holds(self, placement: tuple[Any, ...]) -> bool:
+        table = self.table
+        if placement[0] == "hidden union":
+            others = np.delete(np.arange(table.num_players), placement[1])
+            return bool(table.hands[others].sum(axis=0).tolist() == list(placement[2:]))
+        if placement[0] == "hand size":
+            return bool(int(table.hands[placement[1]].sum()) == placement[2] == table.hand_sizes[placement[1]])
+        raise ValueError(f"{self.env_id}: no placement {placement!r}")
 
     def _resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
         rules.resample_hidden(self.table, seat, rng)

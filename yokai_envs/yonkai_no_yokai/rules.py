@@ -9,11 +9,15 @@ single 1 while descending flips it automatically. Rulings on what the rulebook l
 in RULES_NOTES.md beside this file.
 
 The functions change a :class:`~yokai_envs.yonkai_no_yokai.state.Table` in place; chance comes
-from the generator passed in (the game's own).
+from the generator passed in (the game's own). What each seat sees besides the decisions is
+told to ``see(seat | None, kind, *args)`` (``Game.see``: free when not recording) where it
+happens: the deal (public round start, each hand to its owner alone), a change of the Direction
+card, the end of a trick, of a round (cubes lost) and of the game.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 import numpy as np
@@ -35,11 +39,13 @@ from yokai_envs.yonkai_no_yokai.state import (
     NUM_PLAYS,
     STARTING_CUBES,
     VALUES,
-    Decision,
     Direction,
     Setup,
     Table,
+    YonkaiEvent,
 )
+
+See = Callable[..., None]  # Game.see: (seat or None, kind, *args)
 
 
 # ---------------------------------------------------------------------------- the move tables
@@ -98,6 +104,8 @@ class MoveTables:
                         elif (c, v) in reverse:
                             self.button[key] = True
                             self.direction_after_button[key] = after_play_direction(flipped, c, v)
+        # the plays open to a seat when it passes, without and with its button
+        self.open_plays = np.stack([self.free, self.free | self.button])
         self.lead = np.zeros(NUM_PLAYS, dtype=bool)
         self.lead[[play_index(1, v) for v in range(1, VALUES + 1)]] = True
         # feasible[c-1, v-1] needs hand[v-1] >= c: compare a hand against this column of counts.
@@ -111,11 +119,11 @@ def move_tables() -> MoveTables:
 
 
 # ---------------------------------------------------------------------------- rounds and tricks
-def start_game(table: Table, setup: Setup, rng: np.random.Generator) -> None:
+def start_game(table: Table, setup: Setup, rng: np.random.Generator, see: See) -> None:
     """Deal the first round; its leader comes from the seed."""
     deal(table, setup, rng)
     table.to_act = int(rng.integers(setup.num_players))
-    table.last_player = -1
+    announce_round(table, see)
 
 
 def deal(table: Table, setup: Setup, rng: np.random.Generator) -> None:
@@ -129,9 +137,17 @@ def deal(table: Table, setup: Setup, rng: np.random.Generator) -> None:
         table.hands[seat] = np.bincount(deck[seat * per_seat:(seat + 1) * per_seat], minlength=VALUES)
         table.hand_sizes[seat] = per_seat
     table.played[:] = 0
-    table.decisions_this_round = []
+    table.played_by[:] = 0
+    table.passed_on[:] = False
     table.button_available = [True] * n
     start_trick(table, table.to_act)
+
+
+def announce_round(table: Table, see: See) -> None:
+    """The round's start, to everyone, and each hand to its owner (once the leader is known)."""
+    see(None, YonkaiEvent.ROUND_STARTED, table.rounds_completed + 1, table.to_act)
+    for seat in range(table.num_players):
+        see(seat, YonkaiEvent.DEALT, *table.hands[seat].tolist())
 
 
 def start_trick(table: Table, leader: int) -> None:
@@ -139,6 +155,7 @@ def start_trick(table: Table, leader: int) -> None:
     table.direction = ASCENDING
     table.last_count = 0
     table.last_value = 0
+    table.last_player = -1  # no play yet this trick
     table.to_act = leader
 
 
@@ -158,13 +175,12 @@ def legal_mask(table: Table, tables: MoveTables) -> np.ndarray:
     return mask
 
 
-def apply(table: Table, action: int, setup: Setup, tables: MoveTables, rng: np.random.Generator) -> None:
+def apply(table: Table, action: int, setup: Setup, tables: MoveTables, rng: np.random.Generator,
+          see: See) -> None:
     """Apply a legal action of ``table.to_act``."""
     seat = table.to_act
-    table.decisions_this_round.append(
-        Decision(seat, table.direction, table.last_count, table.last_value, table.button_available[seat], action))
     if action == PASS:
-        _pass(table, seat)
+        _pass(table, seat, tables, see)
         return
     play, with_button = play_of_action(action)
     count, value = play_of(play)
@@ -179,21 +195,27 @@ def apply(table: Table, action: int, setup: Setup, tables: MoveTables, rng: np.r
     table.hands[seat, value - 1] -= count
     table.hand_sizes[seat] -= count
     table.played[value - 1] += count
+    table.played_by[seat, value - 1] += count
+    if direction != table.direction:
+        see(None, YonkaiEvent.DIRECTION, direction)
     table.direction = direction
     table.last_count, table.last_value, table.last_player = count, value, seat
     if count == 1:
         # The elevator is back on the 1st floor: everyone who passed may rejoin.
         table.passed = [False] * table.num_players
     if table.hand_sizes[seat] == 0:
-        _end_round(table, seat, setup, rng)
+        _end_round(table, seat, setup, rng, see)
         return
     table.to_act = _next_active(table, seat)
 
 
-def _pass(table: Table, seat: int) -> None:
+def _pass(table: Table, seat: int, tables: MoveTables, see: See) -> None:
+    key = (int(table.button_available[seat]), table.direction, table.last_count, table.last_value)
+    table.passed_on[seat] |= tables.open_plays[key]
     table.passed[seat] = True
     table.button_available[seat] = True  # a spent button comes back on passing
     if table.passed.count(False) == 1:
+        see(None, YonkaiEvent.TRICK_ENDED, table.last_player)
         start_trick(table, table.last_player)
     else:
         table.to_act = _next_active(table, seat)
@@ -207,7 +229,8 @@ def _next_active(table: Table, seat: int) -> int:
     return nxt
 
 
-def _end_round(table: Table, emptied: int, setup: Setup, rng: np.random.Generator) -> None:
+def _end_round(table: Table, emptied: int, setup: Setup, rng: np.random.Generator, see: See) -> None:
+    see(None, YonkaiEvent.ROUND_ENDED, emptied)
     others = [s for s in range(setup.num_players) if s != emptied]
     most = max(table.hand_sizes[s] for s in others)
     game_over = False
@@ -217,6 +240,7 @@ def _end_round(table: Table, emptied: int, setup: Setup, rng: np.random.Generato
             game_over = True  # a seat must lose more cubes than it has
         actual = min(loss, table.cubes[s])
         table.cubes[s] -= actual
+        see(None, YonkaiEvent.CUBES_LOST, s, actual)
         if setup.rewards_lives:
             table.returns[s] -= actual
     table.rounds_completed += 1
@@ -224,9 +248,11 @@ def _end_round(table: Table, emptied: int, setup: Setup, rng: np.random.Generato
         game_over = True
     if game_over:
         _end_game(table, setup)
+        see(None, YonkaiEvent.GAME_ENDED)
         return
     table.to_act = emptied
     deal(table, setup, rng)
+    announce_round(table, see)
 
 
 def _end_game(table: Table, setup: Setup) -> None:

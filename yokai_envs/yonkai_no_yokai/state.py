@@ -1,8 +1,9 @@
 """The table of Yonkai no Yokai as plain data: the deck's constants, the enums, the records.
 
 Per-seat hands are value counts (``hands[seat, value-1]`` = copies held); the trick is its last
-play, who made it and the direction; the round keeps the cards played and its decisions (all
-made face up, kept for agents that reason about them). Transitions are in ``rules.py``.
+play, who made it and the direction; the round keeps the cards played, by seat, and the plays
+open to each seat when it passed. The decisions themselves are recorded once, as events of the
+information state (``Game.seen_events``), which agents replay. Transitions are in ``rules.py``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from enum import Enum, IntEnum
 from typing import NamedTuple
 
 import numpy as np
+
+from yokai_envs.core.information import FIRST_GAME_EVENT
 
 VALUES = 6  # card values 1..6
 MAX_COUNT = 4  # a set has 1..4 cards (the elevator's floors)
@@ -45,23 +48,36 @@ class Phase(Enum):
     GAME_OVER = "game over"
 
 
+class YonkaiEvent(IntEnum):
+    """What a seat sees besides the decisions (which the core records as ``ACTED`` events, every
+    play and pass face up). Seats are absolute; the README's table gives each kind's arguments."""
+
+    #: ``(ROUND_STARTED, round, leader)``, public: round ``round`` (1-based) is dealt, ``leader`` leads.
+    ROUND_STARTED = FIRST_GAME_EVENT
+    #: ``(DEALT, n1, ..., n6)``, to the seat dealt alone: its new hand, copies of each value 1..6.
+    DEALT = FIRST_GAME_EVENT + 1
+    #: ``(DIRECTION, direction)``, public: after a play the Direction card shows another side
+    #: (0 ascending, 1 descending): a free or button flip, or 6666 up / a single 1 down.
+    DIRECTION = FIRST_GAME_EVENT + 2
+    #: ``(TRICK_ENDED, leader)``, public: all but ``leader`` passed; the trick is cleared, the
+    #: direction is Ascending again and ``leader`` (who played last) leads the next one.
+    TRICK_ENDED = FIRST_GAME_EVENT + 3
+    #: ``(ROUND_ENDED, seat)``, public: ``seat`` emptied its hand.
+    ROUND_ENDED = FIRST_GAME_EVENT + 4
+    #: ``(CUBES_LOST, seat, lost)``, public: at a round end ``seat`` lost ``lost`` Life cubes.
+    CUBES_LOST = FIRST_GAME_EVENT + 5
+    #: ``(GAME_ENDED,)``, public: a seat had to lose more cubes than it held, or the round cap.
+    GAME_ENDED = FIRST_GAME_EVENT + 6
+
+
+EVENT_ARGS = VALUES  # DEALT carries the most: one count per value
+
+
 class Play(NamedTuple):
     """A set of ``size`` cards (1-4, the count of a play) of one ``value`` (1-6)."""
 
     size: int  # not "count": that would hide tuple.count
     value: int
-
-
-class Decision(NamedTuple):
-    """One decision of the round, as everyone saw it (plays and passes are made face up): the
-    public moment it was made in, and the action taken."""
-
-    seat: int
-    direction: Direction
-    last_count: int
-    last_value: int
-    button_available: bool
-    action: int
 
 
 @dataclass(frozen=True)
@@ -84,9 +100,10 @@ class Table:
     button_available: list[bool]
     passed: list[bool]  # sitting out the current trick
     played: np.ndarray  # int8 (VALUES,): cards of each value played this round
-    # Every decision this round. It lets a seat reason about what the others' choices say of
-    # their hands (agents.heuristics.yonkai_no_yokai_beliefs).
-    decisions_this_round: list[Decision] = field(default_factory=list)
+    played_by: np.ndarray  # int8 (num_players, VALUES): cards of each value each seat played this round
+    # bool (num_players, NUM_PLAYS): the plays open to each seat (by the elevator and its button)
+    # when it passed, this round: what a seat's passes say it chose not to (or could not) play.
+    passed_on: np.ndarray
     direction: Direction = ASCENDING
     last_count: int = 0  # 0: the trick is at its lead
     last_value: int = 0
@@ -102,6 +119,7 @@ class Table:
         n = num_players
         return cls(hands=np.zeros((n, VALUES), dtype=np.int8), hand_sizes=[0] * n, cubes=[STARTING_CUBES] * n,
                    button_available=[True] * n, passed=[False] * n, played=np.zeros(VALUES, dtype=np.int8),
+                   played_by=np.zeros((n, VALUES), dtype=np.int8), passed_on=np.zeros((n, NUM_PLAYS), dtype=bool),
                    returns=np.zeros(n))
 
     @property
@@ -118,7 +136,7 @@ class Table:
         """An independent copy (the records inside are immutable)."""
         return Table(hands=self.hands.copy(), hand_sizes=list(self.hand_sizes), cubes=list(self.cubes),
                      button_available=list(self.button_available), passed=list(self.passed),
-                     played=self.played.copy(), decisions_this_round=list(self.decisions_this_round),
+                     played=self.played.copy(), played_by=self.played_by.copy(), passed_on=self.passed_on.copy(),
                      direction=self.direction, last_count=self.last_count, last_value=self.last_value,
                      last_player=self.last_player, to_act=self.to_act, rounds_completed=self.rounds_completed,
                      winners=list(self.winners), terminal=self.terminal, returns=self.returns.copy())

@@ -20,7 +20,7 @@ node of the cluster::
 
     yokai train --config configs/yonkai_no_yokai/full.yaml --backend rllib \
         --set rllib.address=auto --set rllib.num_env_runners=16 --set training.n_envs=64
-    yokai evaluate --game yonkai_no_yokai_v0 --agents heuristic,random --games 10000 \
+    yokai evaluate --game yonkai_no_yokai_v1 --agents heuristic,random --games 10000 \
         --backend ray --ray-address auto
 
 (or ``RAY_ADDRESS=...`` in the environment). The PPO update runs in the driver; env runners

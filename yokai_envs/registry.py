@@ -16,7 +16,7 @@ _ENV_MODULES: dict[str, str] = {
     "yonkai_no_yokai_v0": "yokai_envs.yonkai_no_yokai.env",
     "yyh_tcg_v0": "yokai_envs.yyh_tcg.env",
     "onmyoji_v0": "yokai_envs.onmyoji.env",
-    "yokaizo_v0": "yokai_envs.yokaizo.env",
+    "yokaizo_v1": "yokai_envs.yokaizo.env",
 }
 
 ENV_IDS: tuple[str, ...] = tuple(_ENV_MODULES)
@@ -24,7 +24,9 @@ ENV_IDS: tuple[str, ...] = tuple(_ENV_MODULES)
 # Retired env id -> (the id that replaced it, why). A change to a game's rules, observations,
 # masks or rewards bumps its version (CHANGELOG.md); the old id is refused with this reason, as
 # are replays and checkpoints recorded with it.
-RETIRED: dict[str, tuple[str, str]] = {}
+RETIRED: dict[str, tuple[str, str]] = {
+    "yokaizo_v0": ("yokaizo_v1", "information states, a fuller observation and five rules fixes (issues 17, 18)"),
+}
 
 
 def retired_message(env_id: str) -> str | None:

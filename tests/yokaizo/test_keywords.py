@@ -142,7 +142,9 @@ def test_swap_a_void_card_with_a_hand_card():
     g.frozen[out] = 1
     hand(g, 0, "Kappa Bowlkeeper")
     start(g, effect(g, 0, "[{swap: 1}]"))
-    act(g, "my void card 0")  # the only hand card is Swapped in without asking
+    act(g, "my void card 0")
+    assert legal(g) == {"card Kappa Bowlkeeper"}  # asked even with one choice: the hand is hidden
+    act(g, "card Kappa Bowlkeeper")
     assert out in g.hand[0] and not g.frozen[out]
     assert name_of(g, g.void[0][0]) == "Kappa Bowlkeeper" and not g.shields[0][0]  # no entry trigger
 

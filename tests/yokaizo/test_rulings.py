@@ -215,8 +215,11 @@ def test_r16_shine_match_and_shuffle():
     field(g, 1, 0, S)
     g.known_top[0] = g.deck[0][-1]
     start(g, effect(g, 0, "[{shine: {count: 1, match: name}}]", src=src))
-    # by name: only the Active Oni Brute? none Active but Lucky Cat itself (a copy is excluded)
-    assert g.phase_name != "effect target" and g.known_top[0] == NO  # shuffled anyway
+    # by name: only the Active Oni Brute? none Active but Lucky Cat itself (a copy is excluded);
+    # still asked (only pass), so the other seat does not learn that the deck holds no match
+    assert g.phase_name == "effect target" and legal(g) == {"pass / done / no"}
+    act(g, "pass / done / no")
+    assert g.known_top[0] == NO  # shuffled anyway
     field(g, 0, 1, S)
     start(g, effect(g, 0, "[{shine: {count: 2, match: name}}]", src=src))
     assert legal(g) == {"pass / done / no", f"card {S}"}
@@ -381,3 +384,35 @@ def test_r29_reentry_tier_check():
     start(g)
     act(g, f"card {S}")  # re-enters at tier 5; Speed 2 has not been checked yet
     assert g.active is not None and g.active[2] == y
+
+
+def test_r30_decklists_are_public():
+    from tests.yokaizo.test_information import test_decklists_are_public_in_the_observation_and_the_views
+
+    test_decklists_are_public_in_the_observation_and_the_views()
+
+
+def test_r31_hidden_forced_choices_are_asked():
+    from tests.yokaizo.test_information import test_a_return_with_no_fitting_hand_yokai_still_asks
+
+    test_a_return_with_no_fitting_hand_yokai_still_asks()
+    g = board()
+    hand(g, 0, "Kappa Bowlkeeper")
+    void(g, 0, S)
+    start(g, effect(g, 0, "[{swap: 1}]"))
+    act(g, "my void card 0")
+    assert legal(g) == {"card Kappa Bowlkeeper"}  # one name in hand, asked all the same
+    g = board()
+    start(g, effect(g, 0, "[{shine: {count: 1, match: element}}]", src=g.field[0][0]))
+    g.deck[0][:] = [c for c in g.deck[0] if name_of(g, c) != S]
+    g.stack[-1].run(g)
+    assert g.phase_name == "effect target" and "pass / done / no" in legal(g)
+
+
+def test_r32_publicly_known_cards_stay_known():
+    from tests.yokaizo.test_information import returned
+
+    g = returned()
+    world = g.determinize(0, np.random.default_rng(0))
+    assert all(world.placement_holds(f) for f in g.known_placements(0))
+    assert g.observation(0)[g.observation_layout["opp_public_hand_counts"]].sum() > 0

@@ -18,7 +18,7 @@ from yokai_envs.yokaizo.actions import A_PASS
 from yokai_envs.yokaizo.cards import Op
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.picks import APPLY, OPTIONS
-from yokai_envs.yokaizo.state import NO, VOID_SLOTS, Decision, EffectZone, PickVerb, Table, Task
+from yokai_envs.yokaizo.state import NO, VOID_SLOTS, Decision, EffectZone, Event, PickVerb, Table, Task
 
 Params = dict[str, Any]
 
@@ -73,12 +73,15 @@ class Pick(Task):
                 self.finish(g)
                 return None
             m = np.zeros(g.num_actions, dtype=bool)
-            if not OPTIONS[self.verb](g, self, m):
+            if not OPTIONS[self.verb](g, self, m) and self.verb != PickVerb.SHINE:
                 self.finish(g)
                 return None
-            if self.optional and not (self.verb == PickVerb.SWAP and self.stage == 1):
+            # Forced choices are skipped only on public facts: Shine (over the picker's deck) is
+            # asked even with nothing to take, Swap's hand card even when the hand is one type.
+            hidden_options = self.verb == PickVerb.SWAP and self.stage == 1
+            if self.optional and not hidden_options:
                 m[A_PASS] = True
-            elif m.sum() == 1:
+            elif m.sum() == 1 and not hidden_options:
                 before = len(g.stack)
                 APPLY[self.verb](g, self, int(np.flatnonzero(m)[0]))
                 if len(g.stack) != before or g.stack[-1] is not self:
@@ -139,7 +142,7 @@ def start_token(g: Table, eff: Effect, prm: Params) -> None:
         c = g.take_top(p)
         if c == NO:
             return
-        g.to_void(p, c, face_down=True)
+        g.to_void(p, c, face_down=True, seen=g.top_was_known)
 
 
 def start_spin(g: Table, eff: Effect, prm: Params) -> None:
@@ -149,6 +152,8 @@ def start_spin(g: Table, eff: Effect, prm: Params) -> None:
     g.shuffle_deck(d)
     top = g.deck[d][-1]
     g.known_top[d] = top
+    g.pub_deck[d].setdefault(g.ctype[top], 1)
+    g.see(None, Event.SPUN, d, g.ctype[top])
     card = g.cards[g.ctype[top]]
     key, value = prm["if"]
     hit = {"element": lambda: card.element == value, "faction": lambda: card.faction == value,

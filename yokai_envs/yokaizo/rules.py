@@ -21,6 +21,7 @@ from yokai_envs.yokaizo.state import (
     ActiveYokai,
     Decision,
     EffectZone,
+    Event,
     RoundStage,
     RoundTrigger,
     Table,
@@ -78,7 +79,9 @@ class SetupPick(Task):
 
     def choose(self, g: Table, a: int) -> None:
         g.stack.pop()
-        g.enter_field(self.seat, self.slot, g.take_from(g.hand[self.seat], a - A_CARD))
+        c = g.take_from(g.hand[self.seat], a - A_CARD)
+        g.hand_out(self.seat, c, public=False)
+        g.enter_field(self.seat, self.slot, c)
 
 
 class Reveal(Task):
@@ -89,6 +92,9 @@ class Reveal(Task):
     def run(self, g: Table) -> None:
         g.stack.pop()
         g.hidden_setup = False
+        for p in (0, 1):
+            for s in (0, 1):
+                g.see(None, Event.REVEALED, p, s, g.ctype[g.field[p][s]])
         return None
 
 
@@ -111,6 +117,7 @@ class NextTurn(Task):
                 g.draw_game = True  # Ruling: a whole Round in which no Yokai can act ends the game.
                 return None
             g.round += 1
+            g.see(None, Event.ROUND, g.round)
             g.tier = BIG_TIER
             g.round_stage = RoundStage.TURNS
             g.turns_this_round = 0
@@ -179,6 +186,10 @@ def first_turn_reveal(g: Table) -> int:
         for p in (0, 1):
             g.refill_deck(p)
             g.shuffle_deck(p)
+            if g.deck[p]:
+                top = g.ctype[g.deck[p][-1]]
+                g.see(None, Event.FIRST_TURN_REVEAL, p, top)
+                g.pub_deck[p].setdefault(top, 1)  # everyone saw it: at least one is in that deck
             speeds.append(g.c_speed[g.deck[p][-1]] if g.deck[p] else 0)
         if speeds[0] != speeds[1]:
             winner = 0 if speeds[0] > speeds[1] else 1
@@ -272,8 +283,13 @@ class Replace(Task):
     def choose(self, g: Table, a: int) -> None:
         g.stack.pop()
         p = self.seat
-        y = g.take_top(p) if a == A_TOPDECK else g.take_from(g.hand[p], a - A_CARD)
+        if a == A_TOPDECK:
+            y = g.take_top(p, public=True)
+        else:
+            y = g.take_from(g.hand[p], a - A_CARD)
+            g.hand_out(p, y, public=True)
         g.enter_field(p, self.slot, y)
+        g.see(None, Event.ENTERED, p, self.slot, g.ctype[y])
         entry_effect(g, p, y)
 
 
@@ -288,6 +304,7 @@ class Turn(Task):
         p, s = self.seat, self.slot
         if self.stage == 0:
             y = self.yid = g.field[p][s]
+            g.see(None, Event.TURN, p, s, g.ctype[y])
             g.turn_round[y] = g.round
             g.last_turn = g.last_trigger = p
             g.slowed[y] = 0  # Slow lasts until the start of the Yokai's next Turn
@@ -335,6 +352,7 @@ class VoidPlay(Task):
             return
         self.left -= 1
         c = g.take_from(g.hand[p], a - A_CARD)
+        g.hand_out(p, c, public=True)
         g.to_void(p, c)
         ops = g.cards[g.ctype[c]].void.get("on_entry")
         if ops:

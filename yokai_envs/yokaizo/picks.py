@@ -19,7 +19,6 @@ from yokai_envs.yokaizo.actions import (
     mark_hand_types,
 )
 from yokai_envs.yokaizo.cards import Card, Op
-from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.state import NO, VOID_SLOTS, EffectZone, Event, PickVerb, Table, forget_one, lose
 
 if TYPE_CHECKING:
@@ -225,17 +224,20 @@ def _void(pk: Pick, a: int) -> tuple[int, int]:
 
 
 def app_damage(g: Table, pk: Pick, a: int) -> None:
+    from yokai_envs.yokaizo.effects import _effect_at, hit  # effects imports this module
+
     p, s = _slot(pk, a)
     pk.left -= 1
-    g.stack.append(Damage(p, s, g.field[p][s], pk.params["amount"], pk.params["break"]))
+    hit(g, _effect_at(g, pk), p, s, pk.params["amount"], pk.params["break"])
 
 
 def app_shatter(g: Table, pk: Pick, a: int) -> None:
+    from yokai_envs.yokaizo.effects import _effect_at, hit  # effects imports this module
+
     p, s = _slot(pk, a)
-    y = g.field[p][s]
     pk.left -= 1
-    pk.chosen = (*pk.chosen, y)
-    g.stack.append(Damage(p, s, y, 1, True))
+    pk.chosen = (*pk.chosen, g.field[p][s])
+    hit(g, _effect_at(g, pk), p, s, 1, True)
 
 
 def app_destroy_void(g: Table, pk: Pick, a: int) -> None:

@@ -208,6 +208,10 @@ class Table:
         self.tier = BIG_TIER
         self.round_stage = RoundStage.START
         self.turns_this_round = 0
+        self.counted: tuple[int, ...] = ()  # the Yokai counted at the current Speed tier
+        # per seat: names of Yokai that took their Turn this Round and Returned to hand; the next
+        # Yokai of that name to enter from hand this Round is that one (copies look alike, R12)
+        self.acted_in_hand: list[dict[int, int]] = [{}, {}]
         self.last_turn = NO        # seat that took the last Turn
         self.last_trigger = NO     # seat that last triggered an effect or took a Turn
         self.active: ActiveYokai | None = None
@@ -222,17 +226,18 @@ class Table:
 
     # ---------------------------------------------------------------- queries
     def field_speed(self, p: int, s: int) -> int:
+        """Printed Speed, or 1 while Slowed (Attached cards give none: no rule or card text says so)."""
         y = self.field[p][s]
-        return (1 if self.slowed[y] else self.c_speed[y]) + len(self.relics[p][s])
+        return 1 if self.slowed[y] else self.c_speed[y]
 
     def still_to_act(self, p: int, s: int) -> bool:
         """Whether the Yokai in seat ``p``'s Field slot ``s`` takes a Turn later in this Round, as
-        things stand (its Speed tier is still to come and it will be there for that tier's check)."""
+        things stand: it has not taken one, and it was counted at this tier or its Speed tier is
+        still to come (one Turn per Yokai per Round, R12; the tier inventory, R11 and R29)."""
         y = self.field[p][s]
         if y == NO or self.round_stage != RoundStage.TURNS or self.turn_round[y] == self.round:
             return False
-        speed = self.field_speed(p, s)
-        return speed <= self.tier and (self.enter_round[y] < self.round or self.enter_tier[y] > speed)
+        return self.tier >= BIG_TIER or y in self.counted or self.field_speed(p, s) < self.tier
 
     def face_up_souls(self, p: int, s: int) -> int:
         up = self.up
@@ -394,7 +399,15 @@ class Table:
     def enter_field(self, p: int, s: int, c: int) -> None:
         self.field[p][s] = c
         self.slowed[c] = 0
-        self.turn_round[c] = 0  # a card re-entering the Field is checked afresh (ruling R29)
+        # one Turn per Yokai per Round (R12): a Yokai that acted, Returned and comes back is known
+        # by its name (copies look alike), so the entering card takes that Yokai's record
+        acted = self.acted_in_hand[p]
+        t = self.ctype[c]
+        if acted.get(t, 0) and self.round_stage == RoundStage.TURNS:
+            lose(acted, t)
+            self.turn_round[c] = self.round
+        else:
+            self.turn_round[c] = 0
         self.enter_round[c] = self.round
         self.enter_tier[c] = self.tier if self.round_stage == RoundStage.TURNS else BIG_TIER
 

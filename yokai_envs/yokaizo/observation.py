@@ -17,7 +17,7 @@ from yokai_envs.yokaizo.attacks import Pay
 from yokai_envs.yokaizo.cards import ELEMENTS, KEYWORDS, Pool
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.effects import Pick
-from yokai_envs.yokaizo.state import BIG_TIER, MAX_SOULS, NO, VOID_SLOTS, Decision, PickVerb, Table
+from yokai_envs.yokaizo.state import BIG_TIER, MAX_SOULS, NO, VOID_SLOTS, Decision, PickVerb, RoundStage, Table
 
 PICK_VERBS: tuple[PickVerb, ...] = tuple(PickVerb)
 FIELD_EXTRA = 10
@@ -73,14 +73,21 @@ class Observer:
         self.private_size = 3 * n  # state_tensor adds the opponent's hand, deck and Burned counts
         self.deck_counts: dict[tuple[int, ...], np.ndarray] = {}
 
-    def counts(self, g: Table, zones: list[list[int]]) -> np.ndarray:
-        """Per-type counts/3 of several zones, concatenated (one bincount for all)."""
+    def counts(self, g: Table, zones: list[list[int]], known: tuple[dict[int, int], ...] = ()) -> np.ndarray:
+        """Per-type counts/3 of several zones, then of ``known`` (type -> count dicts), concatenated
+        (one bincount for all)."""
         n = self.n_types
         ctype = g.ctype
         idx = [ctype[c] + k * n for k, zone in enumerate(zones) for c in zone]
+        base = len(zones) * n
+        for d in known:
+            for t, k in d.items():
+                idx += [base + t] * min(k, 3)
+            base += n
+        size = n * (len(zones) + len(known))
         if not idx:
-            return np.zeros(n * len(zones), dtype=np.float32)
-        out = np.bincount(idx, minlength=n * len(zones)).astype(np.float32)
+            return np.zeros(size, dtype=np.float32)
+        out = np.bincount(idx, minlength=size).astype(np.float32)
         np.minimum(out, 3, out=out)
         out *= 1 / 3
         return out
@@ -146,6 +153,10 @@ class Observer:
         act = g.active
         act_y = act.yid if act is not None else NO
         rnd = g.round
+        tier = g.tier
+        # as Table.still_to_act, inlined: not acted, and counted at this tier or its tier to come
+        turns = g.round_stage == RoundStage.TURNS
+        counted = g.counted
         for p in (seat, opp):
             for s in (0, 1):
                 y = g.field[p][s]
@@ -154,18 +165,23 @@ class Observer:
                     continue
                 souls = g.souls[p][s]
                 n_up = sum([up[c] for c in souls])
-                fields += [min(g.field_speed(p, s), 10) * 0.1, n_up * 0.2, (len(souls) - n_up) * 0.2,
+                speed = g.field_speed(p, s)
+                acted = g.turn_round[y] == rnd
+                still = turns and not acted and (tier >= BIG_TIER or speed < tier or y in counted)
+                fields += [min(speed, 10) * 0.1, n_up * 0.2, (len(souls) - n_up) * 0.2,
                            min(len(g.shields[p][s]), 5) * 0.2, min(len(g.relics[p][s]), 4) * 0.25,
                            float(g.slowed[y]), sum([blighted[c] for c in souls]) * 0.2,
-                           1.0 if g.turn_round[y] == rnd else 0.0, 1.0 if act_y == y else 0.0,
-                           1.0 if g.still_to_act(p, s) else 0.0]
+                           1.0 if acted else 0.0, 1.0 if act_y == y else 0.0, 1.0 if still else 0.0]
+        relics = g.relics
         zones = [g.hand[seat], g.deck[seat], g.limbo[seat], g.limbo[opp], g.grave[seat], g.grave[opp],
                  g.burned[seat], g.exile, g.shields[seat][0], g.shields[seat][1],
-                 g.relics[seat][0], g.relics[seat][1], g.relics[opp][0], g.relics[opp][1]]
+                 relics[seat][0], relics[seat][1], relics[opp][0], relics[opp][1]]
         if omniscient:
             zones += [g.hand[opp], g.deck[opp], g.burned[opp]]
-        counts = self.counts(g, zones)
-        tier = g.tier
+        bound = g.deck_bound[opp]
+        known = (g.pub_hand[seat], g.pub_hand[opp], g.known_in_deck(opp) if bound else g.pub_deck[opp],
+                 bound or {}, g.pub_burned[opp])
+        counts = self.counts(g, zones, known)
         fields += [min(len(g.hand[seat]), 10) * 0.1, min(len(g.hand[opp]), 10) * 0.1, len(g.deck[seat]) / 40,
                    len(g.deck[opp]) / 40, len(g.limbo[seat]) / 40, len(g.limbo[opp]) / 40,
                    min(g.grave_souls(seat), 13) / 13, min(g.grave_souls(opp), 13) / 13,
@@ -174,16 +190,30 @@ class Observer:
                    1.0 if g.last_turn == seat else 0.0, 1.0 if g.hidden_setup else 0.0,
                    0.0 if g.deck_bound[opp] is None else 1.0]
         fields += self.context(g, seat)
-        k = 14 * self.n_types
+        n = self.n_types
+        k = 14 * n
         nf = 4 * FIELD_EXTRA
-        small = np.array(fields, dtype=np.float32)
-        public = self.public([g.pub_hand[seat], g.pub_hand[opp], g.known_in_deck(opp), g.deck_bound[opp] or {},
-                              g.pub_burned[opp]])
-        parts = [self.features[ids].ravel(), small[:nf], STATUS_PAIRS[status].ravel(), counts[:k],
-                 self.decklist(g.deck_types[opp]), public, small[nf:]]
+        z = len(zones) * n  # the known-card counts follow the zones (and the omniscient ones)
+        out = np.empty(self.size + (3 * n if omniscient else 0), dtype=np.float32)
+        at = len(ids) * self.width
+        np.take(self.features, ids, axis=0, out=out[:at].reshape(len(ids), self.width))
+        out[at:at + nf] = fields[:nf]
+        at += nf
+        st = 2 * len(status)
+        np.take(STATUS_PAIRS, status, axis=0, out=out[at:at + st].reshape(len(status), 2))
+        at += st
+        out[at:at + k] = counts[:k]
+        at += k
+        out[at:at + n] = self.decklist(g.deck_types[opp])
+        at += n
+        out[at:at + 5 * n] = counts[z:]
+        at += 5 * n
+        rest = len(fields) - nf
+        out[at:at + rest] = fields[nf:]
+        at += rest
         if omniscient:
-            parts.append(counts[k:])
-        return np.concatenate(parts)
+            out[at:] = counts[k:z]
+        return out
 
     def context(self, g: Table, seat: int) -> list[float]:
         """What is being decided: phase, whether ``seat`` decides, amounts left, payment, focus, verb."""

@@ -168,7 +168,7 @@ def test_card_effect_does_what_it_says(card, where, verb, params):
     if (verb == "damage" and params["target"] == "same") or verb in ("if_active", "if_banished"):
         targets = (g.field[1][1],)  # "the same Yokai": the one this effect hit before (alive)
     before = snapshot(g)
-    souls_before = [len(g.souls[1][s]) for s in (0, 1)]
+    souls_before = [len(g.souls[1][s]) + g.face_up_souls(1, s) - len(g.shields[1][s]) for s in (0, 1)]
     start(g, Effect((Op(verb, params),), ctl, source, EffectZone.NONE, g.banish_count, targets), halt=True)
     if verb == "spin":
         deck = 0 if params["deck"] == "own" else 1
@@ -227,9 +227,11 @@ def test_card_effect_does_what_it_says(card, where, verb, params):
         return
     play_out(g)
     after = snapshot(g)
-    if verb == "damage" and params["target"] == "same":
-        grew = [len(g.souls[1][s]) - souls_before[s] for s in (0, 1)]
-        assert grew[0] == 0 and grew[1] > 0, f"{card.name}: the DMG did not hit the same Yokai"
+    if verb == "damage":  # the DMG lands on the Yokai the text names, and only there
+        grew = [len(g.souls[1][s]) + g.face_up_souls(1, s) - len(g.shields[1][s]) - souls_before[s] for s in (0, 1)]
+        hit = {"same": [False, True], "enemy": [True, False], "active": [True, False],
+               "all_enemies": [True, True]}[params["target"]]  # (picks take enemy Yokai 0 first)
+        assert [x > 0 for x in grew] == hit, f"{card.name} {where}: DMG landed on {grew}, expected {hit}"
     for key, delta in expected(verb, params, g, card).items():
         assert after[key] - before[key] == delta, f"{card.name} {where} {verb}: {key} changed by " \
                                                    f"{after[key] - before[key]}, expected {delta}"

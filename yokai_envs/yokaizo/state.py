@@ -161,8 +161,9 @@ class Table:
     c_speed: list[int]
     c_souls: list[int]
     c_elem: list[int]
-    #: ``Game.see`` (the Game this table is part of records what each seat sees)
+    #: ``Game.see`` (the Game this table is part of records what each seat sees) and its record
     see: Callable[..., None]
+    _seen: list | None
     #: the card argument of an event a seat does not see (the number of card types)
     unseen: int
     #: each seat's 40 card types (its decklist, which is public)
@@ -267,6 +268,8 @@ class Table:
     # ---------------------------------------------------------------- moves
     def see_card(self, kind: int, owner: int, *args: int) -> None:
         """``kind`` seen by both seats, the last argument (a card) only by its ``owner``."""
+        if self._seen is None:  # not recording: free
+            return
         *head, c = args
         self.see(owner, kind, owner, *head, self.ctype[c])
         self.see(1 - owner, kind, owner, *head, self.unseen)

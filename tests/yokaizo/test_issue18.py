@@ -88,6 +88,20 @@ def test_simultaneous_replacements_are_all_chosen_before_entry_effects():
     assert g.phase_name == "effect target" and g.decider == 0
 
 
+def test_two_empty_slots_and_one_card_left_fill_one_slot():
+    g = blank()
+    field(g, 1, 0, S)
+    field(g, 1, 1, S)
+    hand(g, 0, S)
+    g.exile += g.deck[0]
+    g.deck[0] = []
+    start(g)
+    assert g.phase_name == "replace a Banished Yokai" and g.decider == 0
+    act(g, f"card {S}")
+    assert (g.field[0][0] == -1) != (g.field[0][1] == -1)  # one slot filled, the other stays empty
+    g.check_invariants()
+
+
 # ------------------------------------------------------------------ 3 and 4. Turns per Round
 def test_a_yokai_that_acted_gets_no_second_turn_when_it_reenters():
     g = blank()

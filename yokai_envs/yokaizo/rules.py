@@ -264,11 +264,14 @@ class Replace(Task):
     def __init__(self, seat: int, slot: int, at: int = NO) -> None:
         self.seat, self.slot, self.at = seat, slot, at
 
-    def run(self, g: Table) -> np.ndarray:
+    def run(self, g: Table) -> np.ndarray | None:
         m = _mask(g)
-        mark_hand_types(g, self.seat, m)
+        found = mark_hand_types(g, self.seat, m)
         if g.can_take_top(self.seat):
-            m[A_TOPDECK] = True
+            m[A_TOPDECK] = found = True
+        if not found:  # an earlier replacement took the seat's last card: the slot stays empty
+            g.stack.pop()
+            return None
         g.decider = self.seat
         return m
 

@@ -2,7 +2,7 @@
 both seats on duplicate deals (a matchup matrix, each one against the field, first-seat and
 first-player shares, endings by cause, game length), or the clear rate of every difficulty level.
 
-    yokai balance --game yokaizo_v0 --agents heuristic --games 50 --seed 0 --out runs/balance --workers 2
+    yokai balance --game yokaizo_v1 --agents heuristic --games 50 --seed 0 --out runs/balance --workers 2
     yokai balance --game onmyoji_v1 --env-kwargs '{"mode": "solo"}' --agents heuristic --games 200
 """
 

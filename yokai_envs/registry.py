@@ -16,7 +16,7 @@ _ENV_MODULES: dict[str, str] = {
     "yonkai_no_yokai_v1": "yokai_envs.yonkai_no_yokai.env",
     "yyh_tcg_v1": "yokai_envs.yyh_tcg.env",
     "onmyoji_v1": "yokai_envs.onmyoji.env",
-    "yokaizo_v0": "yokai_envs.yokaizo.env",
+    "yokaizo_v1": "yokai_envs.yokaizo.env",
 }
 
 ENV_IDS: tuple[str, ...] = tuple(_ENV_MODULES)
@@ -29,6 +29,7 @@ RETIRED: dict[str, tuple[str, str]] = {
     "yyh_tcg_v0": ("yyh_tcg_v1", "information states (issue 17) and the rules of issue 19 changed its observation, "
                    "mask and rules"),
     "onmyoji_v0": ("onmyoji_v1", "Onmyoji records what each seat sees (issue 17) and its rules changed (issue 20)"),
+    "yokaizo_v0": ("yokaizo_v1", "information states, a fuller observation and five rules fixes (issues 17, 18)"),
 }
 
 

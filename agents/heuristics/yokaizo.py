@@ -12,7 +12,7 @@ real, the opponent's hidden cards are a guess), and plays like this:
   then the least useful cards.
 - Targets the enemy Yokai closest to Banish. Takes every "up to" option that hurts the enemy
   (Freeze, Slow, Blight, Destroy, Exile, Burn their Void) or helps itself (Echo, Haunt, Shine,
-  Uproot, Shields), never Burns its own deck, and prefers enemy Yokai for Shatter.
+  Uproot, Shields), never Burns its own deck, and Shatters only enemy Yokai.
 - Defending: place face-down Souls (Soul-effect cards from hand first, else topdeck) while slots
   remain; flip Souls with Soul effects first (unless BREAK DMG).
 """
@@ -179,9 +179,9 @@ class HeuristicAgent(Agent):
             enemy = [a for a in options if A_OPP_FIELD <= a < A_OPP_FIELD + 2]
             if enemy:
                 return self._target(w, me, enemy)
-            if verb == "shatter" or verb == "blight":
+            if verb == "blight":
                 return options[0]
-            return A_PASS if A_PASS in legal else options[0]
+            return A_PASS if A_PASS in legal else options[0]  # Shatter is "up to X": spare your own
         if verb == "freeze":
             enemy = [a for a in options if A_OPP_VOID <= a < A_OPP_VOID + 6]
             return enemy[0] if enemy else (A_PASS if A_PASS in legal else options[0])

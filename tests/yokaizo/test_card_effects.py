@@ -11,6 +11,7 @@ import pytest
 
 from tests.yokaizo.helpers import POOL, act, blank, field, hand, legal, start, void
 from yokai_envs.yokaizo.cards import VOCABULARY, Op
+from yokai_envs.yokaizo.damage import banish
 from yokai_envs.yokaizo.effects import Effect
 from yokai_envs.yokaizo.state import NO, ActiveYokai, EffectZone
 
@@ -30,7 +31,8 @@ def effect_lists(card):
 
 # ------------------------------------------------------------------ (1) text names the effects
 PHRASES = {
-    "damage": lambda p: ("BREAK DMG " if p["break"] else "DMG ") + str(p["amount"]),
+    "damage": lambda p: ("BREAK DMG " if p["break"] else "DMG ") + str(p["amount"])
+    + (" more to the same Yokai" if p["target"] == "same" else ""),
     "shatter": lambda p: f"Shatter {p['count']}", "draw": lambda p: f"draw {p['count']}",
     "destroy": lambda p: "Destroy", "exile": lambda p: "Exile", "attach": lambda p: f"Attach {p['count']}",
     "shield": lambda p: f"Shield {p['count']}", "token": lambda p: f"Token {p['count']}",
@@ -39,7 +41,8 @@ PHRASES = {
     "haunt": lambda p: f"Haunt a card to your {p['to'].capitalize() if p['to'] == 'void' else p['to']}",
     "shine": lambda p: f"Shine {p['count']} ({p['match']})", "slow": lambda p: f"Slow {p['up_to']}",
     "spin": lambda p: "Spin", "uproot": lambda p: f"Uproot up to {p['up_to']}", "swap": lambda p: "Swap",
-    "if_banished": lambda p: "Banished", "if_active": lambda p: f"Active {POOL_ELEMENT[p['element']]}",
+    "if_banished": lambda p: "if it Banished",
+    "if_active": lambda p: ("another " if p["another"] else "") + f"Active {POOL_ELEMENT[p['element']]}",
 }
 POOL_ELEMENT = ("Fire", "Wind", "Earth", "Water", "Shadow")
 
@@ -161,8 +164,12 @@ def test_card_effect_does_what_it_says(card, where, verb, params):
         g.active = ActiveYokai(1, 0, g.field[1][0])  # a Soul flips while the enemy Yokai takes its Turn
     if verb == "damage" and params["target"] == "active":
         g.active = ActiveYokai(1, 0, g.field[1][0])
+    targets = ()
+    if (verb == "damage" and params["target"] == "same") or verb in ("if_active", "if_banished"):
+        targets = (g.field[1][1],)  # "the same Yokai": the one this effect hit before (alive)
     before = snapshot(g)
-    start(g, Effect((Op(verb, params),), ctl, source, EffectZone.NONE, g.banish_count), halt=True)
+    souls_before = [len(g.souls[1][s]) + g.face_up_souls(1, s) - len(g.shields[1][s]) for s in (0, 1)]
+    start(g, Effect((Op(verb, params),), ctl, source, EffectZone.NONE, g.banish_count, targets), halt=True)
     if verb == "spin":
         deck = 0 if params["deck"] == "own" else 1
         top = g.known_top[deck]
@@ -178,14 +185,28 @@ def test_card_effect_does_what_it_says(card, where, verb, params):
     if verb in ("if_banished", "if_active"):
         ran = g.phase_name != "halt" or snapshot(g) != before
         if verb == "if_active":
-            actives = {POOL.cards[g.ctype[c]].element for c in g.active_cards(0)}
-            assert ran == (params["element"] in actives)
+            others = {POOL.cards[g.ctype[c]].element for c in g.active_cards(0)
+                      if not (params["another"] and c == source)}
+            assert ran == (params["element"] in others)
+            g2, src2, _ = rich_board(card)  # only the source itself is Active of that element
+            for c in g2.void[0] + [g2.field[0][1]] + [c for s in (0, 1) for c in g2.souls[0][s]]:
+                g2.c_elem[c] = (params["element"] + 1) % 5
+            g2.c_elem[src2] = params["element"]
+            base = snapshot(g2)
+            start(g2, Effect((Op(verb, params),), 0, src2, EffectZone.NONE, g2.banish_count, (g2.field[1][1],)),
+                  halt=True)
+            assert (g2.phase_name != "halt" or snapshot(g2) != base) == (not params["another"])
         else:
-            assert not ran  # nothing was Banished
-            g2, src2, _ = rich_board(card)
-            eff = Effect((Op(verb, params),), 0, src2, EffectZone.NONE, g2.banish_count - 1)  # a Banish happened
-            start(g2, eff, halt=True)
-            assert g2.phase_name != "halt" or snapshot(g2) != snapshot(rich_board(card)[0])
+            assert not ran  # it hit nothing
+            for banished, fires in (("its target", True), ("the attacker", False)):
+                g2, src2, _ = rich_board(card)
+                victim = g2.field[1][0]
+                banish(g2, *((1, 0) if banished == "its target" else (0, 0)))
+                base = snapshot(g2)
+                start(g2, Effect((Op(verb, params),), 0, src2, EffectZone.NONE, g2.banish_count, (victim,)),
+                      halt=True)
+                ran2 = g2.phase_name != "halt" or snapshot(g2) != base
+                assert ran2 == fires, f"{card.name}: with {banished} Banished the follow-up fired: {ran2}"
         play_out(g)
         return
     if verb == "echo":
@@ -206,6 +227,11 @@ def test_card_effect_does_what_it_says(card, where, verb, params):
         return
     play_out(g)
     after = snapshot(g)
+    if verb == "damage":  # the DMG lands on the Yokai the text names, and only there
+        grew = [len(g.souls[1][s]) + g.face_up_souls(1, s) - len(g.shields[1][s]) - souls_before[s] for s in (0, 1)]
+        hit = {"same": [False, True], "enemy": [True, False], "active": [True, False],
+               "all_enemies": [True, True]}[params["target"]]  # (picks take enemy Yokai 0 first)
+        assert [x > 0 for x in grew] == hit, f"{card.name} {where}: DMG landed on {grew}, expected {hit}"
     for key, delta in expected(verb, params, g, card).items():
         assert after[key] - before[key] == delta, f"{card.name} {where} {verb}: {key} changed by " \
                                                    f"{after[key] - before[key]}, expected {delta}"

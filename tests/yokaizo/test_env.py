@@ -1,4 +1,4 @@
-"""The yokaizo_v0 env, observation encoding (what each seat may see), decision context, determinize."""
+"""The yokaizo_v1 env, observation encoding (what each seat may see), decision context, determinize."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ import yokai_envs
 from tests.yokaizo.helpers import act, blank, field, hand, start, void
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.game import YokaizoGame
+from yokai_envs.yokaizo.observation import FIELD_EXTRA
 
 S = "Oni Brute"
 
 
 def test_env_is_registered_and_plays():
-    env = yokai_envs.make("yokaizo_v0", decks=("Oni Rampage", "Yurei Lament"))
+    env = yokai_envs.make("yokaizo_v1", decks=("Oni Rampage", "Yurei Lament"))
     env.reset(seed=4)
     steps = 0
     for _agent in env.agent_iter():
@@ -127,7 +128,7 @@ def test_owner_sees_its_shields_opponent_only_the_count():
     lay = g.observation_layout["my_shield_counts"]
     assert g.observation(0)[lay].sum() > 0 and g.observation(1)[lay].sum() == 0
     status = g.observation_layout["field_status"]
-    assert g.observation(1)[status][9 * 2 + 3] == 0.2  # enemy Field Yokai 0: 1 Shield / 5
+    assert g.observation(1)[status][FIELD_EXTRA * 2 + 3] == 0.2  # enemy Field Yokai 0: 1 Shield / 5
 
 
 def test_table_view_hides_face_down_cards_from_the_other_seat():

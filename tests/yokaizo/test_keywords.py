@@ -40,7 +40,7 @@ def test_attach_exiles_top_card_onto_a_field_yokai_and_moves_with_swap():
     start(g, effect(g, 0, "[{attach: 1}]"))
     assert legal(g) == {"my field yokai 0", "my field yokai 1"}
     act(g, "my field yokai 0")
-    assert len(g.relics[0][0]) == 1 and g.field_speed(0, 0) == speed + 1
+    assert len(g.relics[0][0]) == 1 and g.field_speed(0, 0) == speed  # no Speed from an attachment
     y = g.field[0][0]
     hand(g, 0, "Karasu Scout")
     start(g, ReturnSwap(0, 0, y))
@@ -142,7 +142,9 @@ def test_swap_a_void_card_with_a_hand_card():
     g.frozen[out] = 1
     hand(g, 0, "Kappa Bowlkeeper")
     start(g, effect(g, 0, "[{swap: 1}]"))
-    act(g, "my void card 0")  # the only hand card is Swapped in without asking
+    act(g, "my void card 0")
+    assert legal(g) == {"card Kappa Bowlkeeper"}  # asked even with one choice: the hand is hidden
+    act(g, "card Kappa Bowlkeeper")
     assert out in g.hand[0] and not g.frozen[out]
     assert name_of(g, g.void[0][0]) == "Kappa Bowlkeeper" and not g.shields[0][0]  # no entry trigger
 
@@ -269,11 +271,12 @@ def test_spin_reveals_a_top_card_and_checks_the_condition():
 def test_shatter_break_dmg_one_to_each_of_x_yokai_in_chosen_order():
     g = board()
     start(g, effect(g, 0, "[{shatter: 3}]"))
-    assert legal(g) == {"my field yokai 0", "my field yokai 1", "enemy field yokai 0", "enemy field yokai 1"}
+    assert legal(g) == {"pass / done / no", "my field yokai 0", "my field yokai 1", "enemy field yokai 0",
+                        "enemy field yokai 1"}
     act(g, "enemy field yokai 1", "topdeck")
     assert "enemy field yokai 1" not in legal(g)
     act(g, "enemy field yokai 0", "topdeck")
-    assert legal(g) == {"my field yokai 0", "my field yokai 1"}  # exactly 3 different Yokai
+    assert legal(g) == {"pass / done / no", "my field yokai 0", "my field yokai 1"}  # up to 3 different
     act(g, "my field yokai 0", "topdeck")
     assert slot_souls(g, 1, 0) == (0, 1) and slot_souls(g, 1, 1) == (0, 1) and slot_souls(g, 0, 0) == (0, 1)
 

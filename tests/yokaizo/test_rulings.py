@@ -6,7 +6,21 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.yokaizo.helpers import NO, act, blank, effect, field, hand, legal, name_of, slot_souls, start, void
+from tests.yokaizo.helpers import (
+    NO,
+    POOL,
+    act,
+    blank,
+    card,
+    effect,
+    field,
+    hand,
+    legal,
+    name_of,
+    slot_souls,
+    start,
+    void,
+)
 from yokai_envs.yokaizo.attacks import ActionChoice, ReturnSwap
 from yokai_envs.yokaizo.cards import KEYWORDS
 from yokai_envs.yokaizo.damage import Damage, banish
@@ -34,13 +48,22 @@ def test_every_ruling_has_a_test():
         assert name in globals(), f"{name} named in RULES_NOTES.md has no test"
 
 
-def test_r1_shatter_named_and_exact():
+def test_r1_shatter_named_up_to_x():
     assert "Shatter" in KEYWORDS and "Shatter" in NOTES.read_text()
     g = board()
     start(g, effect(g, 0, "[{shatter: 2}]"))
-    assert "pass / done / no" not in legal(g)  # exactly X, not up to X
+    assert "pass / done / no" in legal(g)  # up to X
     act(g, "enemy field yokai 0", "topdeck", "enemy field yokai 1", "topdeck")
     assert g.phase_name != "effect target"
+    g = blank()  # one enemy and two of your own: Shatter 3 never has to hit your own
+    field(g, 0, 0, S)
+    field(g, 0, 1, S)
+    field(g, 1, 0, S)
+    start(g, effect(g, 0, "[{shatter: 3}]"))
+    act(g, "enemy field yokai 0", "topdeck")
+    assert legal(g) == {"pass / done / no", "my field yokai 0", "my field yokai 1"}
+    act(g, "pass / done / no")
+    assert not g.souls[0][0] and not g.souls[0][1] and len(g.souls[1][0]) == 1
 
 
 def test_r2_first_grave_to_thirteen_loses_immediately():
@@ -154,29 +177,55 @@ def test_r10_blight_stays_slow_does_not_on_swap():
     assert g.blighted[g.souls[0][0][0]] and not g.slowed[new] and not g.slowed[y]
 
 
-def test_r11_speed_with_slow_and_attachments():
+def test_r11_speed_with_slow_and_the_tier_inventory():
     g = board()
     y = g.field[0][0]
     g.slowed[y] = 1
     g.relics[0][0].append(g.deck[0].pop())
-    assert g.field_speed(0, 0) == 2
+    assert g.field_speed(0, 0) == 1  # Slowed: base 1; attachments add nothing
     start(g, effect(g, 0, "[{slow: 1}]"))
     assert "my field yokai 1" in legal(g) and "my field yokai 0" not in legal(g)
-    # a Yokai whose Speed rises above the current tier before its Turn waits for the next Round
+    # not yet counted, and its Speed rises above the current tier: it waits for the next Round
     g = board()
-    g.round, g.tier = 1, 2
+    g.round, g.tier = 1, 3
     g.last_turn = 1
     first = g.field[0][0]
-    g.relics[0][0].append(g.deck[0].pop())  # now Speed 3, tier already at 2
+    g.c_speed[first] = 4  # (no card raises Speed today; the rule is about any rise)
     start(g)
-    assert g.active[2] != first
+    assert g.active is not None and g.active[2] != first
+    g.turn_round[g.active[2]] = 1
+    assert not g.still_to_act(0, 0)
+    test_r11_a_yokai_counted_at_its_tier_keeps_its_turn()
 
 
-def test_r12_attach_gives_speed():
+def test_r11_a_yokai_counted_at_its_tier_keeps_its_turn():
+    """Issue 18 item 4: raised (or Slowed) after its tier's inventory, a Yokai still takes its Turn."""
+    for change in ("raise", "slow"):
+        g = board()
+        a, b = g.field[0]
+        g.round, g.round_stage, g.tier = 1, 1, 99
+        for y in (g.field[1][0], g.field[1][1]):
+            g.turn_round[y] = 1  # the enemy has acted: only a and b remain, both Speed 2
+        g.last_turn = 1
+        start(g)  # tier 2 is counted: a and b; seat 0 picks which goes first
+        assert g.tier == 2 and set(g.counted) == {a, b}
+        act(g, "my field yokai 0")
+        if change == "raise":
+            g.c_speed[b] = 5
+        else:
+            g.slowed[b] = 1
+        g.turn_round[a] = 1
+        g.stack = [g.stack[0]]  # a's Turn is over
+        start(g)
+        assert g.active is not None and g.active[2] == b, change
+
+
+def test_r12_attach_gives_no_speed():
     g = board()
+    speed = g.field_speed(0, 1)
     start(g, effect(g, 0, "[{attach: 2}]"))
     act(g, "my field yokai 1", "my field yokai 1")
-    assert g.field_speed(0, 1) == 4 and len(g.relics[0][1]) == 2
+    assert g.field_speed(0, 1) == speed and len(g.relics[0][1]) == 2
     banish(g, 0, 1)
     assert len(g.exile) == 2
 
@@ -215,8 +264,11 @@ def test_r16_shine_match_and_shuffle():
     field(g, 1, 0, S)
     g.known_top[0] = g.deck[0][-1]
     start(g, effect(g, 0, "[{shine: {count: 1, match: name}}]", src=src))
-    # by name: only the Active Oni Brute? none Active but Lucky Cat itself (a copy is excluded)
-    assert g.phase_name != "effect target" and g.known_top[0] == NO  # shuffled anyway
+    # by name: only the Active Oni Brute? none Active but Lucky Cat itself (a copy is excluded);
+    # still asked (only pass), so the other seat does not learn that the deck holds no match
+    assert g.phase_name == "effect target" and legal(g) == {"pass / done / no"}
+    act(g, "pass / done / no")
+    assert g.known_top[0] == NO  # shuffled anyway
     field(g, 0, 1, S)
     start(g, effect(g, 0, "[{shine: {count: 2, match: name}}]", src=src))
     assert legal(g) == {"pass / done / no", f"card {S}"}
@@ -281,6 +333,7 @@ def test_r21_replacement_order():
     g.deck[0] = []
     start(g)
     assert g.field[0][0] == NO and g.phase_name != "replace a Banished Yokai"  # no card: stays empty
+    test_r21_simultaneous_replacements_trigger_together()
 
 
 def test_r22_turn_ends_when_its_yokai_leaves():
@@ -374,10 +427,64 @@ def test_r29_reentry_tier_check():
     g.turn_round[y] = 1
     g.field[0][0] = NO
     g.hand[0].append(y)
+    g.acted_in_hand[0] = {POOL.by_name[S]: 1}  # it Returned after its Turn
     field(g, 0, 1, "Iron Kanabo Oni")
     field(g, 1, 0, "Iron Kanabo Oni")
     field(g, 1, 1, "Iron Kanabo Oni")
+    g.hand[0].append(card(g, 0, S))  # another copy: which one comes back, nobody can tell
     g.stack = [NextTurn()]
     start(g)
-    act(g, f"card {S}")  # re-enters at tier 5; Speed 2 has not been checked yet
-    assert g.active is not None and g.active[2] == y
+    act(g, f"card {S}")  # the Yokai that took its Turn this Round re-enters at tier 5: no second Turn
+    entered = g.field[0][0]
+    assert g.turn_round[entered] == 1 and not g.still_to_act(0, 0)
+    assert g.active is None or g.active[2] != entered
+    # a Yokai that has not acted, entering at tier 5 with Speed 2, is counted at tier 2
+    g = blank()
+    field(g, 0, 1, "Iron Kanabo Oni")
+    field(g, 1, 0, "Iron Kanabo Oni")
+    field(g, 1, 1, "Iron Kanabo Oni")
+    g.round, g.round_stage, g.tier = 1, 1, 5
+    for yy in (g.field[0][1], *g.field[1]):
+        g.turn_round[yy] = 1
+    hand(g, 0, S)
+    start(g)
+    act(g, f"card {S}")
+    assert g.active is not None and g.ctype[g.active[2]] == POOL.by_name[S] and g.tier == 2
+
+
+def test_r30_decklists_are_public():
+    from tests.yokaizo.test_information import test_decklists_are_public_in_the_observation_and_the_views
+
+    test_decklists_are_public_in_the_observation_and_the_views()
+
+
+def test_r31_hidden_forced_choices_are_asked():
+    from tests.yokaizo.test_information import test_a_return_with_no_fitting_hand_yokai_still_asks
+
+    test_a_return_with_no_fitting_hand_yokai_still_asks()
+    g = board()
+    hand(g, 0, "Kappa Bowlkeeper")
+    void(g, 0, S)
+    start(g, effect(g, 0, "[{swap: 1}]"))
+    act(g, "my void card 0")
+    assert legal(g) == {"card Kappa Bowlkeeper"}  # one name in hand, asked all the same
+    g = board()
+    start(g, effect(g, 0, "[{shine: {count: 1, match: element}}]", src=g.field[0][0]))
+    g.deck[0][:] = [c for c in g.deck[0] if name_of(g, c) != S]
+    g.stack[-1].run(g)
+    assert g.phase_name == "effect target" and "pass / done / no" in legal(g)
+
+
+def test_r32_publicly_known_cards_stay_known():
+    from tests.yokaizo.test_information import returned
+
+    g = returned()
+    world = g.determinize(0, np.random.default_rng(0))
+    assert all(world.placement_holds(f) for f in g.known_placements(0))
+    assert g.observation(0)[g.observation_layout["opp_public_hand_counts"]].sum() > 0
+
+
+def test_r21_simultaneous_replacements_trigger_together():
+    from tests.yokaizo.test_issue18 import test_simultaneous_replacements_are_all_chosen_before_entry_effects
+
+    test_simultaneous_replacements_are_all_chosen_before_entry_effects()

@@ -17,7 +17,7 @@ from yokai_envs.yokaizo.actions import (
 )
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.effects import Effect, entry_effect
-from yokai_envs.yokaizo.state import NO, Decision, EffectZone, Table, Task
+from yokai_envs.yokaizo.state import NO, Decision, EffectZone, Event, Table, Task
 
 
 def _mask(g: Table) -> np.ndarray:
@@ -214,6 +214,7 @@ class Basic(Task):
                 for c in g.burned[p]:
                     g.to_limbo(c)
                 g.burned[p] = []
+                g.pub_burned[p] = {}
             self.stage = 2
         else:
             g.stack.pop()
@@ -222,7 +223,9 @@ class Basic(Task):
 
 
 class ReturnSwap(Task):
-    """After Return's 2 BREAK DMG: Swap with a hand Yokai that would not be Banished on entry."""
+    """After Return's 2 BREAK DMG: Swap with a hand Yokai that would not be Banished on entry. The
+    choice is asked whenever the Yokai is still there and the hand is not empty, with only ``pass``
+    when no hand Yokai fits (the other seat must not learn that from a skipped decision)."""
 
     __slots__ = ("seat", "slot", "yid")
     phase = "return: choose the Yokai to Swap in"
@@ -236,23 +239,32 @@ class ReturnSwap(Task):
         if g.field[p][s] != self.yid:
             g.stack.pop()
             return None
+        if not g.hand[p]:
+            g.stack.pop()
+            return None
         m = _mask(g)
         face_up = g.face_up_souls(p, s)
         found = False
         for c in g.hand[p]:
             if g.c_souls[c] > face_up:
                 m[A_CARD + g.ctype[c]] = found = True
-        if not found:  # Ruling: no legal Yokai to Swap in; the Return ends here.
-            g.stack.pop()
-            return None
+        if not found:  # Ruling: no legal Yokai to Swap in; the Return ends here (a forced pass).
+            m[A_PASS] = True
         g.decider = p
         return m
 
     def choose(self, g: Table, a: int) -> None:
         g.stack.pop()
+        if a == A_PASS:
+            return
         p, s, y = self.seat, self.slot, self.yid
         new = g.take_from(g.hand[p], a - A_CARD)
+        g.hand_out(p, new, public=True)
         g.slowed[y] = 0  # Slow is not passed on; attachments stay with the slot
-        g.hand[p].append(y)
+        g.to_hand(p, y)
+        if g.turn_round[y] == g.round:  # it took its Turn this Round: no other if it comes back
+            acted = g.acted_in_hand[p]
+            acted[g.ctype[y]] = acted.get(g.ctype[y], 0) + 1
         g.enter_field(p, s, new)
+        g.see(None, Event.ENTERED, p, s, g.ctype[new])
         entry_effect(g, p, new)

@@ -76,7 +76,7 @@ TO_HAND_VOID = ("hand", "void")
 #: The effects vocabulary: verb -> its parameter schema, shorthand parameter and keywords.
 VOCABULARY: dict[str, VerbSpec] = {
     "damage": _verb({"amount": (COUNT, None), "break": (BOOL, False),
-                     "target": (("enemy", "active", "all_enemies"), "enemy")}, "amount", "DMG"),
+                     "target": (("enemy", "active", "all_enemies", "same"), "enemy")}, "amount", "DMG"),
     "shatter": _verb({"count": (COUNT, None)}, "count", "Shatter", "BREAK DMG"),
     "draw": _verb({"count": (COUNT, None)}, "count"),
     "destroy": _verb({"up_to": (COUNT, None), "what": (("void", "shield"), "void")}, "up_to", "Destroy"),
@@ -97,7 +97,8 @@ VOCABULARY: dict[str, VerbSpec] = {
     "uproot": _verb({"up_to": (COUNT, None), "to": (("hand", "void", "limbo"), "hand")}, "up_to", "Uproot"),
     "swap": _verb({"count": (COUNT, None)}, "count", "Swap"),
     "if_banished": _verb({"then": (OPS, None)}, "then", "Banish"),
-    "if_active": _verb({"element": (ELEMENT, None), "then": (OPS, None)}, None, "Active"),
+    "if_active": _verb({"element": (ELEMENT, None), "another": (BOOL, False), "then": (OPS, None)}, None,
+                       "Active"),
 }
 
 

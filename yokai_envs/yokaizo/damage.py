@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from yokai_envs.yokaizo.actions import A_CARD, A_SOUL, A_TOPDECK, mark_hand_types
-from yokai_envs.yokaizo.state import NO, Decision, EffectZone, Table, Task
+from yokai_envs.yokaizo.state import NO, Decision, EffectZone, Event, Table, Task
 
 
 class Damage(Task):
@@ -56,13 +56,23 @@ class Damage(Task):
         p, s = self.p, self.s
         self.left -= 1
         souls = g.souls[p][s]
-        if a == A_TOPDECK:
-            souls.append(g.take_top(p))
-        elif a >= A_CARD:
-            souls.append(g.take_from(g.hand[p], a - A_CARD))
+        if a == A_TOPDECK or a >= A_CARD:
+            if a == A_TOPDECK:
+                c = g.take_top(p)
+                seen = g.top_was_known
+            else:
+                c = g.take_from(g.hand[p], a - A_CARD)
+                g.hand_out(p, c, public=False)
+                seen = False
+            souls.append(c)
+            if seen:
+                g.see(None, Event.SOUL_PLACED, p, s, g.ctype[c])
+            else:
+                g.see_card(Event.SOUL_PLACED, p, s, c)
         else:
             c = souls[a - A_SOUL]
             g.up[c] = 1
+            g.see(None, Event.SOUL_FLIPPED, p, s, a - A_SOUL, g.ctype[c])
             g.stack.append(BanishCheck(p, s, self.yid))
             card = g.cards[g.ctype[c]]
             if card.soul and not self.brk:
@@ -91,6 +101,7 @@ def banish(g: Table, p: int, s: int) -> None:
     A Blighted Yokai's Ally then takes BREAK DMG equal to its Blighted Souls.
     """
     y = g.field[p][s]
+    g.see(None, Event.BANISHED, p, s, g.ctype[y])
     g.field[p][s] = NO
     souls = g.souls[p][s]
     blighted = sum(g.blighted[c] for c in souls)

@@ -18,19 +18,32 @@ from yokai_envs.yokaizo.actions import A_PASS
 from yokai_envs.yokaizo.cards import Op
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.picks import APPLY, OPTIONS
-from yokai_envs.yokaizo.state import NO, VOID_SLOTS, Decision, EffectZone, PickVerb, Table, Task
+from yokai_envs.yokaizo.state import (
+    CARDS_PER_SEAT,
+    NO,
+    VOID_SLOTS,
+    Decision,
+    EffectZone,
+    Event,
+    PickVerb,
+    Table,
+    Task,
+)
 
 Params = dict[str, Any]
 
 
 class Effect(Task):
     """Resolve ``ops`` for controller ``ctl``; ``src`` is the card whose effect it is. ``zone``: where
-    ``src`` must still be when the effect starts; ``mark``: the Banish count when it was triggered."""
+    ``src`` must still be when the effect starts; ``mark``: the Banish count when it was triggered;
+    ``targets``: the Yokai this effect has dealt DMG to so far ("if it Banished", "the same Yokai")."""
 
-    __slots__ = ("ctl", "i", "mark", "ops", "src", "zone")
+    __slots__ = ("ctl", "i", "mark", "ops", "src", "targets", "zone")
 
-    def __init__(self, ops: tuple[Op, ...], ctl: int, src: int, zone: EffectZone, mark: int) -> None:
+    def __init__(self, ops: tuple[Op, ...], ctl: int, src: int, zone: EffectZone, mark: int,
+                 targets: tuple[int, ...] = ()) -> None:
         self.ops, self.ctl, self.src, self.zone, self.mark, self.i = ops, ctl, src, zone, mark, 0
+        self.targets = targets
 
     def run(self, g: Table) -> np.ndarray | None:
         if self.i == 0 and self.zone != EffectZone.NONE and not _in_zone(g, self):
@@ -57,12 +70,15 @@ class Pick(Task):
     (Blight, Uproot: a Field Yokai, then its Souls; Swap: a Void card, then a hand card) keep their
     first choice in ``stage`` 1: the slot or Void position ``target`` and the Yokai ``yid`` there."""
 
-    __slots__ = ("chosen", "left", "mark", "optional", "params", "seat", "src", "stage", "target", "verb", "yid")
+    __slots__ = ("at", "chosen", "left", "mark", "optional", "params", "seat", "src", "stage", "target", "verb",
+                 "yid")
     phase = "effect target"
     decision = Decision.EFFECT
 
-    def __init__(self, verb: PickVerb, eff: Effect, params: dict[str, Any], left: int, optional: bool) -> None:
+    def __init__(self, verb: PickVerb, eff: Effect, params: dict[str, Any], left: int, optional: bool,
+                 at: int = NO) -> None:
         self.verb, self.seat, self.src, self.params = verb, eff.ctl, eff.src, params
+        self.at = at  # stack index of the Effect that started it (NO: none)
         self.left, self.optional, self.stage, self.target, self.yid = left, optional, 0, NO, NO
         self.chosen: tuple[int, ...] = ()  # Yokai already Shattered by this pick
         self.mark = eff.mark
@@ -73,12 +89,15 @@ class Pick(Task):
                 self.finish(g)
                 return None
             m = np.zeros(g.num_actions, dtype=bool)
-            if not OPTIONS[self.verb](g, self, m):
+            if not OPTIONS[self.verb](g, self, m) and self.verb != PickVerb.SHINE:
                 self.finish(g)
                 return None
-            if self.optional and not (self.verb == PickVerb.SWAP and self.stage == 1):
+            # Forced choices are skipped only on public facts: Shine (over the picker's deck) is
+            # asked even with nothing to take, Swap's hand card even when the hand is one type.
+            hidden_options = self.verb == PickVerb.SWAP and self.stage == 1
+            if self.optional and not hidden_options:
                 m[A_PASS] = True
-            elif m.sum() == 1:
+            elif m.sum() == 1 and not hidden_options:
                 before = len(g.stack)
                 APPLY[self.verb](g, self, int(np.flatnonzero(m)[0]))
                 if len(g.stack) != before or g.stack[-1] is not self:
@@ -113,18 +132,36 @@ def _push(g: Table, task: Task) -> None:
     g.stack.append(task)
 
 
+def _effect_at(g: Table, pk: Pick) -> Effect | None:
+    eff = g.stack[pk.at] if pk.at != NO else None
+    return eff if isinstance(eff, Effect) else None
+
+
+def hit(g: Table, eff: Effect | None, p: int, s: int, amount: int, brk: bool) -> None:
+    """DMG from ``eff`` to the Yokai in seat ``p``'s slot ``s``, remembered as one of its targets."""
+    y = g.field[p][s]
+    if eff is not None:
+        eff.targets = (*eff.targets, y)
+    g.stack.append(Damage(p, s, y, amount, brk))
+
+
 def start_damage(g: Table, eff: Effect, prm: Params) -> None:
     enemy = 1 - eff.ctl
     if prm["target"] == "active":
         act = g.active
         if act is not None and act.seat == enemy and g.field[enemy][act.slot] == act.yid:
-            _push(g, Damage(enemy, act.slot, act.yid, prm["amount"], prm["break"]))
+            hit(g, eff, enemy, act.slot, prm["amount"], prm["break"])
     elif prm["target"] == "all_enemies":
         for s in (1, 0):
             if g.field[enemy][s] != NO:
-                _push(g, Damage(enemy, s, g.field[enemy][s], prm["amount"], prm["break"]))
+                hit(g, eff, enemy, s, prm["amount"], prm["break"])
+    elif prm["target"] == "same":
+        # the Yokai this effect last dealt DMG to, if it is still in the Field
+        where = g.slot_of(eff.targets[-1]) if eff.targets else None
+        if where is not None:
+            hit(g, eff, where[0], where[1], prm["amount"], prm["break"])
     else:
-        _push(g, Pick(PickVerb.DAMAGE, eff, prm, 1, False))
+        _push(g, Pick(PickVerb.DAMAGE, eff, prm, 1, False, len(g.stack) - 1))
 
 
 def start_draw(g: Table, eff: Effect, prm: Params) -> None:
@@ -139,7 +176,7 @@ def start_token(g: Table, eff: Effect, prm: Params) -> None:
         c = g.take_top(p)
         if c == NO:
             return
-        g.to_void(p, c, face_down=True)
+        g.to_void(p, c, face_down=True, seen=g.top_was_known)
 
 
 def start_spin(g: Table, eff: Effect, prm: Params) -> None:
@@ -149,23 +186,28 @@ def start_spin(g: Table, eff: Effect, prm: Params) -> None:
     g.shuffle_deck(d)
     top = g.deck[d][-1]
     g.known_top[d] = top
+    g.pub_deck[d].setdefault(g.ctype[top], 1)
+    g.see(None, Event.SPUN, d, g.ctype[top])
     card = g.cards[g.ctype[top]]
     key, value = prm["if"]
     hit = {"element": lambda: card.element == value, "faction": lambda: card.faction == value,
            "speed_min": lambda: card.speed >= value, "souls_min": lambda: card.souls >= value}[key]()
     if hit:
-        _push(g, Effect(prm["then"], eff.ctl, eff.src, EffectZone.NONE, eff.mark))
+        _push(g, Effect(prm["then"], eff.ctl, eff.src, EffectZone.NONE, eff.mark, eff.targets))
 
 
 def start_if_banished(g: Table, eff: Effect, prm: Params) -> None:
-    if g.banish_count > eff.mark:
-        _push(g, Effect(prm["then"], eff.ctl, eff.src, EffectZone.NONE, eff.mark))
+    """"If it Banished": a Yokai this effect dealt DMG to is now in the Grave (a Yokai in the Field
+    when it was hit, so Banished since); another Banish (the attacker's own) does not count."""
+    if any(y in g.grave[y // CARDS_PER_SEAT] for y in eff.targets):
+        _push(g, Effect(prm["then"], eff.ctl, eff.src, EffectZone.NONE, eff.mark, eff.targets))
 
 
 def start_if_active(g: Table, eff: Effect, prm: Params) -> None:
     elem = g.c_elem
-    if any(elem[c] == prm["element"] for c in g.active_cards(eff.ctl)):
-        _push(g, Effect(prm["then"], eff.ctl, eff.src, EffectZone.NONE, eff.mark))
+    other = eff.src if prm["another"] else NO
+    if any(elem[c] == prm["element"] and c != other for c in g.active_cards(eff.ctl)):
+        _push(g, Effect(prm["then"], eff.ctl, eff.src, EffectZone.NONE, eff.mark, eff.targets))
 
 
 # ------------------------------------------------------------------ verbs with choices
@@ -174,7 +216,7 @@ Start = Callable[[Table, Effect, Params], None]
 
 def _picker(verb: PickVerb, count_key: str | None, optional: bool, count: int = 1) -> Start:
     def start(g: Table, eff: Effect, prm: Params) -> None:
-        _push(g, Pick(verb, eff, prm, prm[count_key] if count_key else count, optional))
+        _push(g, Pick(verb, eff, prm, prm[count_key] if count_key else count, optional, len(g.stack) - 1))
     return start
 
 
@@ -189,7 +231,7 @@ def start_burn(g: Table, eff: Effect, prm: Params) -> None:
 #: card-data verb -> what starting it does
 START: dict[str, Start] = {
     "damage": start_damage,
-    "shatter": _picker(PickVerb.SHATTER, "count", False),
+    "shatter": _picker(PickVerb.SHATTER, "count", True),  # up to X (R1)
     "draw": start_draw,
     "destroy": start_destroy,
     "exile": _picker(PickVerb.EXILE, "up_to", True),

@@ -1,4 +1,4 @@
-"""YOKAIZO (``yokaizo_v0``): 2-player yokai TCG as a PettingZoo AEC env.
+"""YOKAIZO (``yokaizo_v1``): 2-player yokai TCG as a PettingZoo AEC env.
 
 Options: ``decks="random"`` (two of the 10 ready decks drawn each reset) or ``decks=(a, b)`` with
 ready-deck names, YAML deck-file paths or lists of card names; ``max_steps`` (default 6000).
@@ -25,16 +25,25 @@ identity one-hot, hidden flag (face-down card the observer cannot see; empty = a
     my_void, opp_void          6 slots each (enemy Tokens hidden)
     known_deck_tops            top card of each deck when a Spin revealed it
     field_status               per Field Yokai: Speed/10, face-up/5, face-down/5, Shields/5,
-                               Attached/4, Slowed, Blighted/5, took its Turn this Round, is acting
+                               Attached/4, Slowed, Blighted/5, took its Turn this Round, is acting,
+                               still gets a Turn this Round
     soul_status, void_status   face-up and Blighted per Soul; Frozen and face-down per Void card
     *_counts                   per card type /3: my hand, my deck, both Limbos, both Graves,
                                my Burned cards, the Exile, my Shields on each Field Yokai (the
                                owner peeks at its face-down cards; the enemy sees only counts)
+    attached_counts            per card type /3: the cards Attached to each Field Yokai
+    opp_decklist_counts        the opponent's decklist (public), per card type /3
+    *_public_*_counts          cards everyone knows to be in a hidden place: my and the enemy's
+                               hand, the enemy deck (and, after its Limbo became the deck, what that
+                               deck can only hold), the enemy's Burned cards
     globals                    hand/deck/Limbo sizes, Grave Souls/13, Burned counts, Round, tier,
-                               whether I took the last Turn, setup still hidden
+                               whether I took the last Turn, setup still hidden, enemy deck bound
     decision                   phase one-hot, am I deciding, DMG left, BREAK, picks left, unpaid
                                element costs, generic left, pair open, Ally available, the Yokai in
-                               focus (damage target, Blight/Uproot Yokai), effect verb one-hot
+                               focus (damage target, Blight/Uproot Yokai), effect verb one-hot,
+                               the Void position a Swap chose first
+
+Option ``history=K`` adds the last K events a seat saw (``Event`` in ``state.py``, README table).
 """
 
 from yokai_envs.envs.aec import YokaiAECEnv, wrap
@@ -43,7 +52,7 @@ from yokai_envs.yokaizo.game import YokaizoGame
 
 class raw_env(YokaiAECEnv):
     game_class = YokaizoGame
-    metadata = {"name": "yokaizo_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = {"name": "yokaizo_v1", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
 
 def env(**options):

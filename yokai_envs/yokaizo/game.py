@@ -12,15 +12,15 @@ from yokai_envs.core.game import Game
 from yokai_envs.yokaizo import rules, view
 from yokai_envs.yokaizo.actions import names_for, num_actions
 from yokai_envs.yokaizo.cards import default_pool, ready_decks, resolve_deck
-from yokai_envs.yokaizo.observation import observer_for, resample_hidden
-from yokai_envs.yokaizo.state import NO, Table, check_invariants
+from yokai_envs.yokaizo.observation import known_placements, observer_for, placement_holds, resample_hidden
+from yokai_envs.yokaizo.state import EVENT_ARGS, NO, Event, Table, check_invariants
 
 
 class YokaizoGame(Table, Game):
     """Two-player YOKAIZO. Options: ``decks`` = ``"random"`` (two ready decks drawn each reset) or a
     pair ``(a, b)`` of ready-deck names, YAML deck paths or lists of card names; ``max_steps``."""
 
-    env_id: ClassVar[str] = "yokaizo_v0"
+    env_id: ClassVar[str] = "yokaizo_v1"
     OPTIONS: ClassVar[dict[str, Any]] = {"decks": "random"}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [{}, {"decks": ("Kitsune Blaze", "Kappa Tide")}]
 
@@ -28,21 +28,24 @@ class YokaizoGame(Table, Game):
     def balance_axis(cls, options: dict[str, Any]) -> tuple[str, tuple[Any, ...], bool]:
         return "decks", tuple(ready_decks()), True
     DEFAULT_MAX_STEPS: ClassVar[int] = 6000
+    EVENT_ARGS: ClassVar[int] = EVENT_ARGS
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         pool = default_pool()
         self.pool = pool
         self.cards = pool.cards
+        self.unseen = len(pool)
+        self.ready = tuple(ready_decks().values())
+        self.ready_names = tuple(ready_decks())
         decks = self.options["decks"]
         self.fixed_decks: tuple[tuple[int, ...], tuple[int, ...]] | None
         if decks == "random":
             self.fixed_decks = None
-            self.ready = tuple(ready_decks().values())
         elif isinstance(decks, (list, tuple)) and len(decks) == 2:
             self.fixed_decks = (resolve_deck(decks[0], pool), resolve_deck(decks[1], pool))
         else:
-            raise ConfigError(f"yokaizo_v0: option decks must be 'random' or a pair (a, b) of deck names, "
+            raise ConfigError(f"{self.env_id}: option decks must be 'random' or a pair (a, b) of deck names, "
                               f"paths or card lists; got {decks!r}")
         self.num_actions = num_actions(pool)
         self.observer = observer_for(pool)
@@ -77,6 +80,9 @@ class YokaizoGame(Table, Game):
         else:
             a, b = self.rng.integers(len(self.ready), size=2)
             self.deck_types = (self.ready[a], self.ready[b])
+        for p in (0, 1):  # decklists are public (RULES_NOTES R30): the ready deck, or one past them
+            deck = self.deck_types[p]
+            self.see(None, Event.DECKLIST, p, self.ready.index(deck) if deck in self.ready else len(self.ready))
         rules.deal(self, self.deck_types)
 
     def _legal_mask(self) -> np.ndarray:
@@ -108,6 +114,18 @@ class YokaizoGame(Table, Game):
     def public_action_name(self, action: int, seat: int) -> str | None:
         return view.public_action_name(self, action, seat)
 
+    def public_action(self, action: int, seat: int) -> int | None:
+        return view.public_action(self, action, seat)
+
+    def describe_event(self, event: tuple[int, ...], seat: int) -> str:
+        return view.describe_event(self, event, seat)
+
+    def known_placements(self, seat: int) -> list[tuple[Any, ...]]:
+        return known_placements(self, seat)
+
+    def placement_holds(self, placement: tuple[Any, ...]) -> bool:
+        return placement_holds(self, placement)
+
     # ------------------------------------------------------------------ copies and hidden information
     def clone(self) -> YokaizoGame:
         new = object.__new__(type(self))
@@ -116,9 +134,14 @@ class YokaizoGame(Table, Game):
             d[key] = [list(d[key][0]), list(d[key][1])]
         for key in ("souls", "shields", "relics"):
             d[key] = [[list(x) for x in d[key][0]], [list(x) for x in d[key][1]]]
+        for key in ("pub_hand", "pub_deck", "pub_burned", "deck_bound", "acted_in_hand"):
+            d[key] = [None if x is None else dict(x) for x in d[key]]
         for key in ("exile", "up", "blighted", "frozen", "facedown", "slowed", "turn_round", "enter_round",
                     "enter_tier", "known_top", "action_history"):
             d[key] = list(d[key])
+        for key in ("_seen", "_seen_text"):
+            if d[key] is not None:
+                d[key] = [list(events) for events in d[key]]
         d["stack"] = [t.copy() for t in self.stack]
         bit = type(self.rng.bit_generator)()
         bit.state = self.rng.bit_generator.state
@@ -128,6 +151,17 @@ class YokaizoGame(Table, Game):
 
     def _resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
         resample_hidden(self, seat, rng)
+        if self.pending is not None:  # the pending mask may name cards of the hand just dealt anew
+            mask = self.stack[-1].run(self)
+            if mask is None:
+                rules.advance(self)
+            else:
+                self.pending = mask
+
+    def deck_name(self, p: int) -> str:
+        """Seat ``p``'s decklist as everyone knows it (decklists are public, RULES_NOTES R30)."""
+        deck = self.deck_types[p]
+        return self.ready_names[self.ready.index(deck)] if deck in self.ready else "a custom deck"
 
     # ------------------------------------------------------------------ checks and views
     def check_invariants(self) -> None:

@@ -8,6 +8,8 @@ observer may not see (an empty slot is all zeros). Zones holding many cards are 
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from yokai_envs.core.layout import Layout, build_layout, layout_bounds, layout_size
@@ -15,17 +17,17 @@ from yokai_envs.yokaizo.attacks import Pay
 from yokai_envs.yokaizo.cards import ELEMENTS, KEYWORDS, Pool
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.effects import Pick
-from yokai_envs.yokaizo.state import BIG_TIER, MAX_SOULS, NO, VOID_SLOTS, Decision, PickVerb, Table
+from yokai_envs.yokaizo.state import BIG_TIER, MAX_SOULS, NO, VOID_SLOTS, Decision, PickVerb, RoundStage, Table
 
 PICK_VERBS: tuple[PickVerb, ...] = tuple(PickVerb)
-FIELD_EXTRA = 9
+FIELD_EXTRA = 10
 SOUL_EXTRA = 2
 VOID_EXTRA = 2
-GLOBALS = 14
+GLOBALS = 15
 ZERO_FIELD = [0.0] * FIELD_EXTRA
 ZERO_PADS = [[0] * k for k in range(VOID_SLOTS + 1)]
 STATUS_PAIRS = np.array([[0, 0], [1, 0], [0, 1], [1, 1]], dtype=np.float32)
-CONTEXT = len(Decision) + 1 + 3 + len(ELEMENTS) + 3 + 4 + len(PICK_VERBS)
+CONTEXT = len(Decision) + 1 + 3 + len(ELEMENTS) + 3 + 4 + len(PICK_VERBS) + VOID_SLOTS
 
 
 class Observer:
@@ -62,22 +64,48 @@ class Observer:
             ("void_status", 2 * VOID_SLOTS * VOID_EXTRA),
             ("my_hand_counts", n), ("my_deck_counts", n), ("my_limbo_counts", n), ("opp_limbo_counts", n),
             ("my_grave_counts", n), ("opp_grave_counts", n), ("my_burned_counts", n), ("exile_counts", n),
-            ("my_shield_counts", 2 * n),
+            ("my_shield_counts", 2 * n), ("attached_counts", 4 * n), ("opp_decklist_counts", n),
+            ("my_public_hand_counts", n), ("opp_public_hand_counts", n), ("opp_public_deck_counts", n),
+            ("opp_deck_bound_counts", n), ("opp_public_burned_counts", n),
             ("globals", GLOBALS), ("decision", CONTEXT),
         ])
         self.size = layout_size(self.layout)
         self.private_size = 3 * n  # state_tensor adds the opponent's hand, deck and Burned counts
+        self.deck_counts: dict[tuple[int, ...], np.ndarray] = {}
 
-    def counts(self, g: Table, zones: list[list[int]]) -> np.ndarray:
-        """Per-type counts/3 of several zones, concatenated (one bincount for all)."""
+    def counts(self, g: Table, zones: list[list[int]], known: tuple[dict[int, int], ...] = ()) -> np.ndarray:
+        """Per-type counts/3 of several zones, then of ``known`` (type -> count dicts), concatenated
+        (one bincount for all)."""
         n = self.n_types
         ctype = g.ctype
         idx = [ctype[c] + k * n for k, zone in enumerate(zones) for c in zone]
+        base = len(zones) * n
+        for d in known:
+            for t, k in d.items():
+                idx += [base + t] * min(k, 3)
+            base += n
+        size = n * (len(zones) + len(known))
         if not idx:
-            return np.zeros(n * len(zones), dtype=np.float32)
-        out = np.bincount(idx, minlength=n * len(zones)).astype(np.float32)
+            return np.zeros(size, dtype=np.float32)
+        out = np.bincount(idx, minlength=size).astype(np.float32)
         np.minimum(out, 3, out=out)
         out *= 1 / 3
+        return out
+
+    def public(self, known: list[dict[int, int]]) -> np.ndarray:
+        """Per-type counts/3 of publicly known cards (type -> count dicts), concatenated."""
+        n = self.n_types
+        out = np.zeros(n * len(known), dtype=np.float32)
+        for k, counts in enumerate(known):
+            for t, c in counts.items():
+                out[k * n + t] = min(c, 3) / 3
+        return out
+
+    def decklist(self, deck: tuple[int, ...]) -> np.ndarray:
+        out = self.deck_counts.get(deck)
+        if out is None:
+            out = np.minimum(np.bincount(deck, minlength=self.n_types), 3).astype(np.float32) / 3
+            self.deck_counts[deck] = out
         return out
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
@@ -125,6 +153,10 @@ class Observer:
         act = g.active
         act_y = act.yid if act is not None else NO
         rnd = g.round
+        tier = g.tier
+        # as Table.still_to_act, inlined: not acted, and counted at this tier or its tier to come
+        turns = g.round_stage == RoundStage.TURNS
+        counted = g.counted
         for p in (seat, opp):
             for s in (0, 1):
                 y = g.field[p][s]
@@ -133,30 +165,55 @@ class Observer:
                     continue
                 souls = g.souls[p][s]
                 n_up = sum([up[c] for c in souls])
-                fields += [min(g.field_speed(p, s), 10) * 0.1, n_up * 0.2, (len(souls) - n_up) * 0.2,
+                speed = g.field_speed(p, s)
+                acted = g.turn_round[y] == rnd
+                still = turns and not acted and (tier >= BIG_TIER or speed < tier or y in counted)
+                fields += [min(speed, 10) * 0.1, n_up * 0.2, (len(souls) - n_up) * 0.2,
                            min(len(g.shields[p][s]), 5) * 0.2, min(len(g.relics[p][s]), 4) * 0.25,
                            float(g.slowed[y]), sum([blighted[c] for c in souls]) * 0.2,
-                           1.0 if g.turn_round[y] == rnd else 0.0, 1.0 if act_y == y else 0.0]
+                           1.0 if acted else 0.0, 1.0 if act_y == y else 0.0, 1.0 if still else 0.0]
+        relics = g.relics
         zones = [g.hand[seat], g.deck[seat], g.limbo[seat], g.limbo[opp], g.grave[seat], g.grave[opp],
-                 g.burned[seat], g.exile, g.shields[seat][0], g.shields[seat][1]]
+                 g.burned[seat], g.exile, g.shields[seat][0], g.shields[seat][1],
+                 relics[seat][0], relics[seat][1], relics[opp][0], relics[opp][1]]
         if omniscient:
             zones += [g.hand[opp], g.deck[opp], g.burned[opp]]
-        counts = self.counts(g, zones)
-        tier = g.tier
+        bound = g.deck_bound[opp]
+        known = (g.pub_hand[seat], g.pub_hand[opp], g.known_in_deck(opp) if bound else g.pub_deck[opp],
+                 bound or {}, g.pub_burned[opp])
+        counts = self.counts(g, zones, known)
         fields += [min(len(g.hand[seat]), 10) * 0.1, min(len(g.hand[opp]), 10) * 0.1, len(g.deck[seat]) / 40,
                    len(g.deck[opp]) / 40, len(g.limbo[seat]) / 40, len(g.limbo[opp]) / 40,
                    min(g.grave_souls(seat), 13) / 13, min(g.grave_souls(opp), 13) / 13,
                    min(len(g.burned[seat]), 13) / 13, min(len(g.burned[opp]), 13) / 13,
                    min(rnd, 30) / 30, 0.0 if tier >= BIG_TIER else min(tier, 10) * 0.1,
-                   1.0 if g.last_turn == seat else 0.0, 1.0 if g.hidden_setup else 0.0]
+                   1.0 if g.last_turn == seat else 0.0, 1.0 if g.hidden_setup else 0.0,
+                   0.0 if g.deck_bound[opp] is None else 1.0]
         fields += self.context(g, seat)
-        k = 10 * self.n_types
+        n = self.n_types
+        k = 14 * n
         nf = 4 * FIELD_EXTRA
-        small = np.array(fields, dtype=np.float32)
-        parts = [self.features[ids].ravel(), small[:nf], STATUS_PAIRS[status].ravel(), counts[:k], small[nf:]]
+        z = len(zones) * n  # the known-card counts follow the zones (and the omniscient ones)
+        out = np.empty(self.size + (3 * n if omniscient else 0), dtype=np.float32)
+        at = len(ids) * self.width
+        np.take(self.features, ids, axis=0, out=out[:at].reshape(len(ids), self.width))
+        out[at:at + nf] = fields[:nf]
+        at += nf
+        st = 2 * len(status)
+        np.take(STATUS_PAIRS, status, axis=0, out=out[at:at + st].reshape(len(status), 2))
+        at += st
+        out[at:at + k] = counts[:k]
+        at += k
+        out[at:at + n] = self.decklist(g.deck_types[opp])
+        at += n
+        out[at:at + 5 * n] = counts[z:]
+        at += 5 * n
+        rest = len(fields) - nf
+        out[at:at + rest] = fields[nf:]
+        at += rest
         if omniscient:
-            parts.append(counts[k:])
-        return np.concatenate(parts)
+            out[at:] = counts[k:z]
+        return out
 
     def context(self, g: Table, seat: int) -> list[float]:
         """What is being decided: phase, whether ``seat`` decides, amounts left, payment, focus, verb."""
@@ -178,9 +235,9 @@ class Observer:
             focus = (task.p, task.s)
         elif isinstance(task, Pick):
             ctx[off + 2] = min(task.left, 4) / 4
-            # Swap's stage 1 keeps a Void position (0..5) in ``target``: positions 2..5 land on the
-            # enemy-focus bits and the first two verb bits. Kept: yokaizo_v0 observations are fixed.
-            if task.stage:
+            # stage 1 keeps the first choice in ``target``: a Field slot (Blight, Uproot) or, for
+            # Swap, a Void position (its own bits at the end of the block)
+            if task.stage and task.verb != PickVerb.SWAP:
                 focus = (1 - task.seat if task.verb == PickVerb.BLIGHT else task.seat, task.target)
         elif isinstance(task, Pay):
             for e in task.elems:
@@ -195,6 +252,8 @@ class Observer:
         off += 4
         if isinstance(task, Pick):
             ctx[off + PICK_VERBS.index(task.verb)] = 1.0
+            if task.stage and task.verb == PickVerb.SWAP:
+                ctx[off + len(PICK_VERBS) + task.target] = 1.0
         return ctx
 
 
@@ -232,15 +291,48 @@ def hidden_places(g: Table, seat: int) -> list[tuple[list[int], int]]:
 
 def resample_hidden(g: Table, seat: int, rng: np.random.Generator) -> None:
     """In place: deal the opponent's unseen cards anew over its hidden places (their flags stay with
-    the place) and shuffle the unknown part of ``seat``'s own deck."""
+    the place), keeping every publicly known card in its zone (hand, deck, Burned), and shuffle the
+    unknown part of ``seat``'s own deck."""
     places = hidden_places(g, seat)
     if places:
+        opp = 1 - seat
         # sorted first: the sample depends only on what the seat knows, not the real order
         cards = sorted(zone[i] for zone, i in places)
+        pool = [cards[k] for k in rng.permutation(len(cards))]
         flags = [(g.blighted[zone[i]], g.frozen[zone[i]], g.facedown[zone[i]]) for zone, i in places]
-        order = rng.permutation(len(cards))
-        for (zone, i), k, (bl, fr, fd) in zip(places, order, flags):
-            c = cards[k]
+        deal: list[int] = [NO] * len(places)
+        top = g.known_top[opp]
+        ctype = g.ctype
+        deck_slots: list[int] = []
+        for zone, known in ((g.hand[opp], g.pub_hand[opp]), (g.deck[opp], g.known_in_deck(opp)),
+                            (g.burned[opp], g.pub_burned[opp])):
+            need = dict(known)
+            if zone is g.deck[opp] and top != NO:
+                need[ctype[top]] = need.get(ctype[top], 0) - 1  # the known top keeps its place
+            slots = [j for j, (z, _) in enumerate(places) if z is zone]
+            rng.shuffle(slots)
+            for t, k in sorted(need.items()):
+                for _ in range(k):
+                    j = next(j for j, c in enumerate(pool) if ctype[c] == t)
+                    deal[slots.pop()] = pool.pop(j)
+            if zone is g.deck[opp]:
+                deck_slots = slots
+        bound = g.deck_bound[opp]
+        if bound is not None and deck_slots:  # the rest of the deck only from the reshuffled Limbo
+            room = dict(bound)
+            for j, (z, _) in enumerate(places):
+                if z is g.deck[opp] and deal[j] != NO:
+                    room[ctype[deal[j]]] -= 1
+            if top != NO:
+                room[ctype[top]] -= 1
+            for slot in deck_slots:
+                j = next(j for j, c in enumerate(pool) if room.get(ctype[c], 0) > 0)
+                room[ctype[pool[j]]] -= 1
+                deal[slot] = pool.pop(j)
+        for j in range(len(places)):
+            if deal[j] == NO:
+                deal[j] = pool.pop()
+        for (zone, i), c, (bl, fr, fd) in zip(places, deal, flags):
             zone[i] = c
             g.blighted[c], g.frozen[c], g.facedown[c] = bl, fr, fd
     own = g.deck[seat]
@@ -249,3 +341,38 @@ def resample_hidden(g: Table, seat: int, rng: np.random.Generator) -> None:
         head = sorted(own[:n])
         rng.shuffle(head)
         own[:n] = head
+
+
+# ------------------------------------------------------------------ what a seat knows is hidden where
+def known_placements(g: Table, seat: int) -> list[tuple[Any, ...]]:
+    """``(zone, owner, card type, at least)`` for the hidden cards ``seat`` knows: its own hand and
+    deck, and the opponent's publicly known hand, deck and Burned cards; ``("top", owner, type)``
+    for a deck's known top card."""
+    facts: list[tuple[Any, ...]] = []
+    for zone in ("hand", "deck"):
+        counts: dict[int, int] = {}
+        for c in getattr(g, zone)[seat]:
+            counts[g.ctype[c]] = counts.get(g.ctype[c], 0) + 1
+        facts += [(zone, seat, t, k) for t, k in sorted(counts.items())]
+    opp = 1 - seat
+    for zone, known in (("hand", g.pub_hand[opp]), ("deck", g.known_in_deck(opp)), ("burned", g.pub_burned[opp])):
+        facts += [(zone, opp, t, k) for t, k in sorted(known.items())]
+    bound = g.deck_bound[opp]
+    if bound is not None:
+        facts.append(("deck_within", opp, tuple(sorted(bound.items()))))
+    facts += [("top", p, g.ctype[g.known_top[p]]) for p in (0, 1) if g.known_top[p] != NO]
+    return facts
+
+
+def placement_holds(g: Table, fact: tuple[Any, ...]) -> bool:
+    if fact[0] == "top":
+        _, p, t = fact
+        return bool(g.deck[p]) and g.ctype[g.deck[p][-1]] == t
+    if fact[0] == "deck_within":
+        _, p, bound = fact
+        room = dict(bound)
+        for c in g.deck[p]:
+            room[g.ctype[c]] = room.get(g.ctype[c], 0) - 1
+        return min(room.values(), default=0) >= 0
+    zone, p, t, k = fact
+    return sum(g.ctype[c] == t for c in getattr(g, zone)[p]) >= k

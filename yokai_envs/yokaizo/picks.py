@@ -19,8 +19,7 @@ from yokai_envs.yokaizo.actions import (
     mark_hand_types,
 )
 from yokai_envs.yokaizo.cards import Card, Op
-from yokai_envs.yokaizo.damage import Damage
-from yokai_envs.yokaizo.state import NO, VOID_SLOTS, EffectZone, PickVerb, Table
+from yokai_envs.yokaizo.state import NO, VOID_SLOTS, EffectZone, Event, PickVerb, Table, forget_one, lose
 
 if TYPE_CHECKING:
     from yokai_envs.yokaizo.effects import Pick
@@ -225,17 +224,20 @@ def _void(pk: Pick, a: int) -> tuple[int, int]:
 
 
 def app_damage(g: Table, pk: Pick, a: int) -> None:
+    from yokai_envs.yokaizo.effects import _effect_at, hit  # effects imports this module
+
     p, s = _slot(pk, a)
     pk.left -= 1
-    g.stack.append(Damage(p, s, g.field[p][s], pk.params["amount"], pk.params["break"]))
+    hit(g, _effect_at(g, pk), p, s, pk.params["amount"], pk.params["break"])
 
 
 def app_shatter(g: Table, pk: Pick, a: int) -> None:
+    from yokai_envs.yokaizo.effects import _effect_at, hit  # effects imports this module
+
     p, s = _slot(pk, a)
-    y = g.field[p][s]
     pk.left -= 1
-    pk.chosen = (*pk.chosen, y)
-    g.stack.append(Damage(p, s, y, 1, True))
+    pk.chosen = (*pk.chosen, g.field[p][s])
+    hit(g, _effect_at(g, pk), p, s, 1, True)
 
 
 def app_destroy_void(g: Table, pk: Pick, a: int) -> None:
@@ -258,8 +260,9 @@ def app_exile(g: Table, pk: Pick, a: int) -> None:
 def app_attach(g: Table, pk: Pick, a: int) -> None:
     p, s = _slot(pk, a)
     pk.left -= 1
-    c = g.take_top(p)
+    c = g.take_top(p, public=True)
     g.relics[p][s].append(c)
+    g.see(None, Event.ATTACHED, p, s, g.ctype[c])
 
 
 def app_shield(g: Table, pk: Pick, a: int) -> None:
@@ -270,25 +273,33 @@ def app_shield(g: Table, pk: Pick, a: int) -> None:
         if c == NO:
             break
         g.shields[p][s].append(c)
+        if g.top_was_known:
+            g.see(None, Event.SHIELDED, p, s, g.ctype[c])
+        else:
+            g.see_card(Event.SHIELDED, p, s, c)
 
 
 def app_burn_deck(g: Table, pk: Pick, a: int) -> None:
     pk.left -= 1
-    g.burn_card(g.take_top(pk.seat))
+    c = g.take_top(pk.seat)
+    g.burn_card(c, seen=g.top_was_known)
 
 
 def app_burn_void(g: Table, pk: Pick, a: int) -> None:
     p, i = _void(pk, a)
     pk.left -= 1
-    g.burn_card(g.void[p].pop(i))
+    c = g.void[p].pop(i)
+    g.burn_card(c, seen=not g.facedown[c])
 
 
 def app_unburn(g: Table, pk: Pick, a: int) -> None:
     pk.left -= 1
     c = g.take_from(g.burned[pk.seat], a - A_CARD)
     if pk.params["to"] == "void":
+        lose(g.pub_burned[pk.seat], g.ctype[c])
         g.to_void(pk.seat, c)
-    else:
+    else:  # face-down to hand: the other seat does not see which
+        forget_one(g.pub_burned[pk.seat])
         g.hand[pk.seat].append(c)
 
 
@@ -345,13 +356,16 @@ def app_haunt(g: Table, pk: Pick, a: int) -> None:
     if pk.params["to"] == "void":
         g.to_void(p, c)
     else:
-        g.hand[p].append(c)
+        g.to_hand(p, c)
 
 
 def app_shine(g: Table, pk: Pick, a: int) -> None:
     pk.left -= 1
-    g.hand[pk.seat].append(g.take_from(g.deck[pk.seat], a - A_CARD))
-    g.known_top[pk.seat] = NO
+    p = pk.seat
+    c = g.take_from(g.deck[p], a - A_CARD)
+    forget_one(g.pub_deck[p])  # the other seat does not see which card left (even the known top)
+    g.hand[p].append(c)
+    g.known_top[p] = NO
 
 
 def app_slow(g: Table, pk: Pick, a: int) -> None:
@@ -370,10 +384,16 @@ def app_swap(g: Table, pk: Pick, a: int) -> None:
     i = pk.target
     out = g.void[p][i]
     incoming = g.take_from(g.hand[p], a - A_CARD)
+    g.hand_out(p, incoming, public=True)
+    token = g.facedown[out]
     g.frozen[out] = g.facedown[out] = 0
-    g.hand[p].append(out)
+    if token:  # a Token goes back to hand unseen by the other seat
+        g.hand[p].append(out)
+    else:
+        g.to_hand(p, out)
     g.void[p][i] = incoming  # enters face-up; Swapped-in cards do not trigger entry effects (ruling)
     g.frozen[incoming] = g.facedown[incoming] = 0
+    g.see(None, Event.TO_VOID, p, g.ctype[incoming])
 
 
 Apply = Callable[[Table, "Pick", int], None]

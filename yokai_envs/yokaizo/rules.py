@@ -11,7 +11,7 @@ import numpy as np
 
 from yokai_envs.yokaizo.actions import A_CARD, A_MY_FIELD, A_PASS, A_TOPDECK, mark_hand_types
 from yokai_envs.yokaizo.attacks import ActionChoice
-from yokai_envs.yokaizo.effects import Effect, entry_effect
+from yokai_envs.yokaizo.effects import Effect
 from yokai_envs.yokaizo.state import (
     BIG_TIER,
     HAND_SIZE,
@@ -21,6 +21,7 @@ from yokai_envs.yokaizo.state import (
     ActiveYokai,
     Decision,
     EffectZone,
+    Event,
     RoundStage,
     RoundTrigger,
     Table,
@@ -78,7 +79,9 @@ class SetupPick(Task):
 
     def choose(self, g: Table, a: int) -> None:
         g.stack.pop()
-        g.enter_field(self.seat, self.slot, g.take_from(g.hand[self.seat], a - A_CARD))
+        c = g.take_from(g.hand[self.seat], a - A_CARD)
+        g.hand_out(self.seat, c, public=False)
+        g.enter_field(self.seat, self.slot, c)
 
 
 class Reveal(Task):
@@ -89,6 +92,9 @@ class Reveal(Task):
     def run(self, g: Table) -> None:
         g.stack.pop()
         g.hidden_setup = False
+        for p in (0, 1):
+            for s in (0, 1):
+                g.see(None, Event.REVEALED, p, s, g.ctype[g.field[p][s]])
         return None
 
 
@@ -101,32 +107,39 @@ class NextTurn(Task):
 
     def run(self, g: Table) -> None:
         first = g.last_turn if g.last_turn != NO else 0
-        for p in (first, 1 - first):
-            for s in (0, 1):
-                if g.field[p][s] == NO and (g.hand[p] or g.can_take_top(p)):
-                    g.stack.append(Replace(p, s))
-                    return None
+        needs = [(p, s) for p in (first, 1 - first) for s in (0, 1)
+                 if g.field[p][s] == NO and (g.hand[p] or g.can_take_top(p))]
+        if needs:  # every empty slot is refilled, then the entry effects trigger together (R21)
+            at = len(g.stack)
+            g.stack.append(EntryTriggers())
+            for p, s in reversed(needs):
+                g.stack.append(Replace(p, s, at))
+            return None
         if g.round_stage == RoundStage.START:
             if g.round > 0 and g.turns_this_round == 0:
                 g.draw_game = True  # Ruling: a whole Round in which no Yokai can act ends the game.
                 return None
             g.round += 1
+            g.acted_in_hand = [{}, {}]
+            g.see(None, Event.ROUND, g.round)
             g.tier = BIG_TIER
             g.round_stage = RoundStage.TURNS
             g.turns_this_round = 0
             g.stack.append(RoundTriggers("round_start"))
             return None
         if g.round_stage == RoundStage.TURNS:
-            cands = eligible(g, g.tier) if g.tier < BIG_TIER else []
+            cands = eligible(g)
             if not cands:
                 lower = [g.field_speed(p, s) for p, s in waiting(g) if g.field_speed(p, s) < g.tier]
-                lower = [t for t in lower if eligible(g, t)]
                 if not lower:
                     g.round_stage = RoundStage.END
+                    g.counted = ()
                     g.stack.append(RoundTriggers("round_end"))
                     return None
+                # the tier's inventory: the Yokai present at this Speed now keep their Turn (R11)
                 g.tier = max(lower)
-                cands = eligible(g, g.tier)
+                g.counted = tuple(g.field[p][s] for p, s in waiting(g) if g.field_speed(p, s) == g.tier)
+                cands = eligible(g)
             sides = {p for p, _ in cands}
             if len(sides) == 2:
                 if g.last_turn == NO:
@@ -161,14 +174,11 @@ def waiting(g: Table) -> list[tuple[int, int]]:
     return out
 
 
-def eligible(g: Table, tier: int) -> list[tuple[int, int]]:
-    """Yokai that take a Turn in this Speed tier: Speed == tier and present at the tier's check."""
-    out = []
-    for p, s in waiting(g):
-        y = g.field[p][s]
-        if g.field_speed(p, s) == tier and (g.enter_round[y] < g.round or g.enter_tier[y] > tier):
-            out.append((p, s))
-    return out
+def eligible(g: Table) -> list[tuple[int, int]]:
+    """Field slots whose Yokai was counted at the current Speed tier and has not taken its Turn:
+    each Yokai present when its tier began takes its Turn in that tier, whatever its Speed since;
+    a Yokai that took its Turn this Round takes no other, whatever moves it (R12, R29)."""
+    return [(p, s) for p, s in waiting(g) if g.field[p][s] in g.counted]
 
 
 def first_turn_reveal(g: Table) -> int:
@@ -179,6 +189,10 @@ def first_turn_reveal(g: Table) -> int:
         for p in (0, 1):
             g.refill_deck(p)
             g.shuffle_deck(p)
+            if g.deck[p]:
+                top = g.ctype[g.deck[p][-1]]
+                g.see(None, Event.FIRST_TURN_REVEAL, p, top)
+                g.pub_deck[p].setdefault(top, 1)  # everyone saw it: at least one is in that deck
             speeds.append(g.c_speed[g.deck[p][-1]] if g.deck[p] else 0)
         if speeds[0] != speeds[1]:
             winner = 0 if speeds[0] > speeds[1] else 1
@@ -213,19 +227,7 @@ class RoundTriggers(Task):
                     ops = g.cards[g.ctype[c]].void.get("round_end")
                     if ops and not g.facedown[c] and not g.frozen[c]:
                         found.setdefault(g.c_speed[c], [[], []])[p].append(Effect(ops, p, c, EffectZone.VOID, 0))
-        order: list[Effect] = []
-        last = g.last_trigger
-        for speed in sorted(found, reverse=True):
-            queues = found[speed]
-            p = 1 - last if last != NO else 0
-            while queues[0] or queues[1]:
-                if not queues[p]:
-                    p = 1 - p
-                order.append(queues[p].pop(0))
-                last, p = p, 1 - p
-        for eff in reversed(order):
-            eff.mark = g.banish_count
-            g.stack.append(eff)
+        push_in_trigger_order(g, found)
         return None
 
 
@@ -252,29 +254,83 @@ class ChooseTurn(Task):
 
 
 class Replace(Task):
-    """Between Turns, an empty Field slot is filled from hand or topdeck."""
+    """Between Turns, an empty Field slot is filled from hand or topdeck; its entry effect waits in
+    the :class:`EntryTriggers` at stack index ``at`` for the other replacements."""
 
-    __slots__ = ("seat", "slot")
+    __slots__ = ("at", "seat", "slot")
     phase = "replace a Banished Yokai"
     decision = Decision.REPLACE
 
-    def __init__(self, seat: int, slot: int) -> None:
-        self.seat, self.slot = seat, slot
+    def __init__(self, seat: int, slot: int, at: int = NO) -> None:
+        self.seat, self.slot, self.at = seat, slot, at
 
-    def run(self, g: Table) -> np.ndarray:
+    def run(self, g: Table) -> np.ndarray | None:
         m = _mask(g)
-        mark_hand_types(g, self.seat, m)
+        found = mark_hand_types(g, self.seat, m)
         if g.can_take_top(self.seat):
-            m[A_TOPDECK] = True
+            m[A_TOPDECK] = found = True
+        if not found:  # an earlier replacement took the seat's last card: the slot stays empty
+            g.stack.pop()
+            return None
         g.decider = self.seat
         return m
 
     def choose(self, g: Table, a: int) -> None:
         g.stack.pop()
         p = self.seat
-        y = g.take_top(p) if a == A_TOPDECK else g.take_from(g.hand[p], a - A_CARD)
+        if a == A_TOPDECK:
+            y = g.take_top(p, public=True)
+        else:
+            y = g.take_from(g.hand[p], a - A_CARD)
+            g.hand_out(p, y, public=True)
         g.enter_field(p, self.slot, y)
-        entry_effect(g, p, y)
+        g.see(None, Event.ENTERED, p, self.slot, g.ctype[y])
+        triggers = g.stack[self.at] if self.at != NO else None
+        if isinstance(triggers, EntryTriggers):
+            triggers.entered = (*triggers.entered, (p, self.slot, y))
+        else:  # a lone replacement (scenario tests): its entry effect triggers at once
+            ops = g.cards[g.ctype[y]].field.get("on_entry")
+            if ops:
+                g.stack.append(Effect(ops, p, y, EffectZone.FIELD, g.banish_count))
+
+
+class EntryTriggers(Task):
+    """The entry effects of Yokai replaced together, as simultaneous triggers (The Round, last
+    rule): descending Speed; on a tie the seat that last triggered or took a Turn waits, then the
+    seats alternate; one seat's ties go Field slot order (R19, R21)."""
+
+    __slots__ = ("entered",)
+
+    def __init__(self) -> None:
+        self.entered: tuple[tuple[int, int, int], ...] = ()
+
+    def run(self, g: Table) -> None:
+        g.stack.pop()
+        found: dict[int, list[list[Effect]]] = {}
+        for p, s, y in sorted(self.entered):
+            ops = g.cards[g.ctype[y]].field.get("on_entry")
+            if ops and g.field[p][s] == y:
+                found.setdefault(g.field_speed(p, s), [[], []])[p].append(
+                    Effect(ops, p, y, EffectZone.FIELD, g.banish_count))
+        push_in_trigger_order(g, found)
+        return None
+
+
+def push_in_trigger_order(g: Table, found: dict[int, list[list[Effect]]]) -> None:
+    """Stack simultaneous triggers (Speed -> per-seat queues) so they resolve in the rulebook's order."""
+    order: list[Effect] = []
+    last = g.last_trigger
+    for speed in sorted(found, reverse=True):
+        queues = found[speed]
+        p = 1 - last if last != NO else 0
+        while queues[0] or queues[1]:
+            if not queues[p]:
+                p = 1 - p
+            order.append(queues[p].pop(0))
+            last, p = p, 1 - p
+    for eff in reversed(order):
+        eff.mark = g.banish_count
+        g.stack.append(eff)
 
 
 # ------------------------------------------------------------------ the Turn
@@ -288,6 +344,7 @@ class Turn(Task):
         p, s = self.seat, self.slot
         if self.stage == 0:
             y = self.yid = g.field[p][s]
+            g.see(None, Event.TURN, p, s, g.ctype[y])
             g.turn_round[y] = g.round
             g.last_turn = g.last_trigger = p
             g.slowed[y] = 0  # Slow lasts until the start of the Yokai's next Turn
@@ -335,6 +392,7 @@ class VoidPlay(Task):
             return
         self.left -= 1
         c = g.take_from(g.hand[p], a - A_CARD)
+        g.hand_out(p, c, public=True)
         g.to_void(p, c)
         ops = g.cards[g.ctype[c]].void.get("on_entry")
         if ops:

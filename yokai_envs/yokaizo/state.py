@@ -8,11 +8,13 @@ of small tasks (see :class:`Task`): the top task either does work or holds the p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum, StrEnum
 from typing import ClassVar, Final, Literal, NamedTuple
 
 import numpy as np
 
+from yokai_envs.core.information import FIRST_GAME_EVENT
 from yokai_envs.yokaizo.cards import Card
 
 NO: Final = -1          # no card / no seat
@@ -23,6 +25,37 @@ VOID_PLAYS: Final = 3   # cards played into the Void per Void phase
 MAX_SOULS: Final = 5
 WIN_SOULS: Final = 13
 CARDS_PER_SEAT: Final = 40
+
+
+class Event(IntEnum):
+    """What a seat sees happen, beside the decisions (``Game.see``; rows ``(kind, *args)`` of the
+    ``history`` observation). ``card`` is a card type, or ``UNSEEN`` (the number of card types)
+    when the seat does not see which card it is; ``seat`` is the owner of the cards or slot."""
+
+    DECKLIST = FIRST_GAME_EVENT  # (seat, deck): the ready deck a seat plays (decklists are public)
+    DREW = FIRST_GAME_EVENT + 1  # (seat, card): a card drawn into its owner's hand
+    REVEALED = FIRST_GAME_EVENT + 2  # (seat, slot, card): a setup pick turned face up
+    FIRST_TURN_REVEAL = FIRST_GAME_EVENT + 3  # (seat, card): a top card shown to settle the first Turn
+    SHUFFLED = FIRST_GAME_EVENT + 4  # (seat): a deck shuffled
+    LIMBO_TO_DECK = FIRST_GAME_EVENT + 5  # (seat): the empty deck takes the shuffled Limbo
+    SPUN = FIRST_GAME_EVENT + 6  # (seat, card): Spin shows a deck's new top card
+    ROUND = FIRST_GAME_EVENT + 7  # (round): a Round starts
+    TURN = FIRST_GAME_EVENT + 8  # (seat, slot, card): a Yokai starts its Turn
+    ENTERED = FIRST_GAME_EVENT + 9  # (seat, slot, card): a Yokai enters the Field (replacement, Swap)
+    SOUL_PLACED = FIRST_GAME_EVENT + 10  # (seat, slot, card): a face-down Soul is placed
+    SOUL_FLIPPED = FIRST_GAME_EVENT + 11  # (seat, slot, position, card): a Soul turns face up
+    TO_LIMBO = FIRST_GAME_EVENT + 12  # (seat, card): a card is Destroyed to its owner's Limbo
+    BANISHED = FIRST_GAME_EVENT + 13  # (seat, slot, card): a Field Yokai is Banished
+    TOKEN = FIRST_GAME_EVENT + 14  # (seat, card): a top card goes face-down to the Void
+    SHIELDED = FIRST_GAME_EVENT + 15  # (seat, slot, card): a top card becomes a face-down Shield
+    ATTACHED = FIRST_GAME_EVENT + 16  # (seat, slot, card): a top card is Exiled face up and Attached
+    BURNED = FIRST_GAME_EVENT + 17  # (seat, card): a card goes face-down to its owner's Grave
+    TO_VOID = FIRST_GAME_EVENT + 18  # (seat, card): a card enters the Void face up
+    TO_HAND = FIRST_GAME_EVENT + 19  # (seat, card): a card everyone saw goes to its owner's hand
+
+
+#: Most arguments an event carries (SOUL_FLIPPED).
+EVENT_ARGS: Final = 4
 
 
 class EffectZone(IntEnum):
@@ -128,6 +161,13 @@ class Table:
     c_speed: list[int]
     c_souls: list[int]
     c_elem: list[int]
+    #: ``Game.see`` (the Game this table is part of records what each seat sees) and its record
+    see: Callable[..., None]
+    _seen: list | None
+    #: the card argument of an event a seat does not see (the number of card types)
+    unseen: int
+    #: each seat's 40 card types (its decklist, which is public)
+    deck_types: tuple[tuple[int, ...], tuple[int, ...]]
 
     def new_table(self, deck_types: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
         self.ctype = [t for deck in deck_types for t in deck]
@@ -155,11 +195,24 @@ class Table:
         self.enter_round = [0] * n
         self.enter_tier = [0] * n
         self.known_top = [NO, NO]  # a deck's top card revealed by Spin (public until it moves)
+        # Publicly known cards in hidden places, per owner: type -> how many at least (everyone saw
+        # them arrive; a card leaving unseen lowers every count by one, since it may be any of them).
+        self.pub_hand: list[dict[int, int]] = [{}, {}]
+        self.pub_deck: list[dict[int, int]] = [{}, {}]
+        # Once a Limbo became the deck, everyone knows the deck holds only those cards (None: no
+        # such bound yet); cards leaving it in view come off the bound, unseen ones do not.
+        self.deck_bound: list[dict[int, int] | None] = [None, None]
+        self.pub_burned: list[dict[int, int]] = [{}, {}]
+        self.top_was_known = False  # whether the card take_top just took was a known top card
         self.hidden_setup = True   # Field picks are face-down until the simultaneous reveal
         self.round = 0
         self.tier = BIG_TIER
         self.round_stage = RoundStage.START
         self.turns_this_round = 0
+        self.counted: tuple[int, ...] = ()  # the Yokai counted at the current Speed tier
+        # per seat: names of Yokai that took their Turn this Round and Returned to hand; the next
+        # Yokai of that name to enter from hand this Round is that one (copies look alike, R12)
+        self.acted_in_hand: list[dict[int, int]] = [{}, {}]
         self.last_turn = NO        # seat that took the last Turn
         self.last_trigger = NO     # seat that last triggered an effect or took a Turn
         self.active: ActiveYokai | None = None
@@ -174,8 +227,18 @@ class Table:
 
     # ---------------------------------------------------------------- queries
     def field_speed(self, p: int, s: int) -> int:
+        """Printed Speed, or 1 while Slowed (Attached cards give none: no rule or card text says so)."""
         y = self.field[p][s]
-        return (1 if self.slowed[y] else self.c_speed[y]) + len(self.relics[p][s])
+        return 1 if self.slowed[y] else self.c_speed[y]
+
+    def still_to_act(self, p: int, s: int) -> bool:
+        """Whether the Yokai in seat ``p``'s Field slot ``s`` takes a Turn later in this Round, as
+        things stand: it has not taken one, and it was counted at this tier or its Speed tier is
+        still to come (one Turn per Yokai per Round, R12; the tier inventory, R11 and R29)."""
+        y = self.field[p][s]
+        if y == NO or self.round_stage != RoundStage.TURNS or self.turn_round[y] == self.round:
+            return False
+        return self.tier >= BIG_TIER or y in self.counted or self.field_speed(p, s) < self.tier
 
     def face_up_souls(self, p: int, s: int) -> int:
         up = self.up
@@ -203,6 +266,14 @@ class Table:
         return None
 
     # ---------------------------------------------------------------- moves
+    def see_card(self, kind: int, owner: int, *args: int) -> None:
+        """``kind`` seen by both seats, the last argument (a card) only by its ``owner``."""
+        if self._seen is None:  # not recording: free
+            return
+        *head, c = args
+        self.see(owner, kind, owner, *head, self.ctype[c])
+        self.see(1 - owner, kind, owner, *head, self.unseen)
+
     def refill_deck(self, p: int) -> bool:
         """An empty deck takes the shuffled Limbo as its new deck (ruling: when a card is needed)."""
         if self.deck[p]:
@@ -211,24 +282,56 @@ class Table:
             return False
         self.deck[p] = self.limbo[p]
         self.limbo[p] = []
+        known: dict[int, int] = {}
+        for c in self.deck[p]:  # the Limbo was face up: everyone knows the new deck
+            t = self.ctype[c]
+            known[t] = known.get(t, 0) + 1
+        self.pub_deck[p] = dict(known)
+        self.deck_bound[p] = known
         self.rng.shuffle(self.deck[p])
         self.known_top[p] = NO
+        self.see(None, Event.LIMBO_TO_DECK, p)
         return True
 
     def can_take_top(self, p: int) -> bool:
         return bool(self.deck[p]) or bool(self.limbo[p])
 
-    def take_top(self, p: int) -> int:
+    def take_top(self, p: int, public: bool = False) -> int:
+        """The top card of seat ``p``'s deck (refilled from Limbo when empty), or NO. ``public``:
+        it goes where everyone sees it; a top card everyone knew stays known (``top_was_known``),
+        and whoever moves it says who sees it."""
         if not self.refill_deck(p):
             return NO
         c = self.deck[p].pop()
-        if self.known_top[p] == c:
+        self.top_was_known = self.known_top[p] == c
+        if self.top_was_known:
             self.known_top[p] = NO
+        if public or self.top_was_known:
+            t = self.ctype[c]
+            lose(self.pub_deck[p], t)
+            bound = self.deck_bound[p]
+            if bound is not None:
+                lose(bound, t)
+        else:
+            forget_one(self.pub_deck[p])
         return c
+
+    def known_in_deck(self, p: int) -> dict[int, int]:
+        """Cards everyone knows to be in seat ``p``'s deck: type -> at least how many."""
+        bound = self.deck_bound[p]
+        if bound is None:
+            return self.pub_deck[p]
+        slack = sum(bound.values()) - len(self.deck[p])
+        known = dict(self.pub_deck[p])
+        for t, k in bound.items():
+            if k - slack > known.get(t, 0):
+                known[t] = k - slack
+        return known
 
     def shuffle_deck(self, p: int) -> None:
         self.rng.shuffle(self.deck[p])
         self.known_top[p] = NO
+        self.see(None, Event.SHUFFLED, p)
 
     def draw(self, p: int, n: int) -> None:
         for _ in range(n):
@@ -236,6 +339,24 @@ class Table:
             if c == NO:
                 return
             self.hand[p].append(c)
+            if self.top_was_known:
+                gain(self.pub_hand[p], self.ctype[c])
+                self.see(None, Event.DREW, p, self.ctype[c])
+            else:
+                self.see_card(Event.DREW, p, c)
+
+    def hand_out(self, p: int, c: int, public: bool) -> None:
+        """Bookkeeping for card ``c`` leaving seat ``p``'s hand, seen by everyone or not."""
+        if public:
+            lose(self.pub_hand[p], self.ctype[c])
+        else:
+            forget_one(self.pub_hand[p])
+
+    def to_hand(self, p: int, c: int) -> None:
+        """A card everyone saw goes to its owner's hand (Return, Swap, Haunt)."""
+        self.hand[p].append(c)
+        gain(self.pub_hand[p], self.ctype[c])
+        self.see(None, Event.TO_HAND, p, self.ctype[c])
 
     def take_from(self, zone: list[int], ctype: int) -> int:
         """Remove one card of type ``ctype`` from ``zone`` (copies are interchangeable)."""
@@ -248,23 +369,48 @@ class Table:
     def to_limbo(self, c: int) -> None:
         """Destroy: send a card to its owner's Limbo, clearing every rotation."""
         self.up[c] = self.blighted[c] = self.frozen[c] = self.facedown[c] = 0
-        self.limbo[c // CARDS_PER_SEAT].append(c)
+        p = c // CARDS_PER_SEAT
+        self.limbo[p].append(c)
+        self.see(None, Event.TO_LIMBO, p, self.ctype[c])
 
-    def to_void(self, p: int, c: int, face_down: bool = False) -> None:
+    def to_void(self, p: int, c: int, face_down: bool = False, seen: bool = False) -> None:
+        """Card ``c`` enters seat ``p``'s Void (``face_down``: a Token, which only its owner sees
+        unless everyone ``seen`` it as the known top card)."""
         self.up[c] = self.blighted[c] = self.frozen[c] = 0
         self.facedown[c] = 1 if face_down else 0
         self.void[p].append(c)
+        if face_down and not seen:
+            self.see_card(Event.TOKEN, p, c)
+        elif face_down:
+            self.see(None, Event.TOKEN, p, self.ctype[c])
+        else:
+            self.see(None, Event.TO_VOID, p, self.ctype[c])
 
-    def burn_card(self, c: int) -> None:
-        """Burn: the card goes face-down to its owner's Grave (1 Soul there)."""
+    def burn_card(self, c: int, seen: bool) -> None:
+        """Burn: the card goes face-down to its owner's Grave (1 Soul there); ``seen``: everyone
+        saw which card it was."""
         self.up[c] = self.blighted[c] = self.frozen[c] = self.facedown[c] = 0
-        self.burned[c // CARDS_PER_SEAT].append(c)
+        p = c // CARDS_PER_SEAT
+        self.burned[p].append(c)
+        if seen:
+            gain(self.pub_burned[p], self.ctype[c])
+            self.see(None, Event.BURNED, p, self.ctype[c])
+        else:
+            self.see_card(Event.BURNED, p, c)
         self.check_win()
 
     def enter_field(self, p: int, s: int, c: int) -> None:
         self.field[p][s] = c
         self.slowed[c] = 0
-        self.turn_round[c] = 0  # a card re-entering the Field is checked afresh (ruling R29)
+        # one Turn per Yokai per Round (R12): a Yokai that acted, Returned and comes back is known
+        # by its name (copies look alike), so the entering card takes that Yokai's record
+        acted = self.acted_in_hand[p]
+        t = self.ctype[c]
+        if acted.get(t, 0) and self.round_stage == RoundStage.TURNS:
+            lose(acted, t)
+            self.turn_round[c] = self.round
+        else:
+            self.turn_round[c] = 0
         self.enter_round[c] = self.round
         self.enter_tier[c] = self.tier if self.round_stage == RoundStage.TURNS else BIG_TIER
 
@@ -276,6 +422,30 @@ class Table:
                 self.winner = 1 - p
                 return
 
+
+
+def gain(known: dict[int, int], t: int) -> None:
+    """A card of type ``t`` arrived where everyone saw it go."""
+    known[t] = known.get(t, 0) + 1
+
+
+def lose(known: dict[int, int], t: int) -> None:
+    """A card of type ``t`` left in view: one fewer known (none, if it was not a known one)."""
+    k = known.get(t, 0)
+    if k > 1:
+        known[t] = k - 1
+    elif k:
+        del known[t]
+
+
+def forget_one(known: dict[int, int]) -> None:
+    """An unseen card left: it may have been any known one, so each count drops by one."""
+    if known:
+        for t, k in list(known.items()):
+            if k > 1:
+                known[t] = k - 1
+            else:
+                del known[t]
 
 
 def check_invariants(g: Table) -> None:
@@ -309,3 +479,12 @@ def check_invariants(g: Table) -> None:
         assert g.pending is not None and g.pending.any(), "no legal action while the game runs"
     for p in (0, 1):
         assert g.grave_souls(p) >= 0
+        for known, zone in ((g.pub_hand[p], g.hand[p]), (g.known_in_deck(p), g.deck[p]),
+                            (g.pub_burned[p], g.burned[p])):
+            for t, k in known.items():
+                assert sum(g.ctype[c] == t for c in zone) >= k, "a publicly known card is not where it is known to be"
+        bound = g.deck_bound[p]
+        if bound is not None:
+            for c in g.deck[p]:
+                assert bound.get(g.ctype[c], 0) >= sum(g.ctype[d] == g.ctype[c] for d in g.deck[p]), \
+                    "the deck holds a card its public bound leaves out"

@@ -11,7 +11,7 @@ from yokai_envs.yokaizo.cards import ELEMENTS
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.effects import Pick
 from yokai_envs.yokaizo.rules import SetupPick
-from yokai_envs.yokaizo.state import NO, PickVerb
+from yokai_envs.yokaizo.state import NO, Event, PickVerb
 
 if TYPE_CHECKING:
     from yokai_envs.yokaizo.game import YokaizoGame
@@ -27,7 +27,8 @@ def seat_text(g: YokaizoGame, p: int, viewer: int | None) -> list[str]:
     """Seat ``p``'s zones as ``viewer`` sees them (None: everything)."""
     see = viewer is None or viewer == p
     lines = [f"Seat {p}: Grave {g.grave_souls(p)}/13 souls, hand {len(g.hand[p])}, "
-             f"deck {len(g.deck[p])}, limbo {len(g.limbo[p])}, burned {len(g.burned[p])}"]
+             f"deck {len(g.deck[p])}, limbo {len(g.limbo[p])}, burned {len(g.burned[p])}; "
+             f"decklist {g.deck_name(p)}"]
     for s in (0, 1):
         y = g.field[p][s]
         if y == NO:
@@ -39,15 +40,23 @@ def seat_text(g: YokaizoGame, p: int, viewer: int | None) -> list[str]:
         souls = " ".join(
             (card_text(g, c) if (g.up[c] or see) else "??") + ("^" if g.up[c] else "v")
             + ("B" if g.blighted[c] else "") for c in g.souls[p][s])
+        relics = ", ".join(card_text(g, c) for c in g.relics[p][s])
         lines.append(f"  Field {s}: {card_text(g, y)} speed {g.field_speed(p, s)}"
                      f"{' SLOWED' if g.slowed[y] else ''} | souls [{souls}] "
-                     f"shields {len(g.shields[p][s])} relics {len(g.relics[p][s])}")
+                     f"shields {len(g.shields[p][s])} attached [{relics}]")
     void = ", ".join(("??" if (g.facedown[c] and not see) else card_text(g, c))
                      + ("(frozen)" if g.frozen[c] else "") + ("(token)" if g.facedown[c] else "")
                      for c in g.void[p])
     lines.append(f"  Void: {void}")
     if see:
         lines.append("  Hand: " + ", ".join(card_text(g, c) for c in g.hand[p]))
+    else:
+        known = [(g.cards[t].name, k) for t, k in sorted(g.pub_hand[p].items())]
+        known_deck = [(g.cards[t].name, k) for t, k in sorted(g.pub_deck[p].items())]
+        known_burned = [(g.cards[t].name, k) for t, k in sorted(g.pub_burned[p].items())]
+        for label, cards in (("Hand", known), ("Deck", known_deck), ("Burned", known_burned)):
+            if cards:
+                lines.append(f"  {label}, known to hold: " + ", ".join(f"{n} x{k}" for n, k in cards))
     return lines
 
 
@@ -61,22 +70,75 @@ def text(g: YokaizoGame, viewer: int | None) -> str:
     return "\n".join([head, *seat_text(g, 0, viewer), *seat_text(g, 1, viewer)])
 
 
+#: the hidden choices of a card the other seat does not see, in ``public_action`` order
+HIDDEN_CHOICES = ("choose a Field Yokai face-down", "place a face-down Soul from hand",
+                  f"{PickVerb.SHINE}: take a card into hand", f"{PickVerb.UNBURN}: take a card into hand")
+
+
+def _hidden_choice(g: YokaizoGame, action: int, seat: int) -> int:
+    """Which of ``HIDDEN_CHOICES`` the pending ``action`` is to ``seat`` (-1: it sees the action)."""
+    if seat == g.current_player or g.is_terminal or action < A_CARD:
+        return -1
+    task = g.stack[-1]
+    if isinstance(task, SetupPick):
+        return 0
+    if isinstance(task, Damage):
+        return 1
+    if isinstance(task, Pick):
+        if task.verb == PickVerb.SHINE:
+            return 2
+        if task.verb == PickVerb.UNBURN and task.params["to"] == "hand":
+            return 3
+    return -1
+
+
 def public_action_name(g: YokaizoGame, action: int, seat: int) -> str | None:
     """How ``seat`` sees the pending ``action``: card names chosen into hidden places (setup picks,
     face-down Souls, Shine into hand, unburning into hand) are not shown to the other seat."""
     name = g.action_name(action)
+    hidden = _hidden_choice(g, action, seat)
+    if hidden >= 0:
+        return HIDDEN_CHOICES[hidden]
     if seat == g.current_player or g.is_terminal:
         return name
-    task = g.stack[-1]
-    if action >= A_CARD:
-        if isinstance(task, SetupPick):
-            return "choose a Field Yokai face-down"
-        if isinstance(task, Damage):
-            return "place a face-down Soul from hand"
-        if isinstance(task, Pick) and (task.verb == PickVerb.SHINE or (task.verb == PickVerb.UNBURN
-                                                                        and task.params["to"] == "hand")):
-            return f"{task.verb}: take a card into hand"
     return name.replace("my ", "their ").replace("enemy ", "your ")
+
+
+def public_action(g: YokaizoGame, action: int, seat: int) -> int:
+    """The int ``seat`` records for the pending ``action``: the action id when it sees the action
+    (its name only turns "my"/"enemy" around), else ``num_actions`` + the hidden choice."""
+    hidden = _hidden_choice(g, action, seat)
+    return action if hidden < 0 else g.num_actions + hidden
+
+
+def _card_name(g: YokaizoGame, t: int) -> str:
+    return "an unseen card" if t >= len(g.cards) else g.cards[t].name
+
+
+def describe_event(g: YokaizoGame, event: tuple[int, ...], seat: int) -> str:
+    """One line for an event ``seat`` saw (decisions are named by ``public_action_name``)."""
+    kind, *args = event
+    if kind < Event.DECKLIST:
+        return f"seat {args[0]} made a decision"
+    k = Event(kind)
+    who = "you" if args and args[0] == seat else f"seat {args[0]}" if args else ""
+    if k == Event.DECKLIST:
+        return f"{who} play{'' if who == 'you' else 's'} ready deck {args[1]}"
+    if k == Event.ROUND:
+        return f"round {args[0]} starts"
+    if k in (Event.SHUFFLED, Event.LIMBO_TO_DECK):
+        return f"{who}: deck shuffled" if k == Event.SHUFFLED else f"{who}: the Limbo becomes the deck"
+    card = _card_name(g, args[-1])
+    where = f" (field {args[1]})" if k in (Event.REVEALED, Event.TURN, Event.ENTERED, Event.SOUL_PLACED,
+                                           Event.SOUL_FLIPPED, Event.BANISHED, Event.SHIELDED,
+                                           Event.ATTACHED) else ""
+    what = {Event.DREW: "draws", Event.REVEALED: "reveals", Event.FIRST_TURN_REVEAL: "reveals the top card",
+            Event.SPUN: "Spin reveals the top card", Event.TURN: "takes a Turn with", Event.ENTERED: "enters",
+            Event.SOUL_PLACED: "places a face-down Soul", Event.SOUL_FLIPPED: "flips a Soul",
+            Event.TO_LIMBO: "sends to Limbo", Event.BANISHED: "has Banished", Event.TOKEN: "makes a Token of",
+            Event.SHIELDED: "gains a Shield", Event.ATTACHED: "Attaches", Event.BURNED: "Burns",
+            Event.TO_VOID: "puts into the Void", Event.TO_HAND: "takes back into hand"}[k]
+    return f"{who}{where}: {what} {card}"
 
 
 # ------------------------------------------------------------------ the table picture
@@ -118,20 +180,26 @@ def table_view(g: YokaizoGame, seat: int | None) -> dict[str, Any]:
                 continue
             hidden = g.hidden_setup and not sees
             status = (f"Speed now {g.field_speed(p, s)}" + (", Slowed" if g.slowed[y] else "")
-                      + (f", {len(g.relics[p][s])} attached" if g.relics[p][s] else ""))
+                      + (", still to take its Turn this Round" if g.still_to_act(p, s) else ""))
             zones.append({"name": f"field {s}", "cards": [] if hidden else [_card(g, y, status)],
                           "hidden": 1 if hidden else 0})
             zones.append(_zone(f"souls of field {s}", g, g.souls[p][s], None if sees else face_up,
                                lambda c: ("face up" if g.up[c] else "face down")
                                + (", Blighted" if g.blighted[c] else "")))
             zones.append(_zone(f"shields of field {s}", g, g.shields[p][s], private))
+            zones.append(_zone(f"attached to field {s}", g, g.relics[p][s], None))
         zones.append(_zone("void", g, g.void[p], None if sees else not_token,
                            lambda c: ", ".join(w for w, f in (("Token", g.facedown[c]), ("Frozen", g.frozen[c])) if f)))
         zones.append(_zone("hand", g, g.hand[p], private))
         zones.append(_zone("limbo", g, g.limbo[p], None))
         zones.append(_zone("grave", g, g.grave[p], None))
         zones.append(_zone("burned", g, g.burned[p], private))
-        seats.append({"seat": p, "label": f"player {p}" + (" (you)" if seat == p else ""),
+        if not sees:
+            for label, known in (("hand, known cards", g.pub_hand[p]), ("deck, known cards", g.pub_deck[p]),
+                                 ("burned, known cards", g.pub_burned[p])):
+                zones.append({"name": label, "hidden": 0, "cards": [
+                    {"name": g.cards[t].name, "info": f"at least {k}"} for t, k in sorted(known.items())]})
+        seats.append({"seat": p, "label": f"player {p}, decklist {g.deck_name(p)}" + (" (you)" if seat == p else ""),
                       "counters": {"grave souls": g.grave_souls(p), "hand": len(g.hand[p]),
                                    "deck": len(g.deck[p]), "limbo": len(g.limbo[p])},
                       "zones": zones, "note": "takes the Turn" if g.active is not None and g.active.seat == p else ""})

@@ -23,21 +23,19 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import BaseParallelWrapper, BaseWrapper, wrappers
 
+from yokai_envs.core.layout import build_layout
+
 
 def _flat_space(space: spaces.Dict) -> tuple[spaces.Box, dict[str, slice]]:
-    lows: list[np.ndarray] = []
-    highs: list[np.ndarray] = []
-    layout: dict[str, slice] = {}
-    start = 0
+    boxes: dict[str, spaces.Box] = {}
     for key in ("observation", "history", "action_mask"):
-        if key not in space.spaces:
-            continue
-        box = space.spaces[key]
-        assert isinstance(box, spaces.Box)
-        lows.append(np.asarray(box.low, dtype=np.float32).ravel())
-        highs.append(np.asarray(box.high, dtype=np.float32).ravel())
-        layout[key] = slice(start, start + lows[-1].size)
-        start += lows[-1].size
+        if key in space.spaces:
+            box = space.spaces[key]
+            assert isinstance(box, spaces.Box)
+            boxes[key] = box
+    lows = [np.asarray(box.low, dtype=np.float32).ravel() for box in boxes.values()]
+    highs = [np.asarray(box.high, dtype=np.float32).ravel() for box in boxes.values()]
+    layout = build_layout((key, low.size) for key, low in zip(boxes, lows))
     return spaces.Box(np.concatenate(lows), np.concatenate(highs), dtype=np.float32), layout
 
 

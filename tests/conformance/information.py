@@ -63,11 +63,18 @@ def _block_of(game: Game, index: int) -> str:
     return f"[{index}]"
 
 
-def follow_twins(first: Game, second: Game, observer: int, rng: np.random.Generator, why: str) -> list[str]:
+def follow_twins(first: Game, second: Game, observer: int, rng: np.random.Generator, why: str,
+                 shared: int) -> list[str]:
     """Step two games in lockstep while ``observer`` cannot tell them apart; report where its
-    observation, turn or mask differ although its information states are equal."""
+    observation, turn or mask differ although its information states are equal.
+
+    The twins come from one game (clones, or a determinize sample of it), so the first ``shared``
+    events the observer saw are common to both; its information states are equal exactly when what it saw
+    since is (compared as event lists: the same test as the canonical strings, in time that does
+    not grow with the length of the game; ``test_information.py`` checks the two agree)."""
+    assert first.seen_events(observer)[:shared] == second.seen_events(observer)[:shared], "twins must share a past"
     for _ in range(MAX_FOLLOW):
-        if first.information_state(observer) != second.information_state(observer):
+        if first.events_since(observer, shared) != second.events_since(observer, shared):
             return []  # the seat tells them apart: anything may differ from here on
         where = f"{first.env_id} {why}, observer {observer}, step {first.steps}"
         obs_a, obs_b = first.observation(observer), second.observation(observer)
@@ -127,11 +134,12 @@ def twin_problems(make: Callable[[], Game], seeds: range, pairs_per_game: int = 
                 points = twin_points(game, observer)
                 first_action, second_action = points[int(rng.integers(len(points)))]
                 first, second = game.clone(), game.clone()
+                shared = len(game.seen_events(observer))
                 first.step(first_action)
                 second.step(second_action)
                 why = f"seed {seed}, split at step {game.steps} ({game.action_name(first_action)} / " \
                       f"{game.action_name(second_action)})"
-                problems += follow_twins(first, second, observer, np.random.default_rng(seed * 31 + made), why)
+                problems += follow_twins(first, second, observer, np.random.default_rng(seed * 31 + made), why, shared)
                 tried += 1
                 made += 1
             game.step(random_action(game, rng))
@@ -156,7 +164,8 @@ def deal_twin_problems(make: Callable[[], Game], seeds: range) -> tuple[int, lis
             world = game.determinize(observer, np.random.default_rng(seed + stop))
             world.rng = copy.deepcopy(game.rng)  # share all later chance
             why = f"seed {seed}, hidden cards resampled at step {game.steps}"
-            problems += follow_twins(game.clone(), world, observer, np.random.default_rng(seed + 5), why)
+            problems += follow_twins(game.clone(), world, observer, np.random.default_rng(seed + 5), why,
+                                     len(game.seen_events(observer)))
             tried += 1
     return tried, problems
 

@@ -113,3 +113,29 @@ def test_soak_thousands_of_twins(env_id: str, options: dict) -> None:
     deal_tried, deal_problems = deal_twin_problems(_maker(env_id, options), range(1000, 1400))
     assert deal_problems == [], "\n".join(deal_problems[:5])
     assert tried + deal_tried >= (800 if env_id in ALL_DECISIONS_PUBLIC else 2000)
+
+
+@pytest.mark.parametrize(("env_id", "options"), conformance_params()[:1] + conformance_params()[-1:])
+def test_comparing_events_since_a_split_is_comparing_information_states(env_id: str, options: dict) -> None:
+    """The twin check compares what the observer saw since the split; that must be the same test
+    as comparing whole information states."""
+    import numpy as np
+
+    from .helpers import random_action
+
+    game = _maker(env_id, options)()
+    game.record_information()
+    game.reset(8)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        game.step(random_action(game, rng))
+    first, second = game.clone(), game.clone()
+    shared = len(game.seen_events(0))
+    for _ in range(60):
+        if first.is_over or second.is_over:
+            break
+        for seat in range(game.num_players):
+            same_events = first.events_since(seat, shared) == second.events_since(seat, shared)
+            assert same_events == (first.information_state(seat) == second.information_state(seat))
+        first.step(random_action(first, rng))
+        second.step(random_action(second, rng))

@@ -297,6 +297,14 @@ class Game(ABC):
             raise RuntimeError(f"{self.env_id}: call record_information() before reset() to keep recent events")
         return self._seen[seat][-count:] if count else []
 
+    def events_since(self, seat: int, start: int) -> list[Event]:
+        """The events ``seat`` saw from the ``start``-th on (recording must be on). Two games
+        cloned from one share what came before: comparing what came after is comparing their
+        information states, at a cost that does not grow with the game's length."""
+        if self._seen is None:
+            raise RuntimeError(f"{self.env_id}: call record_information() before reset() to keep events")
+        return self._seen[seat][start:]
+
     def information_state(self, seat: int) -> str:
         """Canonical string of everything ``seat`` has seen, in order. Equal strings mean
         histories ``seat`` cannot tell apart; each one is a prefix of the next (perfect recall)."""

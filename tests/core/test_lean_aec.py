@@ -97,3 +97,16 @@ def test_rewards_are_zeroed_after_a_round_end() -> None:
             [delta[i] for i, a in enumerate(env.possible_agents) if a in env.rewards])
         seen_nonzero |= bool(delta.any())
     assert seen_nonzero
+
+
+def test_a_pickled_env_keeps_its_order_checks() -> None:
+    import pickle
+
+    env = pickle.loads(pickle.dumps(yokai_envs.make("yonkai_no_yokai_v0", num_players=3)))
+    assert env.unwrapped.game.num_players == 3
+    with pytest.raises(AttributeError, match="agents cannot be accessed before reset"):
+        env.agents  # noqa: B018
+    from yokai_envs.registry import make_raw
+
+    raw = pickle.loads(pickle.dumps(make_raw("yonkai_no_yokai_v0")))
+    assert raw.agents == []

@@ -136,6 +136,15 @@ class YokaiAECEnv(AECEnv, EzPickle):
         if not self._has_reset:
             self.__dict__.pop("agents", None)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # EzPickle rebuilds the env from its options; keep the order checks of a made env.
+        return {**EzPickle.__getstate__(self), "_checks_order": self._checks_order}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        EzPickle.__setstate__(self, state)
+        if state.get("_checks_order"):
+            self.enforce_order()
+
     def _legal_mask_of(self, agent: str) -> Callable[[], np.ndarray | None]:
         def legal() -> np.ndarray | None:
             if agent not in getattr(self, "agents", ()) or getattr(self, "agent_selection", None) != agent:

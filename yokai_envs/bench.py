@@ -5,10 +5,13 @@ and games/s through the wrapped PettingZoo AEC API, decisions/s through the raw 
 memory one env instance holds after a reset. In the same run, when the ``bench`` extra is
 installed: PettingZoo ``leduc_holdem_v4``, ``texas_holdem_v4``, ``connect_four_v3``, RLCard
 ``doudizhu`` and ``uno`` (raw env), OpenSpiel ``leduc_poker`` (raw state), and a do-nothing AEC
-env behind the same standard wrappers: the ceiling of the AEC API itself.
+env behind PettingZoo's standard wrappers (the ceiling of the AEC API as the classic games ship
+it) and the same env bare (no checks at all; the yokai envs check call order themselves).
 
 Every row plays random legal actions in one process with the env built and seeded once and
-reset between games. Prints a markdown table; ``--json PATH`` writes the rows.
+reset between games. Prints a markdown table; ``--json PATH`` writes the rows. Search costs:
+``clone()`` and ``determinize()`` in raw steps (their mean time over states of random play
+times raw decisions/s), and with ``--ismcts`` ISMCTS decisions/s for the README's specs.
 """
 
 from __future__ import annotations
@@ -70,6 +73,57 @@ def _game_loop(game: Any, seconds: float, seed: int = 0) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def _search_costs(game: Any, seconds: float, seed: int = 0) -> tuple[float, float]:
+    """Mean seconds of ``clone()`` and of ``determinize(seat, rng)`` over states of random play."""
+    rng = np.random.default_rng(seed)
+    states = []
+    episode = seed
+    while len(states) < 200:
+        game.reset(episode)
+        episode += 1
+        while not game.is_over:
+            if rng.random() < 0.2:
+                states.append(game.clone())
+            legal = np.flatnonzero(game.legal_action_mask())
+            game.step(int(legal[rng.integers(legal.size)]))
+    costs = []
+    for operation in (lambda state: state.clone(), lambda state: state.determinize(state.current_player, rng)):
+        calls = 0
+        start = time.perf_counter()
+        deadline = start + seconds / 2
+        while time.perf_counter() < deadline:
+            for state in states:
+                operation(state)
+            calls += len(states)
+        costs.append((time.perf_counter() - start) / calls)
+    return costs[0], costs[1]
+
+
+#: The README's ISMCTS specs (agents/README.md), timed in ``--ismcts`` rows.
+ISMCTS_SPECS = ("ismcts:iterations=200", "ismcts:iterations=200;rollout=heuristic")
+
+
+def _ismcts_decisions_per_s(env_id: str, spec: str, seconds: float, seed: int = 0) -> float:
+    """Decisions/s of one ISMCTS agent deciding every seat of seeded games (raw Game, no env)."""
+    from agents.base import act_in_game
+    from agents.specs import make as make_agent
+
+    agent = make_agent(spec, env_id, seed=seed)
+    game = make_game(env_id)
+    decisions = 0
+    episode = seed
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        game.reset(episode)
+        agent.reset(episode)
+        episode += 1
+        while not game.is_over and time.perf_counter() < deadline:
+            game.step(act_in_game(agent, game))
+            decisions += 1
+    return decisions / (time.perf_counter() - start)
+
+
 def _memory_kb(build: Callable[[], Any]) -> float:
     """KB held by one instance built (and reset) by ``build``, measured with tracemalloc."""
     gc.collect()
@@ -91,7 +145,7 @@ class _DoNothingEnv:
     """Built lazily so that importing this module never imports pettingzoo/gymnasium."""
 
     @staticmethod
-    def make(num_agents: int = 4, episode_length: int = 100) -> Any:
+    def make(num_agents: int = 4, episode_length: int = 100, wrapped: bool = True) -> Any:
         from gymnasium import spaces
         from pettingzoo import AECEnv
         from pettingzoo.utils import wrappers
@@ -141,6 +195,8 @@ class _DoNothingEnv:
                 self.agent_selection = self.agents[nxt]
                 self._accumulate_rewards()
 
+        if not wrapped:
+            return DoNothing()
         return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(DoNothing()))
 
 
@@ -154,9 +210,23 @@ def yokai_rows(seconds: float, all_configs: bool, only: list[str] | None) -> lis
             label = env_id + "".join(f" {k}={v}" for k, v in options.items())
             aec_steps, games = _aec_loop(make(env_id, **options), seconds)
             raw = _game_loop(make_game(env_id, **options), seconds)
+            clone, determinize = _search_costs(make_game(env_id, **options), seconds)
             memory = _memory_kb(lambda env_id=env_id, options=options: _reset_env(make(env_id, **options)))
             rows.append({"env": label, "kind": "yokai-envs", "aec_steps_per_s": aec_steps, "games_per_s": games,
-                         "raw_decisions_per_s": raw, "memory_kb": memory})
+                         "raw_decisions_per_s": raw, "memory_kb": memory,
+                         "clone_raw_steps": clone * raw, "determinize_raw_steps": determinize * raw})
+    return rows
+
+
+def ismcts_rows(seconds: float, only: list[str] | None) -> list[Row]:
+    """ISMCTS decisions/s for the README's specs, each game's default options."""
+    rows = []
+    for env_id in ENV_IDS:
+        if only and env_id not in only:
+            continue
+        for spec in ISMCTS_SPECS:
+            rows.append({"env": env_id, "spec": spec,
+                         "decisions_per_s": _ismcts_decisions_per_s(env_id, spec, seconds)})
     return rows
 
 
@@ -228,6 +298,12 @@ def peer_rows(seconds: float) -> list[Row]:
     rows.append({"env": "do-nothing AEC (ceiling)", "kind": "ceiling", "aec_steps_per_s": aec_steps,
                  "games_per_s": games, "raw_decisions_per_s": None,
                  "memory_kb": _memory_kb(lambda: _reset_env(_DoNothingEnv.make()))})
+    # The yokai envs check call order themselves (no wrapper): the bare do-nothing env is the
+    # ceiling of the AEC API loop with no checks at all.
+    aec_steps, games = _aec_loop(_DoNothingEnv.make(wrapped=False), seconds)
+    rows.append({"env": "do-nothing AEC, no wrappers", "kind": "ceiling", "aec_steps_per_s": aec_steps,
+                 "games_per_s": games, "raw_decisions_per_s": None,
+                 "memory_kb": _memory_kb(lambda: _reset_env(_DoNothingEnv.make(wrapped=False)))})
     return rows
 
 
@@ -236,10 +312,18 @@ def _fmt(value: float | None, digits: int = 0) -> str:
 
 
 def markdown(rows: list[Row]) -> str:
-    lines = ["| env | AEC agent-steps/s | games/s | raw decisions/s | memory KB |", "|---|---:|---:|---:|---:|"]
+    lines = ["| env | AEC agent-steps/s | games/s | raw decisions/s | memory KB | clone (raw steps) "
+             "| determinize (raw steps) |", "|---|---:|---:|---:|---:|---:|---:|"]
     for row in rows:
         lines.append(f"| {row['env']} | {_fmt(row['aec_steps_per_s'])} | {_fmt(row['games_per_s'], 1)} | "
-                     f"{_fmt(row['raw_decisions_per_s'])} | {_fmt(row['memory_kb'], 1)} |")
+                     f"{_fmt(row['raw_decisions_per_s'])} | {_fmt(row['memory_kb'], 1)} | "
+                     f"{_fmt(row.get('clone_raw_steps'), 1)} | {_fmt(row.get('determinize_raw_steps'), 1)} |")
+    return "\n".join(lines)
+
+
+def ismcts_markdown(rows: list[Row]) -> str:
+    lines = ["| env | ISMCTS spec | decisions/s |", "|---|---|---:|"]
+    lines += [f"| {row['env']} | `{row['spec']}` | {_fmt(row['decisions_per_s'], 1)} |" for row in rows]
     return "\n".join(lines)
 
 
@@ -259,7 +343,9 @@ def ratios(rows: list[Row]) -> list[str]:
         env = row["env"]
         lines.append(f"- {env}: AEC = {ratio(env, 'aec_steps_per_s', 'pettingzoo leduc_holdem_v4', 'aec_steps_per_s')}"
                      f" leduc, {ratio(env, 'aec_steps_per_s', 'pettingzoo texas_holdem_v4', 'aec_steps_per_s')} texas,"
-                     f" {ratio(env, 'aec_steps_per_s', 'do-nothing AEC (ceiling)', 'aec_steps_per_s')} of the ceiling;"
+                     f" {ratio(env, 'aec_steps_per_s', 'do-nothing AEC (ceiling)', 'aec_steps_per_s')} of the ceiling"
+                     f" ({ratio(env, 'aec_steps_per_s', 'do-nothing AEC, no wrappers', 'aec_steps_per_s')} of the"
+                     f" unwrapped one);"
                      f" raw = {ratio(env, 'raw_decisions_per_s', 'rlcard doudizhu', 'raw_decisions_per_s')}"
                      f" rlcard doudizhu")
     return lines
@@ -271,6 +357,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--configs", choices=["default", "all"], default="default",
                         help="default options only, or every configuration the conformance suite runs")
     parser.add_argument("--no-peers", action="store_true", help="skip the peer environments")
+    parser.add_argument("--ismcts", action="store_true", help="also time ISMCTS decisions/s for the README's specs")
     parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
 
 
@@ -284,6 +371,11 @@ def run(args: argparse.Namespace) -> int:
     print(markdown(rows))
     print()
     print("\n".join(ratios(rows)))
+    if getattr(args, "ismcts", False):
+        search = ismcts_rows(args.seconds, args.env)
+        print()
+        print(ismcts_markdown(search))
+        rows += [{"kind": "ismcts", **row} for row in search]
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump(rows, handle, indent=2)

@@ -34,7 +34,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.env import AECIterable, AECIterator
 from pettingzoo.utils.env_logger import EnvLogger
 
 from yokai_envs.core.errors import ConfigError, IllegalActionError
@@ -49,6 +49,9 @@ ILLEGAL_ACTION_MODES = ("raise", "penalize")
 #: for the offender. (``ENV_OPTIONS`` keeps "raise" for the Onmyoji Parallel env until it can
 #: penalize; the AEC env uses this default when the option is not given.)
 DEFAULT_ILLEGAL_ACTION = "penalize"
+#: What PettingZoo's ``OrderEnforcingWrapper`` refuses to hand out before the first reset.
+BEFORE_RESET = frozenset({"rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents",
+                          "agents"})
 
 
 def split_options(game_class: type[Game], options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -67,6 +70,12 @@ class YokaiAECEnv(AECEnv, EzPickle):
     """Generic AEC env; each game module subclasses it as ``raw_env`` with its ``game_class``."""
 
     game_class: ClassVar[type[Game]]
+    #: Set by :func:`wrap`: the env itself does what PettingZoo's ``OrderEnforcingWrapper`` does
+    #: (errors before reset, the warning for a step with no agents left, ``agent_iter``'s check
+    #: that each agent steps), without a wrapper forwarding every attribute on every call.
+    _checks_order: bool = False
+    _has_reset: bool = False
+    _has_updated: bool = False
     metadata: ClassVar[dict[str, Any]] = {"name": "yokai", "render_modes": ["ansi", "human"],
                                           "is_parallelizable": False}
 
@@ -111,11 +120,34 @@ class YokaiAECEnv(AECEnv, EzPickle):
         self.state_space = spaces.Box(low=-np.inf, high=np.inf, shape=(game.state_size,), dtype=np.float32)
         self._no_mask = np.zeros(game.num_actions, dtype=np.int8)
         self._last_returns = np.zeros(n)
+        self._last_returns_list: list[float] = [0.0] * n
+        self._rewards_zero = True
         self.agents: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when normal lookup fails: costs nothing on the hot path.
+        if name in BEFORE_RESET and self._checks_order and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def enforce_order(self) -> None:
+        """Check the order of calls as PettingZoo's ``OrderEnforcingWrapper`` does (see :func:`wrap`)."""
+        self._checks_order = True
+        if not self._has_reset:
+            self.__dict__.pop("agents", None)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # EzPickle rebuilds the env from its options; keep the order checks of a made env.
+        return {**EzPickle.__getstate__(self), "_checks_order": self._checks_order}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        EzPickle.__setstate__(self, state)
+        if state.get("_checks_order"):
+            self.enforce_order()
 
     def _legal_mask_of(self, agent: str) -> Callable[[], np.ndarray | None]:
         def legal() -> np.ndarray | None:
-            if agent not in self.agents or getattr(self, "agent_selection", None) != agent:
+            if agent not in getattr(self, "agents", ()) or getattr(self, "agent_selection", None) != agent:
                 return None
             return self._mask_of(agent)
         return legal
@@ -128,6 +160,8 @@ class YokaiAECEnv(AECEnv, EzPickle):
 
     # ------------------------------------------------------------------ AEC API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self._has_reset = True
+        self._has_updated = True
         game = self.game
         if seed is None:
             # Draw a fresh seed from the previous game's generator, so a seeded env stays
@@ -141,6 +175,8 @@ class YokaiAECEnv(AECEnv, EzPickle):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._last_returns = np.array(game.returns(), dtype=np.float64)
+        self._last_returns_list = self._last_returns.tolist()
+        self._rewards_zero = True
         self._sync_after_step()
 
     def _mask_of(self, agent: str) -> np.ndarray:
@@ -154,7 +190,16 @@ class YokaiAECEnv(AECEnv, EzPickle):
             if agent in self.infos:
                 self.infos[agent]["action_mask"] = self._mask_of(agent)
 
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        if not self._checks_order:
+            return super().agent_iter(max_iter)
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _OrderCheckingIterable(self, max_iter)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self._checks_order and not self._has_reset:
+            EnvLogger.error_observe_before_reset()
         game = self.game
         seat = self.agent_name_mapping[agent]
         observed = {"observation": game.observation(seat), "action_mask": self._mask_of(agent)}
@@ -164,9 +209,18 @@ class YokaiAECEnv(AECEnv, EzPickle):
         return observed
 
     def state(self) -> np.ndarray:
+        if self._checks_order and not self._has_reset:
+            EnvLogger.error_state_before_reset()
         return self.game.state_tensor()
 
     def step(self, action: int) -> None:
+        if self._checks_order:
+            if not self._has_reset:
+                EnvLogger.error_step_before_reset()
+            self._has_updated = True
+            if not self.agents:
+                EnvLogger.warn_step_after_terminated_truncated()
+                return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -185,16 +239,24 @@ class YokaiAECEnv(AECEnv, EzPickle):
         self._sync_after_step()
 
     def _hand_out_rewards(self) -> None:
+        # Returns change only at round and game ends: compare plain floats, and touch the
+        # rewards only when they change or were non-zero.
         returns = self.game.returns()
-        rewards = self.rewards
-        if np.array_equal(returns, self._last_returns):
-            for agent in rewards:
-                rewards[agent] = 0.0
+        now = returns.tolist() if isinstance(returns, np.ndarray) else [float(r) for r in returns]
+        if now == self._last_returns_list:
+            if not self._rewards_zero:
+                rewards = self.rewards
+                for agent in rewards:
+                    rewards[agent] = 0.0
+                self._rewards_zero = True
             return
         delta = returns - self._last_returns
         self._last_returns = np.array(returns, dtype=np.float64)
+        self._last_returns_list = now
+        rewards = self.rewards
         for agent in self.agents:
             rewards[agent] = float(delta[self.agent_name_mapping[agent]])
+        self._rewards_zero = False
         self._accumulate_rewards()
 
     def _sync_after_step(self) -> None:
@@ -224,21 +286,45 @@ class YokaiAECEnv(AECEnv, EzPickle):
             self.rewards[agent] = -1.0 if agent == offender else 0.0
         self._cumulative_rewards[offender] = 0.0
         self._accumulate_rewards()
+        self._rewards_zero = False
         self.infos[offender] = {"illegal_action": True}
         self.agent_selection = offender
         if self.mask_in_infos:
             self._masks_to_infos()
 
     def render(self) -> str | None:
+        if self._checks_order and not self._has_reset:
+            EnvLogger.error_render_before_reset()
         return render_in_mode(self.game, self.render_mode)
 
     def close(self) -> None:
         pass
 
 
-def wrap(raw: YokaiAECEnv) -> AECEnv:
-    """The PettingZoo wrappers of the classic games, minus TerminateIllegal (the raw env does it
-    when asked) and AssertOutOfBounds: its bare ``AssertionError`` would pre-empt the raw env's
-    :class:`IllegalActionError` (naming action, seat and phase) for out-of-range, negative,
-    None and float actions, and the penalty of ``illegal_action="penalize"``."""
-    return wrappers.OrderEnforcingWrapper(raw)
+class _OrderCheckingIterable(AECIterable):
+    def __iter__(self) -> AECIterator:
+        return _OrderCheckingIterator(self.env, self.max_iter)
+
+
+class _OrderCheckingIterator(AECIterator):
+    """PettingZoo's ``AECOrderEnforcingIterator``: every agent handed out must step (or reset)."""
+
+    def __next__(self) -> str:
+        agent = super().__next__()
+        env = self.env
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return agent
+
+
+def wrap(raw: YokaiAECEnv) -> YokaiAECEnv:
+    """The checks of PettingZoo's wrappers for the classic games, done by the env itself.
+
+    ``OrderEnforcingWrapper``'s (turned on here, :meth:`YokaiAECEnv.enforce_order`): the same
+    errors and warnings, without its attribute forwarding on every call (~40% of a step). Not
+    TerminateIllegal (the raw env does it when asked) nor AssertOutOfBounds: its bare
+    ``AssertionError`` would pre-empt the raw env's :class:`IllegalActionError` (naming action,
+    seat and phase) for out-of-range, negative, None and float actions, and the penalty of
+    ``illegal_action="penalize"``; the raw env checks bounds itself. ``env.unwrapped`` is the env."""
+    raw.enforce_order()
+    return raw

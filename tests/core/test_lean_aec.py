@@ -37,7 +37,7 @@ def test_raw_env_keeps_no_order_checks() -> None:
 
 
 def test_agent_iter_requires_a_step_per_agent() -> None:
-    env = yokai_envs.make("yonkai_no_yokai_v0")
+    env = yokai_envs.make("yonkai_no_yokai_v1")
     env.reset(seed=0)
     iterator = iter(env.agent_iter())
     next(iterator)
@@ -46,7 +46,7 @@ def test_agent_iter_requires_a_step_per_agent() -> None:
 
 
 def test_step_with_no_agents_left_warns(monkeypatch: pytest.MonkeyPatch) -> None:
-    env = yokai_envs.make("yonkai_no_yokai_v0")
+    env = yokai_envs.make("yonkai_no_yokai_v1")
     env.reset(seed=0)
     for _agent in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
@@ -78,7 +78,7 @@ def test_handed_out_observations_never_change_later(env_id: str) -> None:
 
 
 def test_rewards_are_zeroed_after_a_round_end() -> None:
-    env = yokai_envs.make("yonkai_no_yokai_v0", num_players=3, reward="lives")
+    env = yokai_envs.make("yonkai_no_yokai_v1", num_players=3, reward="lives")
     env.reset(seed=4)
     rng = np.random.default_rng(0)
     seen_nonzero = False
@@ -102,11 +102,11 @@ def test_rewards_are_zeroed_after_a_round_end() -> None:
 def test_a_pickled_env_keeps_its_order_checks() -> None:
     import pickle
 
-    env = pickle.loads(pickle.dumps(yokai_envs.make("yonkai_no_yokai_v0", num_players=3)))
+    env = pickle.loads(pickle.dumps(yokai_envs.make("yonkai_no_yokai_v1", num_players=3)))
     assert env.unwrapped.game.num_players == 3
     with pytest.raises(AttributeError, match="agents cannot be accessed before reset"):
         env.agents  # noqa: B018
     from yokai_envs.registry import make_raw
 
-    raw = pickle.loads(pickle.dumps(make_raw("yonkai_no_yokai_v0")))
+    raw = pickle.loads(pickle.dumps(make_raw("yonkai_no_yokai_v1")))
     assert raw.agents == []

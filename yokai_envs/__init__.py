@@ -15,6 +15,11 @@ from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.registry import ENV_IDS, game_class, make, make_game, make_raw
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    import pandas as pd
+
     from yokai_envs.training.gym_env import YokaiGymEnv as _YokaiGymEnv
 
 __version__ = "0.1.0"
@@ -26,6 +31,15 @@ def make_gym(env_id: str, opponents: list | None = None, learner_seat: int | Non
     from yokai_envs.training.gym_env import make_gym as _make_gym
 
     return _make_gym(env_id, opponents=opponents, learner_seat=learner_seat, **options)
+
+
+def trajectories(source: str | Path | Iterable[str | Path], *, observation: bool = True,
+                 state_tensor: bool = False) -> pd.DataFrame:
+    """One row per decision of the games in ``source`` (an arena folder, a games.jsonl, replay
+    files) as a pandas DataFrame: see :mod:`yokai_envs.analysis.trajectories` (the 'analysis' extra)."""
+    from yokai_envs.analysis.trajectories import trajectories as _trajectories
+
+    return _trajectories(source, observation=observation, state_tensor=state_tensor)
 
 
 def register_gymnasium() -> list[str]:
@@ -40,7 +54,7 @@ def register_gymnasium() -> list[str]:
 if "gymnasium" in sys.modules:  # registering costs nothing then; otherwise gymnasium stays unimported
     register_gymnasium()
 
-_GAME_PACKAGES = ("yonkai_no_yokai", "yokaizo", "onmyoji", "yyh_tcg")
+_GAME_PACKAGES = ("yonkai_no_yokai", "yokaizo", "onmyoji", "yyh_tcg", "analysis")
 
 
 def __getattr__(name: str) -> object:
@@ -54,4 +68,4 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = ["ENV_IDS", "ConfigError", "IllegalActionError", "game_class", "make", "make_game", "make_gym", "make_raw",
-           "register_gymnasium"]
+           "register_gymnasium", "trajectories"]

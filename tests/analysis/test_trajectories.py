@@ -165,3 +165,17 @@ def test_a_record_that_does_not_rebuild_is_an_error(arena: dict[str, Path], tmp_
         (tmp_path / "lone").mkdir()
         (tmp_path / "lone" / "games.jsonl").write_text(lines[0] + "\n")
         list(iter_decisions(tmp_path / "lone" / "games.jsonl"))
+
+
+def test_the_duel_analysis_example_runs(arena: dict[str, Path]) -> None:
+    pytest.importorskip("pandas", reason="needs the 'analysis' extra")
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, str(root / "examples" / "analysis.py"), str(arena[DUEL])],
+                          capture_output=True, text=True, timeout=300, env={**__import__("os").environ,
+                                                                             "PYTHONPATH": str(root)})
+    assert done.returncode == 0, done.stderr
+    assert "forced decisions:" in done.stdout and "win rate when first player" in done.stdout
+    assert len((root / "examples" / "analysis.py").read_text().splitlines()) < 31

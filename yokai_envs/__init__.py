@@ -54,13 +54,14 @@ def register_gymnasium() -> list[str]:
 if "gymnasium" in sys.modules:  # registering costs nothing then; otherwise gymnasium stays unimported
     register_gymnasium()
 
-_GAME_PACKAGES = ("yonkai_no_yokai", "yokaizo", "onmyoji", "yyh_tcg", "analysis")
+_GAME_PACKAGES = ("yonkai_no_yokai", "yokaizo", "onmyoji", "yyh_tcg")
+_LAZY_PACKAGES = (*_GAME_PACKAGES, "analysis")  # yokai_envs.analysis.iter_decisions(...) after import yokai_envs
 
 
 def __getattr__(name: str) -> object:
     """``yokai_envs.onmyoji`` and the other game packages load on first use (PEP 562), so
     ``yokai_envs.onmyoji.parallel_env(...)`` works right after ``import yokai_envs``."""
-    if name in _GAME_PACKAGES:
+    if name in _LAZY_PACKAGES:
         import importlib
 
         return importlib.import_module(f"yokai_envs.{name}")

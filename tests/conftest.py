@@ -25,7 +25,7 @@ EXTRA_OF_PACKAGE = {
     "torch": "train", "stable_baselines3": "train", "sb3_contrib": "train", "tensorboard": "train",
     "matplotlib": "train", "tqdm": "train", "rich": "train", "openskill": "train",
     "ray": "ray", "rlcard": "bench", "open_spiel": "bench", "pyspiel": "bench",
-    "supersuit": "interop", "tianshou": "interop",
+    "supersuit": "interop", "tianshou": "interop", "pandas": "analysis", "pyarrow": "analysis",
 }
 
 

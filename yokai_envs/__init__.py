@@ -15,6 +15,11 @@ from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.registry import ENV_IDS, game_class, make, make_game, make_raw
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    import pandas as pd
+
     from yokai_envs.training.gym_env import YokaiGymEnv as _YokaiGymEnv
 
 __version__ = "0.1.0"
@@ -26,6 +31,15 @@ def make_gym(env_id: str, opponents: list | None = None, learner_seat: int | Non
     from yokai_envs.training.gym_env import make_gym as _make_gym
 
     return _make_gym(env_id, opponents=opponents, learner_seat=learner_seat, **options)
+
+
+def trajectories(source: str | Path | Iterable[str | Path], *, observation: bool = True,
+                 state_tensor: bool = False) -> pd.DataFrame:
+    """One row per decision of the games in ``source`` (an arena folder, a games.jsonl, replay
+    files) as a pandas DataFrame: see :mod:`yokai_envs.analysis.trajectories` (the 'analysis' extra)."""
+    from yokai_envs.analysis.trajectories import trajectories as _trajectories
+
+    return _trajectories(source, observation=observation, state_tensor=state_tensor)
 
 
 def register_gymnasium() -> list[str]:
@@ -41,12 +55,13 @@ if "gymnasium" in sys.modules:  # registering costs nothing then; otherwise gymn
     register_gymnasium()
 
 _GAME_PACKAGES = ("yonkai_no_yokai", "yokaizo", "onmyoji", "yyh_tcg")
+_LAZY_PACKAGES = (*_GAME_PACKAGES, "analysis")  # yokai_envs.analysis.iter_decisions(...) after import yokai_envs
 
 
 def __getattr__(name: str) -> object:
     """``yokai_envs.onmyoji`` and the other game packages load on first use (PEP 562), so
     ``yokai_envs.onmyoji.parallel_env(...)`` works right after ``import yokai_envs``."""
-    if name in _GAME_PACKAGES:
+    if name in _LAZY_PACKAGES:
         import importlib
 
         return importlib.import_module(f"yokai_envs.{name}")
@@ -54,4 +69,4 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = ["ENV_IDS", "ConfigError", "IllegalActionError", "game_class", "make", "make_game", "make_gym", "make_raw",
-           "register_gymnasium"]
+           "register_gymnasium", "trajectories"]

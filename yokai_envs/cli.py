@@ -16,6 +16,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "balance": ("yokai_envs.cli_balance", "is invented content fair? decks, characters or levels on duplicate deals"),
     "play": ("yokai_envs.play.cli_play", "take a seat yourself against bots in the terminal"),
     "replay": ("yokai_envs.play.cli_replay", "step through a replay file in the terminal, or write it as an HTML page"),
+    "exploit": ("yokai_envs.cli_exploit", "train a best response to a frozen agent and report its win rate "
+                                          "(an exploitability proxy)"),
+    "export": ("yokai_envs.cli_export", "one row per decision of played games (arena folders, replays) as Parquet"),
 }
 
 

@@ -416,6 +416,12 @@ class Game(ABC):
     @abstractmethod
     def action_name(self, action: int) -> str: ...
 
+    def describe_action(self, action: int) -> dict[str, Any]:
+        """``action`` as structured fields from the game's action table, for analysis
+        (``yokai_envs.trajectories``): always ``kind``, ``id`` and ``name``; games add their
+        block's fields (card, target, ...). This default knows only the name."""
+        return {"kind": "action", "id": int(action), "name": self.action_name(action)}
+
     @abstractmethod
     def render(self) -> str:
         """Omniscient text view of the table."""

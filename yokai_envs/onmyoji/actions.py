@@ -101,3 +101,22 @@ def action_name(action: int, yokai_names: tuple[str, ...]) -> str:
         return f"target {TARGET_NAMES[arg]}"
     verb = {USE_SHIKIGAMI: "use Shikigami", USE_EQUIP: "use Equip", EVOLVE_WITH: "evolve with", PICK: "pick"}[block]
     return f"{verb} {yokai_names[arg]}"
+
+
+def describe_action(action: int, yokai_names: tuple[str, ...]) -> dict[str, object]:
+    """``action`` as fields from the table: ``kind`` (the block, lower case), ``id``, ``name``,
+    and the block's argument as ``card`` (played Action Card), ``take`` (how a Yokai is taken),
+    ``target`` or ``yokai`` (with ``yokai_index``, its place in the Yokai list)."""
+    block, arg = decode(action)
+    out: dict[str, object] = {"kind": block.name.lower(), "id": int(action),
+                              "name": action_name(action, yokai_names)}
+    if block == PLAY:
+        out["card"] = CARD_NAMES[arg]
+    elif block == TAKE:
+        out["take"] = TAKE_NAMES[arg]
+    elif block == TARGET:
+        out["target"] = TARGET_NAMES[arg]
+    elif block in (USE_SHIKIGAMI, USE_EQUIP, EVOLVE_WITH, PICK):
+        out["yokai"] = yokai_names[arg]
+        out["yokai_index"] = arg
+    return out

@@ -151,6 +151,9 @@ class OnmyojiGame(Game):
     def action_name(self, action: int) -> str:
         return actions.action_name(action, self.yokai_names)
 
+    def describe_action(self, action: int) -> dict[str, Any]:
+        return actions.describe_action(action, self.yokai_names)
+
     def _reset(self) -> None:
         self._init_empty()
         rules.setup(self)

@@ -367,6 +367,10 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
         if algorithm["network"]["critic_state"] and algorithm["policy"] != "MlpPolicy":
             errors.append(f"algorithm.network.critic_state: needs algorithm.policy MlpPolicy, "
                           f"got {algorithm['policy']!r}")
+    if not broken & {"env", "reward"}:
+        from yokai_envs.training.hooks import check_hooks
+
+        check_hooks(config, errors)
     instance = None if "game" in broken else _check_game(config["game"], errors)
     if instance is None:
         return
@@ -440,20 +444,22 @@ def estimate_memory(config: dict[str, Any], game: Any) -> dict[str, int]:
     n_envs = training["n_envs"]
     n_steps = int(hyper.get("n_steps", 2048))
     batch = int(hyper.get("batch_size", 64))
-    layers = [int(h) for h in algorithm["network"]["net_arch"]]
+    network = algorithm["network"]
+    pi = [int(h) for h in (network["pi"] if network["pi"] is not None else network["net_arch"])]
+    vf = [int(h) for h in (network["vf"] if network["vf"] is not None else network["net_arch"])]
     critic_in = obs + (int(game.state_size) if algorithm["network"]["critic_state"] else 0)
     per_step = 4 * obs + 4 * actions + 8 + 6 * 4
     if algorithm["network"]["critic_state"]:
         per_step += 4 * int(game.state_size)
 
-    def params(inputs: int, out: int) -> int:
+    def params(inputs: int, layers: list[int], out: int) -> int:
         sizes = [inputs, *layers, out]
         return sum(a * b + b for a, b in itertools.pairwise(sizes))
 
     parts = {
         "rollout buffer": 2 * n_steps * n_envs * per_step,
-        "network": 16 * (params(obs, actions) + params(critic_in, 1)),
-        "activations": 3 * 4 * batch * (2 * sum(layers) + actions + obs + critic_in),
+        "network": 16 * (params(obs, pi, actions) + params(critic_in, vf, 1)),
+        "activations": 3 * 4 * batch * (sum(pi) + sum(vf) + actions + obs + critic_in),
     }
     if config["pretrain"]["imitate"]:
         parts["pretrain data"] = int(config["pretrain"]["steps"]) * (4 * obs + 4 * actions + 16)

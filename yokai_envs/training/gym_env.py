@@ -30,8 +30,13 @@ decide again or the game ends.
   full state tensor. ``critic_state=True`` appends it to every observation, for a centralized
   critic (``yokai_envs.training.policies.StateCriticPolicy`` keeps it away from the actor).
 
-The final ``info`` of an episode holds ``returns`` (all seats), ``learner_seat`` and ``win``
-(1 for a win, 1/k for a win shared by k seats, 0 otherwise; see :meth:`Game.win_credits`).
+* ``skip_forced=True``: the env plays the learner's forced decisions (exactly one legal
+  action) itself, so the policy only sees real choices; their reward is folded into the next step.
+
+The final ``info`` of an episode holds ``returns`` (all seats), ``learner_seat``, ``win``
+(1 for a win, 1/k for a win shared by k seats, 0 otherwise; see :meth:`Game.win_credits`),
+``opponents`` (who the learner played: :meth:`YokaiGymEnv.opponent_labels`) and ``skipped``
+(forced decisions played by the env).
 """
 
 from __future__ import annotations
@@ -82,7 +87,7 @@ class YokaiGymEnv(gym.Env):
     def __init__(self, env_id: str | type[Game], opponents: Sequence[OpponentSpec] | None = None,
                  learner_seat: int | None = None, opponent_weights: Sequence[float] | None = None,
                  render_mode: str | None = None, illegal_action: str = "penalize", critic_state: bool = False,
-                 mask_in_infos: bool = False, **options: Any) -> None:
+                 mask_in_infos: bool = False, skip_forced: bool = False, **options: Any) -> None:
         super().__init__()
         # A Game subclass instead of an id builds that class (tests use scripted toy games).
         self.game: Game = make_game(env_id, **options) if isinstance(env_id, str) else env_id(**options)
@@ -102,6 +107,9 @@ class YokaiGymEnv(gym.Env):
             raise ConfigError(f"illegal_action {illegal_action!r} is not one of {ILLEGAL_ACTION_MODES}")
         self.penalize_illegal = illegal_action == "penalize"
         self.mask_in_infos = bool(mask_in_infos)
+        self.skip_forced = bool(skip_forced)
+        #: the learner's forced decisions the env played itself this episode (``skip_forced``)
+        self.skipped = 0
         self.fixed_seat = None if learner_seat is None else int(learner_seat)
         self.needs_opponents = self.num_players > 1 and not self.cooperative
         self._agents: dict[tuple[Any, int], Any] = {}
@@ -123,6 +131,7 @@ class YokaiGymEnv(gym.Env):
         self._episode = 0
         self._seat_offset = 0
         self._seat_agents: list[Any] = [None] * self.num_players
+        self._seat_specs: list[Any] = [None] * self.num_players
         self._last_return = 0.0
         self._game_started = False
 
@@ -165,7 +174,7 @@ class YokaiGymEnv(gym.Env):
     def _seat_opponents(self, rng: np.random.Generator) -> None:
         for seat in range(self.num_players):
             if self._controls(seat) or not self._pool:
-                self._seat_agents[seat] = None
+                self._seat_agents[seat] = self._seat_specs[seat] = None
                 continue
             # The same draws whether or not the agent is already built, so that an episode depends
             # on its seed only, not on what earlier episodes of this env built.
@@ -174,6 +183,7 @@ class YokaiGymEnv(gym.Env):
             agent = self._agent_for(spec, seat, build_seed)
             agent.reset(episode_seed)
             self._seat_agents[seat] = agent
+            self._seat_specs[seat] = spec
 
     # ------------------------------------------------------------------ gym API
     def _controls(self, seat: int) -> bool:
@@ -192,6 +202,7 @@ class YokaiGymEnv(gym.Env):
         rng = np.random.default_rng(int(self.np_random.integers(2**62)))
         game = self.game
         for _ in range(_MAX_REDEALS):
+            self.skipped = 0
             game.reset(int(rng.integers(2**62)))
             self._seat_opponents(rng)
             self._last_return = self._learner_return()
@@ -230,7 +241,8 @@ class YokaiGymEnv(gym.Env):
         if terminated or truncated:
             returns = np.asarray(game.returns(), dtype=np.float64)
             info = {"returns": returns.tolist(), "learner_seat": self.learner_seat,
-                    "win": float(win_credits(returns, self.cooperative)[self.learner_seat])}
+                    "win": float(win_credits(returns, self.cooperative)[self.learner_seat]),
+                    "opponents": self.opponent_labels(), "skipped": self.skipped}
             self._game_started = False
         return self._observe(), float(reward), bool(terminated), bool(truncated), self._info(info)
 
@@ -240,12 +252,33 @@ class YokaiGymEnv(gym.Env):
             return float(np.mean(returns))
         return float(returns[self.learner_seat])
 
+    def opponent_labels(self) -> list[str]:
+        """Who the learner played this episode, one label per distinct opponent (a spec string;
+        every self-play snapshot is ``self-play``): the per-opponent training curves."""
+        labels = set()
+        for spec in self._seat_specs:
+            if spec is None:
+                continue
+            if isinstance(spec, str):
+                snapshot = spec.startswith("policy:") and "snapshots" in spec and "step_" in spec
+                labels.add("self-play" if snapshot else spec)
+            else:
+                labels.add(type(spec).__name__)
+        return sorted(labels)
+
     def _play_opponents(self) -> None:
         game = self.game
         while not game.is_over:
             seat = game.current_player
             if self._controls(seat):
-                return
+                if not self.skip_forced:
+                    return
+                legal = np.flatnonzero(game.legal_action_mask())
+                if len(legal) != 1:
+                    return
+                game.step(int(legal[0]))  # a forced decision: no learner step (skip_forced)
+                self.skipped += 1
+                continue
             game.step(act_in_game(self._seat_agents[seat], game))
 
     def _observe(self) -> np.ndarray:

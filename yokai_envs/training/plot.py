@@ -17,6 +17,12 @@ def plot_learning_curve(state: dict[str, Any], path: str | Path, title: str = ""
     if rewards:
         steps, values = zip(*rewards)
         ax_reward.plot(steps, values, color="tab:blue")
+    for label, points in sorted(state.get("opponent_curves", {}).items()):
+        if len(state.get("opponent_curves", {})) > 1 and points:
+            ax_reward.plot([p[0] for p in points], [p[1] for p in points], linestyle="--", linewidth=1,
+                           label=f"vs {label} (this rollout)")
+    if len(state.get("opponent_curves", {})) > 1:
+        ax_reward.legend(fontsize=8)
     ax_reward.set_title("training: mean episode reward (last 100 episodes)")
     ax_reward.set_xlabel("steps")
     ax_reward.set_ylabel("reward")

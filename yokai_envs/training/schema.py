@@ -57,13 +57,27 @@ SCHEMA: dict[str, Any] = {
         "learner_seat": Field(INT, None, nullable=True, minimum=0,
                               help="the seat the learner plays; null rotates it every episode"),
     },
+    "env": {
+        "wrappers": Field(LIST, [], items=Field(STR),
+                          help="gymnasium wrappers by import path (pkg.mod:Class), applied in order around the "
+                               "training env; each must keep its observation and action spaces"),
+        "skip_forced": Field(BOOL, False, help="the env plays the learner's forced decisions (one legal action) "
+                                               "itself: they are not learner steps"),
+    },
+    "reward": Field(STR, None, nullable=True,
+                    help="reward by import path (pkg.mod:function or a class): called (game, seat, reward, done) "
+                         "after each learner step, returns the learner's reward; null: the change of its return"),
     "algorithm": {
         "name": Field(STR, "MaskablePPO", choices=tuple(ALGORITHMS)),
         "policy": Field(STR, "MlpPolicy"),
         "hyperparameters": Field(DICT, {}, help="keyword arguments of the algorithm's constructor"),
         "network": {
             "net_arch": Field(LIST, [128, 128], items=Field(INT, minimum=1, maximum=65_536),
-                              help="hidden layer sizes shared by policy and value nets"),
+                              help="hidden layer sizes of the policy and value nets (unless pi / vf say otherwise)"),
+            "pi": Field(LIST, None, nullable=True, items=Field(INT, minimum=1, maximum=65_536),
+                        help="hidden layer sizes of the policy net alone; null: net_arch"),
+            "vf": Field(LIST, None, nullable=True, items=Field(INT, minimum=1, maximum=65_536),
+                        help="hidden layer sizes of the value net alone; null: net_arch"),
             "activation": Field(STR, "tanh", choices=ACTIVATIONS),
             "critic_state": Field(BOOL, False, help="the critic also sees the full state (game.state_tensor); "
                                                     "the actor never does (MlpPolicy only)"),

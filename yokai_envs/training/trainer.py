@@ -116,16 +116,23 @@ def read_run_config(run_dir: str | Path) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- building
-def make_training_env(env_id: str, single_thread_torch: bool, **kwargs: Any) -> Any:
-    """One training env; in a worker process that will run policy opponents (self-play
-    snapshots), torch gets one thread so the workers do not fight over the cores."""
+def make_training_env(env_id: str, single_thread_torch: bool, reward: str | None = None,
+                      wrappers: tuple[str, ...] = (), **kwargs: Any) -> Any:
+    """One training env, with the config's reward hook and wrappers (training/hooks.py); in a
+    worker process that will run policy opponents (self-play snapshots), torch gets one thread so
+    the workers do not fight over the cores."""
     if single_thread_torch:
         import torch
 
         torch.set_num_threads(1)
     from yokai_envs.training.gym_env import make_gym
 
-    return make_gym(env_id, **kwargs)
+    env: Any = make_gym(env_id, **kwargs)
+    if reward or wrappers:
+        from yokai_envs.training.hooks import apply_hooks
+
+        env = apply_hooks(env, reward, wrappers)
+    return env
 
 
 def env_factories(config: dict[str, Any], pool: tuple[list[str], list[float]]) -> list[Any]:
@@ -133,9 +140,16 @@ def env_factories(config: dict[str, Any], pool: tuple[list[str], list[float]]) -
     game = config["game"]
     specs, weights = pool
     policy_opponents = config["opponents"]["self_play"]["enabled"] or any(s.startswith("policy") for s in specs)
+    env = config.get("env", {})
+    hooks: dict[str, Any] = {}
+    if config.get("reward") or env.get("wrappers"):
+        hooks = {"reward": config.get("reward"), "wrappers": tuple(env.get("wrappers", ()))}
+    if env.get("skip_forced"):
+        hooks["skip_forced"] = True
     return [functools.partial(make_training_env, game["env_id"], policy_opponents, opponents=specs or None,
                               opponent_weights=weights or None, learner_seat=game["learner_seat"],
-                              critic_state=config["algorithm"]["network"]["critic_state"], **game["options"])
+                              critic_state=config["algorithm"]["network"]["critic_state"], **hooks,
+                              **game["options"])
             for _ in range(config["training"]["n_envs"])]
 
 
@@ -152,7 +166,11 @@ def build_model(config: dict[str, Any], vec_env: Any) -> Any:
 
     algorithm = config["algorithm"]
     network = algorithm["network"]
-    policy_kwargs = {"net_arch": list(network["net_arch"]),
+    net_arch: Any = list(network["net_arch"])
+    if network.get("pi") is not None or network.get("vf") is not None:  # separate policy and value nets
+        net_arch = {"pi": list(network["pi"] if network.get("pi") is not None else net_arch),
+                    "vf": list(network["vf"] if network.get("vf") is not None else net_arch)}
+    policy_kwargs = {"net_arch": net_arch,
                      "activation_fn": getattr(torch.nn, ACTIVATION_CLASSES[network["activation"]])}
     policy: Any = algorithm["policy"]
     if network["critic_state"]:
@@ -503,6 +521,8 @@ class TrainingCallback(BaseCallback):
         self.total = config["training"]["total_timesteps"]
         self.bar: Any = None
         self.postfix: dict[str, str] = {}
+        # Episodes finished since the last rollout end, by opponent: [episodes, reward sum, wins]
+        self.by_opponent: dict[str, list[float]] = {}
 
     def _due(self, every: int, start: int = 0) -> bool:
         """True when the step counter crossed a multiple of ``every`` in the last env step."""
@@ -523,6 +543,13 @@ class TrainingCallback(BaseCallback):
             self._evaluate()  # the untrained policy: where the curve starts
 
     def _on_step(self) -> bool:
+        for info, done in zip(self.locals.get("infos", ()), self.locals.get("dones", ()), strict=False):
+            if done and "episode" in info:
+                for label in info.get("opponents", ()):
+                    tally = self.by_opponent.setdefault(label, [0, 0.0, 0.0])
+                    tally[0] += 1
+                    tally[1] += float(info["episode"]["r"])
+                    tally[2] += float(info.get("win", 0.0))
         if self.bar is not None:
             self.bar.update(self.training_env.num_envs)
         if self.self_play["enabled"] and self._due(self.self_play["snapshot_every"], self.self_play["start_after"]):
@@ -534,6 +561,14 @@ class TrainingCallback(BaseCallback):
         return True
 
     def _on_rollout_end(self) -> None:
+        curves = self.trainer.state.setdefault("opponent_curves", {})
+        for label, (episodes, reward, wins) in sorted(self.by_opponent.items()):
+            # [step, mean episode reward, win rate, episodes] over this rollout's episodes vs label
+            curves.setdefault(label, []).append([int(self.num_timesteps), reward / episodes, wins / episodes,
+                                                 int(episodes)])
+            self.logger.record(f"train/reward_vs_{_slug(label)}", reward / episodes)
+            self.logger.record(f"train/win_rate_vs_{_slug(label)}", wins / episodes)
+        self.by_opponent = {}
         buffer = self.model.ep_info_buffer
         if buffer:
             mean = float(np.mean([e["r"] for e in buffer]))

@@ -98,3 +98,18 @@ def mark_hand_types(g: Table, p: int, m: np.ndarray) -> bool:
     for c in zone:
         m[A_CARD + types[c]] = True
     return bool(zone)
+
+
+def describe_action(pool: Pool, action: int) -> dict[str, object]:
+    """``action`` as fields from the table: ``kind`` (the block, lower case), ``id``, ``name``,
+    and ``slot`` / ``position`` / ``card`` for the blocks with an argument."""
+    block, index = decode(action)
+    out: dict[str, object] = {"kind": block.name.lower(), "id": int(action), "name": names_for(pool)[action]}
+    if block in (ActionBlock.MY_FIELD, ActionBlock.OPP_FIELD):
+        out["slot"] = index
+    elif block in (ActionBlock.MY_VOID, ActionBlock.OPP_VOID, ActionBlock.SOUL):
+        out["position"] = index
+    elif block == ActionBlock.CARD:
+        out["card"] = pool.cards[index].name
+        out["card_id"] = index
+    return out

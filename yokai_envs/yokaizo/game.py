@@ -10,7 +10,7 @@ import numpy as np
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.yokaizo import rules, view
-from yokai_envs.yokaizo.actions import names_for, num_actions
+from yokai_envs.yokaizo.actions import describe_action, names_for, num_actions
 from yokai_envs.yokaizo.cards import default_pool, ready_decks, resolve_deck
 from yokai_envs.yokaizo.observation import known_placements, observer_for, placement_holds, resample_hidden
 from yokai_envs.yokaizo.state import EVENT_ARGS, NO, Event, Table, check_invariants
@@ -110,6 +110,9 @@ class YokaizoGame(Table, Game):
 
     def action_name(self, action: int) -> str:
         return names_for(self.pool)[action]
+
+    def describe_action(self, action: int) -> dict[str, Any]:
+        return describe_action(self.pool, action)
 
     def public_action_name(self, action: int, seat: int) -> str | None:
         return view.public_action_name(self, action, seat)

@@ -75,3 +75,14 @@ def action_name(action: int) -> str:
     play, with_button = play_of_action(action)
     count, value = play_of(play)
     return ("button, flip, play " if with_button else "play ") + str(value) * count
+
+
+def describe_action(action: int) -> dict[str, object]:
+    """``action`` as fields: ``kind`` (pass, play, button play), ``id``, ``name``, and for a
+    play ``count`` and ``value`` (how many cards of which value) and ``button``."""
+    out: dict[str, object] = {"kind": action_kind(action).value, "id": int(action), "name": action_name(action)}
+    if action != PASS:
+        play, with_button = play_of_action(action)
+        count, value = play_of(play)
+        out.update(count=count, value=value, button=with_button)
+    return out

@@ -18,7 +18,7 @@ from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.information import Event
 from yokai_envs.yonkai_no_yokai import observation, rules, view
-from yokai_envs.yonkai_no_yokai.actions import NUM_ACTIONS, action_name
+from yokai_envs.yonkai_no_yokai.actions import NUM_ACTIONS, action_name, describe_action
 from yokai_envs.yonkai_no_yokai.state import (
     COPIES_PER_VALUE,
     EVENT_ARGS,
@@ -141,6 +141,9 @@ class YonkaiGame(Game):
 
     def action_name(self, action: int) -> str:
         return action_name(action)
+
+    def describe_action(self, action: int) -> dict[str, Any]:
+        return describe_action(action)
 
     def render(self) -> str:
         return view.render(self.table, seat=None)

@@ -178,3 +178,19 @@ class ActionTable:
         if block == Block.PAY:
             return f"pay for {cards[card].name}"
         return _FIXED_NAMES[block]
+
+
+def describe_action(table: ActionTable, action: int) -> dict[str, object]:
+    """``action`` as fields from the table: ``kind`` (the block), ``id``, ``name``, and
+    ``card`` (its name) / ``card_id`` for blocks about a card, ``attack`` (printed attack index)
+    for attack_own, ``target`` (0 = Arena fighter, 1..4 = Sideline slot) for attach."""
+    block, card, extra = table.decoded[action]
+    out: dict[str, object] = {"kind": str(block.value), "id": int(action), "name": table.name(action)}
+    if block == Block.ATTACK_OWN:
+        out["attack"] = int(card)
+    elif block not in (Block.RAGE, Block.MIN_DAMAGE, Block.DONE):
+        out["card"] = table.pool.cards[card].name
+        out["card_id"] = int(card)
+    if block == Block.ATTACH:
+        out["target"] = int(extra)
+    return out

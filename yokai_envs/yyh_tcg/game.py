@@ -16,7 +16,7 @@ from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.information import Event
 from yokai_envs.yyh_tcg import hidden
-from yokai_envs.yyh_tcg.actions import ActionTable
+from yokai_envs.yyh_tcg.actions import ActionTable, describe_action
 from yokai_envs.yyh_tcg.cards import load_pool
 from yokai_envs.yyh_tcg.decisions import Decisions
 from yokai_envs.yyh_tcg.decks import resolve_deck, starter_decks
@@ -125,6 +125,9 @@ class YYHGame(Decisions, Game):
 
     def action_name(self, action: int) -> str:
         return self.table.name(action)
+
+    def describe_action(self, action: int) -> dict[str, Any]:
+        return describe_action(self.table, action)
 
     def public_action_name(self, action: int, seat: int) -> str | None:
         return public_action_name(self, action, seat)

@@ -77,6 +77,13 @@ def check_rllib_config(config: dict[str, Any]) -> None:
     if config["pretrain"]["imitate"]:
         warnings.warn("pretrain.imitate is ignored by the rllib backend: behaviour cloning runs on the sb3 "
                       "backend only; RLlib starts from scratch", stacklevel=2)
+    sb3_only = [key for key, on in (("reward", config.get("reward")),
+                                    ("env.wrappers", config.get("env", {}).get("wrappers")),
+                                    ("env.skip_forced", config.get("env", {}).get("skip_forced")),
+                                    ("algorithm.network.pi", algorithm["network"].get("pi") is not None),
+                                    ("algorithm.network.vf", algorithm["network"].get("vf") is not None)) if on]
+    for key in sb3_only:
+        errors.append(f"{key}: runs on the sb3 backend only (issue 26); the rllib backend would ignore it")
     supported = [*HYPERPARAMETERS, BATCH_HYPERPARAMETER, KL_HYPERPARAMETER]
     for key in algorithm["hyperparameters"]:
         if key not in supported:

@@ -1,0 +1,234 @@
+"""Per-decision data out of played games: one row per decision, from arena folders, ``games.jsonl``
+files or replay files.
+
+    import yokai_envs
+    df = yokai_envs.trajectories("runs/duel")          # pandas DataFrame (the 'analysis' extra)
+    rows = list(yokai_envs.analysis.iter_decisions("runs/duel/games.jsonl"))   # plain dicts
+
+Every game is rebuilt from its deal seed and actions with ``record_information()`` on, and its
+rebuilt returns are checked against the recorded ones (a mismatch is an error, never a silent
+row). A row holds:
+
+- ``game`` (the arena game index, or the replay's position), ``source`` (the file), ``env_id``,
+  ``table``, ``deal``, ``deal_seed``, ``step`` (actions before this one), ``seat``, ``agent``
+  (who played the seat), ``decision`` (how many decisions the seat made before this one),
+  ``phase`` (the game's phase name);
+- ``action`` (its id), ``action_kind``, ``action_name`` and one ``action_<field>`` column per
+  field of the game's :meth:`~yokai_envs.core.game.Game.describe_action` (card, target, yokai...);
+- ``legal_actions`` (how many were legal), ``forced`` (only one was);
+- ``log`` (the lines of the seat's public log since its previous decision, its own previous
+  decision included: what it learned in between) and ``events``, the same as event tuples
+  (lists of ints: ``(kind, *args)``, kinds in :mod:`yokai_envs.core.information` and each
+  game's README), for analysis without parsing text;
+- ``observation`` (the seat's observation vector, a list of floats), optionally
+  ``state_tensor`` (the full state, omniscient);
+- ``return`` (the seat's final return), ``returns`` (every seat's), ``steps`` (game length),
+  ``truncated``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from yokai_envs.core.game import Game
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+GAMES_FILE = "games.jsonl"
+MATCH_FILE = "match.json"
+
+
+class TrajectoryError(ValueError):
+    """A source that is not an arena folder, a games.jsonl or a replay file, or a game that does
+    not rebuild to its recorded result."""
+
+
+class _GameSpec:
+    """What rebuilding one game needs."""
+
+    def __init__(self, source: str, env_id: str, options: dict[str, Any], index: int, seed: int,
+                 actions: list[int], agents: list[str], returns: list[float] | None,
+                 extra: dict[str, Any]) -> None:
+        self.source, self.env_id, self.options, self.index = source, env_id, options, index
+        self.seed, self.actions, self.agents, self.returns, self.extra = seed, actions, agents, returns, extra
+
+
+def _from_games_file(path: Path) -> Iterator[_GameSpec]:
+    match_path = path.parent / MATCH_FILE
+    if not match_path.is_file():
+        raise TrajectoryError(f"{path}: no {MATCH_FILE} beside it, so the env and its options are unknown "
+                              "(an arena folder written by yokai evaluate --out has both)")
+    match = json.loads(match_path.read_text())
+    env_id, options = match["env_id"], dict(match.get("env_options") or {})
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut off by a kill (see agents.arena.journal)
+        if "actions" not in record:
+            raise TrajectoryError(f"{path}: line {number} has no action list (the arena ran with "
+                                  "keep_actions=False): the game cannot be rebuilt")
+        yield _GameSpec(str(path), env_id, options, int(record["index"]), int(record["deal_seed"]),
+                        [int(a) for a in record["actions"]], [str(s) for s in record["seats"]],
+                        [float(r) for r in record["returns"]],
+                        {"table": record.get("table"), "deal": record.get("deal")})
+
+
+def _from_replay(path: Path, position: int) -> Iterator[_GameSpec]:
+    from yokai_envs.play.replay import load_replay
+
+    replay = load_replay(path)
+    index = replay.meta.get("game_index", position)
+    options = {k: v for k, v in replay.options.items()}
+    assert replay.seed is not None
+    yield _GameSpec(str(path), replay.env_id, options, int(index) if isinstance(index, int) else position,
+                    int(replay.seed), list(replay.actions), list(replay.agents),
+                    [float(r) for r in replay.result["returns"]],
+                    {"table": replay.meta.get("table"), "deal": None, "sha256": replay.final_state_sha256})
+
+
+def _games(source: str | Path | Iterable[str | Path]) -> Iterator[_GameSpec]:
+    if not isinstance(source, str | Path):
+        for item in source:
+            yield from _games(item)
+        return
+    path = Path(source)
+    if path.is_dir():
+        if (path / GAMES_FILE).is_file():
+            yield from _from_games_file(path / GAMES_FILE)
+            return
+        replays = sorted(p for p in path.glob("**/*.json") if p.name not in (MATCH_FILE, "results.json"))
+        if not replays:
+            raise TrajectoryError(f"{path}: neither a {GAMES_FILE} nor replay files (*.json) in this folder")
+        for position, replay in enumerate(replays):
+            yield from _from_replay(replay, position)
+        return
+    if not path.is_file():
+        raise TrajectoryError(f"{path} does not exist")
+    if path.suffix == ".jsonl":
+        yield from _from_games_file(path)
+    else:
+        yield from _from_replay(path, 0)
+
+
+def _make(env_id: str, options: dict[str, Any]) -> Game:
+    from yokai_envs.registry import make_game
+
+    return make_game(env_id, **options)
+
+
+def game_rows(game: Game, seed: int, actions: list[int], *, agents: list[str] | None = None,
+              observation: bool = True, state_tensor: bool = False) -> list[dict[str, Any]]:
+    """The decision rows of one game (``game`` is reset to ``seed`` with recording on and
+    stepped through ``actions``); the game-level columns (returns...) are filled in at the end."""
+    game.record_information()
+    game.reset(seed)
+    rows: list[dict[str, Any]] = []
+    log_seen = [0] * game.num_players
+    decisions = [0] * game.num_players
+    for step, action in enumerate(actions):
+        seat = int(game.current_player)
+        mask = game.legal_action_mask()
+        log = game.public_log(seat)
+        events = game.seen_events(seat)
+        row: dict[str, Any] = {"step": step, "seat": seat, "agent": agents[seat] if agents else None,
+                               "decision": decisions[seat], "phase": game.phase_name}
+        described = game.describe_action(int(action))
+        row["action"] = int(action)
+        row["action_kind"] = str(described.get("kind"))
+        row["action_name"] = str(described.get("name"))
+        for key, value in described.items():
+            if key not in ("kind", "id", "name"):
+                row[f"action_{key}"] = value
+        legal = int(mask.sum())
+        row["legal_actions"] = legal
+        row["forced"] = legal == 1
+        row["log"] = log[log_seen[seat]:]
+        row["events"] = [list(event) for event in events[log_seen[seat]:]]
+        if observation:
+            row["observation"] = np.asarray(game.observation(seat), dtype=np.float32).tolist()
+        if state_tensor:
+            row["state_tensor"] = np.asarray(game.state_tensor(), dtype=np.float32).ravel().tolist()
+        game.step(int(action))
+        log_seen[seat] = len(log)
+        decisions[seat] += 1
+        rows.append(row)
+    returns = [float(r) for r in game.returns()]
+    for row in rows:
+        row["return"] = returns[row["seat"]]
+        row["returns"] = returns
+        row["steps"] = int(game.steps)
+        row["truncated"] = bool(game.is_truncated)
+    return rows
+
+
+def iter_decisions(source: str | Path | Iterable[str | Path], *, observation: bool = True,
+                   state_tensor: bool = False) -> Iterator[dict[str, Any]]:
+    """One dict per decision of every game in ``source`` (see the module docstring): an arena
+    folder (``match.json`` + ``games.jsonl``), a ``games.jsonl`` (with its ``match.json``
+    beside it), a replay file, a folder of replay files, or a list of any of these."""
+    engines: dict[tuple[str, str], Game] = {}
+    for spec in _games(source):
+        key = (spec.env_id, json.dumps(spec.options, sort_keys=True))
+        game = engines.get(key)
+        if game is None:
+            game = engines[key] = _make(spec.env_id, spec.options)
+        try:
+            rows = game_rows(game, spec.seed, spec.actions, agents=spec.agents, observation=observation,
+                             state_tensor=state_tensor)
+        except Exception as err:  # an illegal action: the record does not fit this env version
+            raise TrajectoryError(f"{spec.source}: game {spec.index} does not replay on {spec.env_id}: "
+                                  f"{err}") from None
+        rebuilt = [float(r) for r in game.returns()]
+        if spec.returns is not None and (len(rebuilt) != len(spec.returns) or any(
+                abs(a - b) > 1e-9 for a, b in zip(rebuilt, spec.returns, strict=False))):
+            raise TrajectoryError(f"{spec.source}: game {spec.index} rebuilds to returns {rebuilt}, the record "
+                                  f"says {spec.returns}")
+        sha = spec.extra.get("sha256")
+        if sha is not None:
+            from yokai_envs.play.replay import state_digest
+
+            if state_digest(game) != sha:
+                raise TrajectoryError(f"{spec.source}: the rebuilt final state differs from the recorded one")
+        front = {"game": spec.index, "source": spec.source, "env_id": spec.env_id,
+                 "table": spec.extra.get("table"), "deal": spec.extra.get("deal"), "deal_seed": spec.seed}
+        for row in rows:
+            yield {**front, **row}
+
+
+def trajectories(source: str | Path | Iterable[str | Path], *, observation: bool = True,
+                 state_tensor: bool = False) -> pd.DataFrame:
+    """:func:`iter_decisions` as a pandas DataFrame (needs the 'analysis' extra)."""
+    import pandas as pd
+
+    return pd.DataFrame.from_records(list(iter_decisions(source, observation=observation,
+                                                         state_tensor=state_tensor)))
+
+
+def export(source: str | Path | Iterable[str | Path], out: str | Path, *, observation: bool = True,
+           state_tensor: bool = False) -> int:
+    """Write the decisions of ``source`` to ``out``: Parquet (``.parquet``, the 'analysis'
+    extra) or JSON lines (``.jsonl``, no extra). Returns the number of rows."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    rows = iter_decisions(source, observation=observation, state_tensor=state_tensor)
+    if out.suffix == ".jsonl":
+        count = 0
+        with out.open("w") as handle:
+            for row in rows:
+                handle.write(json.dumps(row) + "\n")
+                count += 1
+        return count
+    if out.suffix != ".parquet":
+        raise TrajectoryError(f"{out}: write .parquet or .jsonl")
+    frame = trajectories(source, observation=observation, state_tensor=state_tensor)
+    frame.to_parquet(out, index=False)
+    return len(frame)

@@ -112,7 +112,10 @@ def test_soak_thousands_of_twins(env_id: str, options: dict) -> None:
     assert problems == [], "\n".join(problems[:5])
     deal_tried, deal_problems = deal_twin_problems(_maker(env_id, options), range(1000, 1400))
     assert deal_problems == [], "\n".join(deal_problems[:5])
-    assert tried + deal_tried >= (800 if env_id in ALL_DECISIONS_PUBLIC else 2000)
+    # A game whose every decision is public, or that has one seat, has no twin points: its
+    # hidden cards are all dealt, and the deal twins (two per seed) carry the check.
+    alone = _maker(env_id, options)().num_players == 1
+    assert tried + deal_tried >= (700 if env_id in ALL_DECISIONS_PUBLIC or alone else 2000)
 
 
 @pytest.mark.parametrize(("env_id", "options"), conformance_params()[:1] + conformance_params()[-1:])

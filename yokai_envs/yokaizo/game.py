@@ -12,8 +12,9 @@ from yokai_envs.core.game import Game
 from yokai_envs.yokaizo import rules, view
 from yokai_envs.yokaizo.actions import describe_action, names_for, num_actions
 from yokai_envs.yokaizo.cards import default_pool, ready_decks, resolve_deck
+from yokai_envs.yokaizo.invariants import check_invariants
 from yokai_envs.yokaizo.observation import known_placements, observer_for, placement_holds, resample_hidden
-from yokai_envs.yokaizo.state import EVENT_ARGS, NO, Event, Table, check_invariants
+from yokai_envs.yokaizo.state import EVENT_ARGS, NO, Event, Table
 
 
 class YokaizoGame(Table, Game):

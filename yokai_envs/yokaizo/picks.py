@@ -19,7 +19,8 @@ from yokai_envs.yokaizo.actions import (
     mark_hand_types,
 )
 from yokai_envs.yokaizo.cards import Card, Op
-from yokai_envs.yokaizo.state import NO, VOID_SLOTS, EffectZone, Event, PickVerb, Table, forget_one, lose
+from yokai_envs.yokaizo.knowledge import forget_one, lose
+from yokai_envs.yokaizo.state import NO, VOID_SLOTS, EffectZone, Event, PickVerb, Table
 
 if TYPE_CHECKING:
     from yokai_envs.yokaizo.effects import Pick

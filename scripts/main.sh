@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 SEARCH="iterations=50;opponents=rollout;search=flat;beliefs=heuristic"
 .venv/bin/yokai train --config configs/yonkai_no_yokai/quick.yaml --overwrite \
-    --set "evaluation.search=$SEARCH" --set evaluation.search_games=100
+    --set "evaluation.search=$SEARCH" --set evaluation.search_games=100 --set evaluation.workers=2
 .venv/bin/python - <<'PY'
 import json
 report = json.load(open("runs/yonkai_no_yokai/quick/eval.json"))

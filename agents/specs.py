@@ -16,6 +16,10 @@
     policy:path/to/model.zip                 a MaskablePPO checkpoint (most likely action)
     policy:path/to/model.zip;deterministic=false   ... sampling its action distribution
     rllib:path/to/run/model                  an RLlib policy folder (training backend: rllib); same options
+    trained:path/to/model.zip                the trained opponent: the network with its play-time search,
+                                             i.e. ismcts:iterations=100;rollout=heuristic;leaf=heuristic;
+                                             confidence=1.0;policy=path/to/model.zip
+    trained:path/to/model.zip;iterations=50;beliefs=heuristic   ... any ismcts option overrides those
 
 :func:`make` builds the agent and checks everything (kind, options, the game's heuristic,
 the checkpoint) at once, so bad input fails before any game runs.
@@ -29,7 +33,7 @@ from typing import Any
 
 from agents.base import Agent, RandomAgent
 
-KINDS = ("random", "heuristic", "ismcts", "policy", "rllib")
+KINDS = ("random", "heuristic", "ismcts", "policy", "rllib", "trained")
 ISMCTS_OPTIONS = {"iterations": int, "time": float, "rollout": str, "c": float, "max_rollout_steps": int,
                   "leaf": str, "opponents": str, "search": str, "confidence": float, "beliefs": str,
                   "policy": str}
@@ -38,6 +42,9 @@ ROLLOUTS = ("random", "heuristic")
 LEAVES = ("returns", "heuristic")
 OPPONENT_MODELS = ("tree", "rollout")
 BELIEFS = ("uniform", "heuristic")
+# What ``trained:PATH`` searches with unless told otherwise (the search of docs/results.md's
+# "Search on top of trained networks", cut to 100 iterations).
+TRAINED_SEARCH = "iterations=100;rollout=heuristic;leaf=heuristic;confidence=1.0"
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,14 @@ def parse_spec(spec: str) -> AgentSpec:
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ValueError(f"unknown agent kind {kind!r} in spec {spec!r}{hint}; valid kinds: {', '.join(KINDS)} "
                          "(e.g. random, heuristic, ismcts:iterations=200, policy:path/to/model.zip)")
+    if kind == "trained":
+        path, *parts = rest.split(";")
+        if not path.strip():
+            raise ValueError(f"agent spec {spec!r}: trained needs a checkpoint path, e.g. trained:runs/model.zip")
+        if any(part.split("=", 1)[0].strip() == "policy" for part in parts):
+            raise ValueError(f"agent spec {spec!r}: trained takes its checkpoint as the path, not policy=")
+        search = parse_spec("ismcts:" + ";".join([TRAINED_SEARCH, *parts, f"policy={path.strip()}"]))
+        return AgentSpec("ismcts", search.options, None, text)
     if kind in ("random", "heuristic"):
         if rest.strip():
             raise ValueError(f"agent spec {spec!r}: {kind} takes no options")

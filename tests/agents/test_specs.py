@@ -27,6 +27,18 @@ def test_policy_spec_parses_path_and_options():
     assert (spec.kind, spec.path, spec.options) == ("policy", "runs/a b/model.zip", {"deterministic": False})
 
 
+def test_trained_spec_is_the_network_with_its_search():
+    spec = parse_spec("trained:runs/a b/model.zip")
+    assert (spec.kind, spec.text) == ("ismcts", "trained:runs/a b/model.zip")
+    assert spec.options == {"iterations": 100, "rollout": "heuristic", "leaf": "heuristic",
+                            "confidence": 1.0, "policy": "runs/a b/model.zip"}
+    tuned = parse_spec("trained:m.zip;iterations=20;beliefs=heuristic;leaf=returns")
+    options = tuned.options
+    assert (options["iterations"], options["beliefs"], options["leaf"]) == (20, "heuristic", "returns")
+    with pytest.raises(ValueError, match=r"policy checkpoint not found: 'nowhere/model\.zip'"):
+        agents.make("trained:nowhere/model.zip", YONKAI)
+
+
 @pytest.mark.parametrize(("spec", "message"), [
     ("randm", "valid kinds: random, heuristic, ismcts, policy"),
     ("", "non-empty"),
@@ -40,6 +52,9 @@ def test_policy_spec_parses_path_and_options():
     ("ismcts:opponents=mirror", "opponents must be one of tree, rollout"),
     ("random:fast=1", "takes no options"),
     ("policy:", "needs a checkpoint path"),
+    ("trained:", "trained needs a checkpoint path"),
+    ("trained:m.zip;policy=n.zip", "not policy="),
+    ("trained:m.zip;depth=3", "unknown ismcts option 'depth'"),
     ("policy:m.zip;deterministic=maybe", "true or false"),
     ("policy:m.zip;temperature=2", "unknown policy option"),
 ])

@@ -130,3 +130,24 @@ def test_keys_lists_every_config_key(capsys):
 def test_resume_needs_a_run_to_continue(tmp_path):
     with pytest.raises(ConfigError, match=r"has no checkpoints/resume\.zip to continue from"):
         Trainer(load_config("configs/yonkai_no_yokai/quick.yaml", TINY, out=str(tmp_path / "empty")), resume=True)
+
+
+@pytest.mark.slow
+def test_evaluation_search_reports_the_network_with_its_search(tmp_path):
+    out = tmp_path / "run"
+    code = yokai_main(["train", "--config", "configs/yonkai_no_yokai/quick.yaml", "--out", str(out),
+                       *[arg for item in [*TINY, "evaluation.search=iterations=4", "evaluation.search_games=4"]
+                         for arg in ("--set", item)]])
+    assert code == 0
+    report = json.loads((out / "eval.json").read_text())
+    assert report["search"]["spec"] == f"trained:{out / 'model.zip'};iterations=4"
+    assert set(report["search"]["results"]) == set(report["results"])
+    row = report["search"]["results"]["random"]
+    assert row["games"] >= 4 and 0.0 <= row["ci_low"] <= row["win_rate"] <= row["ci_high"] <= 1.0
+    state = json.loads((out / "state.json").read_text())
+    assert state["search_evaluation"]["results"] == report["search"]["results"]
+
+
+def test_evaluation_search_is_checked_with_the_config():
+    with pytest.raises(ConfigError, match=r"evaluation\.search"):
+        load_config("configs/yonkai_no_yokai/quick.yaml", overrides=["evaluation.search=depth=3"])

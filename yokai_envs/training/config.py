@@ -502,6 +502,13 @@ def _check_evaluation(evaluation: dict[str, Any], seats: int, errors: list[str])
         for i, seat in enumerate(eval_seats):
             if isinstance(seat, int) and seat >= seats:
                 errors.append(f"evaluation.seats[{i}]: {seat} is not a seat; valid: 0..{seats - 1}")
+    if evaluation.get("search") is not None:
+        from agents.specs import parse_spec
+
+        try:
+            parse_spec(f"trained:model.zip;{evaluation['search']}")
+        except ValueError as error:
+            errors.append(f"evaluation.search: {error}")
     if evaluation["best_by"] is not None and evaluation["best_by"] not in evaluation["bots"]:
         errors.append(f"evaluation.best_by: {evaluation['best_by']!r} is not one of evaluation.bots: "
                       f"{', '.join(evaluation['bots'])}")

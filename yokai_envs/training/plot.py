@@ -40,12 +40,20 @@ def plot_learning_curve(state: dict[str, Any], path: str | Path, title: str = ""
         name = {"self": "policy alone", "reference": f"{label} alone (reference)"}.get(kinds[label], f"vs {label}")
         line = ax_win.plot(steps, rates, marker="o", label=name)[0]
         ax_win.fill_between(steps, lows, highs, color=line.get_color(), alpha=0.15)
+    search = state.get("search_evaluation")
+    for label, row in (search or {}).get("results", {}).items():
+        name = "network + search alone" if row.get("kind") == "self" else f"network + search vs {label}"
+        if row.get("kind") == "reference":
+            continue
+        rate = row["win_rate"]
+        ax_win.errorbar([search["step"]], [rate], yerr=[[rate - row["ci_low"]], [row["ci_high"] - rate]],
+                        marker="*", markersize=12, capsize=4, linestyle="none", label=name)
     ax_win.set_ylim(0, 1)
     ax_win.set_title("evaluation: win (clear) rate, 95% CI")
     ax_win.set_xlabel("steps")
     ax_win.set_ylabel("win rate")
     ax_win.grid(alpha=0.3)
-    if series:
+    if series or search:
         ax_win.legend(fontsize=8)
     if title:
         fig.suptitle(title)

@@ -125,6 +125,10 @@ SCHEMA: dict[str, Any] = {
         "workers": Field(INT, 1, minimum=1, help="arena processes for the final table (results do not depend on it)"),
         "best_by": Field(STR, None, nullable=True,
                          help="bot whose win rate picks best_model.zip (default: the first bot)"),
+        "search": Field(STR, None, nullable=True,
+                        help="also evaluate the final network with play-time search: the options of "
+                             "'trained:model.zip;OPTIONS' (e.g. 'iterations=100'; '' for the defaults); null: off"),
+        "search_games": Field(INT, 200, minimum=1, help="games per bot for the network with search"),
     },
     "rllib": {
         "address": Field(STR, None, nullable=True,

@@ -38,7 +38,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.training.config import algorithm_class
-from yokai_envs.training.evaluate import evaluate_checkpoint, needs_opponents
+from yokai_envs.training.evaluate import evaluate_checkpoint, evaluate_spec, needs_opponents
 from yokai_envs.training.safety import (
     NoGuard,
     RunInterrupted,
@@ -347,9 +347,30 @@ class RunBase:
             "deterministic": evaluation["deterministic"], "seats": evaluation["seats"],
             "best_model": self.state["best"], "results": results,
         })
+        search = self.search_evaluation()
+        if search is not None:
+            report["search"] = search
         with self.guard.saving():
             atomic_write_text(self.folder.eval, json.dumps(report, indent=2))
         return report
+
+    def search_evaluation(self) -> dict[str, Any] | None:
+        """The final network with its play-time search (``evaluation.search``) against every bot:
+        the trained opponent ``trained:model.zip;OPTIONS`` (SB3 checkpoints only)."""
+        evaluation = self.config["evaluation"]
+        if evaluation.get("search") is None or self.backend_name not in ("", "sb3"):
+            return None
+        spec = f"trained:{self.folder.model}" + (f";{evaluation['search']}" if evaluation["search"] else "")
+        started = time.perf_counter()
+        results = evaluate_spec(spec, self.env_id, self.options, list(evaluation["bots"]),
+                                evaluation["search_games"], seed=self.eval_seed() + 1, seats=evaluation["seats"],
+                                workers=evaluation["workers"])
+        search = {"spec": spec, "games_per_bot": evaluation["search_games"],
+                  "eval_seconds": round(time.perf_counter() - started, 1), "results": results}
+        with self.guard.saving():
+            self.state["search_evaluation"] = {"step": self.current_step(), **search}
+            self.folder.save_state(self.state)
+        return search
 
     def finish(self) -> None:
         with self.guard.saving():

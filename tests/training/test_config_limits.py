@@ -10,8 +10,10 @@ import pytest
 from yokai_envs.cli import main as yokai_main
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.registry import make_game
-from yokai_envs.training import config as config_module
-from yokai_envs.training.config import MAX_YAML_NODES, estimate_memory, load_config
+from yokai_envs.training import memory as memory_module
+from yokai_envs.training.config import load_config
+from yokai_envs.training.memory import estimate_memory
+from yokai_envs.training.yaml_io import MAX_YAML_NODES
 
 QUICK = "configs/yonkai_no_yokai/quick.yaml"
 
@@ -67,7 +69,7 @@ def test_memory_is_estimated_before_anything_starts(monkeypatch):
     config["training"]["n_envs"] *= 2
     assert estimate_memory(config, game)["rollout buffer"] == 2 * base["rollout buffer"]
     # A machine with little memory refuses the quick config itself, saying how much it has.
-    monkeypatch.setattr(config_module, "available_memory", lambda: 1024 * 1024)
+    monkeypatch.setattr(memory_module, "available_memory", lambda: 1024 * 1024)
     _refused([], r"and this machine has 1 MiB available")
 
 

@@ -22,8 +22,9 @@ import pytest
 from yokai_envs.cli import main as yokai_main
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.training.config import load_config
+from yokai_envs.training.run import clear_run_folder
 from yokai_envs.training.safety import MARKER, SignalGuard
-from yokai_envs.training.trainer import Trainer, clear_run_folder
+from yokai_envs.training.trainer import Trainer
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = "configs/yonkai_no_yokai/quick.yaml"

@@ -50,7 +50,7 @@ def resolve(args: argparse.Namespace) -> dict:
     if args.resume and not args.config:
         if not args.out:
             raise ConfigError("--resume needs --out RUN_DIR (or --config FILE naming the run's output.dir)")
-        from yokai_envs.training.trainer import read_run_config
+        from yokai_envs.training.run import read_run_config
 
         return load_config(None, args.overrides, args.out, base=read_run_config(args.out))
     return load_config(args.config, args.overrides, args.out)

@@ -14,18 +14,17 @@ import contextlib
 import difflib
 import importlib
 import inspect
-import itertools
 import math
-import os
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.training.schema import ALGORITHMS, REQUIRED, SCHEMA, Field, defaults
 
 # name -> (low, high, low included, high included): values outside train to NaN, crash or hang.
+from yokai_envs.training.memory import _check_memory
+from yokai_envs.training.schema import ALGORITHMS, REQUIRED, SCHEMA, Field, defaults
+from yokai_envs.training.yaml_io import parse_yaml, read_yaml
+
 HYPERPARAMETER_RANGES: dict[str, tuple[float, float, bool, bool]] = {
     "learning_rate": (0.0, 1.0, False, True),
     "gamma": (0.0, 1.0, True, True),
@@ -102,102 +101,6 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
 
 
 #: A config expanded past this many YAML nodes (aliases counted every time they are used) is refused.
-MAX_YAML_NODES = 100_000
-MAX_CONFIG_BYTES = 1_000_000
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` that refuses a key given twice in one mapping."""
-
-    def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
-        if isinstance(node, yaml.MappingNode):
-            seen: dict[Any, Any] = {}
-            for key_node, _ in node.value:
-                if key_node.tag == "tag:yaml.org,2002:merge":
-                    continue
-                key = self.construct_object(key_node, deep=True)
-                try:
-                    first = seen.get(key)
-                except TypeError:
-                    continue
-                if first is not None:
-                    raise yaml.constructor.ConstructorError(
-                        None, None, f"duplicate key {key!r} (first at line {first.line + 1}; "
-                                    "YAML would silently keep the last)", key_node.start_mark)
-                seen[key] = key_node.start_mark
-        return super().construct_mapping(node, deep=deep)
-
-
-def _expanded_size(node: Any, memo: dict[int, int], open_nodes: set[int], source: str) -> int:
-    """Nodes in the tree with every alias expanded (memoized: cheap even for an alias bomb)."""
-    key = id(node)
-    if key in open_nodes:
-        raise ConfigError(f"{source}: a recursive alias (a node that contains itself)")
-    if key in memo:
-        return memo[key]
-    open_nodes.add(key)
-    if isinstance(node, yaml.MappingNode):
-        size = 1 + sum(_expanded_size(k, memo, open_nodes, source) + _expanded_size(v, memo, open_nodes, source)
-                       for k, v in node.value)
-    elif isinstance(node, yaml.SequenceNode):
-        size = 1 + sum(_expanded_size(v, memo, open_nodes, source) for v in node.value)
-    else:
-        size = 1
-    open_nodes.discard(key)
-    memo[key] = min(size, 10 * MAX_YAML_NODES)
-    return memo[key]
-
-
-def parse_yaml(text: str, source: str) -> Any:
-    """YAML text as plain data (safe tags only), refusing duplicate keys and alias expansion
-    past :data:`MAX_YAML_NODES`; every failure is a ConfigError naming ``source``."""
-    loader: _StrictLoader | None = None
-    try:
-        loader = _StrictLoader(text)
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        size = _expanded_size(node, {}, set(), source)
-        if size > MAX_YAML_NODES:
-            raise ConfigError(f"{source}: expands to more than {MAX_YAML_NODES:,} YAML nodes (aliases repeat "
-                              "what they name); refusing it")
-        return loader.construct_document(node)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{source}: not valid YAML: {exc}") from None
-    except RecursionError:
-        raise ConfigError(f"{source}: nested too deeply (or a recursive alias)") from None
-    finally:
-        if loader is not None:
-            loader.dispose()
-
-
-def read_yaml_file(path: str | Path) -> Any:
-    """A YAML file as data: UTF-8 only, bounded in size (see :func:`parse_yaml`)."""
-    p = Path(path)
-    if not p.is_file():
-        raise ConfigError(f"config file not found: {str(path)!r}")
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{path}: {len(raw):,} bytes; a config is at most {MAX_CONFIG_BYTES:,}")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}: {raw[exc.start:exc.start + 1]!r})") from None
-    return parse_yaml(text, str(path))
-
-
-def read_yaml(path: str | Path) -> dict[str, Any]:
-    data = read_yaml_file(path)
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: the top level must be a mapping of sections, got {type(data).__name__}")
-    return data
-
-
 def game_name(env_id: str) -> str:
     """``yonkai_no_yokai_v1`` -> ``yonkai_no_yokai`` (the configs/ and runs/ folder name)."""
     head, _, version = env_id.rpartition("_v")
@@ -427,69 +330,6 @@ def _check_game(game: dict[str, Any], errors: list[str]) -> Any:
         errors.append(f"game.learner_seat: {game['learner_seat']} is not a seat of {env_id} "
                       f"with {seats} players; valid: null (rotate) or 0..{seats - 1}")
     return instance
-
-
-def estimate_memory(config: dict[str, Any], game: Any) -> dict[str, int]:
-    """Bytes the run will hold at once, by part (a lower bound: what the config alone decides).
-
-    rollout buffer: per env step the observation, the action mask (float32 in sb3-contrib), the
-    action and six float32 columns, twice (the buffer is flattened into a copy for training);
-    network: actor and critic weights, gradients and Adam's two moments (4 copies, float32);
-    activations: one minibatch through every layer of both nets, forward and backward;
-    pretrain: the teacher's decisions (observation, mask) held for behaviour cloning.
-    """
-    algorithm, training = config["algorithm"], config["training"]
-    hyper = algorithm["hyperparameters"]
-    obs, actions = int(game.observation_size), int(game.num_actions)
-    n_envs = training["n_envs"]
-    n_steps = int(hyper.get("n_steps", 2048))
-    batch = int(hyper.get("batch_size", 64))
-    network = algorithm["network"]
-    pi = [int(h) for h in (network["pi"] if network["pi"] is not None else network["net_arch"])]
-    vf = [int(h) for h in (network["vf"] if network["vf"] is not None else network["net_arch"])]
-    critic_in = obs + (int(game.state_size) if algorithm["network"]["critic_state"] else 0)
-    per_step = 4 * obs + 4 * actions + 8 + 6 * 4
-    if algorithm["network"]["critic_state"]:
-        per_step += 4 * int(game.state_size)
-
-    def params(inputs: int, layers: list[int], out: int) -> int:
-        sizes = [inputs, *layers, out]
-        return sum(a * b + b for a, b in itertools.pairwise(sizes))
-
-    parts = {
-        "rollout buffer": 2 * n_steps * n_envs * per_step,
-        "network": 16 * (params(obs, pi, actions) + params(critic_in, vf, 1)),
-        "activations": 3 * 4 * batch * (sum(pi) + sum(vf) + actions + obs + critic_in),
-    }
-    if config["pretrain"]["imitate"]:
-        parts["pretrain data"] = int(config["pretrain"]["steps"]) * (4 * obs + 4 * actions + 16)
-    return parts
-
-
-def available_memory() -> int | None:
-    """Bytes this machine can give a new process now (MemAvailable), or None when unknown."""
-    with contextlib.suppress(OSError, ValueError):
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemAvailable:"):
-                return int(line.split()[1]) * 1024
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        return int(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
-    return None
-
-
-def _gib(n: float) -> str:
-    return f"{n / 2**30:.1f} GiB" if n >= 2**30 / 10 else f"{n / 2**20:.0f} MiB"
-
-
-def _check_memory(config: dict[str, Any], game: Any, errors: list[str]) -> None:
-    parts = estimate_memory(config, game)
-    need = sum(parts.values())
-    have = available_memory()
-    if have is not None and need > have:
-        detail = ", ".join(f"{name} {_gib(size)}" for name, size in parts.items())
-        errors.append(f"memory: this config needs at least {_gib(need)} ({detail}), and this machine has "
-                      f"{_gib(have)} available; lower training.n_envs, algorithm.hyperparameters.n_steps / "
-                      "batch_size or algorithm.network.net_arch")
 
 
 def _check_evaluation(evaluation: dict[str, Any], seats: int, errors: list[str]) -> None:

@@ -38,8 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.training.run import RunBase, RunFolder
 from yokai_envs.training.safety import RunInterrupted, RunStopped, atomic_copy, atomic_target
-from yokai_envs.training.trainer import ACTIVATION_CLASSES, RunBase, RunFolder
+from yokai_envs.training.trainer import ACTIVATION_CLASSES
 
 # MaskablePPO hyperparameter -> RLlib PPOConfig.training() argument.
 HYPERPARAMETERS = {

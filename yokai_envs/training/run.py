@@ -1,0 +1,302 @@
+"""A run folder and what every trainer shares (the SB3 trainer, ``trainer.py``, and the RLlib one).
+
+A run folder holds::
+
+    config.yaml            the resolved config (what --resume reuses)
+    state.json             progress: steps, evaluation history, reward curve, best score, snapshots,
+                           and the behaviour-cloning result when the config has a pretrain teacher
+    model.zip              the final policy          } agents.make("policy:PATH", env_id)
+    best_model.zip         best by evaluation        }
+    checkpoints/latest.zip the latest policy
+    checkpoints/resume.zip the full training state (optimizer, centralized critic) for --resume
+    checkpoints/state.json state.json as of that checkpoint (--resume continues from it, dropping
+                           the evaluations and rewards of steps after it)
+    checkpoints/best_model.zip  best_model.zip as of that checkpoint
+    snapshots/step_N.zip   self-play snapshots in the opponent pool
+    logs/                  SB3 TensorBoard events and progress.csv (logs/resume_K/ after a resume)
+    learning_curve.png     episode reward and win rate vs each evaluation bot over steps
+    eval.json              the final arena table against the configured bots
+    .yokai-run.json        the marker: this folder is a run (--overwrite replaces only such a
+                           folder, and only the files above)
+
+Every file is written under a temporary name and renamed into place (training/safety.py), and
+SIGTERM stops a run like Ctrl-C: the checkpoint is saved and the message says how to resume.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from yokai_envs.core.errors import ConfigError
+from yokai_envs.training.evaluate import evaluate_spec, needs_opponents
+from yokai_envs.training.safety import (
+    NoGuard,
+    RunInterrupted,
+    SignalGuard,
+    atomic_target,
+    atomic_write_text,
+    check_new_run_folder,
+    clear_run_entries,
+    is_run_folder,
+    write_marker,
+)
+
+
+class RunFolder:
+    """Paths and the persistent state of a run folder."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+        self.config = self.root / "config.yaml"
+        self.state_file = self.root / "state.json"
+        self.model = self.root / "model.zip"
+        self.best_model = self.root / "best_model.zip"
+        self.latest = self.root / "checkpoints" / "latest.zip"
+        self.resume = self.root / "checkpoints" / "resume.zip"
+        self.snapshots = self.root / "snapshots"
+        self.logs = self.root / "logs"
+        self.curve = self.root / "learning_curve.png"
+        self.eval = self.root / "eval.json"
+        self.checkpoint_state = self.root / "checkpoints" / "state.json"
+        self.checkpoint_best = self.root / "checkpoints" / "best_model.zip"
+
+    @staticmethod
+    def fresh_state() -> dict[str, Any]:
+        return {"timesteps": 0, "evaluations": [], "rewards": [], "best": None, "snapshots": [],
+                "sessions": 0, "train_seconds": 0.0, "finished": False}
+
+    def load_state(self, path: Path | None = None) -> dict[str, Any]:
+        path = path or self.state_file
+        if not path.exists():
+            return self.fresh_state()
+        try:
+            state = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as err:
+            raise ConfigError(f"{path}: unreadable run state ({err})") from None
+        if not isinstance(state, dict) or not {"timesteps", "evaluations", "sessions"} <= state.keys():
+            raise ConfigError(f"{path}: not a run state (expected a JSON object with timesteps, evaluations, "
+                              "sessions)")
+        return state
+
+    def save_state(self, state: dict[str, Any]) -> None:
+        atomic_write_text(self.state_file, json.dumps(state, indent=2))
+
+
+def clear_run_folder(root: str | Path) -> list[str]:
+    """Delete a previous run's own files (only in a run folder: see training/safety.py)."""
+    path = Path(root)
+    check_new_run_folder(path, overwrite=True)
+    return clear_run_entries(path) if path.exists() else []
+
+
+def read_run_config(run_dir: str | Path) -> dict[str, Any]:
+    """The config saved in a run folder (for ``--resume``)."""
+    folder = RunFolder(run_dir)
+    if not folder.config.exists():
+        raise ConfigError(f"{folder.root}: no config.yaml; is this a run folder?")
+    from yokai_envs.training.yaml_io import read_yaml_file
+
+    config = read_yaml_file(folder.config)
+    if not isinstance(config, dict):
+        raise ConfigError(f"{folder.config}: not a mapping of config keys")
+    return config
+
+
+
+def _slug(label: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in label).strip("_")
+
+
+# ---------------------------------------------------------------------- the run
+class RunBase:
+    """What every backend's trainer shares: the config, the run folder, the check that a new run
+    does not overwrite an old one and a resumed run has something to resume, and evaluation:
+    the seed of its deals, the score that picks the best model, the history in state.json, the
+    final report (eval.json) and the learning curve. A backend supplies how to evaluate a saved
+    policy, how to copy one, the current step and its metrics logger."""
+
+    #: Added to the plot title and the report (e.g. "rllib"); empty for the default SB3 backend.
+    backend_name = ""
+
+    def __init__(self, config: dict[str, Any], folder: RunFolder, resume: bool, progress: bool | None,
+                 overwrite: bool = False) -> None:
+        self.config = config
+        self.folder = folder
+        self.resume = resume
+        self.overwrite = overwrite and not resume
+        self.guard: SignalGuard = NoGuard()
+        self.progress = config["output"]["progress_bar"] if progress is None else progress
+        self.env_id: str = config["game"]["env_id"]
+        self.options: dict[str, Any] = dict(config["game"]["options"])
+        # Every check before anything is written or deleted: a refused run changes nothing.
+        if resume:
+            if not folder.resume.exists():
+                hint = ("; nothing was saved before it stopped: start afresh with --overwrite"
+                        if is_run_folder(folder.root) else "")
+                raise ConfigError(f"--resume: {folder.root} has no {folder.resume.relative_to(folder.root)} "
+                                  f"to continue from{hint}")
+            current = folder.load_state()
+            total = config["training"]["total_timesteps"]
+            if current.get("finished") and current["timesteps"] >= total:
+                raise ConfigError(f"--resume: the run in {folder.root} already finished at step "
+                                  f"{current['timesteps']} (training.total_timesteps {total}); to train longer "
+                                  "pass --set training.total_timesteps=N with a larger N")
+            # Continue from the checkpoint: what was recorded after it belongs to discarded steps.
+            self.state = folder.load_state(folder.checkpoint_state) if folder.checkpoint_state.exists() else current
+            self.state["sessions"] = max(current.get("sessions", 0), self.state.get("sessions", 0))
+            self.state["finished"] = False
+        else:
+            check_new_run_folder(folder.root, overwrite)
+            self.state = folder.fresh_state()
+
+    def prepare_folder(self) -> None:
+        """Create (or clear, with --overwrite) the run folder; mark it; write the config; on
+        --resume put back the best model of the checkpoint."""
+        folder = self.folder
+        if self.overwrite and folder.root.exists():
+            clear_run_entries(folder.root)
+        folder.root.mkdir(parents=True, exist_ok=True)
+        write_marker(folder.root, self.backend_name)
+        atomic_write_text(folder.config, yaml.safe_dump(self.config, sort_keys=False))
+        if self.resume and folder.checkpoint_state.exists():
+            if self.state.get("best") is None:
+                self.remove_policy(folder.best_model)
+            elif folder.checkpoint_best.exists():
+                self.copy_policy(folder.checkpoint_best, folder.best_model)
+            folder.save_state(self.state)
+
+    def commit_checkpoint(self) -> None:
+        """The last step of a checkpoint (after the policies are saved): the best model and the
+        state as of now, which --resume continues from."""
+        folder = self.folder
+        self.state["checkpoint"] = self.current_step()
+        if folder.best_model.exists():
+            self.copy_policy(folder.best_model, folder.checkpoint_best)
+        atomic_write_text(folder.checkpoint_state, json.dumps(self.state, indent=2))
+        folder.save_state(self.state)
+
+    def remove_policy(self, path: Path) -> None:
+        if path.exists():
+            path.unlink()
+
+    def interrupted_message(self, where: str) -> str:
+        return f"stopped {where}; continue with yokai train --resume --out {self.folder.root}"
+
+    # ------------------------------------------------------------------ what a backend supplies
+    def evaluate_policy(self, path: Path, games: int, seed: int, workers: int | None = None,
+                        references: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
+        raise NotImplementedError
+
+    def copy_policy(self, source: Path, target: Path) -> None:
+        raise NotImplementedError
+
+    def current_step(self) -> int:
+        raise NotImplementedError
+
+    def metrics_logger(self) -> Any:
+        """An SB3-style logger (``record``, ``dump``) for the eval/ curves."""
+        raise NotImplementedError
+
+    def policy_label(self, path: Path) -> str:
+        """How eval.json names the evaluated policy (a spec ``agents.make`` takes)."""
+        return str(path)
+
+    # ------------------------------------------------------------------ shared evaluation
+    def eval_seed(self) -> int:
+        # The same deals at every evaluation, so the curve compares like with like.
+        return self.config["training"]["seed"] + 10_007
+
+    def score_key(self) -> str:
+        evaluation = self.config["evaluation"]
+        if not needs_opponents(self.env_id, self.options):
+            return "self"
+        return evaluation["best_by"] or evaluation["bots"][0]
+
+    def record_evaluation(self, results: dict[str, dict[str, Any]], final: bool = False) -> bool:
+        """Append to the history; True (and the best model copied) when it is the best so far."""
+        state = self.state
+        step = self.current_step()
+        state["evaluations"].append({"step": step, "final": final, "results": results})
+        logger = self.metrics_logger()
+        for label, row in results.items():
+            logger.record(f"eval/win_rate_{_slug(label)}", row["win_rate"])
+        logger.dump(step)
+        key = self.score_key()
+        score = results[key]["win_rate"] if key in results else None
+        improved = score is not None and (state["best"] is None or score > state["best"]["win_rate"])
+        with self.guard.saving():
+            if improved:
+                self.copy_policy(self.folder.model if final else self.folder.latest, self.folder.best_model)
+                state["best"] = {"step": step, "win_rate": score, "against": key}
+            self.folder.save_state(state)
+        return improved
+
+    def final_evaluation(self) -> dict[str, Any]:
+        """The final arena run of the finished model against every bot; writes eval.json."""
+        evaluation = self.config["evaluation"]
+        started = time.perf_counter()
+        try:
+            results = self.evaluate_policy(self.folder.model, evaluation["final_games"], seed=self.eval_seed() + 1,
+                                           workers=evaluation["workers"])
+        except KeyboardInterrupt as stop:
+            number = getattr(stop, "signal_number", 2)
+            raise RunInterrupted(self.interrupted_message(
+                f"during the final evaluation (training is done and saved at step {self.current_step()}); "
+                "the evaluation runs again"), number) from None
+        seconds = time.perf_counter() - started
+        if not self.folder.best_model.exists():
+            with self.guard.saving():
+                self.copy_policy(self.folder.model, self.folder.best_model)
+        self.record_evaluation(results, final=True)
+        report: dict[str, Any] = {"env_id": self.env_id, "env_options": self.options,
+                                  "policy": self.policy_label(self.folder.model)}
+        if self.backend_name:
+            report["backend"] = self.backend_name
+        report.update({
+            "timesteps": self.current_step(), "train_seconds": round(self.state["train_seconds"], 1),
+            "eval_seconds": round(seconds, 1), "games_per_bot": evaluation["final_games"],
+            "deterministic": evaluation["deterministic"], "seats": evaluation["seats"],
+            "best_model": self.state["best"], "results": results,
+        })
+        search = self.search_evaluation()
+        if search is not None:
+            report["search"] = search
+        with self.guard.saving():
+            atomic_write_text(self.folder.eval, json.dumps(report, indent=2))
+        return report
+
+    def search_evaluation(self) -> dict[str, Any] | None:
+        """The final network with its play-time search (``evaluation.search``) against every bot:
+        the trained opponent ``trained:model.zip;OPTIONS`` (SB3 checkpoints only)."""
+        evaluation = self.config["evaluation"]
+        if evaluation.get("search") is None or self.backend_name not in ("", "sb3"):
+            return None
+        spec = f"trained:{self.folder.model}" + (f";{evaluation['search']}" if evaluation["search"] else "")
+        started = time.perf_counter()
+        results = evaluate_spec(spec, self.env_id, self.options, list(evaluation["bots"]),
+                                evaluation["search_games"], seed=self.eval_seed() + 1, seats=evaluation["seats"],
+                                workers=evaluation["workers"])
+        search = {"spec": spec, "games_per_bot": evaluation["search_games"],
+                  "eval_seconds": round(time.perf_counter() - started, 1), "results": results}
+        with self.guard.saving():
+            self.state["search_evaluation"] = {"step": self.current_step(), **search}
+            self.folder.save_state(self.state)
+        return search
+
+    def finish(self) -> None:
+        with self.guard.saving():
+            self.state["finished"] = True
+            self.folder.save_state(self.state)
+            self.plot()
+
+    def plot(self) -> None:
+        from yokai_envs.training.plot import plot_learning_curve
+
+        suffix = f" ({self.backend_name})" if self.backend_name else ""
+        with atomic_target(self.folder.curve) as tmp:
+            plot_learning_curve(self.state, tmp, title=f"{self.env_id} {self.options or ''}{suffix}".strip())

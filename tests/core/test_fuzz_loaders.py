@@ -172,11 +172,6 @@ def test_card_and_deck_files_random_text(tmp_path_factory, loader, text):
     _only_own_errors(FILE_LOADERS[loader], _write(tmp_path_factory.mktemp("d"), "deck.yaml", text.encode("utf-8")))
 
 
-@pytest.mark.xfail(raises=UnicodeDecodeError, strict=False,
-                   reason="known gap in the game packages (outside issue 24's lane): yokaizo/cards.py load_pool "
-                          "and resolve_deck, yyh_tcg/cards.py _load and yyh_tcg/decks.py read_deck_file catch "
-                          "OSError and YAMLError but not UnicodeDecodeError, so a non-UTF-8 card or deck file "
-                          "escapes as a UnicodeDecodeError instead of a ConfigError")
 @pytest.mark.parametrize("loader", list(FILE_LOADERS), ids=list(FILE_LOADERS))
 def test_card_and_deck_files_that_are_not_utf8(tmp_path, loader):
     _only_own_errors(FILE_LOADERS[loader], _write(tmp_path, "deck.yaml", b"cards: [\x80\xff]\n"))
@@ -208,8 +203,5 @@ def test_game_options_as_trees(env_id, options):
     _only_own_errors(_game_options, env_id, options)
 
 
-@pytest.mark.xfail(raises=TypeError, strict=False,
-                   reason="known gap in yyh_tcg (outside issue 24's lane): option cards=<not a path> reaches "
-                          "pathlib and raises TypeError instead of ConfigError")
 def test_yyh_cards_option_that_is_not_a_path():
     _only_own_errors(_game_options, YYH, {"cards": []})

@@ -301,7 +301,7 @@ def load_pool(path: str | os.PathLike | None = None) -> Pool:
     path = Path(path) if path is not None else HERE / "cards.yaml"
     try:
         data = yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError) as exc:
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise ConfigError(f"yokaizo card pool {path}: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list) or not isinstance(
             data.get("factions"), dict):
@@ -378,7 +378,7 @@ def resolve_deck(spec: Any, pool: Pool) -> tuple[int, ...]:
     if path.suffix in (".yaml", ".yml") or path.exists():
         try:
             data = yaml.safe_load(path.read_text())
-        except (OSError, yaml.YAMLError) as exc:
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
             raise ConfigError(f"yokaizo deck file {path}: {exc}") from None
         entries = data.get("cards") if isinstance(data, dict) else data
         return validate_deck(_expand(entries, f"deck file {path}"), pool, f"deck file {path}")

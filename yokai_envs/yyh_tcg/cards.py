@@ -282,13 +282,15 @@ def load_pool(path: str | Path | None = None) -> CardPool:
     """The default pool (cached) or a pool from ``path``."""
     if path is None:
         return _default_pool()
+    if not isinstance(path, str | Path):
+        raise ConfigError(f"option cards must be a path to a card file (or None), got {type(path).__name__} {path!r}")
     return _load(Path(path))
 
 
 def _load(path: Path) -> CardPool:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as err:
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
         raise ConfigError(f"cannot read card file {path}: {err}") from err
     return parse_pool(data, str(path))
 

@@ -63,7 +63,7 @@ def validate_deck(counts: Any, pool: CardPool, deck_name: str = "deck") -> list[
 def read_deck_file(path: Path) -> tuple[str, dict[str, int]]:
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError as err:
+    except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"cannot read deck file {path}: {err}") from err
     if path.suffix.lower() in (".yaml", ".yml"):
         try:

@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
 # Set up .venv, then the main job: train a MaskablePPO network for Yonkai no Yokai (4 players)
-# on the quick config (a few minutes on 2 CPU cores), then the arena: the network alone and the
-# network with its play-time search (the trained opponent, agent spec trained:PATH;OPTIONS)
-# against three randoms and against three heuristics. The run folder runs/yonkai_no_yokai/quick
-# holds model.zip, best_model.zip, eval.json (both tables), learning_curve.png and the logs;
-# a rerun replaces it.
+# on the quick config (a few minutes on 2 CPU cores), then the arena against three randoms and
+# three heuristics. The run folder runs/yonkai_no_yokai/quick holds model.zip, best_model.zip,
+# eval.json, learning_curve.png and the logs; a rerun replaces it. The network with its
+# play-time search (agent spec trained:PATH) is evaluated by adding
+# --set "evaluation.search=iterations=50;opponents=rollout;search=flat;beliefs=heuristic"
+# (minutes more; see configs/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-SEARCH="iterations=50;opponents=rollout;search=flat;beliefs=heuristic"
-.venv/bin/yokai train --config configs/yonkai_no_yokai/quick.yaml --overwrite \
-    --set "evaluation.search=$SEARCH" --set evaluation.search_games=100 --set evaluation.workers=2
+.venv/bin/yokai train --config configs/yonkai_no_yokai/quick.yaml --overwrite --set evaluation.workers=2
 .venv/bin/python - <<'PY'
 import json
 report = json.load(open("runs/yonkai_no_yokai/quick/eval.json"))

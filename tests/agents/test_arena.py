@@ -79,6 +79,7 @@ def test_duplicate_deals_are_really_replayed():
     assert len(result.records) == 8 and len(hands) == 2
 
 
+@pytest.mark.slow
 def test_reproducible_by_seed_and_independent_of_workers():
     kwargs = {"agents": ["random", "ismcts:iterations=10"], "games": 6, "seed": 11}
     one = run_match(ToyTrickGame, **kwargs)

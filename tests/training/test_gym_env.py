@@ -122,7 +122,7 @@ def test_check_env_passes_toy_and_yonkai():
     check_env(yokai_envs.make_gym(YONKAI, opponents=["random"], num_players=4))
 
 
-@pytest.mark.parametrize("vec_cls", [DummyVecEnv, SubprocVecEnv])
+@pytest.mark.parametrize("vec_cls", [DummyVecEnv, pytest.param(SubprocVecEnv, marks=pytest.mark.slow)])
 def test_vec_envs_step_and_expose_masks(vec_cls):
     fns = [functools.partial(yokai_envs.make_gym, YONKAI, opponents=["random"], num_players=3) for _ in range(2)]
     vec = vec_cls(fns)

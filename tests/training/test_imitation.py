@@ -72,6 +72,7 @@ def test_collect_gives_the_same_data_when_its_block_must_grow(monkeypatch):
         assert np.array_equal(roomy[key], tight[key]), key
 
 
+@pytest.mark.slow
 def test_pretrained_policy_copies_the_heuristic(tmp_path):
     out = tmp_path / "run"
     config = load_config("configs/yonkai_no_yokai/quick.yaml", SMALL, out=str(out))

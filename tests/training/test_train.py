@@ -24,6 +24,7 @@ TINY = ["training.total_timesteps=256", "training.n_envs=2", "algorithm.hyperpar
         "opponents.self_play.pool_size=1"]
 
 
+@pytest.mark.slow
 def test_tiny_run_end_to_end_then_resume(tmp_path):
     out = tmp_path / "run"
     code = yokai_main(["train", "--config", "configs/yonkai_no_yokai/quick.yaml", "--out", str(out),

@@ -4,6 +4,7 @@ public; cards the opponent has shown stay among its hand and face-down cards).""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -53,40 +54,40 @@ def resample_hidden(table: Rules, seat: int, rng: np.random.Generator) -> None:
     opp.deck = unknown
     # No Team Bonus refresh here: before the reveal nobody's bonus is computed (the reveal does it).
 
+
 def place_shown(table: Rules, opp: PlayerState, n_hand: int, n_down: int, unknown: list[int],
                 rng: np.random.Generator) -> list[int]:
     """Where the shown cards go among hand places (first ``n_hand``) and face-down places:
-    a card id per place, -1 where an unknown card goes. Non-attachables go to the hand;
-    enough attachables must be left for the face-down places."""
+    a card id per place, -1 where an unknown card goes.
+
+    Non-attachables can only be in the hand. Each attachable shown card is in a hand place or a
+    face-down place, and the face-down places it leaves must still be fillable from the unknown
+    attachables. The sample is uniform over the placements that fit (shown cards in distinct
+    places, each equally likely), drawn exactly: first how many shown attachables are face-down,
+    weighted by how many placements have that count, then which ones and where. It never looks
+    at where the cards really are, and it always succeeds, since the real placement fits."""
     cards = table.pool.cards
-    shown = sorted(opp.shown)
-    if not shown:
-        return [-1] * (n_hand + n_down)
-    spare = sum(cards[c].type in ATTACHABLE for c in unknown)
-    for _ in range(20):
-        places = [-1] * (n_hand + n_down)
-        free_hand = list(rng.permutation(n_hand))
-        ok = True
-        for cid in sorted(shown, key=lambda c: cards[c].type in ATTACHABLE):
-            if cards[cid].type in ATTACHABLE:
-                free = [p for p in range(n_hand + n_down) if places[p] < 0]
-                if not free:
-                    ok = False
-                    break
-                places[free[int(rng.integers(len(free)))]] = cid
-            else:
-                while free_hand and places[free_hand[-1]] >= 0:
-                    free_hand.pop()
-                if not free_hand:
-                    ok = False
-                    break
-                places[free_hand.pop()] = cid
-        if ok and sum(p < 0 for p in places[n_hand:]) <= spare:
-            return places
-    # Fall back to where the shown cards really are (always possible).
     places = [-1] * (n_hand + n_down)
-    real = opp.hidden_cards()
-    for cid in shown:
-        i = next(i for i, c in enumerate(real) if c == cid and places[i] < 0)
-        places[i] = cid
+    plain = [c for c in sorted(opp.shown) if cards[c].type not in ATTACHABLE]
+    attachable = [c for c in sorted(opp.shown) if cards[c].type in ATTACHABLE]
+    if not plain and not attachable:
+        return places
+    spare = sum(cards[c].type in ATTACHABLE for c in unknown)
+    hand_free = n_hand - len(plain)
+    k = len(attachable)
+    fits = range(max(0, k - hand_free, n_down - spare), min(k, n_down) + 1)
+    if hand_free < 0 or not fits:
+        raise RuntimeError("no placement of the shown cards fits what the seat saw (an engine invariant broke)")
+    weights = np.array([math.comb(k, x) * math.perm(n_down, x) * math.perm(hand_free, k - x) for x in fits],
+                       dtype=float)
+    face_down = fits[int(rng.choice(len(fits), p=weights / weights.sum()))]
+    hand_places = [int(p) for p in rng.permutation(n_hand)]
+    for cid in plain:
+        places[hand_places.pop()] = cid
+    order = [attachable[int(i)] for i in rng.permutation(k)]
+    down_places = [n_hand + int(p) for p in rng.permutation(n_down)[:face_down]]
+    for cid, place in zip(order[:face_down], down_places, strict=True):
+        places[place] = cid
+    for cid in order[face_down:]:
+        places[hand_places.pop()] = cid
     return places

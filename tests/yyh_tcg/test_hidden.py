@@ -1,0 +1,59 @@
+"""determinize's placement of shown cards: exact, and blind to where they really are."""
+
+from __future__ import annotations
+
+from collections import Counter
+from types import SimpleNamespace
+
+import numpy as np
+
+from tests.yyh_tcg.helpers import new_game
+from yokai_envs.yyh_tcg.cards import ATTACHABLE
+from yokai_envs.yyh_tcg.hidden import place_shown
+
+
+def _cards():
+    g = new_game()
+    cards = g.pool.cards
+    attachable = [c.id for c in cards if c.type in ATTACHABLE]
+    plain = [c.id for c in cards if c.type not in ATTACHABLE]
+    return g.table, attachable, plain
+
+
+def _opp(shown, really_hidden):
+    # hidden_cards is what the rejected fallback read: the twins below differ only there
+    return SimpleNamespace(shown=list(shown), hidden_cards=lambda: list(really_hidden))
+
+
+def test_shown_cards_are_placed_without_reading_where_they_really_are() -> None:
+    """Three shown attachables must all be face-down (no unknown attachable is left for those
+    places), so random placement rarely fits; the sample used to fall back to the real places."""
+    table, attachable, plain = _cards()
+    shown = [*attachable[:3], plain[0]]
+    hand = [plain[0], *plain[1:8]]
+    unknown = plain[8:12]  # no attachable: the three face-down places hold the three shown ones
+    twin_a = _opp(shown, hand + attachable[:3])
+    twin_b = _opp(shown, hand + attachable[2::-1][:3])
+    for seed in range(200):
+        a = place_shown(table, twin_a, 8, 3, list(unknown), np.random.default_rng(seed))
+        b = place_shown(table, twin_b, 8, 3, list(unknown), np.random.default_rng(seed))
+        assert a == b
+        assert sorted(a[8:]) == sorted(attachable[:3]) and plain[0] in a[:8]
+
+
+def test_placements_are_uniform_over_those_that_fit() -> None:
+    """Two shown attachables, two hand places, two face-down places, one unknown attachable:
+    of the 12 ways to place the pair, the 2 that leave both face-down places to unknown cards
+    do not fit; the other 10 are equally likely."""
+    table, attachable, plain = _cards()
+    shown = attachable[:2]
+    unknown = [attachable[2], plain[0], plain[1]]
+    counts: Counter[tuple[int, ...]] = Counter()
+    draws = 5000
+    rng = np.random.default_rng(7)
+    for _ in range(draws):
+        counts[tuple(place_shown(table, _opp(shown, []), 2, 2, list(unknown), rng))] += 1
+    assert len(counts) == 10
+    assert all(tuple(p)[2:] != (-1, -1) for p in counts)
+    for n in counts.values():
+        assert abs(n / draws - 0.1) < 0.02

@@ -10,7 +10,7 @@ import importlib.util
 import numpy as np
 import pytest
 
-from tests.interop.configs import PARAMS, pending_own_parallel_env
+from tests.interop.configs import PARAMS
 from yokai_envs.envs.parallel import parallel_env
 
 pytestmark = pytest.mark.filterwarnings("ignore")
@@ -23,18 +23,17 @@ AGILERL_PINS = ("agilerl 2.58.0 requires pettingzoo<1.27 (we run pettingzoo 1.27
 
 @pytest.mark.parametrize(("env_id", "options"), PARAMS)
 def test_parallel_infos_carry_every_agents_mask(env_id, options):
-    with pending_own_parallel_env(env_id):
-        env = parallel_env(env_id, mask_in_infos=True, **options)
-        observations, infos = env.reset(seed=0)
-        rng = np.random.default_rng(0)
-        for _ in range(200):
-            for agent in env.agents:
-                assert np.array_equal(infos[agent]["action_mask"], observations[agent]["action_mask"])
-                assert infos[agent]["action_mask"].any()
-            actions = {agent: int(rng.choice(np.flatnonzero(infos[agent]["action_mask"]))) for agent in env.agents}
-            observations, _, _, _, infos = env.step(actions)
-            if not env.agents:
-                observations, infos = env.reset()
+    env = parallel_env(env_id, mask_in_infos=True, **options)
+    observations, infos = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        for agent in env.agents:
+            assert np.array_equal(infos[agent]["action_mask"], observations[agent]["action_mask"])
+            assert infos[agent]["action_mask"].any()
+        actions = {agent: int(rng.choice(np.flatnonzero(infos[agent]["action_mask"]))) for agent in env.agents}
+        observations, _, _, _, infos = env.step(actions)
+        if not env.agents:
+            observations, infos = env.reset()
 
 
 @pytest.mark.skipif(importlib.util.find_spec("agilerl") is None, reason=AGILERL_PINS)

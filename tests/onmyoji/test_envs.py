@@ -86,7 +86,7 @@ def test_parallel_face_down_step_is_simultaneous_and_others_wait():
 
 
 def test_parallel_rejects_a_real_action_from_a_waiting_seat():
-    env = parallel_env(mode="duel")
+    env = parallel_env(mode="duel", illegal_action="raise")
     obs, _ = env.reset(seed=0)
     game = env.game
     rng = np.random.default_rng(0)
@@ -148,7 +148,7 @@ def _to_face_down_step(env, seed=3):
 
 def test_parallel_step_is_atomic():
     """Issue 20.2: a joint action with one illegal action changes nothing, and can be retried."""
-    env = parallel_env(mode="duel")
+    env = parallel_env(mode="duel", illegal_action="raise")
     _to_face_down_step(env)
     game = env.game
     first, second = (f"player_{s}" for s in game.order)
@@ -184,3 +184,33 @@ def test_parallel_penalize_passes_the_api_test():
 def test_retired_v0_is_refused():
     with pytest.raises(ValueError, match=r"retired.*onmyoji_v1"):
         yokai_envs.make("onmyoji_v0", mode="duel")
+
+
+def test_parallel_defaults_to_penalize_and_samples_from_each_agents_mask():
+    """Issue 22: the Parallel env follows the AEC env's PettingZoo conventions."""
+    env = parallel_env(mode="duel")
+    assert env.penalize_illegal
+    obs, _ = env.reset(seed=0)
+    for agent, observed in obs.items():
+        space = env.action_space(agent)
+        space.seed(1)
+        assert all(observed["action_mask"][space.sample()] for _ in range(100))
+    illegal = {a: int(np.flatnonzero(o["action_mask"] == 0)[0]) for a, o in obs.items()}
+    _, rewards, terms, _, infos = env.step(illegal)
+    assert rewards == dict.fromkeys(obs, -1.0) and all(terms.values())
+    assert all(info["illegal_action"] for info in infos.values())
+
+
+def test_parallel_max_cycles_counts_parallel_steps():
+    env = parallel_env(mode="duel", max_cycles=3, mask_in_infos=True)
+    obs, infos = env.reset(seed=0)
+    for _ in range(3):
+        assert env.agents and not env.game.is_over
+        assert all(np.array_equal(infos[a]["action_mask"], obs[a]["action_mask"]) for a in obs)
+        obs, _, terms, truncs, infos = env.step({a: env.action_space(a).sample() for a in env.agents})
+    assert all(truncs.values()) and not any(terms.values()) and env.agents == []
+    assert not env.game.is_over  # the cap, not the game, ended it
+    assert all(o["action_mask"].sum() == 1 and o["action_mask"][act.WAIT] for o in obs.values())
+    for bad in (0, -1, True, 2.5):
+        with pytest.raises(ConfigError, match="max_cycles"):
+            parallel_env(mode="duel", max_cycles=bad)

@@ -43,12 +43,12 @@ from yokai_envs.core.information import HISTORY_PAD, history_tokens
 from yokai_envs.core.render import render_in_mode
 from yokai_envs.envs.spaces import LegalDiscrete
 
-ENV_OPTIONS: dict[str, Any] = {"render_mode": None, "illegal_action": "raise", "history": 0, "mask_in_infos": False}
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
-#: The AEC env's default for an illegal action: PettingZoo's classic games end the game with -1
-#: for the offender. (``ENV_OPTIONS`` keeps "raise" for the Onmyoji Parallel env until it can
-#: penalize; the AEC env uses this default when the option is not given.)
+#: Every env's default for an illegal action (AEC, Parallel, gym): PettingZoo's classic games end
+#: the game with -1 for the offender.
 DEFAULT_ILLEGAL_ACTION = "penalize"
+ENV_OPTIONS: dict[str, Any] = {"render_mode": None, "illegal_action": DEFAULT_ILLEGAL_ACTION, "history": 0,
+                               "mask_in_infos": False}
 #: What PettingZoo's ``OrderEnforcingWrapper`` refuses to hand out before the first reset.
 BEFORE_RESET = frozenset({"rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents",
                           "agents"})
@@ -83,8 +83,6 @@ class YokaiAECEnv(AECEnv, EzPickle):
         EzPickle.__init__(self, **options)
         super().__init__()
         env_opts, game_opts = split_options(self.game_class, options)
-        if "illegal_action" not in options:
-            env_opts["illegal_action"] = DEFAULT_ILLEGAL_ACTION
         if env_opts["render_mode"] not in (None, *self.metadata["render_modes"]):
             raise ConfigError(f"render_mode {env_opts['render_mode']!r} is not one of "
                               f"{self.metadata['render_modes']}")

@@ -4,15 +4,18 @@
 and Co-op, ``player_1``; Solo is a 1-agent AEC game). ``parallel_env(...)`` is the Parallel API
 over the same Game: every live seat acts each step; a seat with nothing to decide gets a mask with
 only action 0 (``wait``). In the face-down card step both seats choose in the same parallel step.
-Both take the env options ``render_mode``, ``illegal_action`` and ``history=K`` (the last K events
-a seat saw as ``observation["history"]``; the event kinds are in the package README).
+Both take the env options ``render_mode``, ``illegal_action``, ``mask_in_infos`` and ``history=K``
+(the last K events a seat saw as ``observation["history"]``; the event kinds are in the package
+README), and ``max_cycles=K``: in the AEC env no seat makes more than K decisions; in the Parallel
+env, PettingZoo's meaning: the game is truncated after K parallel steps.
 
 A Parallel step is atomic: every action of the joint action is checked before any is applied, and
-a rejected joint action changes nothing. With ``illegal_action="raise"`` (the default) an action
-outside its seat's mask raises :class:`IllegalActionError` (a real action from a waiting seat too);
-with ``"penalize"`` the game ends at once instead: each offender gets -1, every other agent 0, and
-the offenders' infos say ``illegal_action``. A missing action for a seat that must decide is a
-usage error (ConfigError) either way.
+a rejected joint action changes nothing. With ``illegal_action="penalize"`` (the default, as in
+PettingZoo's classic games) an action outside its seat's mask (a real action from a waiting seat
+too) ends the game at once: each offender gets -1, every other agent 0, the offenders' infos say
+``illegal_action``, with PettingZoo's illegal-move warning. With ``"raise"`` it raises
+:class:`IllegalActionError` instead. A missing action for a seat that must decide is a usage error
+(ConfigError) either way. ``action_space(agent).sample()`` draws from that agent's current mask.
 
 Observation layout: see :mod:`yokai_envs.onmyoji.observation` (``env.observation_layout``).
 Action table (86 actions): see :mod:`yokai_envs.onmyoji.actions`.
@@ -25,11 +28,13 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
+from pettingzoo.utils.env_logger import EnvLogger
 
 from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.core.information import HISTORY_PAD, history_tokens
 from yokai_envs.core.render import render_in_mode
 from yokai_envs.envs.aec import ILLEGAL_ACTION_MODES, YokaiAECEnv, split_options, wrap
+from yokai_envs.envs.spaces import LegalDiscrete
 from yokai_envs.onmyoji import actions as act
 from yokai_envs.onmyoji import observation as _observation
 from yokai_envs.onmyoji.cards import difficulty_tables, load_pool
@@ -56,10 +61,20 @@ class OnmyojiParallelEnv(ParallelEnv):
 
     def __init__(self, **options: Any) -> None:
         env_opts, game_opts = split_options(OnmyojiGame, options)
+        # PettingZoo's cycle is one step of every agent: here that is one parallel step (the game's
+        # own max_cycles counts one seat's decisions, which the face-down step doubles up).
+        max_cycles = game_opts.pop("max_cycles", None)
+        if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, int)
+                                       or max_cycles <= 0):
+            raise ConfigError(f"onmyoji parallel_env: option max_cycles must be None or a positive int, "
+                              f"got {max_cycles!r}")
+        self.max_cycles: int | None = max_cycles
+        self.cycles = 0
         if env_opts["illegal_action"] not in ILLEGAL_ACTION_MODES:
             raise ConfigError(f"onmyoji parallel_env: illegal_action {env_opts['illegal_action']!r} is not one of "
                               f"{ILLEGAL_ACTION_MODES}")
         self.penalize_illegal = env_opts["illegal_action"] == "penalize"
+        self.mask_in_infos = bool(env_opts["mask_in_infos"])
         if env_opts["render_mode"] not in (None, *self.metadata["render_modes"]):
             raise ConfigError(f"onmyoji parallel_env: render_mode {env_opts['render_mode']!r} is not one of "
                               f"{self.metadata['render_modes']}")
@@ -84,8 +99,9 @@ class OnmyojiParallelEnv(ParallelEnv):
                                            shape=(history, 1 + self.game.EVENT_ARGS), dtype=np.int32)
         obs_space = spaces.Dict(blocks)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
-        action_space: spaces.Space = spaces.Discrete(act.NUM_ACTIONS)
-        self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
+        self.action_spaces: dict[str, spaces.Space] = {
+            agent: LegalDiscrete(act.NUM_ACTIONS, self._legal_mask_of(seat))
+            for seat, agent in enumerate(self.possible_agents)}
         self.state_space = spaces.Box(low=-np.inf, high=np.inf, shape=(self.game.state_size,), dtype=np.float32)
         self.observation_layout = self.game.observation_layout
         self._wait_mask = np.zeros(act.NUM_ACTIONS, dtype=np.int8)
@@ -96,6 +112,13 @@ class OnmyojiParallelEnv(ParallelEnv):
 
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
+
+    def _legal_mask_of(self, seat: int):
+        def legal() -> np.ndarray | None:
+            if self.possible_agents[seat] not in self.agents:
+                return None
+            return self._mask(seat, self._deciders())
+        return legal
 
     def _deciders(self) -> list[int]:
         g = self.game
@@ -118,8 +141,20 @@ class OnmyojiParallelEnv(ParallelEnv):
         return mask
 
     def _observe(self) -> dict[str, dict[str, np.ndarray]]:
-        deciders = self._deciders()
-        return {a: self._observe_seat(i, deciders) for i, a in enumerate(self.possible_agents) if a in self.agents}
+        return self._observe_for(self.agents)
+
+    def _observe_for(self, agents: list[str]) -> dict[str, dict[str, np.ndarray]]:
+        deciders = self._deciders() if self.agents else []
+        return {a: self._observe_seat(i, deciders) for i, a in enumerate(self.possible_agents) if a in agents}
+
+    def _infos(self, observations: dict[str, dict[str, np.ndarray]],
+               extra: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """Each agent's info: ``extra``'s entries, and its mask when ``mask_in_infos``."""
+        infos = {a: dict(extra.get(a, {})) for a in observations}
+        if self.mask_in_infos:
+            for agent, observed in observations.items():
+                infos[agent]["action_mask"] = observed["action_mask"]
+        return infos
 
     def _observe_seat(self, seat: int, deciders: list[int]) -> dict[str, np.ndarray]:
         g = self.game
@@ -133,9 +168,11 @@ class OnmyojiParallelEnv(ParallelEnv):
         if seed is None and self.game.seed is not None:
             seed = int(self.game.rng.integers(2**62))
         self.game.reset(seed)
+        self.cycles = 0
         self.agents = self.possible_agents[:]
         self._last = self.game.returns()
-        return self._observe(), {a: {} for a in self.agents}
+        observations = self._observe()
+        return observations, self._infos(observations, {})
 
     def _illegal(self, actions: dict[str, Any], deciders: list[int]) -> dict[str, IllegalActionError]:
         """Every agent whose action its mask forbids (checked before anything is applied)."""
@@ -173,20 +210,25 @@ class OnmyojiParallelEnv(ParallelEnv):
         if bad:
             if not self.penalize_illegal:
                 raise next(iter(bad.values()))
+            EnvLogger.warn_on_illegal_move()
             return self._end_for_illegal_actions(bad)
         for seat in deciders:
             g.step(int(actions[self.possible_agents[seat]]))
+        self.cycles += 1
         returns = g.returns()
         delta = returns - self._last
         self._last = returns
         agents = self.agents
         rewards = {a: float(delta[i]) for i, a in enumerate(self.possible_agents) if a in agents}
         terminated = g.is_terminal
-        truncated = g.is_truncated
+        truncated = g.is_truncated or (not terminated and self.max_cycles is not None
+                                       and self.cycles >= self.max_cycles)
         terms = dict.fromkeys(agents, terminated)
         truncs = dict.fromkeys(agents, truncated)
-        observations = self._observe()
-        infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
+        if truncated:
+            self.agents = []  # the cap ends the game for the observation too: every mask is wait-only
+        observations = self._observe_for(agents)
+        infos = self._infos(observations, {})
         if terminated or truncated:
             self.agents = []
         return observations, rewards, terms, truncs, infos
@@ -198,7 +240,7 @@ class OnmyojiParallelEnv(ParallelEnv):
         rewards = {a: -1.0 if a in bad else 0.0 for a in agents}
         terms = dict.fromkeys(agents, True)
         truncs = dict.fromkeys(agents, False)
-        infos: dict[str, dict[str, Any]] = {a: {"illegal_action": True} if a in bad else {} for a in agents}
+        infos = self._infos(observations, {a: {"illegal_action": True} for a in bad})
         self.agents = []
         return observations, rewards, terms, truncs, infos
 

@@ -162,3 +162,25 @@ def test_action_blocks_encode_decode_and_name_every_action():
         else:
             assert i == 0
     assert decode(ActionBlock.CARD + len(g.cards) - 1) == (ActionBlock.CARD, len(g.cards) - 1)
+
+
+def test_games_with_other_decks_sharing_one_observer_observe_as_if_alone() -> None:
+    # The observer (one per card pool) keeps lookup lists per game, found by the game's card
+    # types; games with other decks stepped in turn must never read each other's lists.
+    from yokai_envs.yokaizo.observation import Observer
+
+    games = [YokaizoGame(decks=("Kitsune Blaze", "Kappa Tide")), YokaizoGame(decks=("Kappa Tide", "Kitsune Blaze"))]
+    assert games[0].observer is games[1].observer
+    rng = np.random.default_rng(3)
+    for k, g in enumerate(games):
+        g.reset(k)
+    for _ in range(60):
+        for g in games:
+            if g.is_over:
+                continue
+            alone = Observer(g.pool)  # nothing remembered from another game
+            for seat in (0, 1):
+                assert np.array_equal(g.observation(seat), alone.encode(g, seat))
+            assert np.array_equal(g.state_tensor(), alone.encode(g, 0, omniscient=True))
+            legal = np.flatnonzero(g.legal_action_mask())
+            g.step(int(legal[rng.integers(legal.size)]))

@@ -146,9 +146,9 @@ class Game(ABC):
         range, masked out, or the game is over.
         """
         seat = self.current_player
-        if self.is_terminal or self.is_truncated:
+        if self.is_over:
             raise IllegalActionError(action, seat, "game over", reason="the game has ended; call reset()")
-        if not is_integer(action):
+        if type(action) is not int and not is_integer(action):  # the plain int first: the common case
             raise IllegalActionError(action, seat, self.phase_name,
                                      reason=f"not an integer action ({type(action).__name__}); "
                                             f"actions are integers 0..{self.num_actions - 1}")
@@ -194,7 +194,9 @@ class Game(ABC):
 
     @property
     def is_over(self) -> bool:
-        return self.is_terminal or self.is_truncated
+        # is_truncated spelled out: it would ask is_terminal a second time (this is asked several
+        # times per step, and in every search rollout step)
+        return self.is_terminal or self._cycles_capped or self.steps >= self.max_steps
 
     def invalidate_mask(self) -> None:
         """Forget the cached legal-action mask. Rules code never needs this (``step`` does it);

@@ -70,6 +70,7 @@ ENEMY_SIZE = layout_size(build_layout(ENEMY_FIELDS))
 PENDING_SIZE = layout_size(build_layout(PENDING_FIELDS))
 _ZONE_STRIDE = len(Zone)
 _ZONE_BASE = _ZONE_STRIDE * np.arange(N)  # offset of each Yokai's zone one-hot
+_UNDER_BYTE = bytes([Zone.UNDER])
 
 
 def observation_layout(num_players: int) -> Layout:
@@ -119,7 +120,8 @@ _E_ROUNDS, _E_DIAL, _E_NEXT, _E_STOPPED = EF["boss_rounds_gone"], EF["boss_dial"
 _E_WEAKEN, _E_DEF_SPENT, _E_DECK, _E_IMMUNE = EF["weaken"], EF["def_spent"], EF["deck_card"], EF["immune"]
 
 
-def _player(g: OnmyojiGame, out: np.ndarray, base: int, seat: int, own: bool) -> None:
+def _player(g: OnmyojiGame, out: np.ndarray, base: int, seat: int, own: bool, under: list[int]) -> None:
+    """One Onmyoji's block; ``under``: the Yokai under any Character (found once per observation)."""
     p = g.players[seat]
     out[base + _ALIVE] = not p.fallen
     out[base + _HP] = p.hp / 20
@@ -156,9 +158,9 @@ def _player(g: OnmyojiGame, out: np.ndarray, base: int, seat: int, own: bool) ->
         out[base + _THIS_TURN + y] = 1
     for y, edge in p.equips:
         out[base + _EQUIP + edge * N + y] = 1
-    zone, owner, under = g.zone, g.owner, Zone.UNDER
-    for y in range(N):
-        if zone[y] == under and owner[y] == seat:
+    owner = g.owner
+    for y in under:
+        if owner[y] == seat:
             out[base + _UNDER + y] = 1
 
 
@@ -179,9 +181,17 @@ def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
         out[b + _D_DECISION + g.decision] = 1
     out[b + _D_STAGE + g.stage] = 1
     out[b + _D_TO_DECIDE] = g.decider == seat and not g.over
-    _player(g, out, lay["me"].start, seat, True)
+    # the zones as bytes (fast for a list of IntEnums): a C-level search finds the Yokai under a
+    # Character (usually none) once for both Onmyoji blocks; the yokai_zones block reads them too
+    zones = bytes(g.zone)
+    under = []
+    y = zones.find(_UNDER_BYTE)
+    while y >= 0:
+        under.append(y)
+        y = zones.find(_UNDER_BYTE, y + 1)
+    _player(g, out, lay["me"].start, seat, True, under)
     if len(g.players) == 2:
-        _player(g, out, lay["other"].start, 1 - seat, False)
+        _player(g, out, lay["other"].start, 1 - seat, False, under)
     b = lay["enemies"].start
     for slot, e in enumerate(g.enemies):
         if e is None:
@@ -205,7 +215,7 @@ def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
             out[o + _E_DECK + e.deck_card] = 1
         out[o + _E_IMMUNE] = e.alive and not enemy_can_be_hurt(g, e)
     b = lay["yokai_zones"].start
-    out[b + _ZONE_BASE + np.frombuffer(bytes(g.zone), dtype=np.uint8)] = 1  # bytes(): fast for IntEnum lists
+    out[b + _ZONE_BASE + np.frombuffer(zones, dtype=np.uint8)] = 1
     b = lay["pending"].start
     for y in g.pick_candidates:
         out[b + _Q_PICK + y] = 1

@@ -17,7 +17,17 @@ from yokai_envs.yokaizo.attacks import Pay
 from yokai_envs.yokaizo.cards import ELEMENTS, KEYWORDS, Pool
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.effects import Pick
-from yokai_envs.yokaizo.state import BIG_TIER, MAX_SOULS, NO, VOID_SLOTS, Decision, PickVerb, RoundStage, Table
+from yokai_envs.yokaizo.state import (
+    BIG_TIER,
+    CARDS_PER_SEAT,
+    MAX_SOULS,
+    NO,
+    VOID_SLOTS,
+    Decision,
+    PickVerb,
+    RoundStage,
+    Table,
+)
 
 PICK_VERBS: tuple[PickVerb, ...] = tuple(PickVerb)
 FIELD_EXTRA = 10
@@ -25,8 +35,12 @@ SOUL_EXTRA = 2
 VOID_EXTRA = 2
 GLOBALS = 15
 ZERO_FIELD = [0.0] * FIELD_EXTRA
-ZERO_PADS = [[0] * k for k in range(VOID_SLOTS + 1)]
-STATUS_PAIRS = np.array([[0, 0], [1, 0], [0, 1], [1, 1]], dtype=np.float32)
+ZERO_FLAGS = [[0] * (2 * k) for k in range(VOID_SLOTS + 1)]  # two flags per empty slot
+# count -> min(count, 3) / 3 as float32, computed as the encoder always did (one take, not
+# astype + minimum + multiply); a zone holds at most all 80 cards
+THIRDS = np.minimum(np.arange(2 * CARDS_PER_SEAT + 1), 3).astype(np.float32)
+THIRDS *= 1 / 3
+MAX_ZONES = 17  # zones counted by ``encode`` (14, and 3 more in the state tensor)
 CONTEXT = len(Decision) + 1 + 3 + len(ELEMENTS) + 3 + 4 + len(PICK_VERBS) + VOID_SLOTS
 
 
@@ -72,13 +86,19 @@ class Observer:
         self.size = layout_size(self.layout)
         self.private_size = 3 * n  # state_tensor adds the opponent's hand, deck and Burned counts
         self.deck_counts: dict[tuple[int, ...], np.ndarray] = {}
+        self._tables: dict[int, tuple[list[int], list[list[int]], list[int]]] = {}
 
-    def counts(self, g: Table, zones: list[list[int]], known: tuple[dict[int, int], ...] = ()) -> np.ndarray:
+    def counts(self, tables: list[list[int]], zones: list[list[int]],
+               known: tuple[dict[int, int], ...] = ()) -> np.ndarray:
         """Per-type counts/3 of several zones, then of ``known`` (type -> count dicts), concatenated
-        (one bincount for all)."""
+        (one bincount for all). ``tables``: the game's from ``_type_tables``."""
         n = self.n_types
-        ctype = g.ctype
-        idx = [ctype[c] + k * n for k, zone in enumerate(zones) for c in zone]
+        # mapping a zone through the k-th table (a C-level loop) is most of the saving over a
+        # comprehension computing ctype[c] + k * n
+        idx: list[int] = []
+        for table, zone in zip(tables, zones):
+            if zone:
+                idx += map(table.__getitem__, zone)
         base = len(zones) * n
         for d in known:
             for t, k in d.items():
@@ -87,10 +107,21 @@ class Observer:
         size = n * (len(zones) + len(known))
         if not idx:
             return np.zeros(size, dtype=np.float32)
-        out = np.bincount(idx, minlength=size).astype(np.float32)
-        np.minimum(out, 3, out=out)
-        out *= 1 / 3
-        return out
+        return THIRDS.take(np.bincount(idx, minlength=size))
+
+    def _type_tables(self, ctype: list[int]) -> tuple[list[list[int]], list[int]]:
+        """Lookup lists of one game: for each zone position k, card -> ``ctype[card] + k * n_types``;
+        and card -> its feature row, with the empty row last (so ``NO`` maps to it). ``ctype`` is
+        fixed for a game and shared by its clones: one entry per game, found by identity (the
+        entry holds ``ctype``, so its id is not reused while the entry lives)."""
+        entry = self._tables.get(id(ctype))
+        if entry is None or entry[0] is not ctype:
+            if len(self._tables) >= 64:  # games come and go (vector envs, arenas): stay small
+                self._tables.clear()
+            n = self.n_types
+            tables = [[t + k * n for t in ctype] for k in range(MAX_ZONES)]
+            entry = self._tables[id(ctype)] = (ctype, tables, [*ctype, self.EMPTY])
+        return entry[1], entry[2]
 
     def public(self, known: list[dict[int, int]]) -> np.ndarray:
         """Per-type counts/3 of publicly known cards (type -> count dicts), concatenated."""
@@ -115,39 +146,49 @@ class Observer:
     def encode(self, g: Table, seat: int, omniscient: bool = False) -> np.ndarray:
         """The observation of ``seat``; ``omniscient``: the state tensor (nothing hidden, plus the
         opponent's hand, deck and Burned counts at the end)."""
+        # Hot path (every env step): card slots become row ids of the feature table (one take),
+        # the per-slot flags one list (one assignment), zones one bincount (``counts``). Card
+        # lists are mapped through per-game lookup lists rather than looped over in Python.
         opp = 1 - seat
         ctype, up, fd, blighted, frozen = g.ctype, g.up, g.facedown, g.blighted, g.frozen
+        type_of = ctype.__getitem__
         E, H = self.EMPTY, self.HIDDEN
         EMPTY_PADS = self.empty_pads
         hide_field = g.hidden_setup and not omniscient
+        field, all_souls = g.field, g.souls
         ids: list[int] = []
-        status: list[int] = []  # soul: face-up + 2*Blighted; void: Frozen + 2*face-down
-        for p in (seat, opp):
-            for y in g.field[p]:
-                ids.append(E if y == NO else (H if hide_field and p != seat else ctype[y]))
+        # per card slot, two flags: soul (face-up, Blighted), void (Frozen, face-down)
+        flags: list[float] = []
+        # ``with_empty[NO]`` (the last entry) is the empty slot's row
+        tables, with_empty = self._type_tables(ctype)
+        ids += map(with_empty.__getitem__, field[seat])
+        if hide_field:
+            ids += [E if y == NO else H for y in field[opp]]
+        else:
+            ids += map(with_empty.__getitem__, field[opp])
         for p in (seat, opp):
             see_all = p == seat or omniscient
-            for souls in g.souls[p]:
+            for souls in all_souls[p]:
                 if souls:
-                    ids += [ctype[c] for c in souls] if see_all else [ctype[c] if up[c] else H for c in souls]
-                    status += [up[c] + 2 * blighted[c] for c in souls]
+                    ids += map(type_of, souls) if see_all else [ctype[c] if up[c] else H for c in souls]
+                    for c in souls:
+                        flags += (up[c], blighted[c])
                 pad = MAX_SOULS - len(souls)
                 ids += EMPTY_PADS[pad]
-                status += ZERO_PADS[pad]
+                flags += ZERO_FLAGS[pad]
         for p in (seat, opp):
             void = g.void[p]
             if void:
                 if p == seat or omniscient:
-                    ids += [ctype[c] for c in void]
+                    ids += map(type_of, void)
                 else:
                     ids += [H if fd[c] else ctype[c] for c in void]
-                status += [frozen[c] + 2 * fd[c] for c in void]
+                for c in void:
+                    flags += (frozen[c], fd[c])
             pad = VOID_SLOTS - len(void)
             ids += EMPTY_PADS[pad]
-            status += ZERO_PADS[pad]
-        for p in (seat, opp):
-            t = g.known_top[p]
-            ids.append(E if t == NO else ctype[t])
+            flags += ZERO_FLAGS[pad]
+        ids += map(with_empty.__getitem__, (g.known_top[seat], g.known_top[opp]))
 
         fields: list[float] = []
         act = g.active
@@ -159,19 +200,20 @@ class Observer:
         counted = g.counted
         for p in (seat, opp):
             for s in (0, 1):
-                y = g.field[p][s]
+                y = field[p][s]
                 if y == NO or (hide_field and p != seat):
                     fields += ZERO_FIELD
                     continue
-                souls = g.souls[p][s]
-                n_up = sum([up[c] for c in souls])
-                speed = g.field_speed(p, s)
+                souls = all_souls[p][s]
+                n_up = sum(map(up.__getitem__, souls))
+                speed = 1 if g.slowed[y] else g.c_speed[y]  # Table.field_speed, inlined
                 acted = g.turn_round[y] == rnd
                 still = turns and not acted and (tier >= BIG_TIER or speed < tier or y in counted)
                 fields += [min(speed, 10) * 0.1, n_up * 0.2, (len(souls) - n_up) * 0.2,
                            min(len(g.shields[p][s]), 5) * 0.2, min(len(g.relics[p][s]), 4) * 0.25,
-                           float(g.slowed[y]), sum([blighted[c] for c in souls]) * 0.2,
+                           float(g.slowed[y]), sum(map(blighted.__getitem__, souls)) * 0.2,
                            1.0 if acted else 0.0, 1.0 if act_y == y else 0.0, 1.0 if still else 0.0]
+        fields += flags
         relics = g.relics
         zones = [g.hand[seat], g.deck[seat], g.limbo[seat], g.limbo[opp], g.grave[seat], g.grave[opp],
                  g.burned[seat], g.exile, g.shields[seat][0], g.shields[seat][1],
@@ -181,36 +223,34 @@ class Observer:
         bound = g.deck_bound[opp]
         known = (g.pub_hand[seat], g.pub_hand[opp], g.known_in_deck(opp) if bound else g.pub_deck[opp],
                  bound or {}, g.pub_burned[opp])
-        counts = self.counts(g, zones, known)
-        fields += [min(len(g.hand[seat]), 10) * 0.1, min(len(g.hand[opp]), 10) * 0.1, len(g.deck[seat]) / 40,
-                   len(g.deck[opp]) / 40, len(g.limbo[seat]) / 40, len(g.limbo[opp]) / 40,
-                   min(g.grave_souls(seat), 13) / 13, min(g.grave_souls(opp), 13) / 13,
-                   min(len(g.burned[seat]), 13) / 13, min(len(g.burned[opp]), 13) / 13,
-                   min(rnd, 30) / 30, 0.0 if tier >= BIG_TIER else min(tier, 10) * 0.1,
-                   1.0 if g.last_turn == seat else 0.0, 1.0 if g.hidden_setup else 0.0,
-                   0.0 if g.deck_bound[opp] is None else 1.0]
-        fields += self.context(g, seat)
+        counts = self.counts(tables, zones, known)
+        c_souls = g.c_souls
+        grave_souls = [sum(map(c_souls.__getitem__, g.grave[p])) + len(g.burned[p]) for p in (seat, opp)]
+        tail = [min(len(g.hand[seat]), 10) * 0.1, min(len(g.hand[opp]), 10) * 0.1, len(g.deck[seat]) / 40,
+                len(g.deck[opp]) / 40, len(g.limbo[seat]) / 40, len(g.limbo[opp]) / 40,
+                min(grave_souls[0], 13) / 13, min(grave_souls[1], 13) / 13,
+                min(len(g.burned[seat]), 13) / 13, min(len(g.burned[opp]), 13) / 13,
+                min(rnd, 30) / 30, 0.0 if tier >= BIG_TIER else min(tier, 10) * 0.1,
+                1.0 if g.last_turn == seat else 0.0, 1.0 if g.hidden_setup else 0.0,
+                0.0 if g.deck_bound[opp] is None else 1.0]
+        tail += self.context(g, seat)
         n = self.n_types
         k = 14 * n
-        nf = 4 * FIELD_EXTRA
         z = len(zones) * n  # the known-card counts follow the zones (and the omniscient ones)
         out = np.empty(self.size + (3 * n if omniscient else 0), dtype=np.float32)
         at = len(ids) * self.width
-        np.take(self.features, ids, axis=0, out=out[:at].reshape(len(ids), self.width))
-        out[at:at + nf] = fields[:nf]
-        at += nf
-        st = 2 * len(status)
-        np.take(STATUS_PAIRS, status, axis=0, out=out[at:at + st].reshape(len(status), 2))
-        at += st
+        # mode="clip": numpy buffers ``out`` in the default mode; the ids are all in range
+        np.take(self.features, ids, axis=0, out=out[:at].reshape(len(ids), self.width), mode="clip")
+        out[at:at + len(fields)] = fields  # field status, then the soul and void flags
+        at += len(fields)
         out[at:at + k] = counts[:k]
         at += k
         out[at:at + n] = self.decklist(g.deck_types[opp])
         at += n
         out[at:at + 5 * n] = counts[z:]
         at += 5 * n
-        rest = len(fields) - nf
-        out[at:at + rest] = fields[nf:]
-        at += rest
+        out[at:at + len(tail)] = tail
+        at += len(tail)
         if omniscient:
             out[at:] = counts[k:z]
         return out

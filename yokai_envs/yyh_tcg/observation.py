@@ -137,6 +137,7 @@ class Observer:
         self.tech_index = {cid: i for i, cid in enumerate(pool.techniques)}
         self.phase_index = {p: i for i, p in enumerate(PHASES)}
         self.n_cards = n_cards
+        self._hand_rows: dict[tuple[int, ...], np.ndarray] = {}
         self.n_feat = n_feat
         # per side, per slot: the offsets of its blocks
         self.slot_offsets = {
@@ -197,7 +198,7 @@ class Observer:
             obs[at] = min(1.0, down / 5)
         if me.hand:
             f = st["my_hand_features"]
-            obs[f:f + self.card_table.shape[1]] = self.card_table[me.hand].sum(axis=0) / 10.0
+            obs[f:f + len(CARD_FEATURES)] = self._hand_features(me.hand)
         attacking = game.attack is not None
         my_def = game.defense_value(seat) if me.fighter is not None else 0
         opp_def = game.defense_value(1 - seat) if (opp.fighter is not None and show_opp) else 0
@@ -215,6 +216,18 @@ class Observer:
         obs[s0:s0 + len(scalars)] = scalars
         np.minimum(obs, 1.0, out=obs)
         return obs
+
+    def _hand_features(self, hand: list[int]) -> np.ndarray:
+        """The ``my_hand_features`` block of ``hand``, remembered by the hand (in order, so each is
+        the very sum it always was): a hand changes on few decisions, and the fancy index and sum
+        are a tenth of an observation."""
+        key = tuple(hand)
+        row = self._hand_rows.get(key)
+        if row is None:
+            if len(self._hand_rows) >= 4096:
+                self._hand_rows.clear()
+            row = self._hand_rows[key] = self.card_table[hand].sum(axis=0) / 10.0
+        return row
 
     def _slots(self, ones: list[int], thirds: list[int], slot_rows: list[tuple[int, int]],
                down_counts: list[tuple[int, int]], side: str, player: PlayerState, own: bool) -> None:

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from yokai_envs.core.errors import IllegalActionError
+from yokai_envs.core.files import read_limited
 from yokai_envs.core.game import Game
 
 FORMAT = "yokai-replay"
@@ -255,13 +256,9 @@ def load_replay(path: str | Path) -> Replay:
     path = Path(path)
     if not path.is_file():
         raise ReplayError(f"replay file {str(path)!r} does not exist")
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise ReplayError(f"replay file {str(path)!r} cannot be read: {err.strerror or err}") from None
-    if len(raw) > MAX_REPLAY_BYTES:
-        raise ReplayError(f"replay file {str(path)!r}: {len(raw):,} bytes; a replay is at most {MAX_REPLAY_BYTES:,}")
-    return Replay.from_json(parse_replay_json(raw, f"replay file {str(path)!r}"), source=f"replay file {str(path)!r}")
+    source = f"replay file {str(path)!r}"
+    raw = read_limited(path, MAX_REPLAY_BYTES, source, "a replay", ReplayError)
+    return Replay.from_json(parse_replay_json(raw, source), source=source)
 
 
 def parse_replay_json(raw: bytes | str, source: str) -> Any:

@@ -17,6 +17,7 @@ from .information import (
     deal_twin_problems,
     placement_problems,
     recall_problems,
+    recorded_game,
     twin_problems,
     views_problems,
 )
@@ -126,9 +127,7 @@ def test_comparing_events_since_a_split_is_comparing_information_states(env_id: 
 
     from .helpers import random_action
 
-    game = _maker(env_id, options)()
-    game.record_information()
-    game.reset(8)
+    game = recorded_game(_maker(env_id, options), 8)
     rng = np.random.default_rng(0)
     for _ in range(5):
         game.step(random_action(game, rng))

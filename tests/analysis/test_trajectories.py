@@ -161,6 +161,10 @@ def test_a_record_that_does_not_rebuild_is_an_error(arena: dict[str, Path], tmp_
         list(iter_decisions(forged))
     assert main(["export", "--from", str(forged), "--out", str(tmp_path / "x.jsonl")]) == 2
     assert "rebuilds to returns" in capsys.readouterr().err
+    record["returns"] = [float("nan")] * len(record["returns"])  # json writes NaN; it matches nothing
+    (forged / "games.jsonl").write_text(json.dumps(record) + "\n")
+    with pytest.raises(TrajectoryError, match="rebuilds to returns"):
+        list(iter_decisions(forged))
     with pytest.raises(TrajectoryError, match=r"no match\.json"):
         (tmp_path / "lone").mkdir()
         (tmp_path / "lone" / "games.jsonl").write_text(lines[0] + "\n")

@@ -175,6 +175,8 @@ def iter_decisions(source: str | Path | Iterable[str | Path], *, observation: bo
     """One dict per decision of every game in ``source`` (see the module docstring): an arena
     folder (``match.json`` + ``games.jsonl``), a ``games.jsonl`` (with its ``match.json``
     beside it), a replay file, a folder of replay files, or a list of any of these."""
+    from yokai_envs.play.replay import returns_agree, state_digest
+
     engines: dict[tuple[str, str], Game] = {}
     for spec in _games(source):
         key = (spec.env_id, json.dumps(spec.options, sort_keys=True))
@@ -188,16 +190,12 @@ def iter_decisions(source: str | Path | Iterable[str | Path], *, observation: bo
             raise TrajectoryError(f"{spec.source}: game {spec.index} does not replay on {spec.env_id}: "
                                   f"{err}") from None
         rebuilt = [float(r) for r in game.returns()]
-        if spec.returns is not None and (len(rebuilt) != len(spec.returns) or any(
-                abs(a - b) > 1e-9 for a, b in zip(rebuilt, spec.returns, strict=False))):
+        if spec.returns is not None and not returns_agree(spec.returns, rebuilt):
             raise TrajectoryError(f"{spec.source}: game {spec.index} rebuilds to returns {rebuilt}, the record "
                                   f"says {spec.returns}")
         sha = spec.extra.get("sha256")
-        if sha is not None:
-            from yokai_envs.play.replay import state_digest
-
-            if state_digest(game) != sha:
-                raise TrajectoryError(f"{spec.source}: the rebuilt final state differs from the recorded one")
+        if sha is not None and state_digest(game) != sha:
+            raise TrajectoryError(f"{spec.source}: the rebuilt final state differs from the recorded one")
         front = {"game": spec.index, "source": spec.source, "env_id": spec.env_id,
                  "table": spec.extra.get("table"), "deal": spec.extra.get("deal"), "deal_seed": spec.seed}
         for row in rows:

@@ -234,8 +234,7 @@ class Replay:
         stated = self.result
         differs = [key for key in ("terminal", "truncated", "steps") if stated.get(key) != rebuilt[key]]
         returns = stated.get("returns")
-        if not isinstance(returns, list) or len(returns) != len(rebuilt["returns"]) or any(
-                not abs(float(a) - b) <= 1e-9 for a, b in zip(returns, rebuilt["returns"], strict=True)):
+        if not isinstance(returns, list) or not returns_agree(returns, rebuilt["returns"]):
             differs.insert(0, "returns")
         if differs:
             raise ReplayError(f"replay states a result the game does not give ({', '.join(differs)}): the file says "
@@ -249,6 +248,13 @@ class Replay:
             game = step.game
         assert game is not None
         return game
+
+
+def returns_agree(recorded: Sequence[Any], rebuilt: Sequence[float]) -> bool:
+    """Whether recorded returns are a rebuilt game's: as many, each within 1e-9 (a NaN never
+    agrees). Replays and arena records are checked by this one rule."""
+    return len(recorded) == len(rebuilt) and all(
+        abs(float(a) - float(b)) <= 1e-9 for a, b in zip(recorded, rebuilt, strict=True))
 
 
 def load_replay(path: str | Path) -> Replay:

@@ -35,13 +35,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from agents.arena.journal import GAMES_FILE, MATCH_FILE, RESULTS_FILE, ResumeError, read_games
 from yokai_envs.core.game import Game
 
 if TYPE_CHECKING:
     import pandas as pd
 
-GAMES_FILE = "games.jsonl"
-MATCH_FILE = "match.json"
 
 
 class TrajectoryError(ValueError):
@@ -66,15 +65,13 @@ def _from_games_file(path: Path) -> Iterator[_GameSpec]:
                               "(an arena folder written by yokai evaluate --out has both)")
     match = json.loads(match_path.read_text())
     env_id, options = match["env_id"], dict(match.get("env_options") or {})
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a line cut off by a kill (see agents.arena.journal)
+    try:
+        records, _ = read_games(path)  # the arena's own reading: a last line cut off by a kill is dropped
+    except ResumeError as err:
+        raise TrajectoryError(str(err)) from None
+    for record in records:
         if "actions" not in record:
-            raise TrajectoryError(f"{path}: line {number} has no action list (the arena ran with "
+            raise TrajectoryError(f"{path}: game {record.get('index')!r} has no action list (the arena ran with "
                                   "keep_actions=False): the game cannot be rebuilt")
         yield _GameSpec(str(path), env_id, options, int(record["index"]), int(record["deal_seed"]),
                         [int(a) for a in record["actions"]], [str(s) for s in record["seats"]],
@@ -105,7 +102,7 @@ def _games(source: str | Path | Iterable[str | Path]) -> Iterator[_GameSpec]:
         if (path / GAMES_FILE).is_file():
             yield from _from_games_file(path / GAMES_FILE)
             return
-        replays = sorted(p for p in path.glob("**/*.json") if p.name not in (MATCH_FILE, "results.json"))
+        replays = sorted(p for p in path.glob("**/*.json") if p.name not in (MATCH_FILE, RESULTS_FILE))
         if not replays:
             raise TrajectoryError(f"{path}: neither a {GAMES_FILE} nor replay files (*.json) in this folder")
         for position, replay in enumerate(replays):

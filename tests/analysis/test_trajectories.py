@@ -161,10 +161,29 @@ def test_a_record_that_does_not_rebuild_is_an_error(arena: dict[str, Path], tmp_
         list(iter_decisions(forged))
     assert main(["export", "--from", str(forged), "--out", str(tmp_path / "x.jsonl")]) == 2
     assert "rebuilds to returns" in capsys.readouterr().err
+    record["returns"] = [float("nan")] * len(record["returns"])  # json writes NaN; it matches nothing
+    (forged / "games.jsonl").write_text(json.dumps(record) + "\n")
+    with pytest.raises(TrajectoryError, match="rebuilds to returns"):
+        list(iter_decisions(forged))
     with pytest.raises(TrajectoryError, match=r"no match\.json"):
         (tmp_path / "lone").mkdir()
         (tmp_path / "lone" / "games.jsonl").write_text(lines[0] + "\n")
         list(iter_decisions(tmp_path / "lone" / "games.jsonl"))
+
+
+def test_games_jsonl_is_read_as_the_arena_reads_it(arena: dict[str, Path], tmp_path: Path) -> None:
+    """A last line cut off by a kill is dropped; an unreadable line before it is an error, not a
+    game silently left out of the data."""
+    folder = tmp_path / "cut"
+    folder.mkdir()
+    (folder / "match.json").write_text((arena[DUEL] / "match.json").read_text())
+    lines = (arena[DUEL] / "games.jsonl").read_text().splitlines()
+    whole = {row["game"] for row in iter_decisions(arena[DUEL])}
+    (folder / "games.jsonl").write_text("\n".join([*lines, lines[0][:20]]) + "\n")
+    assert {row["game"] for row in iter_decisions(folder)} == whole
+    (folder / "games.jsonl").write_text("\n".join([lines[0][:20], *lines]) + "\n")
+    with pytest.raises(TrajectoryError, match="line 1 is not JSON"):
+        list(iter_decisions(folder))
 
 
 def test_the_duel_analysis_example_runs(arena: dict[str, Path]) -> None:

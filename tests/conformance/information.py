@@ -108,6 +108,14 @@ def follow_twins(first: Game, second: Game, observer: int, rng: np.random.Genera
     return []
 
 
+def recorded_game(make: Callable[[], Game], seed: int) -> Game:
+    """A new game from ``make``, recording what every seat sees, dealt with ``seed``."""
+    game = make()
+    game.record_information()
+    game.reset(seed)
+    return game
+
+
 def twin_points(game: Game, observer: int) -> list[tuple[int, int]]:
     """Pairs of different legal actions of the current decision that ``observer`` sees alike."""
     if game.is_over or game.current_player == observer:
@@ -122,9 +130,7 @@ def twin_problems(make: Callable[[], Game], seeds: range, pairs_per_game: int = 
     """(twin pairs tried, problems) over random games: split at other seats' decisions."""
     tried, problems = 0, []
     for seed in seeds:
-        game = make()
-        game.record_information()
-        game.reset(seed)
+        game = recorded_game(make, seed)
         rng = np.random.default_rng(seed + 77)
         made = 0
         while not game.is_over and made < pairs_per_game:
@@ -151,9 +157,7 @@ def deal_twin_problems(make: Callable[[], Game], seeds: range) -> tuple[int, lis
     ``determinize`` samples for the observer (at the deal and mid-game), sharing later chance."""
     tried, problems = 0, []
     for seed in seeds:
-        game = make()
-        game.record_information()
-        game.reset(seed)
+        game = recorded_game(make, seed)
         rng = np.random.default_rng(seed + 99)
         for stop in (0, int(rng.integers(1, 40))):
             while game.steps < stop and not game.is_over:
@@ -173,9 +177,7 @@ def deal_twin_problems(make: Callable[[], Game], seeds: range) -> tuple[int, lis
 def recall_problems(make: Callable[[], Game], seeds: range) -> list[str]:
     problems = []
     for seed in seeds:
-        game = make()
-        game.record_information()
-        game.reset(seed)
+        game = recorded_game(make, seed)
         rng = np.random.default_rng(seed + 3)
         before = [game.information_state(s) for s in range(game.num_players)]
         while not game.is_over:
@@ -197,9 +199,7 @@ def placement_problems(make: Callable[[], Game], seeds: range, every: int = 5,
     """(facts checked, problems): known hidden placements hold in every determinize sample."""
     checked, problems = 0, []
     for seed in seeds:
-        game = make()
-        game.record_information()
-        game.reset(seed)
+        game = recorded_game(make, seed)
         rng = np.random.default_rng(seed + 11)
         while not game.is_over:
             if game.steps % every == 0:

@@ -17,6 +17,7 @@ from .information import (
     deal_twin_problems,
     placement_problems,
     recall_problems,
+    recorded_game,
     twin_problems,
     views_problems,
 )
@@ -27,18 +28,9 @@ def _maker(env_id: str, options: dict):
     return functools.partial(game_class(env_id), **options)
 
 
-# Games whose rules do not yet record what each seat sees (issue 17 lands game by game): their
-# checks run and are expected to fail until the game records its events; remove an id when it does.
-PENDING: set[str] = set()
 # Games whose every decision is public (Yonkai: each play and pass is made face up) have no two
 # actions a seat sees alike, so no twin points: all they hide is dealt, which the deal twins check.
 ALL_DECISIONS_PUBLIC: set[str] = {"yonkai_no_yokai_v1"}
-
-
-def game_params() -> list:
-    return [pytest.param(*p.values, marks=[pytest.mark.xfail(reason="issue 17: this game records no events yet",
-                                                               strict=False)], id=p.id)
-            if p.values[0] in PENDING else p for p in conformance_params()]
 
 
 # ---------------------------------------------------------------------- the checks can fail
@@ -71,12 +63,12 @@ def test_an_information_state_that_forgets_is_caught() -> None:
 
 
 # ---------------------------------------------------------------------- every game
-@pytest.mark.parametrize(("env_id", "options"), game_params())
+@pytest.mark.parametrize(("env_id", "options"), conformance_params())
 def test_public_views_and_public_names_agree(env_id: str, options: dict) -> None:
     assert views_problems(_maker(env_id, options), range(3)) == []
 
 
-@pytest.mark.parametrize(("env_id", "options"), game_params())
+@pytest.mark.parametrize(("env_id", "options"), conformance_params())
 def test_twin_histories_give_equal_observations_and_masks(env_id: str, options: dict) -> None:
     tried, problems = twin_problems(_maker(env_id, options), range(40))
     assert problems == [], "\n".join(problems[:5])
@@ -87,26 +79,26 @@ def test_twin_histories_give_equal_observations_and_masks(env_id: str, options: 
         assert tried >= 100 or alone, f"only {tried} twin pairs"
 
 
-@pytest.mark.parametrize(("env_id", "options"), game_params())
+@pytest.mark.parametrize(("env_id", "options"), conformance_params())
 def test_deal_twins_give_equal_observations_and_masks(env_id: str, options: dict) -> None:
     tried, problems = deal_twin_problems(_maker(env_id, options), range(40))
     assert problems == [], "\n".join(problems[:5])
     assert tried >= 40
 
 
-@pytest.mark.parametrize(("env_id", "options"), game_params())
+@pytest.mark.parametrize(("env_id", "options"), conformance_params())
 def test_information_states_only_grow(env_id: str, options: dict) -> None:
     assert recall_problems(_maker(env_id, options), range(3)) == []
 
 
-@pytest.mark.parametrize(("env_id", "options"), game_params())
+@pytest.mark.parametrize(("env_id", "options"), conformance_params())
 def test_determinize_keeps_every_known_placement(env_id: str, options: dict) -> None:
     _, problems = placement_problems(_maker(env_id, options), range(4))
     assert problems == [], "\n".join(problems)
 
 
 @pytest.mark.soak
-@pytest.mark.parametrize(("env_id", "options"), game_params())
+@pytest.mark.parametrize(("env_id", "options"), conformance_params())
 def test_soak_thousands_of_twins(env_id: str, options: dict) -> None:
     tried, problems = twin_problems(_maker(env_id, options), range(1000, 1400))
     assert problems == [], "\n".join(problems[:5])
@@ -126,9 +118,7 @@ def test_comparing_events_since_a_split_is_comparing_information_states(env_id: 
 
     from .helpers import random_action
 
-    game = _maker(env_id, options)()
-    game.record_information()
-    game.reset(8)
+    game = recorded_game(_maker(env_id, options), 8)
     rng = np.random.default_rng(0)
     for _ in range(5):
         game.step(random_action(game, rng))

@@ -60,18 +60,6 @@ def _config(path: Path) -> None:
 
 
 @FUZZ
-@given(data=st.binary(max_size=300))
-def test_config_loader_random_bytes(tmp_path_factory, data):
-    _only_own_errors(_config, _write(tmp_path_factory.mktemp("c"), "cfg.yaml", data))
-
-
-@FUZZ
-@given(tree=trees)
-def test_config_loader_random_trees(tmp_path_factory, tree):
-    _only_own_errors(_config, _write(tmp_path_factory.mktemp("c"), "cfg.yaml", _yaml_bytes(tree)))
-
-
-@FUZZ
 @given(game=trees, training=trees, algorithm=trees)
 def test_config_loader_random_sections(tmp_path_factory, game, training, algorithm):
     tree = {"game": {"env_id": "yonkai_no_yokai_v1", "options": game}, "training": training,
@@ -106,22 +94,32 @@ VALID = _valid_replay()
 
 
 @FUZZ
-@given(data=st.binary(max_size=300))
-def test_replay_loader_random_bytes(tmp_path_factory, data):
-    _only_own_errors(_replay_file, _write(tmp_path_factory.mktemp("r"), "r.json", data))
-
-
-@FUZZ
-@given(tree=trees)
-def test_replay_loader_random_trees(tmp_path_factory, tree):
-    _only_own_errors(_replay_file, _write(tmp_path_factory.mktemp("r"), "r.json", json.dumps(tree).encode()))
-
-
-@FUZZ
 @given(key=st.sampled_from(sorted(VALID)), value=trees)
 def test_replay_loader_one_field_replaced(tmp_path_factory, key, value):
     data = {**VALID, key: value}
     _only_own_errors(_replay_file, _write(tmp_path_factory.mktemp("r"), "r.json", json.dumps(data).encode()))
+
+
+# ---------------------------------------------------------------------- the config and replay files
+# loader, file name, a tree written as that file's format
+WHOLE_FILE_LOADERS = {"config": (_config, "cfg.yaml", _yaml_bytes),
+                      "replay": (_replay_file, "r.json", lambda tree: json.dumps(tree).encode())}
+
+
+@pytest.mark.parametrize("loader", list(WHOLE_FILE_LOADERS))
+@FUZZ
+@given(data=st.binary(max_size=300))
+def test_loader_random_bytes(tmp_path_factory, loader, data):
+    load, name, _ = WHOLE_FILE_LOADERS[loader]
+    _only_own_errors(load, _write(tmp_path_factory.mktemp("f"), name, data))
+
+
+@pytest.mark.parametrize("loader", list(WHOLE_FILE_LOADERS))
+@FUZZ
+@given(tree=trees)
+def test_loader_random_trees(tmp_path_factory, loader, tree):
+    load, name, encode = WHOLE_FILE_LOADERS[loader]
+    _only_own_errors(load, _write(tmp_path_factory.mktemp("f"), name, encode(tree)))
 
 
 # ---------------------------------------------------------------------- card pools and decks

@@ -21,9 +21,10 @@ import pytest
 
 from yokai_envs.cli import main as yokai_main
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.training.cli import run_guarded
 from yokai_envs.training.config import load_config
 from yokai_envs.training.run import clear_run_folder
-from yokai_envs.training.safety import MARKER, SignalGuard
+from yokai_envs.training.safety import MARKER, RunInterrupted, RunStopped, SignalGuard
 from yokai_envs.training.trainer import Trainer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,6 +118,29 @@ def test_a_signal_during_a_save_waits_for_the_save():
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(0.05)
     assert signal.getsignal(signal.SIGTERM) is before  # the guard puts back what it found
+
+
+class _StoppingTrainer:
+    """Stands in for a trainer whose run() stops the way a real one does."""
+
+    def __init__(self, stop: BaseException) -> None:
+        self.stop, self.guard = stop, None
+        self.folder = type("Folder", (), {"root": Path("runs/x")})()
+
+    def run(self):
+        assert isinstance(self.guard, SignalGuard)  # the run happens under the guard
+        raise self.stop
+
+
+@pytest.mark.parametrize("command", ["yokai train", "yokai exploit"])
+def test_every_training_command_stops_the_same_way(command, capsys):
+    stop = RunInterrupted("stopped at step 64; continue with yokai train --resume --out runs/x", signal.SIGTERM)
+    assert run_guarded(_StoppingTrainer(stop), command) == (None, 128 + signal.SIGTERM)
+    assert f"{command}: SIGTERM: stopped at step 64; continue with" in capsys.readouterr().err
+    assert run_guarded(_StoppingTrainer(KeyboardInterrupt()), command) == (None, 128 + signal.SIGINT)
+    assert f"{command}: SIGINT: stopped; continue with yokai train --resume --out runs" in capsys.readouterr().err
+    assert run_guarded(_StoppingTrainer(RunStopped("the cluster failed")), command) == (None, 1)
+    assert f"{command}: error: the cluster failed" in capsys.readouterr().err
 
 
 def test_an_interrupted_final_evaluation_says_what_to_do(tmp_path, monkeypatch):

@@ -226,6 +226,7 @@ def _to_timing(g: YYHGame, timing: str) -> None:
         g.phase = Phase.DRAW
         refresh(g)
     elif timing in ("attack", "use"):
+        # no damage and two cards in hand: the turn waits in part 6 after the ability resolves
         g.players[1].guard = 30
         give(g, 0, "Rose Whip", "Rose Whip")
         done(g)
@@ -261,17 +262,8 @@ def test_ability(name: str) -> None:
     if not card.is_character:
         attach(g, 0, name)
     timing = card.ability.timing
-    if timing == "draw":
-        g.phase = Phase.DRAW
-        refresh(g)
-    elif timing in ("attack", "use"):
-        # no damage and two cards in hand: the turn waits in part 6 after the ability resolves
-        g.players[1].guard = 30
-        give(g, 0, "Rose Whip", "Rose Whip")
-        done(g)
-        play(g, "use printed attack 1")
-        if timing == "attack":
-            pass_part2(g)
+    _to_timing(g, timing)
+    if timing in ("attack", "use"):
         assert g.phase == (Phase.USE if timing == "use" else Phase.ABILITIES)
     before = _snapshot(g)
     play(g, f"use the ability of {name}")

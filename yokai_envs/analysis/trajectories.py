@@ -35,13 +35,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from agents.arena.journal import GAMES_FILE, MATCH_FILE, RESULTS_FILE, ResumeError, read_games
 from yokai_envs.core.game import Game
 
 if TYPE_CHECKING:
     import pandas as pd
 
-GAMES_FILE = "games.jsonl"
-MATCH_FILE = "match.json"
 
 
 class TrajectoryError(ValueError):
@@ -66,15 +65,13 @@ def _from_games_file(path: Path) -> Iterator[_GameSpec]:
                               "(an arena folder written by yokai evaluate --out has both)")
     match = json.loads(match_path.read_text())
     env_id, options = match["env_id"], dict(match.get("env_options") or {})
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a line cut off by a kill (see agents.arena.journal)
+    try:
+        records, _ = read_games(path)  # the arena's own reading: a last line cut off by a kill is dropped
+    except ResumeError as err:
+        raise TrajectoryError(str(err)) from None
+    for record in records:
         if "actions" not in record:
-            raise TrajectoryError(f"{path}: line {number} has no action list (the arena ran with "
+            raise TrajectoryError(f"{path}: game {record.get('index')!r} has no action list (the arena ran with "
                                   "keep_actions=False): the game cannot be rebuilt")
         yield _GameSpec(str(path), env_id, options, int(record["index"]), int(record["deal_seed"]),
                         [int(a) for a in record["actions"]], [str(s) for s in record["seats"]],
@@ -105,7 +102,7 @@ def _games(source: str | Path | Iterable[str | Path]) -> Iterator[_GameSpec]:
         if (path / GAMES_FILE).is_file():
             yield from _from_games_file(path / GAMES_FILE)
             return
-        replays = sorted(p for p in path.glob("**/*.json") if p.name not in (MATCH_FILE, "results.json"))
+        replays = sorted(p for p in path.glob("**/*.json") if p.name not in (MATCH_FILE, RESULTS_FILE))
         if not replays:
             raise TrajectoryError(f"{path}: neither a {GAMES_FILE} nor replay files (*.json) in this folder")
         for position, replay in enumerate(replays):
@@ -175,6 +172,8 @@ def iter_decisions(source: str | Path | Iterable[str | Path], *, observation: bo
     """One dict per decision of every game in ``source`` (see the module docstring): an arena
     folder (``match.json`` + ``games.jsonl``), a ``games.jsonl`` (with its ``match.json``
     beside it), a replay file, a folder of replay files, or a list of any of these."""
+    from yokai_envs.play.replay import returns_agree, state_digest
+
     engines: dict[tuple[str, str], Game] = {}
     for spec in _games(source):
         key = (spec.env_id, json.dumps(spec.options, sort_keys=True))
@@ -188,16 +187,12 @@ def iter_decisions(source: str | Path | Iterable[str | Path], *, observation: bo
             raise TrajectoryError(f"{spec.source}: game {spec.index} does not replay on {spec.env_id}: "
                                   f"{err}") from None
         rebuilt = [float(r) for r in game.returns()]
-        if spec.returns is not None and (len(rebuilt) != len(spec.returns) or any(
-                abs(a - b) > 1e-9 for a, b in zip(rebuilt, spec.returns, strict=False))):
+        if spec.returns is not None and not returns_agree(spec.returns, rebuilt):
             raise TrajectoryError(f"{spec.source}: game {spec.index} rebuilds to returns {rebuilt}, the record "
                                   f"says {spec.returns}")
         sha = spec.extra.get("sha256")
-        if sha is not None:
-            from yokai_envs.play.replay import state_digest
-
-            if state_digest(game) != sha:
-                raise TrajectoryError(f"{spec.source}: the rebuilt final state differs from the recorded one")
+        if sha is not None and state_digest(game) != sha:
+            raise TrajectoryError(f"{spec.source}: the rebuilt final state differs from the recorded one")
         front = {"game": spec.index, "source": spec.source, "env_id": spec.env_id,
                  "table": spec.extra.get("table"), "deal": spec.extra.get("deal"), "deal_seed": spec.seed}
         for row in rows:

@@ -25,10 +25,13 @@ from pettingzoo.utils import BaseParallelWrapper, BaseWrapper, wrappers
 
 from yokai_envs.core.layout import build_layout
 
+#: The Dict keys that make the vector, in order: the mask last, so ``obs[-num_actions:]`` is it.
+_PARTS = ("observation", "history", "action_mask")
+
 
 def _flat_space(space: spaces.Dict) -> tuple[spaces.Box, dict[str, slice]]:
     boxes: dict[str, spaces.Box] = {}
-    for key in ("observation", "history", "action_mask"):
+    for key in _PARTS:
         if key in space.spaces:
             box = space.spaces[key]
             assert isinstance(box, spaces.Box)
@@ -41,29 +44,31 @@ def _flat_space(space: spaces.Dict) -> tuple[spaces.Box, dict[str, slice]]:
 
 def flatten(observed: dict[str, np.ndarray]) -> np.ndarray:
     """One float32 vector from a Dict observation (observation, history, mask, in that order)."""
-    parts = [np.asarray(observed[k], dtype=np.float32).ravel()
-             for k in ("observation", "history", "action_mask") if k in observed]
+    parts = [np.asarray(observed[k], dtype=np.float32).ravel() for k in _PARTS if k in observed]
     return np.concatenate(parts)
 
 
-def _layouts(env: Any, space: spaces.Dict) -> tuple[spaces.Box, dict[str, slice]]:
-    box, blocks = _flat_space(space)
-    inner = dict(getattr(env.unwrapped, "observation_layout", {}))
-    layout = {**inner, **{k: v for k, v in blocks.items() if k != "observation"}}
-    return box, layout
+class _Flat:
+    """What both flat wrappers share: the Box space, its layout and ``num_actions``, from the
+    wrapped env's first agent (every agent has the same spaces)."""
 
-
-class FlatAECEnv(BaseWrapper):
-    """An AEC env with Box observations (see the module docstring)."""
-
-    def __init__(self, env: AECEnv) -> None:
-        super().__init__(env)
+    def _flatten_spaces(self, env: AECEnv | ParallelEnv) -> None:
         first = env.possible_agents[0]
-        self._box, self.observation_layout = _layouts(env, env.observation_space(first))
+        self._box, blocks = _flat_space(env.observation_space(first))
+        inner = dict(getattr(env.unwrapped, "observation_layout", {}))
+        self.observation_layout = {**inner, **{k: v for k, v in blocks.items() if k != "observation"}}
         self.num_actions = int(env.action_space(first).n)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._box
+
+
+class FlatAECEnv(_Flat, BaseWrapper):
+    """An AEC env with Box observations (see the module docstring)."""
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._flatten_spaces(env)
 
     def observe(self, agent: str) -> np.ndarray:
         return flatten(super().observe(agent))
@@ -72,17 +77,12 @@ class FlatAECEnv(BaseWrapper):
         return str(self.env)
 
 
-class FlatParallelEnv(BaseParallelWrapper):
+class FlatParallelEnv(_Flat, BaseParallelWrapper):
     """A Parallel env with Box observations (see the module docstring)."""
 
     def __init__(self, env: ParallelEnv) -> None:
         super().__init__(env)
-        first = env.possible_agents[0]
-        self._box, self.observation_layout = _layouts(env, env.observation_space(first))
-        self.num_actions = int(env.action_space(first).n)
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self._box
+        self._flatten_spaces(env)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         observations, infos = self.env.reset(seed=seed, options=options)

@@ -15,7 +15,6 @@ over every agent gets that mask too.
 
 from __future__ import annotations
 
-import importlib
 from types import SimpleNamespace
 from typing import Any
 
@@ -129,7 +128,7 @@ def parallel_env(env_id: str, **options: Any) -> ParallelEnv:
 
 def pettingzoo_module(env_id: str, **fixed: Any) -> SimpleNamespace:
     """``env``, ``raw_env`` and ``parallel_env`` of ``env_id`` with ``fixed`` options, as a module."""
-    module = importlib.import_module(_game_env_module(env_id).__name__)
+    module = _game_env_module(env_id)
     return SimpleNamespace(
         __name__=f"{module.__name__}[{env_id}]",
         env=lambda **options: module.env(**{**fixed, **options}),

@@ -31,6 +31,7 @@ from yokai_envs.onmyoji.state import (
     CARDS,
     EDGE_OF_CARD,
     SPELL,
+    ActionCard,
     Decision,
     Event,
     Mode,
@@ -135,13 +136,7 @@ def _apply_target(g: OnmyojiGame, seat: int, a: int) -> None:
     ctx = g.target_ctx
     assert ctx is not None
     g.target_ctx = None
-    target = a - TARGET
-    if isinstance(ctx.what, Ability):
-        fx.apply_ability(g, seat, ctx.what, target)
-        _return_to_menu(g, seat)
-        return
-    fx.resolve_card(g, seat, ctx.what, target)
-    _finish_action(g, seat)
+    _resolve_on(g, seat, ctx.what, a - TARGET)
 
 
 def _apply_evolve(g: OnmyojiGame, seat: int, a: int) -> None:
@@ -188,13 +183,27 @@ def apply(g: OnmyojiGame, action: int) -> None:
 
 def _use_ability(g: OnmyojiGame, seat: int, ability: Ability) -> None:
     ability = fx.active_variant(g, ability)
-    targets = fx.ability_targets(g, seat, ability)
+    _with_target(g, seat, TargetFor.ABILITY, ability, fx.ability_targets(g, seat, ability))
+
+
+def _with_target(g: OnmyojiGame, seat: int, kind: TargetFor, what: Ability | ActionCard, targets: list[int]) -> None:
+    """Resolve an ability or a played card on its only target (or on none); with several
+    targets the seat chooses first (``Decision.TARGET``, then :func:`_apply_target`)."""
     if len(targets) > 1:
-        g.target_ctx = TargetChoice(TargetFor.ABILITY, ability, g.decision, targets)
+        g.target_ctx = TargetChoice(kind, what, g.decision, targets)
         rules.ask(g, Decision.TARGET, seat)
         return
-    fx.apply_ability(g, seat, ability, targets[0] if targets else None)
-    _return_to_menu(g, seat)
+    _resolve_on(g, seat, what, targets[0] if targets else None)
+
+
+def _resolve_on(g: OnmyojiGame, seat: int, what: Ability | ActionCard, target: int | None) -> None:
+    """Apply the ability (back to the menu it came from) or the played card (the action ends)."""
+    if isinstance(what, Ability):
+        fx.apply_ability(g, seat, what, target)
+        _return_to_menu(g, seat)
+        return
+    fx.resolve_card(g, seat, what, target)
+    _finish_action(g, seat)
 
 
 def _return_to_menu(g: OnmyojiGame, seat: int) -> None:
@@ -211,12 +220,7 @@ def _resolve_played_card(g: OnmyojiGame, seat: int) -> None:
     p = g.players[seat]
     card = CARDS[p.played]
     targets = fx.enemy_targets(g, seat) if card in (ATTACK, SPELL) else []
-    if len(targets) > 1:
-        g.target_ctx = TargetChoice(TargetFor.CARD, card, g.decision, targets)
-        rules.ask(g, Decision.TARGET, seat)
-        return
-    fx.resolve_card(g, seat, card, targets[0] if targets else None)
-    _finish_action(g, seat)
+    _with_target(g, seat, TargetFor.CARD, card, targets)
 
 
 def _finish_action(g: OnmyojiGame, seat: int) -> None:

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from yokai_envs.core.errors import IllegalActionError
+from yokai_envs.core.files import read_limited
 from yokai_envs.core.game import Game
 
 FORMAT = "yokai-replay"
@@ -233,8 +234,7 @@ class Replay:
         stated = self.result
         differs = [key for key in ("terminal", "truncated", "steps") if stated.get(key) != rebuilt[key]]
         returns = stated.get("returns")
-        if not isinstance(returns, list) or len(returns) != len(rebuilt["returns"]) or any(
-                not abs(float(a) - b) <= 1e-9 for a, b in zip(returns, rebuilt["returns"], strict=True)):
+        if not isinstance(returns, list) or not returns_agree(returns, rebuilt["returns"]):
             differs.insert(0, "returns")
         if differs:
             raise ReplayError(f"replay states a result the game does not give ({', '.join(differs)}): the file says "
@@ -250,18 +250,21 @@ class Replay:
         return game
 
 
+def returns_agree(recorded: Sequence[Any], rebuilt: Sequence[float]) -> bool:
+    """Whether recorded returns are a rebuilt game's: as many, each within 1e-9 (a NaN never
+    agrees). Replays and arena records are checked by this one rule."""
+    return len(recorded) == len(rebuilt) and all(
+        abs(float(a) - float(b)) <= 1e-9 for a, b in zip(recorded, rebuilt, strict=True))
+
+
 def load_replay(path: str | Path) -> Replay:
     """Read a replay file; ReplayError naming the file when it is missing or malformed."""
     path = Path(path)
     if not path.is_file():
         raise ReplayError(f"replay file {str(path)!r} does not exist")
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise ReplayError(f"replay file {str(path)!r} cannot be read: {err.strerror or err}") from None
-    if len(raw) > MAX_REPLAY_BYTES:
-        raise ReplayError(f"replay file {str(path)!r}: {len(raw):,} bytes; a replay is at most {MAX_REPLAY_BYTES:,}")
-    return Replay.from_json(parse_replay_json(raw, f"replay file {str(path)!r}"), source=f"replay file {str(path)!r}")
+    source = f"replay file {str(path)!r}"
+    raw = read_limited(path, MAX_REPLAY_BYTES, source, "a replay", ReplayError)
+    return Replay.from_json(parse_replay_json(raw, source), source=source)
 
 
 def parse_replay_json(raw: bytes | str, source: str) -> Any:

@@ -14,6 +14,7 @@ import argparse
 import json
 import signal
 import sys
+from typing import Any
 
 import yaml
 
@@ -73,30 +74,42 @@ def run(args: argparse.Namespace) -> int:
     else:
         from yokai_envs.training.trainer import Trainer
 
-    from yokai_envs.training.safety import RunStopped, SignalGuard
-
     try:
         trainer = Trainer(config, resume=args.resume, progress=False if args.no_progress else None,
                           overwrite=args.overwrite)
     except ConfigError as err:
         print(f"yokai train: error: {err}", file=sys.stderr)
         return 2
+    report, code = run_guarded(trainer, "yokai train")
+    if report is None:
+        return code
+    print(summary(report))
+    print(f"run folder: {trainer.folder.root}")
+    return 0
+
+
+def run_guarded(trainer: Any, command: str) -> tuple[dict[str, Any] | None, int]:
+    """Run ``trainer`` with SIGINT and SIGTERM turned into a save and a stop (``SignalGuard``).
+
+    ``(report, 0)`` when it finishes; ``(None, exit code)`` when it stops, after telling stderr
+    why: 128 + the signal's number for a signal (the shell's convention), 1 for a run that could
+    not go on. Every command that trains (``yokai train``, ``yokai exploit``) stops this one way.
+    """
+    from yokai_envs.training.safety import RunStopped, SignalGuard
+
     with SignalGuard() as guard:
         trainer.guard = guard
         try:
-            report = trainer.run()
+            return trainer.run(), 0
         except KeyboardInterrupt as stop:
             guard.stopping = True  # the process is on its way out: later signals are ignored
             number = getattr(stop, "signal_number", signal.SIGINT)
             reason = str(stop) or f"stopped; continue with yokai train --resume --out {trainer.folder.root}"
-            print(f"\nyokai train: {signal.Signals(number).name}: {reason}", file=sys.stderr)
-            return 128 + int(number)
+            print(f"\n{command}: {signal.Signals(number).name}: {reason}", file=sys.stderr)
+            return None, 128 + int(number)
         except RunStopped as stopped:
-            print(f"yokai train: error: {stopped}", file=sys.stderr)
-            return 1
-    print(summary(report))
-    print(f"run folder: {trainer.folder.root}")
-    return 0
+            print(f"{command}: error: {stopped}", file=sys.stderr)
+            return None, 1
 
 
 def summary(report: dict) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 import yaml
 
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.core.files import read_limited
 
 # name -> (low, high, low included, high included): values outside train to NaN, crash or hang.
 
@@ -86,12 +87,7 @@ def read_yaml_file(path: str | Path) -> Any:
     p = Path(path)
     if not p.is_file():
         raise ConfigError(f"config file not found: {str(path)!r}")
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{path}: {len(raw):,} bytes; a config is at most {MAX_CONFIG_BYTES:,}")
+    raw = read_limited(p, MAX_CONFIG_BYTES, str(path), "a config", ConfigError)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -236,7 +236,8 @@ class VectorGame:
         rows = self._everyone if games is None else np.asarray(games, dtype=np.int64).reshape(-1)
         if ((rows < 0) | (rows >= self.num_games)).any():
             raise ValueError(f"observe: games must be indices 0..{self.num_games - 1}")
-        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), rows.shape)
+        # contiguous, so that every call has the one signature numba compiled (no recompiling)
+        seats = np.ascontiguousarray(np.broadcast_to(np.asarray(seats, dtype=np.int64), rows.shape))
         if ((seats < 0) | (seats >= self.num_players)).any():
             raise ValueError(f"observe: seats must be 0..{self.num_players - 1}")
         if out is None:

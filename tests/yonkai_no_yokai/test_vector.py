@@ -202,3 +202,11 @@ def test_batched_heuristic_equals_the_heuristic_agent(num_players: int) -> None:
         vg.step(actions)
     kinds = len(seen)
     assert kinds > 20  # passes, leads, sets and button plays all came up
+
+
+def test_without_numba_it_refuses_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
+    from yokai_envs.yonkai_no_yokai import vector
+
+    monkeypatch.setattr(vector, "numba_available", lambda: False)
+    with pytest.raises(ImportError, match=r"numba.*fast"):
+        VectorGame(4)

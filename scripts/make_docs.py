@@ -5,7 +5,8 @@
     python scripts/make_docs.py --check         # exit 1 when a page in docs/ is out of date
 
 Nothing in a game page is written by hand except the short rules summary in
-docs/rules-summaries/<package>.md (when there is none, the game module's docstring is used).
+docs/rules-summaries/<package>.md (when there is none, the game module's docstring is used) and,
+for a game with a batched engine beside the scalar one, docs/engine-paths/<package>.md (which to use).
 Everything else comes from the code and data: options and tested configurations (the Game
 class), rulings (the package's RULES_NOTES.md), the observation layout table
 (``observation_layout`` of a reset game, with meanings found in the observation docstrings), the
@@ -32,6 +33,7 @@ from yokai_envs.registry import ENV_IDS, _module_name, game_class  # noqa: E402
 
 DOCS = ROOT / "docs"
 SUMMARIES = DOCS / "rules-summaries"
+ENGINE_PATHS = DOCS / "engine-paths"  # hand-written: which engine to use, for games with more than one
 MAX_INLINE_ACTIONS = 60
 SOURCE_MODULES = ("env", "actions", "observation")
 
@@ -209,6 +211,13 @@ def summary_section(package: str, docs: dict[str, str]) -> list[str]:
     return ["## Rules summary", "", as_markdown(game_doc.strip()), ""]
 
 
+def engine_section(package: str) -> list[str]:
+    path = ENGINE_PATHS / f"{package.rsplit('.', 1)[-1]}.md"
+    if not path.is_file():
+        return []
+    return ["## Scalar or vector engine", "", path.read_text(encoding="utf-8").strip(), ""]
+
+
 def game_page(env_id: str) -> str:
     cls = game_class(env_id)
     package = package_of(env_id)
@@ -220,6 +229,7 @@ def game_page(env_id: str) -> str:
              "Other pages: [getting started](getting-started.md), [all games](README.md).", ""]
     lines += summary_section(package, docs)
     lines += options_section(cls)
+    lines += engine_section(package)
     lines += rulings_section(package)
     lines += layout_section(env_id, cls, docs)
     lines += action_section(cls)

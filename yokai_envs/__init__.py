@@ -33,6 +33,17 @@ def make_gym(env_id: str, opponents: list | None = None, learner_seat: int | Non
     return _make_gym(env_id, opponents=opponents, learner_seat=learner_seat, **options)
 
 
+def make_vec_gym(env_id: str, num_envs: int, opponents: list | None = None, learner_seat: int | None = None,
+                 api: str = "gymnasium", **options: object) -> object:
+    """``num_envs`` single-seat envs in one batched engine (Yonkai no Yokai): a gymnasium
+    ``VectorEnv``, or with ``api="sb3"`` an SB3 ``VecEnv``, both with ``action_masks()`` (see
+    :mod:`yokai_envs.training.vec_env`); needs numba (the ``fast`` extra)."""
+    from yokai_envs.training.vec_env import make_vec_gym as _make_vec_gym
+
+    return _make_vec_gym(env_id, num_envs, opponents=opponents, learner_seat=learner_seat, api=api,
+                         **options)  # type: ignore[arg-type]
+
+
 def trajectories(source: str | Path | Iterable[str | Path], *, observation: bool = True,
                  state_tensor: bool = False) -> pd.DataFrame:
     """One row per decision of the games in ``source`` (an arena folder, a games.jsonl, replay
@@ -69,4 +80,5 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = ["ENV_IDS", "ConfigError", "IllegalActionError", "game_class", "make", "make_game", "make_gym", "make_raw",
+           "make_vec_gym",
            "register_gymnasium", "trajectories"]

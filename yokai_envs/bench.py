@@ -9,7 +9,9 @@ env behind PettingZoo's standard wrappers (the ceiling of the AEC API as the cla
 it) and the same env bare (no checks at all; the yokai envs check call order themselves).
 
 Every row plays random legal actions in one process with the env built and seeded once and
-reset between games. Prints a markdown table; ``--json PATH`` writes the rows. Search costs:
+reset between games. Prints a markdown table; ``--json PATH`` writes the rows. ``--vector N``
+(default 4096): Yonkai no Yokai's batched engine (``VectorGame``) and vectorized env
+(``make_vec_gym``) with N games, beside its scalar raw engine in the same run. Search costs:
 ``clone()`` and ``determinize()`` in raw steps (their mean time over states of random play
 times raw decisions/s), and with ``--ismcts`` ISMCTS decisions/s for the README's specs.
 """
@@ -218,6 +220,70 @@ def yokai_rows(seconds: float, all_configs: bool, only: list[str] | None) -> lis
     return rows
 
 
+VECTOR_ENV = "yonkai_no_yokai_v1"
+
+
+def vector_rows(seconds: float, num_games: int) -> list[Row]:
+    """Yonkai no Yokai (4p) on its batched engine beside the scalar one, in one run: raw random
+    play through ``VectorGame`` (masks, random legal actions and steps in compiled loops; with
+    and without every game's observation each step) and the vectorized single-seat env
+    ``make_vec_gym`` (a random learner against random bots: learner steps/s, and decisions/s
+    counting the bots' too). ``x scalar`` divides by the scalar raw engine measured just before."""
+    from yokai_envs.yonkai_no_yokai.vector import VectorGame, numba_available
+
+    if not numba_available():
+        print("skipping the vector rows: numba is not installed (pip install 'yokai-envs[fast]')")
+        return []
+    from yokai_envs.training.vec_env import make_vec_gym
+
+    scalar = _game_loop(make_game(VECTOR_ENV), seconds)
+    rows: list[Row] = [{"path": "YonkaiGame (scalar raw)", "num_games": 1, "decisions_per_s": scalar,
+                        "x_scalar": 1.0, "state_bytes": None}]
+    game = VectorGame(num_games, seed=0)
+    actions = np.empty(num_games, dtype=np.int64)
+    obs = np.empty((num_games, game.observation_size), dtype=np.float32)
+    for observe in (False, True):
+        game.step(game.random_actions(out=actions))  # compiled before the clock starts
+        steps = games = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            _, terminated, truncated = game.step(game.random_actions(out=actions))
+            if observe:
+                game.observe(game.to_act, out=obs)
+            steps += num_games
+            games += int(terminated.sum() + truncated.sum())
+        elapsed = time.perf_counter() - start
+        rows.append({"path": "VectorGame random play" + (" + observation" if observe else ""),
+                     "num_games": num_games, "decisions_per_s": steps / elapsed, "games_per_s": games / elapsed,
+                     "x_scalar": steps / elapsed / scalar, "state_bytes": game.state_bytes_per_game()})
+    env = make_vec_gym(VECTOR_ENV, num_games, opponents=["random"], seed=0)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    learner = games = 0
+    before = env.core.decisions
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        masks = env.action_masks()
+        _, _, terminated, truncated, _ = env.step(np.where(masks, rng.random(masks.shape), -1.0).argmax(axis=1))
+        learner += num_games
+        games += int((terminated | truncated).sum())
+    elapsed = time.perf_counter() - start
+    decisions = env.core.decisions - before
+    rows.append({"path": "make_vec_gym, random learner vs 3 random", "num_games": num_games,
+                 "decisions_per_s": decisions / elapsed, "learner_steps_per_s": learner / elapsed,
+                 "games_per_s": games / elapsed, "x_scalar": decisions / elapsed / scalar, "state_bytes": None})
+    return rows
+
+
+def vector_markdown(rows: list[Row]) -> str:
+    lines = ["| Yonkai 4p path | N | decisions/s | x scalar raw | learner steps/s | games/s | state bytes/game |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    lines += [f"| {row['path']} | {row['num_games']} | {_fmt(row['decisions_per_s'])} | {row['x_scalar']:.1f} | "
+              f"{_fmt(row.get('learner_steps_per_s'))} | {_fmt(row.get('games_per_s'), 1)} | "
+              f"{_fmt(row['state_bytes'])} |" for row in rows]
+    return "\n".join(lines)
+
+
 def ismcts_rows(seconds: float, only: list[str] | None) -> list[Row]:
     """ISMCTS decisions/s for the README's specs, each game's default options."""
     rows = []
@@ -358,6 +424,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="default options only, or every configuration the conformance suite runs")
     parser.add_argument("--no-peers", action="store_true", help="skip the peer environments")
     parser.add_argument("--ismcts", action="store_true", help="also time ISMCTS decisions/s for the README's specs")
+    parser.add_argument("--vector", type=int, default=4096, metavar="N",
+                        help="Yonkai no Yokai's batched engine and vector env with N games (0: skip; needs numba)")
     parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
 
 
@@ -376,6 +444,13 @@ def run(args: argparse.Namespace) -> int:
         print()
         print(ismcts_markdown(search))
         rows += [{"kind": "ismcts", **row} for row in search]
+    vector_n = getattr(args, "vector", 0)
+    if vector_n and (not args.env or VECTOR_ENV in args.env):
+        vector = vector_rows(args.seconds, vector_n)
+        if vector:
+            print()
+            print(vector_markdown(vector))
+            rows += [{"kind": "vector", **row} for row in vector]
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump(rows, handle, indent=2)

@@ -119,6 +119,34 @@ def choices(hands: np.ndarray, direction: int, last_count: int, last_value: int,
     return actions
 
 
+_ACTION_VALUE_INDEX = np.concatenate([_PLAY_VALUE_INDEX, _PLAY_VALUE_INDEX])
+_UNSCORED = _WITH_BUTTON & (_ACTION_COUNTS < BUTTON_MIN_COUNT)  # button singles are never chosen
+
+
+def batch_actions(hands: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """``HeuristicAgent.act`` for K decisions at once, one per row: ``hands`` (K x 6) the value
+    counts of each deciding seat, ``masks`` (K x 49) its legal actions (a row with no pass is a
+    lead). The opponents of the vectorized training env (``make_vec_gym``) play with this; a test
+    holds it equal to ``act`` on every decision of many games. Rows with no legal action get PASS.
+    """
+    plays = np.asarray(masks, dtype=bool)[:, FIRST_PLAIN_PLAY:]  # K x 48: plain plays, then button plays
+    held = np.asarray(hands)[:, _ACTION_VALUE_INDEX]  # copies of each play's value
+    actions = np.full(plays.shape[0], PASS, dtype=np.int64)
+    scored = plays & ~_UNSCORED
+    score = np.where(scored, _follow_score(_ACTION_COUNTS, held - _ACTION_COUNTS, _WITH_BUTTON), -np.inf)
+    follow = scored.any(axis=1)
+    actions[follow] = FIRST_PLAIN_PLAY + score[follow].argmax(axis=1)
+    # a lead offers singles alone, in value order: the lowest lone card, else the lowest card
+    lead = ~np.asarray(masks, dtype=bool)[:, PASS] & plays.any(axis=1)
+    lone = plays & (held == 1)
+    lowest = np.where(lone.any(axis=1), lone.argmax(axis=1), plays.argmax(axis=1))
+    actions[lead] = FIRST_PLAIN_PLAY + lowest[lead]
+    goes_out = plays & (np.asarray(hands).sum(axis=1)[:, None] == _ACTION_COUNTS)
+    out = goes_out.any(axis=1)
+    actions[out] = FIRST_PLAIN_PLAY + goes_out[out].argmax(axis=1)
+    return actions
+
+
 def world_sampler(game: Game, seat: int) -> Callable[[np.random.Generator], Game]:
     """Worlds for ``seat`` in which the others' decisions this round are this heuristic's
     (inference from the public decision log; see yonkai_no_yokai_beliefs)."""

@@ -291,6 +291,8 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
                               "(self-play too: bots play until the first snapshot)")
             elif sum(b["weight"] for b in bots) <= 0:
                 errors.append("opponents.bots: the weights sum to 0; give at least one bot a positive weight")
+    if "training" not in broken and config["training"]["vec_env"] == "vector":
+        _check_vector(config, errors)
     if check_agents:
         specs = []
         if "opponents" not in broken:
@@ -301,6 +303,25 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
             specs.append(("pretrain.imitate", config["pretrain"]["imitate"]))
         for where, spec in specs:
             _check_agent(where, spec, env_id, options, errors)
+
+
+def _check_vector(config: dict[str, Any], errors: list[str]) -> None:
+    """training.vec_env: vector runs the batched engine (training/vec_env.py): its game, its bots."""
+    from yokai_envs.training.vec_env import BATCHED_OPPONENTS, VECTOR_ENV_IDS
+
+    where = "training.vec_env: vector"
+    env_id = config["game"]["env_id"]
+    if env_id not in VECTOR_ENV_IDS:
+        errors.append(f"{where}: no vectorized engine for {env_id} (only {', '.join(VECTOR_ENV_IDS)}); use dummy")
+    for i, bot in enumerate(config["opponents"]["bots"]):
+        if bot["spec"] not in BATCHED_OPPONENTS:
+            errors.append(f"opponents.bots[{i}].spec: {where} plays only batched bots "
+                          f"({', '.join(BATCHED_OPPONENTS)}), got {bot['spec']!r}")
+    if config["opponents"]["self_play"]["enabled"]:
+        errors.append(f"opponents.self_play.enabled: {where} has no batched self-play opponents yet; use dummy")
+    env = config.get("env", {})
+    if config.get("reward") or env.get("wrappers") or env.get("skip_forced"):
+        errors.append(f"{where}: reward hooks, env.wrappers and env.skip_forced need the scalar env; use dummy")
 
 
 def _check_game(game: dict[str, Any], errors: list[str]) -> Any:

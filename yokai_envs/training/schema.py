@@ -17,7 +17,7 @@ ALGORITHMS: dict[str, tuple[str, str]] = {
     "MaskablePPO": ("sb3_contrib", "MaskablePPO"),
 }
 ACTIVATIONS = ("tanh", "relu", "elu", "leaky_relu")
-VEC_ENVS = ("dummy", "subproc")
+VEC_ENVS = ("dummy", "subproc", "vector")
 DEVICES = ("cpu", "cuda", "auto")
 BACKENDS = ("sb3", "rllib")  # sb3: MaskablePPO here; rllib: RLlib PPO on Ray (training/rllib_backend)
 
@@ -87,7 +87,8 @@ SCHEMA: dict[str, Any] = {
         "total_timesteps": Field(INT, minimum=1, help="learner decisions over all envs"),
         "n_envs": Field(INT, 8, minimum=1, maximum=1024, help="parallel training envs (at most 1024)"),
         "vec_env": Field(STR, "dummy", choices=VEC_ENVS,
-                         help="dummy: envs in this process; subproc: one process per env"),
+                         help="dummy: envs in this process; subproc: one process per env; vector: one batched "
+                              "engine for all envs (yonkai_no_yokai_v1, random/heuristic bots; numba)"),
         "seed": Field(INT, 0, minimum=0),
         "device": Field(STR, "cpu", choices=DEVICES),
         "torch_threads": Field(INT, 1, minimum=1, maximum=1024,

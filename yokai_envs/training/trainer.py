@@ -67,6 +67,15 @@ def env_factories(config: dict[str, Any], pool: tuple[list[str], list[float]]) -
 def build_vec_env(config: dict[str, Any], pool: tuple[list[str], list[float]]) -> Any:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    if config["training"]["vec_env"] == "vector":  # one batched engine (training/vec_env.py)
+        from yokai_envs.training.vec_env import make_vec_gym
+
+        specs, weights = pool
+        game = config["game"]
+        return VecMonitor(make_vec_gym(game["env_id"], config["training"]["n_envs"], opponents=specs,
+                                       opponent_weights=weights, learner_seat=game["learner_seat"], api="sb3",
+                                       critic_state=config["algorithm"]["network"]["critic_state"],
+                                       seed=config["training"]["seed"], **game["options"]))
     factories = env_factories(config, pool)
     vec = SubprocVecEnv(factories) if config["training"]["vec_env"] == "subproc" else DummyVecEnv(factories)
     return VecMonitor(vec)

@@ -1,0 +1,158 @@
+"""The vectorized training env (make_vec_gym): learner rewards, seats, batched bots, SB3 and gymnasium."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import yokai_envs
+from yokai_envs.core.errors import ConfigError
+
+pytest.importorskip("numba")
+
+YONKAI = "yonkai_no_yokai_v1"
+
+
+def random_learner(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly drawn legal action per row."""
+    scores = np.where(masks, rng.random(masks.shape), -1.0)
+    return scores.argmax(axis=1)
+
+
+def run_episodes(env: Any, episodes: int, seed: int = 0) -> list[dict[str, Any]]:
+    """Random learner play until ``episodes`` episodes ended; checks each step's invariants and
+    that the rewards of an episode add up to the learner's final return."""
+    rng = np.random.default_rng(seed)
+    obs, _ = env.reset(seed=seed)
+    n = env.core.num_players
+    layout = env.core.game.observation_layout
+    totals = np.zeros(env.num_envs)
+    finished: list[dict[str, Any]] = []
+    while len(finished) < episodes:
+        masks = env.action_masks()
+        assert masks.any(axis=1).all(), "a pending decision with no legal action"
+        # the learner is always the one to act: its own seat (relative 0) in the to_act block
+        assert (obs[:, layout["to_act"]] == np.eye(n)[0]).all()
+        obs, reward, terminated, truncated, infos = env.step(random_learner(masks, rng))
+        totals += reward
+        for i in np.flatnonzero(terminated | truncated):
+            final = infos["final_info"][i]
+            assert totals[i] == pytest.approx(final["returns"][final["learner_seat"]]), "rewards != return"
+            assert not infos["final_obs"][i][layout["to_act"]].any()  # the game is over in the final obs
+            totals[i] = 0.0
+            finished.append(final)
+    return finished
+
+
+@pytest.mark.parametrize("options", [{"num_players": 4}, {"num_players": 3, "reward": "lives"}])
+def test_episode_rewards_add_up_to_the_learners_return(options: dict[str, Any]) -> None:
+    env = yokai_envs.make_vec_gym(YONKAI, num_envs=32, opponents=["random", "heuristic"], **options)
+    finished = run_episodes(env, 100)
+    seats = {f["learner_seat"] for f in finished}
+    assert seats == set(range(options["num_players"]))  # the seat rotates
+    assert all(set(f["opponents"]) <= {"random", "heuristic"} for f in finished)
+    assert {lab for f in finished for lab in f["opponents"]} == {"random", "heuristic"}
+
+
+def test_learner_seat_fixed_and_heuristic_bots_are_stronger_than_random_ones() -> None:
+    rates = {}
+    for bot in ("random", "heuristic"):
+        env = yokai_envs.make_vec_gym(YONKAI, num_envs=64, opponents=[bot], learner_seat=2, seed=1)
+        finished = run_episodes(env, 300, seed=1)
+        assert {f["learner_seat"] for f in finished} == {2}
+        rates[bot] = np.mean([f["win"] for f in finished])
+    # a random learner wins about a quarter of its games against random bots, far fewer against heuristics
+    assert 0.17 < rates["random"] < 0.33
+    assert rates["heuristic"] < rates["random"] - 0.08
+
+
+def test_sb3_vec_env_trains_maskable_ppo_and_gives_masks() -> None:
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    venv = VecMonitor(yokai_envs.make_vec_gym(YONKAI, num_envs=16, opponents=["heuristic"], api="sb3", seed=0))
+    assert is_masking_supported(venv)
+    venv.reset()
+    masks = get_action_masks(venv)
+    assert masks.shape == (16, 49) and masks.any(axis=1).all()
+    model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=128, n_epochs=1, seed=0, verbose=0)
+    model.learn(16 * 32 * 2)
+    assert model.num_timesteps == 16 * 32 * 2
+    assert len(model.ep_info_buffer) > 0  # episodes ended and were counted by VecMonitor
+
+
+def test_sb3_infos_carry_the_terminal_observation() -> None:
+    venv = yokai_envs.make_vec_gym(YONKAI, num_envs=8, opponents=["random"], api="sb3", seed=3)
+    venv.reset()
+    rng = np.random.default_rng(0)
+    ended = 0
+    while ended < 5:
+        venv.step_async(random_learner(venv.action_masks(), rng))
+        obs, rewards, dones, infos = venv.step_wait()
+        for i in np.flatnonzero(dones):
+            assert infos[i]["terminal_observation"].shape == obs[i].shape
+            assert infos[i]["TimeLimit.truncated"] is False
+            assert rewards[i] in (-1.0, 1.0)
+            ended += 1
+
+
+def test_bad_input_is_refused() -> None:
+    with pytest.raises(ConfigError, match="batched bots"):
+        yokai_envs.make_vec_gym(YONKAI, num_envs=4, opponents=["ismcts"])
+    with pytest.raises(ConfigError, match="needs at least one opponent"):
+        yokai_envs.make_vec_gym(YONKAI, num_envs=4, opponents=[])
+    with pytest.raises(ConfigError, match="no vectorized engine"):
+        yokai_envs.make_vec_gym("yokaizo_v1", num_envs=4, opponents=["random"])
+    with pytest.raises(ConfigError, match="api"):
+        yokai_envs.make_vec_gym(YONKAI, num_envs=4, opponents=["random"], api="rllib")
+    with pytest.raises(ConfigError, match="learner_seat"):
+        yokai_envs.make_vec_gym(YONKAI, num_envs=4, opponents=["random"], learner_seat=4)
+    env = yokai_envs.make_vec_gym(YONKAI, num_envs=4, opponents=["random"])
+    env.reset(seed=0)
+    with pytest.raises(yokai_envs.IllegalActionError):
+        env.step(np.full(4, 48))  # not every learner can button-play 6666 right now
+
+
+@pytest.mark.slow
+def test_win_rates_match_the_scalar_env() -> None:
+    """A random learner against heuristic bots wins as often in the vector env as in make_gym."""
+    vector = np.mean([f["win"] for f in run_episodes(
+        yokai_envs.make_vec_gym(YONKAI, num_envs=64, opponents=["heuristic"], seed=5), 600, seed=5)])
+    env = yokai_envs.make_gym(YONKAI, opponents=["heuristic"])
+    rng = np.random.default_rng(5)
+    wins = []
+    env.reset(seed=5)
+    while len(wins) < 600:
+        _, _, terminated, truncated, info = env.step(int(random_learner(env.action_masks()[None], rng)[0]))
+        if terminated or truncated:
+            wins.append(info["win"])
+            env.reset()
+    scalar = float(np.mean(wins))
+    assert abs(vector - scalar) < 0.05, (vector, scalar)
+
+
+def test_yaml_vec_env_vector_trains(tmp_path) -> None:
+    from yokai_envs.cli import main as yokai_main
+
+    out = tmp_path / "run"
+    tiny = ["training.total_timesteps=256", "training.n_envs=16", "algorithm.hyperparameters.n_steps=16",
+            "algorithm.hyperparameters.batch_size=64", "algorithm.hyperparameters.n_epochs=1",
+            "algorithm.network.net_arch=[16]", "evaluation.every=0", "evaluation.final_games=4",
+            "evaluation.workers=1", "output.progress_bar=false"]
+    assert yokai_main(["train", "--config", "configs/yonkai_no_yokai/quick_vector.yaml", "--out", str(out),
+                       *[arg for item in tiny for arg in ("--set", item)]]) == 0
+    assert (out / "model.zip").exists()
+
+
+def test_yaml_vec_env_vector_refuses_what_it_cannot_run() -> None:
+    from yokai_envs.training.config import load_config
+
+    with pytest.raises(ConfigError, match="batched bots"):
+        load_config("configs/yonkai_no_yokai/quick_vector.yaml", ["opponents.bots=[ismcts]"])
+    with pytest.raises(ConfigError, match="self_play"):
+        load_config("configs/yonkai_no_yokai/quick_vector.yaml", ["opponents.self_play.enabled=true"])
+    with pytest.raises(ConfigError, match="no vectorized engine"):
+        load_config("configs/yokaizo/quick.yaml", ["training.vec_env=vector"])

@@ -10,8 +10,9 @@ for a game with a batched engine beside the scalar one, docs/engine-paths/<packa
 Everything else comes from the code and data: options and tested configurations (the Game
 class), rulings (the package's RULES_NOTES.md), the observation layout table
 (``observation_layout`` of a reset game, with meanings found in the observation docstrings), the
-action table (``action_name`` of every action), the env, actions and observation docstrings, and the card list
-(the package's card data file, read by yokai_envs.play.cards).
+action table (``action_name`` of every action), the env, actions and observation docstrings, the card list
+(the package's card data file, read by yokai_envs.play.cards) and the balance measurements (the package's
+BALANCE.md, when it has one).
 """
 
 from __future__ import annotations
@@ -175,6 +176,17 @@ def rulings_section(package: str) -> list[str]:
     return [*lines, f"From `{package.replace('.', '/')}/RULES_NOTES.md`:", "", body.strip(), ""]
 
 
+def balance_section(package: str) -> list[str]:
+    """The package's BALANCE.md (how fair its invented content measured, with the command), if any."""
+    notes = importlib.resources.files(package) / "BALANCE.md"
+    if not notes.is_file():
+        return []
+    text = notes.read_text(encoding="utf-8")
+    body = re.sub(r"\A#[^\n]*\n", "", text.lstrip())  # drop its own title
+    body = re.sub(r"^(#+)", r"#\1", body, flags=re.M)  # its sections sit under this one
+    return ["## Balance", "", f"From `{package.replace('.', '/')}/BALANCE.md`:", "", body.strip(), ""]
+
+
 def card_text(data: dict) -> str:
     if data.get("text"):
         return str(data["text"])
@@ -234,6 +246,7 @@ def game_page(env_id: str) -> str:
     lines += layout_section(env_id, cls, docs)
     lines += action_section(cls)
     lines += cards_section(env_id)
+    lines += balance_section(package)
     lines += ["## From the source", "",
               "The docstrings of the game's env, actions and observation modules, verbatim.", ""]
     for name, doc in docs.items():

@@ -66,6 +66,11 @@ def test_make_docs_writes_a_page_per_game(tmp_path):
         if catalog(env_id):
             assert "## Card list" in page
             assert all(f"**{card.name}**" in page for card in catalog(env_id))
+        package = ROOT / "yokai_envs" / short
+        if (package / "BALANCE.md").is_file():  # a game's balance measurements are on its page
+            assert f"## Balance\n\nFrom `yokai_envs/{short}/BALANCE.md`:" in page
+        else:
+            assert "## Balance" not in page
 
 
 def test_yonkai_page_details(tmp_path):

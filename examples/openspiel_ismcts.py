@@ -43,10 +43,9 @@ def main(argv: list[str] | None = None) -> dict:
     rng = np.random.RandomState(args.seed)
     if args.simulations > 0:
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-        # allow_inconsistent_action_sets: worlds sampled for one information state may differ in
-        # their legal actions while a game's events do not yet tell every hidden card apart.
-        seat0 = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=args.simulations, random_state=rng,
-                                 allow_inconsistent_action_sets=True)
+        # Strict about action sets (OpenSpiel's default): in a sampled world each other seat's
+        # information state determines its legal actions (Game.determinize).
+        seat0 = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=args.simulations, random_state=rng)
     else:
         seat0 = pyspiel.make_uniform_random_bot(0, args.seed)
     bots = [seat0] + [pyspiel.make_uniform_random_bot(p, args.seed + p) for p in range(1, game.num_players())]

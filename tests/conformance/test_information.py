@@ -132,3 +132,49 @@ def test_comparing_events_since_a_split_is_comparing_information_states(env_id: 
             assert same_events == (first.information_state(seat) == second.information_state(seat))
         first.step(random_action(first, rng))
         second.step(random_action(second, rng))
+
+
+@pytest.mark.parametrize(("env_id", "options"), conformance_params())
+def test_a_sampled_world_gives_other_seats_a_belief_not_their_real_past(env_id: str, options: dict) -> None:
+    """In a world ``determinize(seat)`` sampled, another seat's record is ``seat``'s own plus a
+    digest of its view of the world: never its real private past (which would contradict the
+    world and hand the real cards to a search keying nodes by information states), and equal
+    strings give equal legal actions (what OpenSpiel's ISMCTS asks of them)."""
+    import numpy as np
+
+    from yokai_envs.core.information import SAMPLED_VIEW
+
+    from .helpers import random_action
+
+    rng = np.random.default_rng(0)
+    masks: dict[tuple[int, str], bytes] = {}
+    for seed in range(3):
+        game = recorded_game(_maker(env_id, options), seed)
+        while not game.is_over:
+            for seat in range(game.num_players):
+                world = game.determinize(seat, rng)
+                assert world.seed is None
+                assert world.seen_events(seat) == game.seen_events(seat)
+                for other in range(game.num_players):
+                    if other != seat:
+                        events = world.seen_events(other)
+                        assert events[:-1] == game.seen_events(seat) and events[-1][0] == SAMPLED_VIEW
+                if not world.is_over and world.current_player != seat:
+                    key = (world.current_player, world.information_state(world.current_player))
+                    mask = world.legal_action_mask().tobytes()
+                    assert masks.setdefault(key, mask) == mask, "one sampled information state, two action sets"
+            game.step(random_action(game, rng))
+            if game.steps > 60:
+                break
+
+
+def test_a_world_of_a_game_not_recording_cannot_replay_the_real_deal() -> None:
+    import numpy as np
+
+    game = game_class("yonkai_no_yokai_v1")(num_players=4)
+    game.reset(3)
+    game.step(int(np.flatnonzero(game.legal_action_mask())[0]))
+    assert "your hand" in game.public_log(1)[1]  # the real game rebuilds its record from its seed
+    world = game.determinize(0, np.random.default_rng(0))
+    with pytest.raises(RuntimeError, match="world determinize sampled"):
+        world.seen_events(1)

@@ -100,7 +100,7 @@ def test_ismcts_plays_whole_games(env_id, options):
     game = openspiel.load_game(env_id, rng_seed=0, **options)
     rng = np.random.RandomState(0)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng), uct_c=2.0,
-                           max_simulations=4, random_state=rng, allow_inconsistent_action_sets=True)
+                           max_simulations=4, random_state=rng)  # strict action sets: the default
     bots = [bot] + [pyspiel.make_uniform_random_bot(p, p) for p in range(1, game.num_players())]
     state = game.new_initial_state()
     searched = 0

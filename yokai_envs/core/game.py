@@ -13,13 +13,14 @@ Rules modules never import gymnasium or pettingzoo; this module does not either.
 from __future__ import annotations
 
 import copy
+import hashlib
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 import numpy as np
 
 from yokai_envs.core.errors import ConfigError, IllegalActionError
-from yokai_envs.core.information import CoreEvent, Event, canonical
+from yokai_envs.core.information import SAMPLED_VIEW, CoreEvent, Event, canonical
 
 
 def is_integer(value: object) -> bool:
@@ -272,8 +273,9 @@ class Game(ABC):
         if self._seen is not None:
             return self
         if self.seed is None and self.action_history:
-            raise RuntimeError(f"{self.env_id}: this game was not recording and was not reset with a seed, so what "
-                               "each seat saw cannot be rebuilt; call record_information() before reset()")
+            raise RuntimeError(f"{self.env_id}: this game was not recording and has no seed (it was reset without "
+                               "one, or it is a world determinize sampled), so what each seat saw cannot be "
+                               "rebuilt; call record_information() before reset()")
         rebuilt = type(self)(**{**self.options, "max_steps": self.max_steps, "max_cycles": self.max_cycles})
         rebuilt.record_information()
         rebuilt.replay(self.seed, list(self.action_history))
@@ -360,7 +362,31 @@ class Game(ABC):
         world.rng = np.random.default_rng(int(rng.integers(2**63)))
         world._mask_cache = None
         world._resample_hidden(seat, rng)
+        # Replaying the real seed would rebuild the real deal: a world has no seed of its own.
+        world.seed = None
+        world._sampled_records(seat)
         return world
+
+    def _sampled_records(self, seat: int) -> None:
+        """In a sampled world, what the other seats have seen is ``seat``'s belief, not the real
+        record: the sample redraws their hidden cards but not their private past, so their real
+        events (their dealt hands, their draws) would both contradict the world and reveal the
+        real cards to whoever reads them (a search keying its nodes by their information states).
+        Each of them gets ``seat``'s record, then one ``SAMPLED_VIEW`` event: a digest of its
+        observation and mask in this world, so equal strings mean equal views (and equal legal
+        actions); events after the sample are recorded as they happen."""
+        if self._seen is None or self._seen_text is None:
+            return
+        others = [other for other in range(self.num_players) if other != seat]
+        for other in others:  # first, so that no view below reads a real record
+            self._seen[other] = list(self._seen[seat])
+            self._seen_text[other] = list(self._seen_text[seat])
+        for other in others:
+            view = hashlib.blake2b(np.ascontiguousarray(self.observation(other)).tobytes(), digest_size=7)
+            if not self.is_over and self.current_player == other:
+                view.update(np.packbits(self.legal_action_mask()).tobytes())
+            self._seen[other].append((SAMPLED_VIEW, int.from_bytes(view.digest(), "big")))
+            self._seen_text[other].append("(a sampled world: this seat's past is not drawn)")
 
     def replay(self, seed: int | None, actions: list[int]) -> None:
         """Rebuild a game from its seed and action list (the event log)."""

@@ -33,6 +33,10 @@ class CoreEvent(IntEnum):
 
 
 FIRST_GAME_EVENT = 2
+#: ``(SAMPLED_VIEW, digest)``, only in a world ``Game.determinize(seat)`` sampled: for every other
+#: seat it stands for that seat's private past, which the sample does not draw, as a digest of
+#: its view of the sampled world. Negative, so no game's own kinds can meet it.
+SAMPLED_VIEW = -2
 #: Padding of the ``history`` observation (rows before the first event, unused argument columns).
 HISTORY_PAD = -1
 

@@ -42,7 +42,8 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     denom = 1.0 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # Rounding leaves the bound a hair inside p at p = 0 or 1; the interval always holds p.
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 # 97.5% quantiles of Student's t for 1..30 degrees of freedom; beyond, the Cornish-Fisher series.
@@ -73,7 +74,7 @@ def wilson(p: float, n: float, z: float = Z95) -> tuple[float, float]:
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 def deal_interval(scores: Any, games: int) -> dict[str, Any]:

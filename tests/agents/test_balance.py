@@ -59,3 +59,18 @@ def test_results_do_not_depend_on_workers_and_the_cli_writes_them(tmp_path, caps
     assert written[0]["matchups"] == json.loads(json.dumps(one["matchups"]))
     assert (tmp_path / "balance_0.png").stat().st_size > 1000 and (tmp_path / "results.csv").is_file()
     assert balance_main(["--game", YONKAI, "--agents", "heuristic", "--no-progress"]) == 2
+
+
+def test_a_level_every_game_clears_draws_its_curve(tmp_path) -> None:
+    """Level 1 is always cleared: its Wilson interval must reach exactly 1 (it used to stop a hair
+    below, and the curve's error bar went negative and failed to draw)."""
+    from agents.arena.balance import write_outputs
+    from agents.arena.stats import wilson, wilson_interval
+
+    for n in (1, 7, 200, 2000, 3333):
+        assert wilson_interval(n, n)[1] == 1.0 and wilson_interval(0, n)[0] == 0.0
+        assert wilson(1.0, n)[1] == 1.0 and wilson(0.0, n)[0] == 0.0
+    result = run_balance(ONMYOJI, "heuristic", games=200, seed=0, env_options={"mode": "solo"}, choices=["1"])
+    assert result.rows[0]["win_rate"] == 1.0 == result.rows[0]["ci_high"]
+    write_outputs([result], str(tmp_path))
+    assert (tmp_path / "balance_0.png").stat().st_size > 1000

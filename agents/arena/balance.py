@@ -43,6 +43,12 @@ class BalanceResult:
                 "overall": self.overall}
 
 
+#: Seats a game's ``outcome_facts`` may name as moving first, with their label: the share of the
+#: wins that seat took (over the games where the fact applies) is the first mover's edge.
+FIRST_MOVER_FACTS = {"first_player": "First player (took the first turn)",
+                     "final_first": "First mover of the Final"}
+
+
 def _rate(wins: float, games: int) -> dict[str, Any]:
     low, high = wilson_interval(wins, games)
     return {"games": games, "win_rate": wins / games if games else 0.0, "ci_low": low, "ci_high": high}
@@ -125,9 +131,10 @@ def _overall(result: BalanceResult, records: list) -> None:
     overall: dict[str, Any] = {"games": total}
     if result.per_seat:
         overall["first_seat"] = _rate(sum(r["credits"][0] for _, r, _ in records), total)
-        movers = [(r, f["first_player"]) for _, r, f in records if "first_player" in f]
-        if movers:
-            overall["first_player"] = _rate(sum(r["credits"][p] for r, p in movers), len(movers))
+        for fact in FIRST_MOVER_FACTS:
+            movers = [(r, f[fact]) for _, r, f in records if fact in f]
+            if movers:
+                overall[fact] = _rate(sum(r["credits"][p] for r, p in movers), len(movers))
     ends = Counter(f.get("end", "end") for _, _, f in records)
     overall["endings"] = {cause: {"games": n, "share": n / total} for cause, n in ends.most_common()}
     steps = [r["steps"] for _, r, _ in records]
@@ -157,8 +164,9 @@ def markdown(result: BalanceResult) -> str:
             cells = ["-" if a == b else f"{by_pair[a, b]['win_rate']:.2f}" for b in result.choices]
             lines.append(f"| {a} | " + " | ".join(cells) + " |")
         lines += ["", f"First seat: {cell(result.overall['first_seat'])}"]
-        if "first_player" in result.overall:
-            lines.append(f"First player: {cell(result.overall['first_player'])}")
+        for fact, label in FIRST_MOVER_FACTS.items():
+            if fact in result.overall:
+                lines.append(f"{label}: {cell(result.overall[fact])} over {result.overall[fact]['games']} games")
     else:
         lines += [f"| {result.axis} | clear rate | games |", "|---|---|---:|"]
         lines += [f"| {row['choice']} | {cell(row)} | {row['games']} |" for row in result.rows]

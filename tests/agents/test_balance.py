@@ -74,3 +74,36 @@ def test_a_level_every_game_clears_draws_its_curve(tmp_path) -> None:
     assert result.rows[0]["win_rate"] == 1.0 == result.rows[0]["ci_high"]
     write_outputs([result], str(tmp_path))
     assert (tmp_path / "balance_0.png").stat().st_size > 1000
+
+
+def test_yyh_and_onmyoji_say_how_a_game_ended_and_who_moved_first() -> None:
+    import numpy as np
+
+    from yokai_envs.registry import make_game
+
+    yyh = next(e for e in ENV_IDS if e.startswith("yyh_tcg"))
+    ends = set()
+    for seed in range(40):
+        game = make_game(yyh)
+        game.reset(seed)
+        rng = np.random.default_rng(seed)
+        while not game.is_over:
+            game.step(int(rng.choice(np.flatnonzero(game.legal_action_mask()))))
+        facts = game.outcome_facts()
+        assert facts["first_player"] == game.first_player
+        loser = 1 - game.winner
+        if facts["end"] == "deck out":  # the loser had to draw from an empty deck
+            assert not game.players[loser].deck and game.players[game.winner].wins < 3
+        else:
+            assert facts["end"] == "three match wins" and game.players[game.winner].wins == 3
+        ends.add(facts["end"])
+    assert ends == {"deck out", "three match wins"}
+
+    result = run_balance(ONMYOJI, "heuristic", games=3, seed=0, env_options={"mode": "duel"},
+                         choices=["Seimei", "Doman"])
+    final = result.overall["final_first"]
+    assert final["games"] == 6 and 0 <= final["ci_low"] <= final["win_rate"] <= final["ci_high"] <= 1
+    assert set(result.overall["endings"]) <= {"a fall in the nights", "a fall in the Final", "the Final's turn cap"}
+    solo = make_game(ONMYOJI, mode="solo")
+    solo.reset(0)
+    assert "final_first" not in solo.outcome_facts()

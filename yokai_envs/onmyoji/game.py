@@ -52,6 +52,21 @@ class OnmyojiGame(Game):
             return "characters", tuple(c.name for c in load_pool().characters), True
         return "difficulty", tuple(range(1, 11)), False
 
+    def outcome_facts(self) -> dict[str, Any]:
+        """How the game ended, for ``yokai balance``. Duel: ``a fall in the nights``, ``a fall in
+        the Final``, ``the Final's turn cap`` (higher HP wins) or ``step cap``, and ``final_first``,
+        the seat that moved first in the Final when it was reached."""
+        facts: dict[str, Any] = {"end": "step cap" if self.is_truncated else "end"}
+        if self.mode != Mode.DUEL or self.is_truncated:
+            return facts
+        if self.final_duel:
+            facts["final_first"] = self.first_seat
+            fell = any(p.fallen or p.hp <= 0 for p in self.players)
+            facts["end"] = "a fall in the Final" if fell else "the Final's turn cap"
+        else:
+            facts["end"] = "a fall in the nights"
+        return facts
+
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.pool = load_pool()

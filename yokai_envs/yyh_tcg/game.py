@@ -22,6 +22,7 @@ from yokai_envs.yyh_tcg.decisions import Decisions
 from yokai_envs.yyh_tcg.decks import resolve_deck, starter_decks
 from yokai_envs.yyh_tcg.effects import PASSIVE_VERBS
 from yokai_envs.yyh_tcg.observation import Observer, state_tensor
+from yokai_envs.yyh_tcg.rules import WINS_NEEDED
 from yokai_envs.yyh_tcg.state import EVENT_ARGS, Phase
 from yokai_envs.yyh_tcg.view import describe_event, public_action, public_action_name, render_text, table_view
 
@@ -43,6 +44,15 @@ class YYHGame(Decisions, Game):
 
     DEFAULT_MAX_STEPS = 3000
     EVENT_ARGS = EVENT_ARGS
+
+    def outcome_facts(self) -> dict[str, Any]:
+        """How the game ended (``three match wins``, ``deck out``: a player had to draw from an
+        empty deck, or ``step cap``) and who took the first turn, for ``yokai balance``."""
+        facts: dict[str, Any] = {"end": "step cap" if self.is_truncated else "end", "first_player": self.first_player}
+        if self.winner is not None and self.winner >= 0:
+            won_matches = self.players[self.winner].wins >= WINS_NEEDED
+            facts["end"] = "three match wins" if won_matches else "deck out"
+        return facts
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

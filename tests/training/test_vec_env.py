@@ -156,3 +156,58 @@ def test_yaml_vec_env_vector_refuses_what_it_cannot_run() -> None:
         load_config("configs/yonkai_no_yokai/quick_vector.yaml", ["opponents.self_play.enabled=true"])
     with pytest.raises(ConfigError, match="no vectorized engine"):
         load_config("configs/yokaizo/quick.yaml", ["training.vec_env=vector"])
+
+
+@pytest.fixture(scope="module")
+def untrained_model(tmp_path_factory) -> str:
+    """A freshly initialised MaskablePPO policy for 4-player Yonkai, saved (a fixed, odd player)."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.policy import save_checkpoint
+    from yokai_envs.training.gym_env import make_gym
+
+    env = make_gym(YONKAI, opponents=["random"], num_players=4)
+    model = MaskablePPO("MlpPolicy", env, seed=3, policy_kwargs={"net_arch": [16]})
+
+    path = save_checkpoint(model, tmp_path_factory.mktemp("untrained") / "model.zip", YONKAI, {"num_players": 4})
+    return str(path)
+
+
+def test_vector_evaluation_counts_exactly_the_games_asked_and_agrees_with_the_arena(untrained_model) -> None:
+    """evaluation.engine: vector gives the arena's row (fresh deals instead of duplicate ones):
+    the same keys, exactly ``games`` games, every seat, and a win rate the arena's interval
+    agrees with for the same network."""
+    from yokai_envs.training.evaluate import evaluate_checkpoint, evaluate_vector
+
+    options = {"num_players": 4}
+    vector = evaluate_vector(untrained_model, YONKAI, options, ["random", "heuristic"], games=37, seed=1,
+                             num_envs=8)
+    arena = evaluate_checkpoint(untrained_model, YONKAI, options, ["random"], games=8, seed=1)
+    assert set(vector) == {"random", "heuristic"}
+    for row in vector.values():
+        assert set(row) == set(arena["random"]) | {"engine"} and row["engine"] == "vector"
+        assert row["games"] == 37 and row["ci_low"] <= row["win_rate"] <= row["ci_high"]
+        assert all(rate is not None for rate in row["win_rate_by_seat"])
+    assert vector["random"]["opponents"] == arena["random"]["opponents"] == "random + random + random"
+    # the same network over 400 games on each engine: the two rates differ by less than 4 standard errors
+    big = evaluate_vector(untrained_model, YONKAI, options, ["random"], games=400, seed=2)["random"]
+    ref = evaluate_checkpoint(untrained_model, YONKAI, options, ["random"], games=400, seed=2)["random"]
+    spread = (big["win_rate"] * (1 - big["win_rate"]) / 400 + ref["win_rate"] * (1 - ref["win_rate"]) / 400) ** 0.5
+    assert abs(big["win_rate"] - ref["win_rate"]) < 4 * spread + 1e-9
+    # sampled play is reproducible (drawn from the seed, not from torch)
+    once = evaluate_vector(untrained_model, YONKAI, options, ["random"], games=40, seed=5, deterministic=False)
+    again = evaluate_vector(untrained_model, YONKAI, options, ["random"], games=40, seed=5, deterministic=False)
+    assert once == again
+
+
+def test_vector_evaluation_config_is_checked() -> None:
+    from yokai_envs.training.config import load_config
+
+    with pytest.raises(ConfigError, match=r"evaluation.bots\[0\]: evaluation.engine: vector plays only batched"):
+        load_config("configs/yonkai_no_yokai/quick_vector.yaml", ["evaluation.bots=[ismcts]"])
+    with pytest.raises(ConfigError, match="no vectorized engine for yokaizo"):
+        load_config("configs/yokaizo/quick.yaml", ["evaluation.engine=vector"])
+    with pytest.raises(ConfigError, match=r"evaluation\.seats"):
+        load_config("configs/yonkai_no_yokai/quick_vector.yaml", ["evaluation.seats=[0]"])
+    with pytest.raises(ConfigError, match=r"evaluation\.engine"):
+        load_config("configs/yonkai_no_yokai/quick_vector.yaml", ["evaluation.engine=gpu"])

@@ -293,6 +293,8 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
                 errors.append("opponents.bots: the weights sum to 0; give at least one bot a positive weight")
     if "training" not in broken and config["training"]["vec_env"] == "vector":
         _check_vector(config, errors)
+    if "evaluation" not in broken and config["evaluation"]["engine"] == "vector":
+        _check_vector_evaluation(config, errors)
     if check_agents:
         specs = []
         if "opponents" not in broken:
@@ -322,6 +324,24 @@ def _check_vector(config: dict[str, Any], errors: list[str]) -> None:
     env = config.get("env", {})
     if config.get("reward") or env.get("wrappers") or env.get("skip_forced"):
         errors.append(f"{where}: reward hooks, env.wrappers and env.skip_forced need the scalar env; use dummy")
+
+
+def _check_vector_evaluation(config: dict[str, Any], errors: list[str]) -> None:
+    """evaluation.engine: vector plays the network batched (training/evaluate.py evaluate_vector)."""
+    from yokai_envs.training.vec_env import BATCHED_OPPONENTS, VECTOR_ENV_IDS
+
+    where = "evaluation.engine: vector"
+    if config["game"]["env_id"] not in VECTOR_ENV_IDS:
+        errors.append(f"{where}: no vectorized engine for {config['game']['env_id']} "
+                      f"(only {', '.join(VECTOR_ENV_IDS)}); use arena")
+    for i, bot in enumerate(config["evaluation"]["bots"]):
+        if bot not in BATCHED_OPPONENTS:
+            errors.append(f"evaluation.bots[{i}]: {where} plays only batched bots ({', '.join(BATCHED_OPPONENTS)}), "
+                          f"got {bot!r}")
+    if config["evaluation"]["seats"] != "all":
+        errors.append(f"evaluation.seats: {where} rotates the network over every seat; use 'all' or the arena")
+    if config.get("backend", "sb3") != "sb3":
+        errors.append(f"{where}: evaluates SB3 checkpoints only; use arena with backend {config.get('backend')}")
 
 
 def _check_game(game: dict[str, Any], errors: list[str]) -> Any:

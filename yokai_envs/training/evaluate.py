@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from yokai_envs.core.game import win_credits
 from yokai_envs.registry import make_game
 
@@ -94,3 +96,63 @@ def _row(match: Any, label: str, seats: str | list[int], kind: str) -> dict[str,
         "win_rate_by_seat": [credit[s] / played[s] if played[s] else None for s in range(n)],
         "truncated": row["truncated"],
     }
+
+
+def evaluate_vector(path: str, env_id: str, options: dict[str, Any], bots: list[str], games: int, seed: int,
+                    deterministic: bool = True, num_envs: int = 256) -> dict[str, dict[str, Any]]:
+    """The network against each batched bot on the vectorized engine (``evaluation.engine:
+    vector``): the same row as :func:`evaluate_checkpoint` (``engine: "vector"``), from fresh
+    deals rather than the arena's duplicate ones, the network's seat rotating game by game.
+
+    Each of the batch's games counts only its first few finished games (a fixed quota per slot),
+    so short games are not over-counted the way "the first ``games`` to finish" would."""
+    import torch
+
+    from agents.arena import wilson_interval
+    from agents.policy import PolicyAgent
+    from yokai_envs.training.vec_env import VectorCore
+
+    policy = PolicyAgent(path, env_id, options).policy  # checks the checkpoint fits this game
+    rng = np.random.default_rng(seed)  # sampled play draws from here, not from torch: reproducible
+
+    def act(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            obs_tensor, _ = policy.obs_to_tensor(observations.astype(np.float32))
+            probs = policy.get_distribution(obs_tensor, action_masks=masks).distribution.probs.cpu().numpy()
+        probs = np.where(masks, probs, 0.0)
+        if deterministic:
+            return probs.argmax(axis=1)
+        cumulative = probs.cumsum(axis=1)
+        draws = (1.0 - rng.random(len(probs))) * cumulative[:, -1]  # in (0, total]: never a masked action
+        return np.minimum((cumulative < draws[:, None]).sum(axis=1), probs.shape[1] - 1)
+
+    slots = min(num_envs, games)
+    quota = np.full(slots, games // slots) + (np.arange(slots) < games % slots)
+    results: dict[str, dict[str, Any]] = {}
+    for bot in bots:
+        core = VectorCore(env_id, slots, opponents=[bot], seed=seed, **options)
+        n = core.num_players
+        observations = core.reset(seed)
+        counted = np.zeros(slots, dtype=np.int64)
+        credit, played, returns, truncated = np.zeros(n), np.zeros(n, dtype=np.int64), 0.0, 0
+        while (counted < quota).any():
+            actions = act(observations, core.action_masks())
+            observations, _, _, trunc, ended = core.step(actions)
+            for env, _, info in ended:
+                if counted[env] >= quota[env]:
+                    continue
+                counted[env] += 1
+                seat = info["learner_seat"]
+                credit[seat] += info["win"]
+                played[seat] += 1
+                returns += info["returns"][seat]
+                truncated += bool(trunc[env])
+        wins = float(credit.sum())
+        low, high = wilson_interval(wins, games)
+        results[bot] = {
+            "kind": "versus", "engine": "vector", "opponents": " + ".join([bot] * (n - 1)), "games": games,
+            "win_rate": wins / games, "ci_low": low, "ci_high": high, "mean_reward": returns / games,
+            "win_rate_by_seat": [float(credit[s] / played[s]) if played[s] else None for s in range(n)],
+            "truncated": truncated,
+        }
+    return results

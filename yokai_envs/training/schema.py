@@ -124,6 +124,9 @@ SCHEMA: dict[str, Any] = {
                        help="'all' (rotate the learner over every seat) or a list of seats"),
         "deterministic": Field(BOOL, True, help="play the most likely action when evaluating"),
         "workers": Field(INT, 1, minimum=1, help="arena processes for the final table (results do not depend on it)"),
+        "engine": Field(STR, "arena", choices=("arena", "vector"),
+                        help="'arena': seat-balanced duplicate deals, one game at a time; 'vector': the network "
+                             "plays batched on the vectorized engine against batched bots (fresh deals; Yonkai)"),
         "best_by": Field(STR, None, nullable=True,
                          help="bot whose win rate picks best_model.zip (default: the first bot)"),
         "search": Field(STR, None, nullable=True,

@@ -15,7 +15,7 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from yokai_envs.training.config import algorithm_class
-from yokai_envs.training.evaluate import evaluate_checkpoint
+from yokai_envs.training.evaluate import evaluate_checkpoint, evaluate_vector
 from yokai_envs.training.run import RunBase, RunFolder, _slug
 from yokai_envs.training.safety import (
     RunInterrupted,
@@ -235,6 +235,9 @@ class Trainer(RunBase):
     def evaluate_policy(self, path: Path, games: int, seed: int, workers: int | None = None,
                         references: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
         evaluation = self.config["evaluation"]
+        if evaluation["engine"] == "vector":
+            return evaluate_vector(str(path), self.env_id, self.options, list(evaluation["bots"]), games, seed=seed,
+                                   deterministic=evaluation["deterministic"])
         extra: dict[str, Any] = {} if workers is None else {"workers": workers}
         if references is not None:
             extra["references"] = references

@@ -161,16 +161,23 @@ class PolicyAgent(Agent):
         self.policy.set_training_mode(False)
 
     def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        return self.batch_probabilities(np.asarray(observation)[None], np.asarray(action_mask, dtype=bool)[None])[0]
+
+    def batch_probabilities(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """The policy's distribution over legal actions for each row (rows sum to 1)."""
         torch = self._torch
+        masks = np.asarray(action_masks, dtype=bool)
         with torch.no_grad():
-            obs_tensor, _ = self.policy.obs_to_tensor(np.asarray(observation, dtype=np.float32))
-            dist = self.policy.get_distribution(obs_tensor, action_masks=np.array(action_mask, dtype=bool))
-            probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
-        probs = np.where(action_mask, probs, 0.0)
-        total = probs.sum()
-        if total <= 0:  # numerical underflow on every legal action: fall back to uniform
-            probs = np.asarray(action_mask, dtype=np.float64)
-            total = probs.sum()
+            obs_tensor, _ = self.policy.obs_to_tensor(np.asarray(observations, dtype=np.float32))
+            dist = self.policy.get_distribution(obs_tensor, action_masks=masks)
+            probs = dist.distribution.probs.cpu().numpy().astype(np.float64).reshape(masks.shape)
+        probs = np.where(masks, probs, 0.0)
+        total = probs.sum(axis=1, keepdims=True)
+        # numerical underflow on every legal action of a row: that row falls back to uniform
+        underflow = total[:, 0] <= 0
+        if underflow.any():
+            probs[underflow] = masks[underflow]
+            total[underflow] = masks[underflow].sum(axis=1, keepdims=True)
         return probs / total
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:

@@ -106,20 +106,15 @@ def evaluate_vector(path: str, env_id: str, options: dict[str, Any], bots: list[
 
     Each of the batch's games counts only its first few finished games (a fixed quota per slot),
     so short games are not over-counted the way "the first ``games`` to finish" would."""
-    import torch
-
     from agents.arena import wilson_interval
     from agents.policy import PolicyAgent
     from yokai_envs.training.vec_env import VectorCore
 
-    policy = PolicyAgent(path, env_id, options).policy  # checks the checkpoint fits this game
+    agent = PolicyAgent(path, env_id, options)  # checks the checkpoint fits this game
     rng = np.random.default_rng(seed)  # sampled play draws from here, not from torch: reproducible
 
     def act(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
-            obs_tensor, _ = policy.obs_to_tensor(observations.astype(np.float32))
-            probs = policy.get_distribution(obs_tensor, action_masks=masks).distribution.probs.cpu().numpy()
-        probs = np.where(masks, probs, 0.0)
+        probs = agent.batch_probabilities(observations, masks)
         if deterministic:
             return probs.argmax(axis=1)
         cumulative = probs.cumsum(axis=1)

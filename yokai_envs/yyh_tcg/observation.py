@@ -105,11 +105,12 @@ class _SeatMemo:
     """One seat's observation of one game as last computed (``work``, never handed out), and per
     block the inputs it was computed from (copies, by block name; missing: not computed yet)."""
 
-    __slots__ = ("keys", "work")
+    __slots__ = ("flags", "keys", "work")
 
     def __init__(self, size: int) -> None:
-        self.work = np.empty(size, dtype=np.float32)
+        self.work = np.zeros(size, dtype=np.float32)  # one-hot blocks are kept by their set entry
         self.keys: dict[str, Any] = {}
+        self.flags: tuple[int | None, ...] = (None, None, None, None)
 
 
 class SlotOffsets(NamedTuple):
@@ -198,10 +199,22 @@ class Observer:
         me, opp = game.players[seat], game.players[1 - seat]
         show_opp = game.revealed
         keys = memo.keys
-        head = (game.phase, me.bonus_team, opp.bonus_team if show_opp else None)
-        if keys.get("head") != head:
-            keys["head"] = head
-            self._head(work, *head)
+        # the one-hot entries set: the phase, both Team Bonuses (the opponent's hidden before the
+        # reveal) and this turn's attack; a change clears the old entry and sets the new one
+        ti = self.team_index
+        flags = (st["phase"] + self.phase_index[game.phase],
+                 None if me.bonus_team is None else st["my_bonus"] + ti[me.bonus_team],
+                 None if opp.bonus_team is None or not show_opp else st["opp_bonus"] + ti[opp.bonus_team],
+                 self._attack_choice(game))
+        before = memo.flags
+        if before != flags:
+            for old, new in zip(before, flags):
+                if old != new:
+                    if old is not None:
+                        work[old] = 0.0
+                    if new is not None:
+                        work[new] = 1.0
+            memo.flags = flags
         hand = me.hand
         if keys.get("my_hand") != hand:
             keys["my_hand"] = hand[:]
@@ -249,27 +262,8 @@ class Observer:
                 if key not in keys or keys[key] != content:
                     keys[key] = content
                     self._slot(work, side, position, content, own)
-        choice = self._attack_choice(game)
-        if keys.get("attack_choice", -1) != choice:
-            keys["attack_choice"] = choice
-            s = st["attack_choice"]
-            block = work[s:s + MAX_OWN_ATTACKS + len(self.pool.techniques)]
-            block[:] = 0.0
-            if choice is not None:
-                block[choice] = 1.0
         self._scalars(work, game, seat, me, opp, show_opp)
         return work
-
-    def _head(self, work: np.ndarray, phase: Phase, my_team: str | None, opp_team: str | None) -> None:
-        """The phase one-hot and both Team Bonus one-hots (the opponent's hidden before the reveal)."""
-        st = self.start
-        n_teams = len(self.team_index)
-        work[st["phase"]:st["phase"] + len(PHASES)] = 0.0
-        work[st["phase"] + self.phase_index[phase]] = 1.0
-        for name, team in (("my_bonus", my_team), ("opp_bonus", opp_team)):
-            work[st[name]:st[name] + n_teams] = 0.0
-            if team is not None:
-                work[st[name] + self.team_index[team]] = 1.0
 
     @staticmethod
     def _counts(work: np.ndarray, at: int, size: int, idx: list[int]) -> None:
@@ -327,10 +321,11 @@ class Observer:
         """The entry of ``attack_choice`` set for this turn's attack (None: no attack chosen)."""
         if game.attack is None:
             return None
+        at = self.start["attack_choice"]
         card = game.pool.cards[game.attack_card]
         if card.is_character:
-            return card.attacks.index(game.attack)
-        return MAX_OWN_ATTACKS + self.tech_index[game.attack_card]
+            return at + card.attacks.index(game.attack)
+        return at + MAX_OWN_ATTACKS + self.tech_index[game.attack_card]
 
     def _scalars(self, work: np.ndarray, game: Rules, seat: int, me: PlayerState, opp: PlayerState,
                  show_opp: bool) -> None:

@@ -99,3 +99,16 @@ def test_a_clone_draws_the_same_chance_as_its_original(env_id: str) -> None:
     twin = game.clone()
     assert twin.rng is not game.rng
     assert np.array_equal(twin.rng.integers(1 << 30, size=6), game.rng.integers(1 << 30, size=6))
+
+
+@pytest.mark.parametrize("env_id", ["yonkai_no_yokai_v1", "yyh_tcg_v1", "onmyoji_v1", "yokaizo_v1"])
+def test_determinize_keeps_the_game_generator_and_gives_the_world_its_own(env_id: str) -> None:
+    from yokai_envs.core.rng import NOT_COPIED
+
+    game = make_game(env_id)
+    game.reset(4)
+    own = game.rng
+    expected = copy_generator(own).integers(1 << 30, size=4)
+    world = game.determinize(game.current_player, np.random.default_rng(1))
+    assert game.rng is own and world.rng is not own and world.rng is not NOT_COPIED
+    assert np.array_equal(game.rng.integers(1 << 30, size=4), expected)  # not drawn from by the sample

@@ -23,9 +23,16 @@ class _Overwritten(ISeedSequence):
 
 _OVERWRITTEN = _Overwritten()
 
+#: Stands in for a game's generator while ``Game.determinize`` clones the game: the sampled world
+#: is given a generator of its own right after, so a copy of the real one would be thrown away.
+NOT_COPIED = np.random.Generator(np.random.PCG64(cast(Any, _OVERWRITTEN)))
+
 
 def copy_generator(rng: np.random.Generator) -> np.random.Generator:
-    """An independent generator in ``rng``'s exact state (same bit generator type, same stream)."""
+    """An independent generator in ``rng``'s exact state (same bit generator type, same stream);
+    :data:`NOT_COPIED` stays itself."""
+    if rng is NOT_COPIED:
+        return rng
     bits = type(rng.bit_generator)(cast(Any, _OVERWRITTEN))  # any ISeedSequence is accepted
     bits.state = rng.bit_generator.state
     return np.random.Generator(bits)

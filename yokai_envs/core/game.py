@@ -21,6 +21,7 @@ import numpy as np
 
 from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.core.information import SAMPLED_VIEW, CoreEvent, Event, canonical
+from yokai_envs.core.rng import NOT_COPIED
 
 
 def is_integer(value: object) -> bool:
@@ -357,7 +358,11 @@ class Game(ABC):
         Unseen cards are reshuffled among the places they could be; future chance is re-seeded
         from ``rng`` so the sample cannot reveal the real deck order either.
         """
-        world = self.clone()
+        real, self.rng = self.rng, NOT_COPIED  # the world gets a generator of its own just below
+        try:
+            world = self.clone()
+        finally:
+            self.rng = real
         world.detach_record()
         world.rng = np.random.default_rng(int(rng.integers(2**63)))
         world._mask_cache = None

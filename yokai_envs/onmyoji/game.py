@@ -18,6 +18,7 @@ from yokai_envs.core.game import Game
 from yokai_envs.core.information import FIRST_GAME_EVENT
 from yokai_envs.core.information import Event as Seen
 from yokai_envs.core.layout import layout_size
+from yokai_envs.core.rng import copy_generator
 from yokai_envs.onmyoji import actions, decisions, invariants, observation, rules, view
 from yokai_envs.onmyoji.cards import Side, Yokai, load_pool
 from yokai_envs.onmyoji.state import (
@@ -221,8 +222,7 @@ class OnmyojiGame(Game):
         if self._seen is not None:
             g._seen = [events[:] for events in self._seen]
             g._seen_text = [texts[:] for texts in self._seen_text or ()]
-        g.rng = np.random.default_rng()
-        g.rng.bit_generator.state = self.rng.bit_generator.state
+        g.rng = copy_generator(self.rng)
         return g
 
     # ------------------------------------------------------------------ views

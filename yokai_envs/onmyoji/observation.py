@@ -126,12 +126,15 @@ def _player(g: OnmyojiGame, out: np.ndarray, base: int, seat: int, own: bool, un
     out[base + _ALIVE] = not p.fallen
     out[base + _HP] = p.hp / 20
     out[base + _CHAR + p.character] = 1
-    out[base + _EVOLVED] = p.evolved
+    if p.evolved:
+        out[base + _EVOLVED] = 1
     out[base + _ATK] = _clip(player_atk(g, p) / STAT_SCALE)
     out[base + _DEF] = _clip(player_def(g, p) / STAT_SCALE)
     out[base + _SPL] = _clip(player_spl(g, p) / STAT_SCALE)
-    out[base + _FIRST] = g.first_seat == seat
-    out[base + _LEFT] = seat == 0
+    if g.first_seat == seat:
+        out[base + _FIRST] = 1
+    if seat == 0:
+        out[base + _LEFT] = 1
     if own:
         out[base + _HAND:base + _HAND + 3] = p.hand
     out[base + _USED:base + _USED + 3] = p.used
@@ -148,7 +151,8 @@ def _player(g: OnmyojiGame, out: np.ndarray, base: int, seat: int, own: bool, un
         out[base + _SPL_UP] = _clip(p.spl_up / 5)
         out[base + _SHIELD] = _clip(p.shield / 5)
         out[base + _WEAKEN] = _clip(p.weak / 5)
-    out[base + _DEF_SPENT] = _clip(p.def_spent / 12)
+    if p.def_spent:
+        out[base + _DEF_SPENT] = _clip(p.def_spent / 12)
     for y in p.shikigami:
         out[base + _SHIKI + y] = 1
         sk = g.card(y).shiki
@@ -166,6 +170,8 @@ def _player(g: OnmyojiGame, out: np.ndarray, base: int, seat: int, own: bool, un
 
 def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
     """The observation of ``seat`` (a function of that seat's information only)."""
+    # ``out`` starts at zero: entries that are usually zero (flags, counters) are written only
+    # when set (an element write costs as much as the test; the values stay bit for bit)
     lay = g.observation_layout
     out = np.zeros(g.observation_size, dtype=np.float32)
     b = lay["game"].start
@@ -174,13 +180,16 @@ def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
     out[b + _G_NIGHT + (3 if g.final_duel or g.boss_battle else g.night - 1)] = 1
     out[b + _G_BATTLE + g.battle - 1] = 1
     out[b + _G_TURN] = min(g.turn, DUEL_FINAL_TURN_CAP) / DUEL_FINAL_TURN_CAP
-    out[b + _G_BOSS_BATTLE] = g.boss_battle
-    out[b + _G_FINAL_DUEL] = g.final_duel
+    if g.boss_battle:
+        out[b + _G_BOSS_BATTLE] = 1
+    if g.final_duel:
+        out[b + _G_FINAL_DUEL] = 1
     b = lay["decision"].start
     if not g.over:
         out[b + _D_DECISION + g.decision] = 1
     out[b + _D_STAGE + g.stage] = 1
-    out[b + _D_TO_DECIDE] = g.decider == seat and not g.over
+    if g.decider == seat and not g.over:
+        out[b + _D_TO_DECIDE] = 1
     # the zones as bytes (fast for a list of IntEnums): a C-level search finds the Yokai under a
     # Character (usually none) once for both Onmyoji blocks; the yokai_zones block reads them too
     zones = bytes(g.zone)
@@ -200,7 +209,8 @@ def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
         card = g.card(e.yokai)
         out[o + _E_PRESENT] = 1
         out[o + _E_ALIVE] = e.alive
-        out[o + _E_BOSS] = e.is_boss
+        if e.is_boss:
+            out[o + _E_BOSS] = 1
         out[o + _E_YOKAI + e.yokai] = 1
         out[o + _E_HP] = e.hp / card.hp
         if e.is_boss:
@@ -208,12 +218,16 @@ def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
             out[o + _E_ROUNDS] = _clip((gone // 12) / 5)
             out[o + _E_DIAL] = (12 - gone % 12) / 12 if e.hp > 0 else 0
         out[o + _E_NEXT + e.next_action] = 1
-        out[o + _E_STOPPED] = e.stopped
-        out[o + _E_WEAKEN] = _clip(e.weak / 5)
-        out[o + _E_DEF_SPENT] = _clip(e.def_spent / 5)
+        if e.stopped:
+            out[o + _E_STOPPED] = 1
+        if e.weak:
+            out[o + _E_WEAKEN] = _clip(e.weak / 5)
+        if e.def_spent:
+            out[o + _E_DEF_SPENT] = _clip(e.def_spent / 5)
         if e.deck_card >= 0:
             out[o + _E_DECK + e.deck_card] = 1
-        out[o + _E_IMMUNE] = e.alive and not enemy_can_be_hurt(g, e)
+        if e.alive and not enemy_can_be_hurt(g, e):
+            out[o + _E_IMMUNE] = 1
     b = lay["yokai_zones"].start
     out[b + _ZONE_BASE + np.frombuffer(zones, dtype=np.uint8)] = 1
     b = lay["pending"].start
@@ -225,7 +239,8 @@ def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
         for t in g.target_ctx.targets:
             out[b + _Q_TARGETS + t] = 1
         out[b + _Q_FOR_CARD] = g.target_ctx.kind == TargetFor.CARD
-    out[b + _Q_EVOLVE_SUM] = _clip(g.evolve_sum / 5)
+    if g.evolve_sum:
+        out[b + _Q_EVOLVE_SUM] = _clip(g.evolve_sum / 5)
     if g.mode == Mode.SOLO:
         for c in range(3):
             out[b + _Q_YOKAI_DECK + c] = c in g.yokai_deck

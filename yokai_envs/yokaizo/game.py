@@ -9,6 +9,7 @@ import numpy as np
 
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
+from yokai_envs.core.rng import copy_generator
 from yokai_envs.yokaizo import rules, view
 from yokai_envs.yokaizo.actions import describe_action, names_for, num_actions
 from yokai_envs.yokaizo.cards import default_pool, ready_decks, resolve_deck
@@ -147,9 +148,7 @@ class YokaizoGame(Table, Game):
             if d[key] is not None:
                 d[key] = [list(events) for events in d[key]]
         d["stack"] = [t.copy() for t in self.stack]
-        bit = type(self.rng.bit_generator)()
-        bit.state = self.rng.bit_generator.state
-        d["rng"] = np.random.Generator(bit)
+        d["rng"] = copy_generator(self.rng)
         new.__dict__ = d
         return new
 

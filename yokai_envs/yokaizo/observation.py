@@ -40,8 +40,48 @@ ZERO_FLAGS = [[0] * (2 * k) for k in range(VOID_SLOTS + 1)]  # two flags per emp
 # astype + minimum + multiply); a zone holds at most all 80 cards
 THIRDS = np.minimum(np.arange(2 * CARDS_PER_SEAT + 1), 3).astype(np.float32)
 THIRDS *= 1 / 3
+# the scaled counts of the Field status and the globals, as lists indexed by the count: the very
+# doubles the expressions give (each zone holds at most all 80 cards)
+_UPTO = range(2 * CARDS_PER_SEAT + 1)
+TENTHS_TO_10 = [min(k, 10) * 0.1 for k in _UPTO]
+FIFTHS = [k * 0.2 for k in _UPTO]
+FIFTHS_TO_5 = [min(k, 5) * 0.2 for k in _UPTO]
+QUARTERS_TO_4 = [min(k, 4) * 0.25 for k in _UPTO]
+FORTIETHS = [k / 40 for k in _UPTO]
+THIRTEENTHS_TO_13 = [min(k, 13) / 13 for k in _UPTO]
 MAX_ZONES = 17  # zones counted by ``encode`` (14, and 3 more in the state tensor)
 CONTEXT = len(Decision) + 1 + 3 + len(ELEMENTS) + 3 + 4 + len(PICK_VERBS) + VOID_SLOTS
+
+
+#: Tests set this: every observation is also computed from scratch and must equal the one
+#: computed from the seat's memo (the blocks whose inputs did not change kept from before).
+CHECK_MEMO = False
+
+
+class _SeatMemo:
+    """One seat's observation of one game as last computed (``work``, never handed out), and per
+    block the inputs it was computed from (copies; None: not computed yet). Only the blocks whose
+    inputs differ are recomputed: most decisions move a card or two, and the card slots and zone
+    counts are most of an observation's cost."""
+
+    __slots__ = ("ctype", "deck", "decklist", "field", "hand", "known", "soul_flags", "souls", "status", "tops", "void",
+                 "void_flags", "work", "zones")
+
+    def __init__(self) -> None:
+        self.ctype: list[int] | None = None  # the game's card types (a new list every reset)
+        self.decklist: tuple[int, ...] | None = None
+        self.work = np.empty(0, dtype=np.float32)
+        self.field: tuple[bool, list[list[int]]] | None = None
+        self.soul_flags: tuple[list[int], list[int]] | None = None  # up, blighted
+        self.void_flags: tuple[list[int], list[int]] | None = None  # frozen, facedown
+        self.souls: list[list[list[int]] | None] = [None, None]
+        self.void: list[list[int] | None] = [None, None]
+        self.tops: tuple[int, int] | None = None
+        self.status: tuple[object, ...] | None = None
+        self.hand: list[int] | None = None
+        self.deck: list[int] | None = None
+        self.zones: list[list[int]] | None = None
+        self.known: tuple[object, ...] | None = None
 
 
 class Observer:
@@ -86,28 +126,12 @@ class Observer:
         self.size = layout_size(self.layout)
         self.private_size = 3 * n  # state_tensor adds the opponent's hand, deck and Burned counts
         self.deck_counts: dict[tuple[int, ...], np.ndarray] = {}
+        start = {name: span.start for name, span in self.layout.items()}
+        self.field_status_at, self.soul_status_at = start["field_status"], start["soul_status"]
+        self.void_status_at, self.zones_at = start["void_status"], start["my_hand_counts"]
+        self.decklist_at, self.known_at = start["opp_decklist_counts"], start["my_public_hand_counts"]
+        self.globals_at = start["globals"]
         self._tables: dict[int, tuple[list[int], list[list[int]], list[int]]] = {}
-
-    def counts(self, tables: list[list[int]], zones: list[list[int]],
-               known: tuple[dict[int, int], ...] = ()) -> np.ndarray:
-        """Per-type counts/3 of several zones, then of ``known`` (type -> count dicts), concatenated
-        (one bincount for all). ``tables``: the game's from ``_type_tables``."""
-        n = self.n_types
-        # mapping a zone through the k-th table (a C-level loop) is most of the saving over a
-        # comprehension computing ctype[c] + k * n
-        idx: list[int] = []
-        for table, zone in zip(tables, zones):
-            if zone:
-                idx += map(table.__getitem__, zone)
-        base = len(zones) * n
-        for d in known:
-            for t, k in d.items():
-                idx += [base + t] * min(k, 3)
-            base += n
-        size = n * (len(zones) + len(known))
-        if not idx:
-            return np.zeros(size, dtype=np.float32)
-        return THIRDS.take(np.bincount(idx, minlength=size))
 
     def _type_tables(self, ctype: list[int]) -> tuple[list[list[int]], list[int]]:
         """Lookup lists of one game: for each zone position k, card -> ``ctype[card] + k * n_types``;
@@ -123,15 +147,6 @@ class Observer:
             entry = self._tables[id(ctype)] = (ctype, tables, [*ctype, self.EMPTY])
         return entry[1], entry[2]
 
-    def public(self, known: list[dict[int, int]]) -> np.ndarray:
-        """Per-type counts/3 of publicly known cards (type -> count dicts), concatenated."""
-        n = self.n_types
-        out = np.zeros(n * len(known), dtype=np.float32)
-        for k, counts in enumerate(known):
-            for t, c in counts.items():
-                out[k * n + t] = min(c, 3) / 3
-        return out
-
     def decklist(self, deck: tuple[int, ...]) -> np.ndarray:
         out = self.deck_counts.get(deck)
         if out is None:
@@ -145,51 +160,192 @@ class Observer:
 
     def encode(self, g: Table, seat: int, omniscient: bool = False) -> np.ndarray:
         """The observation of ``seat``; ``omniscient``: the state tensor (nothing hidden, plus the
-        opponent's hand, deck and Burned counts at the end)."""
-        # Hot path (every env step): card slots become row ids of the feature table (one take),
-        # the per-slot flags one list (one assignment), zones one bincount (``counts``). Card
-        # lists are mapped through per-game lookup lists rather than looped over in Python.
-        opp = 1 - seat
-        ctype, up, fd, blighted, frozen = g.ctype, g.up, g.facedown, g.blighted, g.frozen
-        type_of = ctype.__getitem__
-        E, H = self.EMPTY, self.HIDDEN
-        EMPTY_PADS = self.empty_pads
-        hide_field = g.hidden_setup and not omniscient
-        field, all_souls = g.field, g.souls
-        ids: list[int] = []
-        # per card slot, two flags: soul (face-up, Blighted), void (Frozen, face-down)
-        flags: list[float] = []
-        # ``with_empty[NO]`` (the last entry) is the empty slot's row
-        tables, with_empty = self._type_tables(ctype)
-        ids += map(with_empty.__getitem__, field[seat])
-        if hide_field:
-            ids += [E if y == NO else H for y in field[opp]]
-        else:
-            ids += map(with_empty.__getitem__, field[opp])
-        for p in (seat, opp):
-            see_all = p == seat or omniscient
-            for souls in all_souls[p]:
-                if souls:
-                    ids += map(type_of, souls) if see_all else [ctype[c] if up[c] else H for c in souls]
-                    for c in souls:
-                        flags += (up[c], blighted[c])
-                pad = MAX_SOULS - len(souls)
-                ids += EMPTY_PADS[pad]
-                flags += ZERO_FLAGS[pad]
-        for p in (seat, opp):
-            void = g.void[p]
-            if void:
-                if p == seat or omniscient:
-                    ids += map(type_of, void)
-                else:
-                    ids += [H if fd[c] else ctype[c] for c in void]
-                for c in void:
-                    flags += (frozen[c], fd[c])
-            pad = VOID_SLOTS - len(void)
-            ids += EMPTY_PADS[pad]
-            flags += ZERO_FLAGS[pad]
-        ids += map(with_empty.__getitem__, (g.known_top[seat], g.known_top[opp]))
+        opponent's hand, deck and Burned counts at the end).
 
+        An observation is computed into the seat's work array (:class:`_SeatMemo`), recomputing
+        only the blocks whose inputs differ from those it last saw, and handed out as a copy."""
+        if omniscient:
+            out = np.empty(self.size + 3 * self.n_types, dtype=np.float32)
+            self._write_all(out, g, seat, True)
+            return out
+        memos = g.__dict__.get("_observation_memos")
+        if memos is None or memos[0] != id(g) or memos[1] is not self:
+            # clones copy the attribute dict: a clone makes its own memos on first use
+            memos = g.__dict__["_observation_memos"] = (id(g), self, [_SeatMemo(), _SeatMemo()])
+        memo = memos[2][seat]
+        if memo.ctype is not g.ctype or memo.decklist != g.deck_types[1 - seat]:
+            # another game (a reset deals new card ids): nothing remembered holds
+            memo = memos[2][seat] = _SeatMemo()
+            memo.work = np.empty(self.size, dtype=np.float32)
+            memo.ctype = g.ctype
+            memo.decklist = g.deck_types[1 - seat]
+            n = self.n_types
+            memo.work[self.decklist_at:self.decklist_at + n] = self.decklist(memo.decklist)
+        out = self._write_changed(memo, g, seat)
+        if CHECK_MEMO:
+            fresh = np.empty(self.size, dtype=np.float32)
+            self._write_all(fresh, g, seat, False)
+            if not np.array_equal(out, fresh):
+                bad = [name for name, span in self.layout.items() if not np.array_equal(out[span], fresh[span])]
+                raise AssertionError(f"remembered observation of seat {seat} differs from a fresh one in {bad}")
+        return out
+
+    def _write_all(self, out: np.ndarray, g: Table, seat: int, omniscient: bool) -> None:
+        """Every block of the observation (or state tensor) from scratch."""
+        opp = 1 - seat
+        tables, with_empty = self._type_tables(g.ctype)
+        hide_field = g.hidden_setup and not omniscient
+        self._field_rows(out, g, seat, hide_field, with_empty)
+        for k, p in enumerate((seat, opp)):
+            self._soul_rows(out, g, p, k, p == seat or omniscient)
+            self._void_rows(out, g, p, k, p == seat or omniscient)
+        self._top_rows(out, g, seat, with_empty)
+        self._field_status(out, g, seat, hide_field)
+        n, at = self.n_types, self.zones_at
+        self._thirds(out, at, tables, [g.hand[seat]])
+        self._thirds(out, at + n, tables, [g.deck[seat]])
+        self._thirds(out, at + 2 * n, tables, self._other_zones(g, seat))
+        out[self.decklist_at:self.decklist_at + n] = self.decklist(g.deck_types[opp])
+        self._known(out, g, seat)
+        self._tail(out, g, seat)
+        if omniscient:
+            self._thirds(out, self.size, tables, [g.hand[opp], g.deck[opp], g.burned[opp]])
+
+    def _write_changed(self, memo: _SeatMemo, g: Table, seat: int) -> np.ndarray:
+        """``seat``'s observation in ``memo``'s work array, recomputing the blocks whose inputs
+        differ from the ones the memo holds (compared by value: copies taken when computed), and
+        returned as a copy (a handed-out observation never changes afterwards)."""
+        opp = 1 - seat
+        tables, with_empty = self._type_tables(g.ctype)
+        work = memo.work
+        hide_field = g.hidden_setup
+        field = g.field
+        field_key = memo.field
+        if field_key is None or field_key[0] != hide_field or field_key[1] != field:
+            self._field_rows(work, g, seat, hide_field, with_empty)
+            memo.field = (hide_field, [list(field[0]), list(field[1])])
+            field_key = None  # changed: the Field status below is recomputed too
+        # the per-card flags are compared once for both seats (they change on few decisions)
+        up, blighted, frozen, facedown = g.up, g.blighted, g.frozen, g.facedown
+        soul_flags = memo.soul_flags
+        soul_flags_same = soul_flags is not None and soul_flags[0] == up and soul_flags[1] == blighted
+        if not soul_flags_same:
+            memo.soul_flags = (list(up), list(blighted))
+        void_flags = memo.void_flags
+        void_flags_same = void_flags is not None and void_flags[0] == frozen and void_flags[1] == facedown
+        if not void_flags_same:
+            memo.void_flags = (list(frozen), list(facedown))
+        souls_same = field_key is not None and soul_flags_same
+        for k, p in enumerate((seat, opp)):
+            souls = g.souls[p]
+            if not soul_flags_same or memo.souls[k] != souls:
+                self._soul_rows(work, g, p, k, p == seat)
+                memo.souls[k] = [list(souls[0]), list(souls[1])]
+                souls_same = False
+            void = g.void[p]
+            if not void_flags_same or memo.void[k] != void:
+                self._void_rows(work, g, p, k, p == seat)
+                memo.void[k] = list(void)
+        tops = (g.known_top[seat], g.known_top[opp])
+        if memo.tops != tops:
+            self._top_rows(work, g, seat, with_empty)
+            memo.tops = tops
+        # the Field status reads the Field and Souls (compared above) and these
+        act = g.active
+        status = (g.round, g.tier, g.round_stage, g.counted, NO if act is None else act.yid)
+        status_key = memo.status
+        if (not souls_same or status_key is None or status_key[0] != status or status_key[1] != g.slowed
+                or status_key[2] != g.turn_round or status_key[3] != g.shields or status_key[4] != g.relics):
+            self._field_status(work, g, seat, hide_field)
+            memo.status = (status, list(g.slowed), list(g.turn_round), [[list(x) for x in p] for p in g.shields],
+                           [[list(x) for x in p] for p in g.relics])
+        n, at = self.n_types, self.zones_at
+        hand = g.hand[seat]
+        if memo.hand != hand:
+            self._thirds(work, at, tables, [hand])
+            memo.hand = list(hand)
+        deck = g.deck[seat]
+        if memo.deck != deck:
+            self._thirds(work, at + n, tables, [deck])
+            memo.deck = list(deck)
+        zones = self._other_zones(g, seat)
+        if memo.zones != zones:
+            self._thirds(work, at + 2 * n, tables, zones)
+            memo.zones = [list(zone) for zone in zones]
+        bound = g.deck_bound[opp]
+        known = (g.pub_hand[seat], g.pub_hand[opp], g.pub_deck[opp], bound, g.pub_burned[opp], len(g.deck[opp]))
+        if memo.known != known:
+            self._known(work, g, seat)
+            memo.known = (dict(known[0]), dict(known[1]), dict(known[2]), None if bound is None else dict(bound),
+                          dict(known[4]), known[5])
+        self._tail(work, g, seat)
+        return work.copy()
+
+    # Each block writer below fills its own part of ``out`` whole (nothing of a previous
+    # observation may survive in a work array).
+    def _field_rows(self, out: np.ndarray, g: Table, seat: int, hide_field: bool, with_empty: list[int]) -> None:
+        """The four Field card slots (``with_empty[NO]``, the last entry, is the empty slot's row)."""
+        field = g.field
+        ids = list(map(with_empty.__getitem__, field[seat]))
+        if hide_field:
+            E, H = self.EMPTY, self.HIDDEN
+            ids += [E if y == NO else H for y in field[1 - seat]]
+        else:
+            ids += map(with_empty.__getitem__, field[1 - seat])
+        self._rows(out, 0, ids)
+
+    def _soul_rows(self, out: np.ndarray, g: Table, p: int, k: int, see_all: bool) -> None:
+        """Seat ``p``'s Soul slots (``k`` 0: the observer's, 1: the opponent's) and their flags
+        (face-up, Blighted)."""
+        ctype, up, blighted = g.ctype, g.up, g.blighted
+        H, pads = self.HIDDEN, self.empty_pads
+        ids: list[int] = []
+        flags: list[int] = []
+        for souls in g.souls[p]:
+            if souls:
+                ids += map(ctype.__getitem__, souls) if see_all else [ctype[c] if up[c] else H for c in souls]
+                for c in souls:
+                    flags += (up[c], blighted[c])
+            pad = MAX_SOULS - len(souls)
+            ids += pads[pad]
+            flags += ZERO_FLAGS[pad]
+        self._rows(out, 4 + 2 * MAX_SOULS * k, ids)
+        at = self.soul_status_at + 2 * MAX_SOULS * SOUL_EXTRA * k
+        out[at:at + len(flags)] = flags
+
+    def _void_rows(self, out: np.ndarray, g: Table, p: int, k: int, see_all: bool) -> None:
+        """Seat ``p``'s Void slots and their flags (Frozen, face-down)."""
+        ctype, frozen, fd = g.ctype, g.frozen, g.facedown
+        void = g.void[p]
+        ids: list[int] = []
+        flags: list[int] = []
+        if void:
+            ids += map(ctype.__getitem__, void) if see_all else [self.HIDDEN if fd[c] else ctype[c] for c in void]
+            for c in void:
+                flags += (frozen[c], fd[c])
+        pad = VOID_SLOTS - len(void)
+        ids += self.empty_pads[pad]
+        flags += ZERO_FLAGS[pad]
+        self._rows(out, 4 + 4 * MAX_SOULS + VOID_SLOTS * k, ids)
+        at = self.void_status_at + VOID_SLOTS * VOID_EXTRA * k
+        out[at:at + len(flags)] = flags
+
+    def _top_rows(self, out: np.ndarray, g: Table, seat: int, with_empty: list[int]) -> None:
+        self._rows(out, 4 + 4 * MAX_SOULS + 2 * VOID_SLOTS,
+                   [with_empty[g.known_top[seat]], with_empty[g.known_top[1 - seat]]])
+
+    def _rows(self, out: np.ndarray, first: int, ids: list[int]) -> None:
+        """Feature rows ``ids`` into card slots ``first``.. (one take)."""
+        w = self.width
+        at = first * w
+        # mode="clip": numpy buffers ``out`` in the default mode; the ids are all in range
+        self.features.take(ids, axis=0, out=out[at:at + len(ids) * w].reshape(len(ids), w), mode="clip")
+
+    def _field_status(self, out: np.ndarray, g: Table, seat: int, hide_field: bool) -> None:
+        """Per Field Yokai: Speed, face-up and face-down Souls, Shields, Attached, Slowed,
+        Blighted, took its Turn, is acting, still to act."""
+        up, blighted = g.up, g.blighted
+        field, all_souls = g.field, g.souls
         fields: list[float] = []
         act = g.active
         act_y = act.yid if act is not None else NO
@@ -198,75 +354,104 @@ class Observer:
         # as Table.still_to_act, inlined: not acted, and counted at this tier or its tier to come
         turns = g.round_stage == RoundStage.TURNS
         counted = g.counted
-        for p in (seat, opp):
-            for s in (0, 1):
-                y = field[p][s]
-                if y == NO or (hide_field and p != seat):
+        slowed, c_speed, turn_round = g.slowed, g.c_speed, g.turn_round
+        for p in (seat, 1 - seat):
+            if hide_field and p != seat:
+                fields += ZERO_FIELD
+                fields += ZERO_FIELD
+                continue
+            for s, y in enumerate(field[p]):
+                if y == NO:
                     fields += ZERO_FIELD
                     continue
                 souls = all_souls[p][s]
                 n_up = sum(map(up.__getitem__, souls))
-                speed = 1 if g.slowed[y] else g.c_speed[y]  # Table.field_speed, inlined
-                acted = g.turn_round[y] == rnd
+                speed = 1 if slowed[y] else c_speed[y]  # Table.field_speed, inlined
+                acted = turn_round[y] == rnd
                 still = turns and not acted and (tier >= BIG_TIER or speed < tier or y in counted)
-                fields += [min(speed, 10) * 0.1, n_up * 0.2, (len(souls) - n_up) * 0.2,
-                           min(len(g.shields[p][s]), 5) * 0.2, min(len(g.relics[p][s]), 4) * 0.25,
-                           float(g.slowed[y]), sum(map(blighted.__getitem__, souls)) * 0.2,
+                fields += [TENTHS_TO_10[speed], FIFTHS[n_up], FIFTHS[len(souls) - n_up],
+                           FIFTHS_TO_5[len(g.shields[p][s])], QUARTERS_TO_4[len(g.relics[p][s])],
+                           float(slowed[y]), FIFTHS[sum(map(blighted.__getitem__, souls))],
                            1.0 if acted else 0.0, 1.0 if act_y == y else 0.0, 1.0 if still else 0.0]
-        fields += flags
+        at = self.field_status_at
+        out[at:at + len(fields)] = fields
+
+    @staticmethod
+    def _other_zones(g: Table, seat: int) -> list[list[int]]:
+        """The counted zones after the observer's hand and deck, in layout order."""
+        opp = 1 - seat
         relics = g.relics
-        zones = [g.hand[seat], g.deck[seat], g.limbo[seat], g.limbo[opp], g.grave[seat], g.grave[opp],
-                 g.burned[seat], g.exile, g.shields[seat][0], g.shields[seat][1],
-                 relics[seat][0], relics[seat][1], relics[opp][0], relics[opp][1]]
-        if omniscient:
-            zones += [g.hand[opp], g.deck[opp], g.burned[opp]]
+        return [g.limbo[seat], g.limbo[opp], g.grave[seat], g.grave[opp], g.burned[seat], g.exile,
+                g.shields[seat][0], g.shields[seat][1], relics[seat][0], relics[seat][1], relics[opp][0],
+                relics[opp][1]]
+
+    def _thirds(self, out: np.ndarray, at: int, tables: list[list[int]], zones: list[list[int]]) -> None:
+        """Per-type counts/3 of ``zones`` into ``out[at:]``, back to back (one bincount)."""
+        # mapping a zone through the k-th table (a C-level loop) is most of the saving over a
+        # comprehension computing ctype[c] + k * n
+        idx: list[int] = []
+        for table, zone in zip(tables, zones):
+            if zone:
+                idx += map(table.__getitem__, zone)
+        size = self.n_types * len(zones)
+        if idx:
+            out[at:at + size] = THIRDS.take(np.bincount(idx, minlength=size))
+        else:
+            out[at:at + size] = 0.0
+
+    def _known(self, out: np.ndarray, g: Table, seat: int) -> None:
+        """Cards everyone knows to be in hidden places, per type /3."""
+        opp = 1 - seat
         bound = g.deck_bound[opp]
         known = (g.pub_hand[seat], g.pub_hand[opp], g.known_in_deck(opp) if bound else g.pub_deck[opp],
                  bound or {}, g.pub_burned[opp])
-        counts = self.counts(tables, zones, known)
-        c_souls = g.c_souls
-        grave_souls = [sum(map(c_souls.__getitem__, g.grave[p])) + len(g.burned[p]) for p in (seat, opp)]
-        tail = [min(len(g.hand[seat]), 10) * 0.1, min(len(g.hand[opp]), 10) * 0.1, len(g.deck[seat]) / 40,
-                len(g.deck[opp]) / 40, len(g.limbo[seat]) / 40, len(g.limbo[opp]) / 40,
-                min(grave_souls[0], 13) / 13, min(grave_souls[1], 13) / 13,
-                min(len(g.burned[seat]), 13) / 13, min(len(g.burned[opp]), 13) / 13,
-                min(rnd, 30) / 30, 0.0 if tier >= BIG_TIER else min(tier, 10) * 0.1,
-                1.0 if g.last_turn == seat else 0.0, 1.0 if g.hidden_setup else 0.0,
-                0.0 if g.deck_bound[opp] is None else 1.0]
-        tail += self.context(g, seat)
         n = self.n_types
-        k = 14 * n
-        z = len(zones) * n  # the known-card counts follow the zones (and the omniscient ones)
-        out = np.empty(self.size + (3 * n if omniscient else 0), dtype=np.float32)
-        at = len(ids) * self.width
-        # mode="clip": numpy buffers ``out`` in the default mode; the ids are all in range
-        np.take(self.features, ids, axis=0, out=out[:at].reshape(len(ids), self.width), mode="clip")
-        out[at:at + len(fields)] = fields  # field status, then the soul and void flags
-        at += len(fields)
-        out[at:at + k] = counts[:k]
-        at += k
-        out[at:at + n] = self.decklist(g.deck_types[opp])
-        at += n
-        out[at:at + 5 * n] = counts[z:]
-        at += 5 * n
-        out[at:at + len(tail)] = tail
-        at += len(tail)
-        if omniscient:
-            out[at:] = counts[k:z]
-        return out
+        idx: list[int] = []
+        base = 0
+        for d in known:
+            for t, k in d.items():
+                idx += [base + t] * min(k, 3)
+            base += n
+        at = self.known_at
+        if idx:
+            out[at:at + base] = THIRDS.take(np.bincount(idx, minlength=base))
+        else:
+            out[at:at + base] = 0.0
 
-    def context(self, g: Table, seat: int) -> list[float]:
-        """What is being decided: phase, whether ``seat`` decides, amounts left, payment, focus, verb."""
-        ctx = [0.0] * CONTEXT
+    def _tail(self, out: np.ndarray, g: Table, seat: int) -> None:
+        """The globals and the decision block."""
+        opp = 1 - seat
+        tier = g.tier
+        c_souls = g.c_souls
+        hand, deck, limbo, burned, grave = g.hand, g.deck, g.limbo, g.burned, g.grave
+        at = self.globals_at
+        out[at:at + GLOBALS] = [
+            TENTHS_TO_10[len(hand[seat])], TENTHS_TO_10[len(hand[opp])], FORTIETHS[len(deck[seat])],
+            FORTIETHS[len(deck[opp])], FORTIETHS[len(limbo[seat])], FORTIETHS[len(limbo[opp])],
+            min(sum(map(c_souls.__getitem__, grave[seat])) + len(burned[seat]), 13) / 13,
+            min(sum(map(c_souls.__getitem__, grave[opp])) + len(burned[opp]), 13) / 13,
+            THIRTEENTHS_TO_13[len(burned[seat])], THIRTEENTHS_TO_13[len(burned[opp])],
+            min(g.round, 30) / 30, 0.0 if tier >= BIG_TIER else min(tier, 10) * 0.1,
+            1.0 if g.last_turn == seat else 0.0, 1.0 if g.hidden_setup else 0.0,
+            0.0 if g.deck_bound[opp] is None else 1.0]
+        self._context(out, at + GLOBALS, g, seat)
+
+    @staticmethod
+    def _context(out: np.ndarray, at: int, g: Table, seat: int) -> None:
+        """What is being decided (the ``decision`` block from ``at``): phase, whether ``seat``
+        decides, amounts left, payment, focus, verb. Mostly zeros: cleared, then set entry by entry."""
+        ctx = out[at:at + CONTEXT]
+        ctx[:] = 0.0
         if g.pending is None:
-            return ctx
+            return
         task = g.stack[-1]
         kind = task.decision
         if kind is None:  # a decision of no known kind (e.g. a test's halt): no phase bit
-            return ctx
+            return
         ctx[kind] = 1.0
         off = len(Decision)
-        ctx[off] = float(g.decider == seat)
+        if g.decider == seat:
+            ctx[off] = 1.0
         off += 1
         focus: tuple[int, int] | None = None  # (seat, slot) of the Yokai being decided about
         if isinstance(task, Damage):
@@ -280,8 +465,10 @@ class Observer:
             if task.stage and task.verb != PickVerb.SWAP:
                 focus = (1 - task.seat if task.verb == PickVerb.BLIGHT else task.seat, task.target)
         elif isinstance(task, Pay):
-            for e in task.elems:
-                ctx[off + 3 + e] += 1 / 3
+            unpaid = [0.0] * len(ELEMENTS)
+            for e in task.elems:  # summed as doubles, then stored (as the block always was)
+                unpaid[e] += 1 / 3
+            ctx[off + 3:off + 3 + len(ELEMENTS)] = unpaid
             ctx[off + 3 + len(ELEMENTS)] = min(task.generic, 3) / 3
             ctx[off + 4 + len(ELEMENTS)] = float(task.pair)
             ctx[off + 5 + len(ELEMENTS)] = float(task.ally != NO)
@@ -294,7 +481,6 @@ class Observer:
             ctx[off + PICK_VERBS.index(task.verb)] = 1.0
             if task.stage and task.verb == PickVerb.SWAP:
                 ctx[off + len(PICK_VERBS) + task.target] = 1.0
-        return ctx
 
 
 _OBSERVERS: dict[int, Observer] = {}

@@ -17,6 +17,7 @@ import numpy as np
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.information import Event
+from yokai_envs.core.rng import copy_generator
 from yokai_envs.yonkai_no_yokai import observation, rules, view
 from yokai_envs.yonkai_no_yokai.actions import NUM_ACTIONS, action_name, describe_action
 from yokai_envs.yonkai_no_yokai.state import (
@@ -186,8 +187,7 @@ class YonkaiGame(Game):
         other = object.__new__(YonkaiGame)
         other.__dict__.update(self.__dict__)
         other.options = dict(self.options)
-        other.rng = np.random.Generator(type(self.rng.bit_generator)())
-        other.rng.bit_generator.state = self.rng.bit_generator.state
+        other.rng = copy_generator(self.rng)
         other.action_history = list(self.action_history)
         other.table = self.table.copy()
         other._mask_cache = None

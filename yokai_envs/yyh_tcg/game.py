@@ -15,6 +15,7 @@ import numpy as np
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.information import Event
+from yokai_envs.core.rng import copy_generator
 from yokai_envs.yyh_tcg import hidden
 from yokai_envs.yyh_tcg.actions import ActionTable, describe_action
 from yokai_envs.yyh_tcg.cards import load_pool
@@ -181,8 +182,7 @@ class YYHGame(Decisions, Game):
     def clone(self) -> YYHGame:
         new = YYHGame.__new__(YYHGame)
         new.__dict__.update(self.__dict__)
-        new.rng = np.random.Generator(np.random.PCG64())
-        new.rng.bit_generator.state = self.rng.bit_generator.state
+        new.rng = copy_generator(self.rng)
         new.action_history = self.action_history[:]
         if self._seen is not None:  # what each seat saw, when recording (lists of tuples)
             new._seen = [events[:] for events in self._seen]

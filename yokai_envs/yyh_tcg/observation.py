@@ -26,7 +26,7 @@ face-down attachments appear only as counts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -93,6 +93,26 @@ def card_features(pool: CardPool) -> np.ndarray:
     return rows
 
 
+#: copies (or 3 per flag) -> the entry: count / 3 in float32, capped at 1 (as the whole vector
+#: always was: a bincount times float32(1/3), then a minimum)
+CAPPED_THIRDS = np.minimum(np.arange(768).astype(np.float32) * np.float32(1 / 3), 1.0)
+#: Tests set this: every observation is also computed from scratch and must equal the one
+#: computed from the seat's memo.
+CHECK_MEMO = False
+
+
+class _SeatMemo:
+    """One seat's observation of one game as last computed (``work``, never handed out), and per
+    block the inputs it was computed from (copies, by block name; missing: not computed yet)."""
+
+    __slots__ = ("flags", "keys", "work")
+
+    def __init__(self, size: int) -> None:
+        self.work = np.zeros(size, dtype=np.float32)  # one-hot blocks are kept by their set entry
+        self.keys: dict[str, Any] = {}
+        self.flags: tuple[int | None, ...] = (None, None, None, None)
+
+
 class SlotOffsets(NamedTuple):
     """Start offsets of one slot's blocks (``face_down_cards`` is -1 on the opponent's side)."""
 
@@ -140,6 +160,13 @@ class Observer:
         self._hand_rows: dict[tuple[int, ...], np.ndarray] = {}
         self.n_feat = n_feat
         # per side, per slot: the offsets of its blocks
+        # per side and slot position: the span of its blocks (back to back, the opponent's
+        # after the observer's, then attack_choice), and its key in a seat's memo
+        starts = [self.start[f"{side}_{slot}_char"] for side in ("my", "opp") for slot in SLOT_NAMES]
+        starts.append(self.start["attack_choice"])
+        self.slot_spans = {side: [(starts[k * len(SLOT_NAMES) + i], starts[k * len(SLOT_NAMES) + i + 1])
+                                  for i in range(len(SLOT_NAMES))] for k, side in enumerate(("my", "opp"))}
+        self.slot_keys = {side: [f"{side}_{slot}" for slot in SLOT_NAMES] for side in ("my", "opp")}
         self.slot_offsets = {
             side: [SlotOffsets(self.start[f"{side}_{slot}_char"], self.start[f"{side}_{slot}_feat"],
                                self.start[f"{side}_{slot}_face_up"], self.start[f"{side}_{slot}_face_down"],
@@ -147,58 +174,161 @@ class Observer:
             for side in ("my", "opp")}
 
     def observe(self, game: Rules, seat: int) -> np.ndarray:
-        # Entries are gathered as index lists and written with one bincount: "ones" (one-hot
-        # flags) and "thirds" (card copies / 3; a deck never holds more than 3 copies).
+        """``seat``'s observation: computed into the seat's work array (:class:`_SeatMemo`),
+        recomputing only the blocks whose inputs differ from those it last saw, and handed out as
+        a copy (an observation handed out never changes afterwards)."""
+        memos = game.__dict__.get("_observation_memos")
+        if memos is None or memos[0] != id(game) or memos[1] is not self:
+            # clones copy the attribute dict: a clone makes its own memos on first use
+            memos = game.__dict__["_observation_memos"] = (id(game), self, [_SeatMemo(self.size), _SeatMemo(self.size)])
+        memo = memos[2][seat]
+        self._write_changed(memo, game, seat)
+        out = memo.work.copy()
+        if CHECK_MEMO:
+            fresh = self._write_changed(_SeatMemo(self.size), game, seat)
+            if not np.array_equal(out, fresh):
+                bad = [name for name, span in self.layout.items() if not np.array_equal(out[span], fresh[span])]
+                raise AssertionError(f"remembered observation of seat {seat} differs from a fresh one in {bad}")
+        return out
+
+    def _write_changed(self, memo: _SeatMemo, game: Rules, seat: int) -> np.ndarray:
+        """Recompute into ``memo.work`` every block whose inputs (compared by value with copies
+        kept in ``memo``) changed; a fresh memo computes them all. Returns the work array."""
         st = self.start
+        work = memo.work
         me, opp = game.players[seat], game.players[1 - seat]
         show_opp = game.revealed
-        ones = [st["phase"] + self.phase_index[game.phase]]
-        thirds: list[int] = []
-        if me.bonus_team is not None:
-            ones.append(st["my_bonus"] + self.team_index[me.bonus_team])
-        if opp.bonus_team is not None and show_opp:
-            ones.append(st["opp_bonus"] + self.team_index[opp.bonus_team])
-        for name, cards in (("my_hand", me.hand), ("my_deck", me.deck), ("my_discard", me.discard),
-                            ("opp_discard", opp.discard), ("opp_shown", opp.shown), ("my_shown", me.shown),
-                            ("opp_unseen", opp.deck), ("opp_unseen", opp.hand)):
-            if cards:
-                thirds.extend(map(st[name].__add__, cards))
-        s = st["opp_unseen"]
-        for slot in opp.slots():
-            if not show_opp:
-                thirds.append(s + slot.char)
-            for a in slot.attached:
-                if not (a.face_up or a.turned):
-                    thirds.append(s + a.card)
-        ci = self.char_index
-        for name, cards in (("my_won", me.won), ("my_lost", me.lost), ("opp_won", opp.won), ("opp_lost", opp.lost)):
-            if cards:
-                s = st[name]
-                ones.extend([s + ci[c] for c in cards])
-        if game.attack is not None:
-            s = st["attack_choice"]
-            card = game.pool.cards[game.attack_card]
-            if card.is_character:
-                ones.append(s + card.attacks.index(game.attack))
-            else:
-                ones.append(s + MAX_OWN_ATTACKS + self.tech_index[game.attack_card])
-        slot_rows: list[tuple[int, int]] = []
-        down_counts: list[tuple[int, int]] = []
-        self._slots(ones, thirds, slot_rows, down_counts, "my", me, True)
-        if show_opp:
-            self._slots(ones, thirds, slot_rows, down_counts, "opp", opp, False)
-        size = self.size
-        # one bincount: a flag counts 3 thirds
-        obs = np.bincount(thirds + ones + ones + ones, minlength=size).astype(np.float32)
-        obs *= np.float32(1 / 3)
-        n_feat = self.n_feat
-        for at, row in slot_rows:
-            obs[at:at + n_feat] = self.features[row]
-        for at, down in down_counts:
-            obs[at] = min(1.0, down / 5)
-        if me.hand:
+        keys = memo.keys
+        # the one-hot entries set: the phase, both Team Bonuses (the opponent's hidden before the
+        # reveal) and this turn's attack; a change clears the old entry and sets the new one
+        ti = self.team_index
+        flags = (st["phase"] + self.phase_index[game.phase],
+                 None if me.bonus_team is None else st["my_bonus"] + ti[me.bonus_team],
+                 None if opp.bonus_team is None or not show_opp else st["opp_bonus"] + ti[opp.bonus_team],
+                 self._attack_choice(game))
+        before = memo.flags
+        if before != flags:
+            for old, new in zip(before, flags):
+                if old != new:
+                    if old is not None:
+                        work[old] = 0.0
+                    if new is not None:
+                        work[new] = 1.0
+            memo.flags = flags
+        hand = me.hand
+        if keys.get("my_hand") != hand:
+            keys["my_hand"] = hand[:]
+            self._counts(work, st["my_hand"], self.n_cards, hand)
             f = st["my_hand_features"]
-            obs[f:f + len(CARD_FEATURES)] = self._hand_features(me.hand)
+            if hand:
+                np.minimum(self._hand_features(hand), 1.0, out=work[f:f + len(CARD_FEATURES)])
+            else:
+                work[f:f + len(CARD_FEATURES)] = 0.0
+        for name, cards in (("my_deck", me.deck), ("my_discard", me.discard), ("opp_discard", opp.discard),
+                            ("opp_shown", opp.shown), ("my_shown", me.shown)):
+            if keys.get(name) != cards:
+                keys[name] = cards[:]
+                self._counts(work, st[name], self.n_cards, cards)
+        my_field, opp_field = self._field_view(me), self._field_view(opp)
+        # the opponent's decklist less what was seen: its deck, hand, face-down cards (and its
+        # picks until the reveal)
+        unseen_key = keys.get("opp_unseen")
+        if (unseen_key is None or unseen_key[0] != show_opp or unseen_key[1] != opp.deck or unseen_key[2] != opp.hand
+                or unseen_key[3] != opp_field):
+            keys["opp_unseen"] = (show_opp, opp.deck[:], opp.hand[:], opp_field)
+            unseen = opp.deck + opp.hand
+            for char, attached in opp_field:
+                if not show_opp:
+                    unseen.append(char)
+                unseen += [card for card, public in attached if not public]
+            self._counts(work, st["opp_unseen"], self.n_cards, unseen)
+        out_of_play = (me.won, me.lost, opp.won, opp.lost)
+        if keys.get("out_of_play") != out_of_play:
+            keys["out_of_play"] = tuple(cards[:] for cards in out_of_play)
+            ci = self.char_index
+            for name, cards in zip(("my_won", "my_lost", "opp_won", "opp_lost"), out_of_play):
+                self._counts(work, st[name], len(ci), [ci[c] for c in cards] * 3)  # a flag counts 3 thirds
+        for side, player, field, own in (("my", me, my_field, True), ("opp", opp, opp_field, False)):
+            if not (own or show_opp):
+                field = []  # the opponent's slots are empty until the reveal
+            first = 0 if player.fighter is not None else 1  # the position of field[0]
+            side_key = (first, field)
+            if keys.get(side) == side_key:
+                continue
+            keys[side] = side_key
+            for position, key in enumerate(self.slot_keys[side]):
+                j = position - first
+                content = field[j] if 0 <= j < len(field) else None
+                if key not in keys or keys[key] != content:
+                    keys[key] = content
+                    self._slot(work, side, position, content, own)
+        self._scalars(work, game, seat, me, opp, show_opp)
+        return work
+
+    @staticmethod
+    def _counts(work: np.ndarray, at: int, size: int, idx: list[int]) -> None:
+        """Copies per entry of ``idx`` / 3 (capped at 1) into ``work[at:at + size]``."""
+        if idx:
+            # mode="clip" writes straight into ``out`` (counts stay far below the table's end)
+            CAPPED_THIRDS.take(np.bincount(idx, minlength=size), out=work[at:at + size], mode="clip")
+        else:
+            work[at:at + size] = 0.0
+
+    @staticmethod
+    def _field_view(player: PlayerState) -> list[tuple[int, list[tuple[int, bool]]]]:
+        """What a side's slots show: (character, [(attached card, public)]), the fighter first."""
+        view = []
+        for slot in player.slots():
+            attached = slot.attached
+            # most characters carry nothing: no inner comprehension for them
+            view.append((slot.char, [(a.card, a.face_up or a.turned) for a in attached] if attached else []))
+        return view
+
+    def _slot(self, work: np.ndarray, side: str, position: int, content: tuple[int, list[tuple[int, bool]]] | None,
+              own: bool) -> None:
+        """One slot's blocks, whole: the character one-hot and printed features, face-up cards per
+        card / 3, the number of face-down cards / 5 and, on the observer's side, which they are.
+        ``content``: (character, [(attached card, public)]), None for an empty slot."""
+        begin, end = self.slot_spans[side][position]
+        work[begin:end] = 0.0
+        if content is None:
+            return
+        char_at, feat_at, up_at, down_at, down_cards_at = self.slot_offsets[side][position]
+        char, attached = content
+        row = self.char_index[char]
+        work[char_at + row] = 1.0
+        work[feat_at:feat_at + self.n_feat] = self.features[row]
+        if not attached:
+            return
+        ai = self.att_index
+        counts: dict[int, int] = {}
+        down = 0
+        for card, public in attached:  # a card turned up, awaiting payment, is public too
+            if public:
+                at = up_at + ai[card]
+            else:
+                down += 1
+                if not own:
+                    continue
+                at = down_cards_at + ai[card]
+            counts[at] = counts.get(at, 0) + 1
+        for at, k in counts.items():
+            work[at] = CAPPED_THIRDS[k]
+        if down:
+            work[down_at] = min(1.0, down / 5)
+
+    def _attack_choice(self, game: Rules) -> int | None:
+        """The entry of ``attack_choice`` set for this turn's attack (None: no attack chosen)."""
+        if game.attack is None:
+            return None
+        at = self.start["attack_choice"]
+        card = game.pool.cards[game.attack_card]
+        if card.is_character:
+            return at + card.attacks.index(game.attack)
+        return at + MAX_OWN_ATTACKS + self.tech_index[game.attack_card]
+
+    def _scalars(self, work: np.ndarray, game: Rules, seat: int, me: PlayerState, opp: PlayerState,
+                 show_opp: bool) -> None:
         attacking = game.attack is not None
         my_def = game.defense_value(seat) if me.fighter is not None else 0
         opp_def = game.defense_value(1 - seat) if (opp.fighter is not None and show_opp) else 0
@@ -212,10 +342,10 @@ class Observer:
             game.attack_value() / 25 if attacking else 0, game.power / 10, game.weaken / 10,
             game.extra_damage / 3, game.pending_discard / 3, game.rage_used / 3,
             game.damage_now() / 4 if attacking else 0, len(me.slots()) / 4]
-        s0 = st["scalars"]
-        obs[s0:s0 + len(scalars)] = scalars
-        np.minimum(obs, 1.0, out=obs)
-        return obs
+        at = self.start["scalars"]
+        block = work[at:at + len(scalars)]
+        block[:] = scalars
+        np.minimum(block, 1.0, out=block)
 
     def _hand_features(self, hand: list[int]) -> np.ndarray:
         """The ``my_hand_features`` block of ``hand``, remembered by the hand (in order, so each is
@@ -228,28 +358,6 @@ class Observer:
                 self._hand_rows.clear()
             row = self._hand_rows[key] = self.card_table[hand].sum(axis=0) / 10.0
         return row
-
-    def _slots(self, ones: list[int], thirds: list[int], slot_rows: list[tuple[int, int]],
-               down_counts: list[tuple[int, int]], side: str, player: PlayerState, own: bool) -> None:
-        ai = self.att_index
-        offsets = self.slot_offsets[side]
-        first = 0 if player.fighter is not None else 1
-        slots = player.slots()  # the fighter (when there is one), then the Sideline
-        for (char_at, feat_at, up_at, down_at, down_cards_at), slot in zip(offsets[first:], slots):
-            row = self.char_index[slot.char]
-            ones.append(char_at + row)
-            slot_rows.append((feat_at, row))
-            down = 0
-            for att in slot.attached:
-                if att.face_up or att.turned:  # turned up, awaiting payment: public too
-                    thirds.append(up_at + ai[att.card])
-                else:
-                    down += 1
-                    if own:
-                        thirds.append(down_cards_at + ai[att.card])
-            if down:
-                down_counts.append((down_at, down))
-
 
 def state_tensor(observer: Observer, game: Rules) -> np.ndarray:
     """The full state: both seats' observations, seat 0 first."""

@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from agents.base import Agent
+from agents.draws import IntegerDraws
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
@@ -279,19 +280,21 @@ class ISMCTSAgent(Agent):
         """Play on from ``world``; the per-seat values to back up."""
         limit = self.max_rollout_steps
         policy = self.rollout_agent
-        # The loop of _rollout_step, spelled out: it runs for most of a search's time.
+        # The loop of _rollout_step, spelled out: it runs for most of a search's time. A game
+        # that is not over always has a legal action, so an empty list is the game's end.
         if policy is None:
-            integers = rng.integers
-            if limit is None:
-                while not world.is_over:
-                    legal = world.legal_actions()
-                    world.step_unchecked(legal[integers(len(legal))])
-            else:
+            # the draws of rng.integers, replayed cheaply (the world's chance has its own generator)
+            draws = IntegerDraws(rng) if world.rng is not rng else rng.integers
+            try:
+                legal = world.legal_actions()
                 steps = 0
-                while steps < limit and not world.is_over:
+                while legal and (limit is None or steps < limit):
+                    world.step_unchecked(legal[draws(len(legal))])
                     legal = world.legal_actions()
-                    world.step_unchecked(legal[integers(len(legal))])
                     steps += 1
+            finally:
+                if isinstance(draws, IntegerDraws):
+                    draws.close()
         else:
             decide = policy.act_in_world
             steps = 0

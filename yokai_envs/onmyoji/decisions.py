@@ -45,53 +45,57 @@ if TYPE_CHECKING:
     from yokai_envs.onmyoji.game import OnmyojiGame
 
 
-def _mask_play(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
+def _play_actions(g: OnmyojiGame, seat: int) -> list[int]:
     hand = g.players[seat].hand
-    for c in range(3):
-        mask[PLAY + c] = hand[c]
+    return [PLAY + c for c in range(3) if hand[c]]
 
 
-def _mask_start_menu(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
-    mask[rules.start_menu_options(g, seat)] = True
-    mask[DONE] = True
+_DONE = int(DONE)  # plain ints in the lists (the block ids are enum members)
 
 
-def _mask_action_menu(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
-    mask[rules.action_menu_options(g, seat)] = True
-    mask[DONE] = True
+def _start_menu_actions(g: OnmyojiGame, seat: int) -> list[int]:
+    return sorted({*map(int, rules.start_menu_options(g, seat)), _DONE})
 
 
-def _mask_target(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
+def _action_menu_actions(g: OnmyojiGame, seat: int) -> list[int]:
+    return sorted({*map(int, rules.action_menu_options(g, seat)), _DONE})
+
+
+def _target_actions(g: OnmyojiGame, seat: int) -> list[int]:
     assert g.target_ctx is not None
-    mask[[TARGET + t for t in g.target_ctx.targets]] = True
+    return sorted({TARGET + t for t in g.target_ctx.targets})
 
 
-def _mask_evolve(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
-    mask[[EVOLVE_WITH + y for y in g.players[seat].shikigami]] = True
+def _evolve_actions(g: OnmyojiGame, seat: int) -> list[int]:
+    return sorted({EVOLVE_WITH + y for y in g.players[seat].shikigami})
 
 
-def _mask_pick(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
-    mask[[PICK + y for y in g.pick_candidates]] = True
+def _pick_actions(g: OnmyojiGame, seat: int) -> list[int]:
+    return sorted({PICK + y for y in g.pick_candidates})
 
 
-def _mask_take(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
-    mask[TAKE:TAKE + 4] = True
+def _take_actions(g: OnmyojiGame, seat: int) -> list[int]:
+    return list(range(TAKE, TAKE + 4))
 
 
-#: Decision -> what it allows (Decision.NONE allows nothing).
-_MASKS: dict[Decision, Callable[[OnmyojiGame, int, np.ndarray], None]] = {
-    Decision.PLAY: _mask_play, Decision.START_MENU: _mask_start_menu, Decision.ACTION_MENU: _mask_action_menu,
-    Decision.TARGET: _mask_target, Decision.EVOLVE: _mask_evolve, Decision.PICK: _mask_pick,
-    Decision.TAKE: _mask_take,
+#: Decision -> the actions it allows, ascending (Decision.NONE allows nothing).
+_ACTIONS: dict[Decision, Callable[[OnmyojiGame, int], list[int]]] = {
+    Decision.PLAY: _play_actions, Decision.START_MENU: _start_menu_actions,
+    Decision.ACTION_MENU: _action_menu_actions, Decision.TARGET: _target_actions, Decision.EVOLVE: _evolve_actions,
+    Decision.PICK: _pick_actions, Decision.TAKE: _take_actions,
 }
 
 
+def legal_actions(g: OnmyojiGame) -> list[int]:
+    """The legal actions of the pending decision, ascending (the game is not over)."""
+    actions = _ACTIONS.get(g.decision)
+    return [] if actions is None else actions(g, g.decider)
+
+
 def legal_mask(g: OnmyojiGame) -> np.ndarray:
-    """A fresh boolean mask over the action table for the pending decision (the game is not over)."""
+    """A fresh boolean mask over the action table for the pending decision: :func:`legal_actions` set."""
     mask = np.zeros(NUM_ACTIONS, dtype=bool)
-    fill = _MASKS.get(g.decision)
-    if fill is not None:
-        fill(g, g.decider, mask)
+    mask[legal_actions(g)] = True
     return mask
 
 

@@ -175,6 +175,7 @@ class OnmyojiGame(Game):
 
     # The decisions' entry points, bound as methods (no extra call on the hot path).
     _legal_mask = decisions.legal_mask
+    _legal_actions = decisions.legal_actions
     _apply = decisions.apply
 
     # ------------------------------------------------------------------ observation and hidden information

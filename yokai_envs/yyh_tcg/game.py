@@ -117,6 +117,9 @@ class YYHGame(Decisions, Game):
     def _legal_mask(self) -> np.ndarray:
         return self.pending_mask
 
+    def _legal_actions(self) -> list[int]:
+        return self.pending_mask.nonzero()[0].tolist()
+
     def _apply(self, action: int) -> None:
         self.act(action)
 

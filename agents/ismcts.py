@@ -56,7 +56,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from agents.base import Agent
-from agents.draws import IntegerDraws
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
@@ -283,18 +282,13 @@ class ISMCTSAgent(Agent):
         # The loop of _rollout_step, spelled out: it runs for most of a search's time. A game
         # that is not over always has a legal action, so an empty list is the game's end.
         if policy is None:
-            # the draws of rng.integers, replayed cheaply (the world's chance has its own generator)
-            draws = IntegerDraws(rng) if world.rng is not rng else rng.integers
-            try:
+            integers = rng.integers
+            legal = world.legal_actions()
+            steps = 0
+            while legal and (limit is None or steps < limit):
+                world.step_unchecked(legal[integers(len(legal))])
                 legal = world.legal_actions()
-                steps = 0
-                while legal and (limit is None or steps < limit):
-                    world.step_unchecked(legal[draws(len(legal))])
-                    legal = world.legal_actions()
-                    steps += 1
-            finally:
-                if isinstance(draws, IntegerDraws):
-                    draws.close()
+                steps += 1
         else:
             decide = policy.act_in_world
             steps = 0

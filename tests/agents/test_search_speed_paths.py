@@ -84,31 +84,3 @@ def test_ismcts_decides_the_same_on_the_slow_paths(env_id: str, options: dict, s
         slow = decisions()
     assert fast == slow and len(fast) >= 4
 
-
-def test_integer_draws_replay_numpy_exactly() -> None:
-    from agents.draws import REPLAY_MATCHES_NUMPY, IntegerDraws
-
-    assert REPLAY_MATCHES_NUMPY, "this numpy draws integers(n) another way: rollouts fall back to rng.integers"
-    sizes_rng = np.random.default_rng(4)
-    for seed in range(20):
-        sizes = [int(n) for n in sizes_rng.integers(1, 3 + 20 * seed, size=int(sizes_rng.integers(0, 300)))]
-        reference, replayed = np.random.default_rng(seed), np.random.default_rng(seed)
-        for rng in (reference, replayed):  # other draws before (a kept 32-bit half, or not)
-            rng.integers(2, size=seed % 3)
-        draws = IntegerDraws(replayed)
-        assert draws.exact
-        assert [draws(n) for n in sizes] == [int(reference.integers(n)) for n in sizes]
-        draws.close()
-        assert replayed.bit_generator.state == reference.bit_generator.state
-        assert replayed.integers(10**9, size=4).tolist() == reference.integers(10**9, size=4).tolist()
-
-
-def test_integer_draws_fall_back_on_other_generators() -> None:
-    from agents.draws import IntegerDraws
-
-    reference, replayed = np.random.Generator(np.random.MT19937(3)), np.random.Generator(np.random.MT19937(3))
-    draws = IntegerDraws(replayed)
-    assert not draws.exact
-    assert [draws(n) for n in (5, 1, 9, 2**40)] == [int(reference.integers(n)) for n in (5, 1, 9, 2**40)]
-    draws.close()
-    assert replayed.random(4).tolist() == reference.random(4).tolist()

@@ -80,12 +80,20 @@ def test_step_unchecked_in_worlds_and_clones(env_id: str, options: dict) -> None
         assert snapshot(twin) == twin_before
 
 
-@pytest.mark.parametrize(("env_id", "options"), PARAMS[:1])
+@pytest.mark.parametrize(("env_id", "options"), PARAMS)
 def test_the_checked_step_is_as_strict_as_before(env_id: str, options: dict) -> None:
+    """step still refuses masked-out, out-of-range and non-integer actions, leaving the game as it was."""
     game = yokai_envs.make_game(env_id, **options)
     game.reset(0)
     illegal = int(np.flatnonzero(~game.legal_action_mask())[0])
     before = snapshot(game)
-    with pytest.raises(IllegalActionError, match="masked out"):
-        game.step(illegal)
-    assert snapshot(game) == before
+    for action, reason in ((illegal, "masked out"), (game.num_actions, "actions are integers"),
+                           (-1, "actions are integers"), (1.5, "actions are integers")):
+        with pytest.raises(IllegalActionError, match=reason):
+            game.step(action)  # type: ignore[arg-type]
+        assert snapshot(game) == before
+    while not game.is_over:  # to the end (or the step cap) on the unchecked path
+        game.step_unchecked(game.legal_actions()[0])
+    assert game.legal_actions() == []
+    with pytest.raises(IllegalActionError, match="the game has ended"):
+        game.step(0)

@@ -44,6 +44,18 @@ class Agent(ABC):
     @abstractmethod
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int: ...
 
+    def act_in_world(self, world: Game) -> int:
+        """This agent's action for the seat to act in ``world``: the same action, drawn from
+        the same randomness, as ``act_in_game(self, world)``.
+
+        A search calls this in the worlds it sampled, many times per decision; bots override it
+        with a cheaper path to the same decision (reading ``world.legal_actions()`` instead of a
+        mask, the world instead of an encoded observation). An override that reads the world
+        beyond its seat's own view does so only when :attr:`plays_in_sampled_worlds` is set and
+        otherwise falls back to this default, which samples a view as :meth:`act` does.
+        """
+        return act_in_game(self, world)
+
 
 _UNREAD = np.zeros(0, dtype=np.float32)  # what an agent that never reads observations is handed
 
@@ -71,3 +83,9 @@ class RandomAgent(Agent):
         if legal.size == 0:
             raise ValueError("random agent: the action mask has no legal action")
         return int(legal[self.rng.integers(legal.size)])
+
+    def act_in_world(self, world: Game) -> int:
+        legal = world.legal_actions()
+        if not legal:
+            raise ValueError("random agent: the action mask has no legal action")
+        return legal[self.rng.integers(len(legal))]  # the same draw as act's

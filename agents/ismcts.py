@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from agents.base import Agent, act_in_game
+from agents.base import Agent
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
@@ -209,7 +209,7 @@ class ISMCTSAgent(Agent):
             row = np.empty(legal.size)
             for j, action in enumerate(legal.tolist()):
                 branch = world.clone()
-                branch.step(action)
+                branch.step(action)  # checked: a root action, once per world
                 rollout_rng = np.random.default_rng(rollout_seed)
                 if self.rollout_agent is not None:
                     self.rollout_agent.reset(rollout_seed)
@@ -223,18 +223,21 @@ class ISMCTSAgent(Agent):
         return self.world_sampler(game, seat)  # the posterior is worked out once per decision
 
     def _iterate(self, root: _Node, world: Game, rng: np.random.Generator, seat: int) -> None:
+        # Worlds are this search's own samples and every action below comes from their legal
+        # actions: they step unchecked (the same games as step, without its checks).
         node = root
         path: list[tuple[_Node, int]] = []  # (edge node, seat that chose it)
         c = self.c
+        log, sqrt = math.log, math.sqrt
         while not world.is_over:
             actor = world.current_player
             if actor != seat and not self.opponents_in_tree:
                 self._rollout_step(world, rng)  # opponents play the rollout policy, outside the tree
                 continue
-            legal = np.flatnonzero(world.legal_action_mask())
+            legal = world.legal_actions()
             children = node.children
             untried = []
-            for a in legal.tolist():
+            for a in legal:
                 child = children.get(a)
                 if child is None:
                     untried.append(a)
@@ -243,18 +246,19 @@ class ISMCTSAgent(Agent):
             if untried:
                 action = untried[int(rng.integers(len(untried)))]
                 node = children[action] = _Node()
-                world.step(action)
+                world.step_unchecked(action)
                 path.append((node, actor))
                 break
             best_score = -math.inf
             best_action = -1
-            for a in legal.tolist():
+            for a in legal:
                 child = children[a]
-                score = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                visits = child.visits
+                score = child.total / visits + c * sqrt(log(child.avail) / visits)
                 if score > best_score:
                     best_score, best_action = score, a
             node = children[best_action]
-            world.step(best_action)
+            world.step_unchecked(best_action)
             path.append((node, actor))
         returns = self._rollout(world, rng)
         for edge, actor in path:
@@ -266,18 +270,31 @@ class ISMCTSAgent(Agent):
     def _rollout_step(self, world: Game, rng: np.random.Generator) -> None:
         policy = self.rollout_agent
         if policy is None:
-            legal = np.flatnonzero(world.legal_action_mask())
-            world.step(int(legal[rng.integers(legal.size)]))
+            legal = world.legal_actions()
+            world.step_unchecked(legal[rng.integers(len(legal))])
         else:
-            world.step(act_in_game(policy, world))
+            world.step_unchecked(policy.act_in_world(world))
 
     def _rollout(self, world: Game, rng: np.random.Generator) -> np.ndarray:
         """Play on from ``world``; the per-seat values to back up."""
-        steps = 0
         limit = self.max_rollout_steps
-        while not world.is_over and (limit is None or steps < limit):
-            self._rollout_step(world, rng)
-            steps += 1
+        policy = self.rollout_agent
+        # The loop of _rollout_step, spelled out: it runs for most of a search's time. A game
+        # that is not over always has a legal action, so an empty list is the game's end.
+        if policy is None:
+            integers = rng.integers
+            legal = world.legal_actions()
+            steps = 0
+            while legal and (limit is None or steps < limit):
+                world.step_unchecked(legal[integers(len(legal))])
+                legal = world.legal_actions()
+                steps += 1
+        else:
+            decide = policy.act_in_world
+            steps = 0
+            while (limit is None or steps < limit) and not world.is_over:
+                world.step_unchecked(decide(world))
+                steps += 1
         if not world.is_over and self.leaf_evaluator is not None:
             return np.asarray(self.leaf_evaluator(world), dtype=np.float64)
         return world.returns()

@@ -35,7 +35,15 @@ class HeuristicAgent(Agent):
         legal = [int(a) for a in np.flatnonzero(action_mask)]
         if game is None or len(legal) == 1:
             return legal[0]
-        g: OnmyojiGame = self.view(game)  # type: ignore[assignment]
+        return self._decide(self.view(game), legal)  # type: ignore[arg-type]
+
+    def act_in_world(self, world: Game) -> int:
+        if not self.plays_in_sampled_worlds:
+            return super().act_in_world(world)  # it must sample a view first, as act does
+        legal = world.legal_actions()
+        return legal[0] if len(legal) == 1 else self._decide(world, legal)  # type: ignore[arg-type]
+
+    def _decide(self, g: OnmyojiGame, legal: list[int]) -> int:
         seat = g.current_player
         d = g.decision
         if d == Decision.PLAY:

@@ -56,15 +56,18 @@ class HeuristicAgent(Agent):
         legal = np.flatnonzero(action_mask).tolist()
         if len(legal) == 1 or game is None:
             return int(legal[0])
-        w = self.view(game)
-        me = w.decider
+        return self._decide(self.view(game), legal)
+
+    def act_in_world(self, world: Game) -> int:
+        if not self.plays_in_sampled_worlds:
+            return super().act_in_world(world)  # it must sample a view first, as act does
+        legal = world.legal_actions()
+        return legal[0] if len(legal) == 1 else self._decide(world, legal)
+
+    def _decide(self, w, legal: list[int]) -> int:
         task = w.stack[-1]
-        handler = {
-            rules.SetupPick: self._field_pick, rules.Replace: self._field_pick, attacks.ReturnSwap: self._field_pick,
-            rules.VoidPlay: self._void_play, attacks.ActionChoice: self._action, attacks.Pay: self._pay,
-            attacks.Basic: self._basic, damage.Damage: self._defend, effects.Pick: self._pick,
-        }.get(type(task))
-        choice = handler(w, me, task, legal) if handler else None
+        handler = _HANDLERS.get(type(task))
+        choice = handler(self, w, w.decider, task, legal) if handler else None
         return int(choice if choice in legal else legal[0])
 
     # ------------------------------------------------------------------ helpers
@@ -191,6 +194,14 @@ class HeuristicAgent(Agent):
             return options[0]
         return A_PASS if A_PASS in legal else options[0]
 
+
+# The pending task's type -> the method deciding it.
+_HANDLERS = {
+    rules.SetupPick: HeuristicAgent._field_pick, rules.Replace: HeuristicAgent._field_pick,
+    attacks.ReturnSwap: HeuristicAgent._field_pick, rules.VoidPlay: HeuristicAgent._void_play,
+    attacks.ActionChoice: HeuristicAgent._action, attacks.Pay: HeuristicAgent._pay,
+    attacks.Basic: HeuristicAgent._basic, damage.Damage: HeuristicAgent._defend, effects.Pick: HeuristicAgent._pick,
+}
 
 __all__ = ["HeuristicAgent", "evaluate"]
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from agents.base import Agent, act_in_game
+from agents.base import Agent
 from yokai_envs.yonkai_no_yokai.actions import FIRST_PLAIN_PLAY, PASS, play_of, play_of_action
 from yokai_envs.yonkai_no_yokai.observation import observation_layout, observation_size
 from yokai_envs.yonkai_no_yokai.rules import move_tables
@@ -46,31 +46,46 @@ class HeuristicAgent(Agent):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
         layout, copies = _BY_SIZE[observation.size]
-        hand = np.rint(observation[layout["hand"]] * copies).astype(int)
-        total = int(hand.sum())
-        plays = []  # (action, count, value, with_button)
-        for action in np.flatnonzero(action_mask).tolist():
-            if action == PASS:
-                continue
-            play, with_button = play_of_action(action)
-            count, value = play_of(play)
-            plays.append((action, count, value, with_button))
-        if not plays:
-            return PASS
-        for action, count, _, _ in plays:
-            if count == total:
-                return action  # goes out: the round is won
-        if observation[layout["leading"]][0] > 0:
-            lone = [p for p in plays if hand[p[2] - 1] == 1]
-            return min(lone or plays, key=lambda p: p[2])[0]
-        best_action, best_score = PASS, -np.inf
-        for action, count, value, with_button in plays:
-            if with_button and count < BUTTON_MIN_COUNT:
-                continue
-            score = _follow_score(count, hand[value - 1] - count, with_button)
-            if score > best_score:
-                best_action, best_score = action, score
-        return int(best_action)
+        hand = np.rint(observation[layout["hand"]] * copies).astype(int).tolist()
+        return _decide(hand, bool(observation[layout["leading"]][0] > 0), np.flatnonzero(action_mask).tolist())
+
+    def act_in_world(self, world: Game) -> int:
+        # The same facts as the observation's, read off the table: the seat's own hand (its
+        # own information, so any world will do) and whether the trick is at its lead.
+        table = world.table  # type: ignore[attr-defined]
+        return _decide(table.hands[table.to_act].tolist(), table.last_count == 0, world.legal_actions())
+
+
+# action -> (count, value, with_button) of each play action (None for the pass)
+_PLAY_OF_ACTION: list[tuple[int, int, bool] | None] = [None] + [
+    (*play_of(play_of_action(a).play), play_of_action(a).with_button) for a in range(1, 1 + 2 * NUM_PLAYS)]
+
+
+def _decide(hand: list[int], leading: bool, legal: list[int]) -> int:
+    """The heuristic's action: ``hand`` the copies held of each value, ``legal`` the legal actions."""
+    total = sum(hand)
+    plays = []  # (action, count, value, with_button)
+    for action in legal:
+        if action == PASS:
+            continue
+        count, value, with_button = _PLAY_OF_ACTION[action]  # type: ignore[misc]
+        plays.append((action, count, value, with_button))
+    if not plays:
+        return PASS
+    for action, count, _, _ in plays:
+        if count == total:
+            return action  # goes out: the round is won
+    if leading:
+        lone = [p for p in plays if hand[p[2] - 1] == 1]
+        return min(lone or plays, key=lambda p: p[2])[0]
+    best_action, best_score = PASS, -np.inf
+    for action, count, value, with_button in plays:
+        if with_button and count < BUTTON_MIN_COUNT:
+            continue
+        score = _follow_score(count, hand[value - 1] - count, with_button)
+        if score > best_score:
+            best_action, best_score = action, score
+    return int(best_action)
 
 
 def _follow_score(count: Number, left_behind: Number, with_button: Number) -> Number:
@@ -164,7 +179,7 @@ def evaluate(game: Game) -> np.ndarray:
     """
     round_now = game.rounds_completed
     while not game.is_over and game.rounds_completed == round_now:
-        game.step(act_in_game(_ROLLOUT_AGENT, game))
+        game.step_unchecked(_ROLLOUT_AGENT.act_in_world(game))  # a legal action of a world we may play on
     if game.is_over:
         return np.array(game.returns(), dtype=np.float64)
     cubes = np.asarray(game.cubes, dtype=np.float64)

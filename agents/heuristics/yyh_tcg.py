@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 
 from agents.base import Agent
+from yokai_envs.yyh_tcg.state import Phase
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
@@ -37,9 +38,16 @@ class HeuristicAgent(Agent):
             return int(legal[0])
         if game is None:  # the heuristic needs the game; without it, play uniformly
             return int(self.rng.choice(legal))
-        view = self.view(game)
-        phase = view.phase
-        handler = getattr(self, f"_{phase}", None)
+        return self._decide(self.view(game), legal)
+
+    def act_in_world(self, world: Game) -> int:
+        if not self.plays_in_sampled_worlds:
+            return super().act_in_world(world)  # it must sample a view first, as act does
+        legal = world.legal_actions()
+        return legal[0] if len(legal) == 1 else self._decide(world, legal)
+
+    def _decide(self, view, legal: list[int]) -> int:
+        handler = getattr(self, _HANDLER_NAMES[view.phase], None)
         choice = handler(view, legal) if handler is not None else None
         return int(choice if choice is not None and choice in legal else legal[-1])
 
@@ -146,11 +154,18 @@ class HeuristicAgent(Agent):
         return max(legal, key=score)
 
     def _gain(self, g, change) -> int:
-        """How much the damage of the pending attack rises if ``change`` is applied to a copy."""
+        """How much the damage of the pending attack rises if ``change`` is applied: tried on
+        the world itself and undone (it changes only what ``_apply_mods`` touches: a copy of the
+        whole game would cost more than the rest of the decision)."""
         before = g.damage_now()
-        trial = g.clone()
-        change(trial)
-        return trial.damage_now() - before
+        saved = g.power, g.weaken, g.extra_damage, [p.guard for p in g.players]
+        try:
+            change(g)
+            return g.damage_now() - before
+        finally:
+            g.power, g.weaken, g.extra_damage = saved[:3]
+            for player, guard in zip(g.players, saved[3]):
+                player.guard = guard
 
     def _use(self, g, legal: list[int]) -> int:
         t, cards = g.table, g.pool.cards
@@ -214,8 +229,13 @@ class HeuristicAgent(Agent):
         return min(legal, key=keep_value)
 
 
+# phase -> the name of the method deciding it (``_`` + the phase's value)
+_HANDLER_NAMES = {phase: f"_{phase}" for phase in Phase}
+
+
 def _apply_mods(world, effects, seat: int | None = None) -> None:
-    """The effects on this turn's damage, used by ``seat`` (default: the attacker)."""
+    """The effects on this turn's damage, used by ``seat`` (default: the attacker): they change
+    only ``power``, ``weaken``, ``extra_damage`` and the players' ``guard`` (``_gain`` undoes these)."""
     attacking = seat is None or seat == world.turn_player
     for verb, value in effects:
         if verb == "power" and attacking:

@@ -67,3 +67,21 @@ def test_every_offered_payment_choice_completes(void, elems, generic, ally, seed
         assert options.size, "a payable cost reached a dead end"
         g.step(int(rng.choice(options)))
     assert g.phase_name == "halt" and legal(g) == {"pass / done / no"}
+
+
+def test_can_pay_matches_brute_force_on_every_small_case():
+    """Every Void of up to 4 cards (as a multiset: order cannot matter), every cost of up to 3
+    elements and 2 generics, every Ally."""
+    from itertools import combinations_with_replacement
+
+    checked = 0
+    for size in range(5):
+        for void in combinations_with_replacement(range(-1, 5), size):
+            for count in range(4):
+                for elems in combinations_with_replacement(range(5), count):
+                    for generic in range(3):
+                        for ally in range(-1, 5):
+                            assert can_pay(list(void), elems, generic, ally) == brute(void, elems, generic, ally), \
+                                (void, elems, generic, ally)
+                            checked += 1
+    assert checked > 100_000

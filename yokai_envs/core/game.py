@@ -160,7 +160,25 @@ class Game(ABC):
                                      reason=f"actions are integers 0..{self.num_actions - 1}")
         if not self.legal_action_mask()[a]:
             raise IllegalActionError(a, seat, self.phase_name, self.action_name(a), reason="masked out")
+        self._commit(a, seat)
+
+    def step_unchecked(self, action: int) -> None:
+        """Apply ``action``, a plain int the caller took from :meth:`legal_actions` (or the mask)
+        of this very state, with none of :meth:`step`'s checks.
+
+        For trusted callers that pick only legal actions by construction (search rollouts in
+        the worlds they sampled): the same game as ``step(action)``, minus the checks' cost. An
+        illegal action, or a call on a finished game, corrupts the state without a word; anything
+        else calls :meth:`step`.
+        """
+        self._commit(action)
+
+    def _commit(self, a: int, seat: int = -1) -> None:
+        """What the legal action ``a`` of ``seat`` does, checked or not: the one place both step
+        paths share. ``seat`` -1: ``current_player``, asked only when recording or capping needs it."""
         self._mask_cache = None
+        if seat < 0 and (self._seen is not None or self._decisions):
+            seat = self.current_player
         if self._seen is not None:
             self._record_decision(seat, a)
         self._apply(a)
@@ -187,6 +205,19 @@ class Game(ABC):
             mask.flags.writeable = False
             self._mask_cache = mask
         return mask
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions for ``current_player``, ascending: ``np.flatnonzero(legal_action_mask())``
+        as a fresh list of plain ints (empty once the game is over). Search loops ask this
+        instead of the mask: picking among them needs no array."""
+        if self.is_over:
+            return []
+        return self._legal_actions()
+
+    def _legal_actions(self) -> list[int]:
+        """The legal actions of the pending decision (the game is not over). This default reads
+        the cached mask; a game whose rules can list them faster without it overrides this."""
+        return self.legal_action_mask().nonzero()[0].tolist()
 
     @property
     def is_truncated(self) -> bool:

@@ -45,53 +45,71 @@ if TYPE_CHECKING:
     from yokai_envs.onmyoji.game import OnmyojiGame
 
 
-def _mask_play(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
+# Members bound once to module names for the per-step paths: Python 3.11 resolves every
+# ``Enum.X`` through the enum metaclass, about fifteen times the cost of reading a global.
+(DECISION_ACTION_MENU, DECISION_EVOLVE, DECISION_PICK,
+ DECISION_PLAY, DECISION_START_MENU, DECISION_TAKE, DECISION_TARGET) = (
+    Decision.ACTION_MENU, Decision.EVOLVE, Decision.PICK, Decision.PLAY, Decision.START_MENU, Decision.TAKE,
+    Decision.TARGET,
+)
+EVENT_HEAL = Event.HEAL
+MODE_SOLO = Mode.SOLO
+STAGE_SETUP, STAGE_START = Stage.SETUP, Stage.START
+TARGET_FOR_ABILITY, TARGET_FOR_CARD = TargetFor.ABILITY, TargetFor.CARD
+ZONE_UNDER = Zone.UNDER
+
+
+def _play_actions(g: OnmyojiGame, seat: int) -> list[int]:
     hand = g.players[seat].hand
-    for c in range(3):
-        mask[PLAY + c] = hand[c]
+    return [PLAY + c for c in range(3) if hand[c]]
 
 
-def _mask_start_menu(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
-    mask[rules.start_menu_options(g, seat)] = True
-    mask[DONE] = True
+_DONE = int(DONE)  # plain ints in the lists (the block ids are enum members)
 
 
-def _mask_action_menu(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
-    mask[rules.action_menu_options(g, seat)] = True
-    mask[DONE] = True
+def _start_menu_actions(g: OnmyojiGame, seat: int) -> list[int]:
+    return sorted({*map(int, rules.start_menu_options(g, seat)), _DONE})
 
 
-def _mask_target(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
+def _action_menu_actions(g: OnmyojiGame, seat: int) -> list[int]:
+    return sorted({*map(int, rules.action_menu_options(g, seat)), _DONE})
+
+
+def _target_actions(g: OnmyojiGame, seat: int) -> list[int]:
     assert g.target_ctx is not None
-    mask[[TARGET + t for t in g.target_ctx.targets]] = True
+    return sorted({TARGET + t for t in g.target_ctx.targets})
 
 
-def _mask_evolve(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
-    mask[[EVOLVE_WITH + y for y in g.players[seat].shikigami]] = True
+def _evolve_actions(g: OnmyojiGame, seat: int) -> list[int]:
+    return sorted({EVOLVE_WITH + y for y in g.players[seat].shikigami})
 
 
-def _mask_pick(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
-    mask[[PICK + y for y in g.pick_candidates]] = True
+def _pick_actions(g: OnmyojiGame, seat: int) -> list[int]:
+    return sorted({PICK + y for y in g.pick_candidates})
 
 
-def _mask_take(g: OnmyojiGame, seat: int, mask: np.ndarray) -> None:
-    mask[TAKE:TAKE + 4] = True
+def _take_actions(g: OnmyojiGame, seat: int) -> list[int]:
+    return list(range(TAKE, TAKE + 4))
 
 
-#: Decision -> what it allows (Decision.NONE allows nothing).
-_MASKS: dict[Decision, Callable[[OnmyojiGame, int, np.ndarray], None]] = {
-    Decision.PLAY: _mask_play, Decision.START_MENU: _mask_start_menu, Decision.ACTION_MENU: _mask_action_menu,
-    Decision.TARGET: _mask_target, Decision.EVOLVE: _mask_evolve, Decision.PICK: _mask_pick,
-    Decision.TAKE: _mask_take,
+#: Decision -> the actions it allows, ascending (Decision.NONE allows nothing).
+_ACTIONS: dict[Decision, Callable[[OnmyojiGame, int], list[int]]] = {
+    DECISION_PLAY: _play_actions, DECISION_START_MENU: _start_menu_actions,
+    DECISION_ACTION_MENU: _action_menu_actions, DECISION_TARGET: _target_actions, DECISION_EVOLVE: _evolve_actions,
+    DECISION_PICK: _pick_actions, DECISION_TAKE: _take_actions,
 }
 
 
+def legal_actions(g: OnmyojiGame) -> list[int]:
+    """The legal actions of the pending decision, ascending (the game is not over)."""
+    actions = _ACTIONS.get(g.decision)
+    return [] if actions is None else actions(g, g.decider)
+
+
 def legal_mask(g: OnmyojiGame) -> np.ndarray:
-    """A fresh boolean mask over the action table for the pending decision (the game is not over)."""
+    """A fresh boolean mask over the action table for the pending decision: :func:`legal_actions` set."""
     mask = np.zeros(NUM_ACTIONS, dtype=bool)
-    fill = _MASKS.get(g.decision)
-    if fill is not None:
-        fill(g, g.decider, mask)
+    mask[legal_actions(g)] = True
     return mask
 
 
@@ -100,7 +118,7 @@ def _apply_play(g: OnmyojiGame, seat: int, a: int) -> None:
     c = a - PLAY
     p.hand[c] = False
     p.played = c
-    if g.mode == Mode.SOLO:
+    if g.mode == MODE_SOLO:
         rules.flip_yokai_deck(g)
     g.cursor += 1
     rules.advance(g)
@@ -110,14 +128,14 @@ def _apply_menu(g: OnmyojiGame, seat: int, a: int) -> None:
     """The Start-of-turn menu and the "On your action" menu."""
     p = g.players[seat]
     if a == DONE:
-        if g.decision == Decision.ACTION_MENU:
+        if g.decision == DECISION_ACTION_MENU:
             _resolve_played_card(g, seat)
             return
         g.cursor += 1
         rules.advance(g)
     elif a == EVOLVE:
         g.evolve_sum = 0
-        rules.ask(g, Decision.EVOLVE, seat)
+        rules.ask(g, DECISION_EVOLVE, seat)
     elif a < USE_EQUIP:
         y = a - USE_SHIKIGAMI
         p.shiki_uses[y] = p.shiki_uses.get(y, 0) + 1  # a used 1/game Shikigami is flipped
@@ -143,16 +161,16 @@ def _apply_evolve(g: OnmyojiGame, seat: int, a: int) -> None:
     p = g.players[seat]
     y = a - EVOLVE_WITH
     p.shikigami.remove(y)
-    g.zone[y] = Zone.UNDER
+    g.zone[y] = ZONE_UNDER
     g.evolve_sum += g.card(y).lv
     if g.evolve_sum >= g.pool.characters[p.character].evolve_at:
         p.evolved = True
         healed = max(p.hp, min(fx.HP_CAP, g.side(p).hp))  # heal up to the back side's HP
         if healed > p.hp:
-            g.see(None, Event.HEAL, fx.PLAYER_0 + seat, healed - p.hp)
+            g.see(None, EVENT_HEAL, fx.PLAYER_0 + seat, healed - p.hp)
         p.hp = healed
         g.evolve_sum = 0
-        g.decision = Decision.ACTION_MENU
+        g.decision = DECISION_ACTION_MENU
 
 
 def _apply_pick(g: OnmyojiGame, seat: int, a: int) -> None:
@@ -163,16 +181,16 @@ def _apply_take(g: OnmyojiGame, seat: int, a: int) -> None:
     rules.place_taken(g, seat, g.taking, a - TAKE)
     g.taking = -1
     g.take_queue = g.take_queue[1:]
-    if g.stage != Stage.SETUP:
+    if g.stage != STAGE_SETUP:
         g.first_seat = seat  # the player who took a Yokai last goes first next battle
     rules.next_take(g)
 
 
 #: Decision -> what a legal action does.
 _APPLY: dict[Decision, Callable[[OnmyojiGame, int, int], None]] = {
-    Decision.PLAY: _apply_play, Decision.START_MENU: _apply_menu, Decision.ACTION_MENU: _apply_menu,
-    Decision.TARGET: _apply_target, Decision.EVOLVE: _apply_evolve, Decision.PICK: _apply_pick,
-    Decision.TAKE: _apply_take,
+    DECISION_PLAY: _apply_play, DECISION_START_MENU: _apply_menu, DECISION_ACTION_MENU: _apply_menu,
+    DECISION_TARGET: _apply_target, DECISION_EVOLVE: _apply_evolve, DECISION_PICK: _apply_pick,
+    DECISION_TAKE: _apply_take,
 }
 
 
@@ -183,7 +201,7 @@ def apply(g: OnmyojiGame, action: int) -> None:
 
 def _use_ability(g: OnmyojiGame, seat: int, ability: Ability) -> None:
     ability = fx.active_variant(g, ability)
-    _with_target(g, seat, TargetFor.ABILITY, ability, fx.ability_targets(g, seat, ability))
+    _with_target(g, seat, TARGET_FOR_ABILITY, ability, fx.ability_targets(g, seat, ability))
 
 
 def _with_target(g: OnmyojiGame, seat: int, kind: TargetFor, what: Ability | ActionCard, targets: list[int]) -> None:
@@ -191,7 +209,7 @@ def _with_target(g: OnmyojiGame, seat: int, kind: TargetFor, what: Ability | Act
     targets the seat chooses first (``Decision.TARGET``, then :func:`_apply_target`)."""
     if len(targets) > 1:
         g.target_ctx = TargetChoice(kind, what, g.decision, targets)
-        rules.ask(g, Decision.TARGET, seat)
+        rules.ask(g, DECISION_TARGET, seat)
         return
     _resolve_on(g, seat, what, targets[0] if targets else None)
 
@@ -210,8 +228,8 @@ def _return_to_menu(g: OnmyojiGame, seat: int) -> None:
     if g.over:
         return
     # Back to the menu we came from: the start-of-turn menu in Stage.START, else "on your action".
-    g.decision = Decision.START_MENU if g.stage == Stage.START else Decision.ACTION_MENU
-    if g.decision == Decision.START_MENU and not rules.start_menu_options(g, seat):
+    g.decision = DECISION_START_MENU if g.stage == STAGE_START else DECISION_ACTION_MENU
+    if g.decision == DECISION_START_MENU and not rules.start_menu_options(g, seat):
         g.cursor += 1
         rules.advance(g)
 
@@ -220,7 +238,7 @@ def _resolve_played_card(g: OnmyojiGame, seat: int) -> None:
     p = g.players[seat]
     card = CARDS[p.played]
     targets = fx.enemy_targets(g, seat) if card in (ATTACK, SPELL) else []
-    _with_target(g, seat, TargetFor.CARD, card, targets)
+    _with_target(g, seat, TARGET_FOR_CARD, card, targets)
 
 
 def _finish_action(g: OnmyojiGame, seat: int) -> None:

@@ -18,6 +18,17 @@ from yokai_envs.onmyoji.state import GUARD, SPELL, Decision, Enemy, Event, Mode,
 if TYPE_CHECKING:
     from yokai_envs.onmyoji.game import OnmyojiGame
 
+# Members bound once to module names for the per-step paths: Python 3.11 resolves every
+# ``Enum.X`` through the enum metaclass, about fifteen times the cost of reading a global.
+ABILITY_TARGET_ALLY, ABILITY_TARGET_ENEMY = AbilityTarget.ALLY, AbilityTarget.ENEMY
+DECISION_NONE = Decision.NONE
+(EVENT_DAMAGE, EVENT_FALL, EVENT_GAME_OVER, EVENT_HEAL, EVENT_YOKAI_ACTS) = (
+    Event.DAMAGE, Event.FALL, Event.GAME_OVER, Event.HEAL, Event.YOKAI_ACTS,
+)
+MODE_COOP, MODE_DUEL, MODE_SOLO = Mode.COOP, Mode.DUEL, Mode.SOLO
+STAGE_OVER = Stage.OVER
+
+
 HP_CAP = 20
 # Target references (also the order of the target actions): see state.Target.
 ENEMY_LEFT, ENEMY_RIGHT, PLAYER_0, PLAYER_1 = Target.ENEMY_LEFT, Target.ENEMY_RIGHT, Target.PLAYER_0, Target.PLAYER_1
@@ -78,7 +89,7 @@ def _more_than_damage(ability: Ability) -> bool:
 
 def ally_targets(g: OnmyojiGame, seat: int) -> list[int]:
     # Ruling: in Solo and Duel your only ally is yourself; in Co-op either living Onmyoji.
-    if g.mode == Mode.COOP:
+    if g.mode == MODE_COOP:
         return [PLAYER_0 + s for s in range(2) if not g.players[s].fallen]
     return [PLAYER_0 + seat]
 
@@ -89,12 +100,12 @@ def alive_enemy_count(g: OnmyojiGame) -> int:
 
 # ---------------------------------------------------------------------------------- falling and the end
 def on_hp_zero(g: OnmyojiGame, seat: int) -> None:
-    g.see(None, Event.FALL, PLAYER_0 + seat)
+    g.see(None, EVENT_FALL, PLAYER_0 + seat)
     g.players[seat].fallen = True
     if g.final_duel:
         duel_winner(g, 1 - seat)  # R2: the first to bring the other to 0 wins, at once
         return
-    if g.mode != Mode.DUEL:
+    if g.mode != MODE_DUEL:
         finish(g, [-1.0] * g.num_players)  # Co-op/Solo: a fall loses at once
     elif all(p.fallen for p in g.players):
         finish(g, [-1.0, -1.0])  # both fall: both lose
@@ -103,8 +114,8 @@ def on_hp_zero(g: OnmyojiGame, seat: int) -> None:
 def finish(g: OnmyojiGame, rewards: Sequence[float]) -> None:
     """The game ends with these per-seat returns."""
     g.over = True
-    g.stage = Stage.OVER
-    g.decision = Decision.NONE
+    g.stage = STAGE_OVER
+    g.decision = DECISION_NONE
     g.decider = -1
     g.final_returns = np.array(rewards, dtype=np.float64)
     if g._seen is not None:
@@ -112,7 +123,7 @@ def finish(g: OnmyojiGame, rewards: Sequence[float]) -> None:
             outcome = CLEARED if g.cooperative or g.num_players == 1 else SEAT_0_WINS
         else:
             outcome = SEAT_1_WINS if len(rewards) == 2 and rewards[1] > 0 and not g.cooperative else ALL_LOSE
-        g.see(None, Event.GAME_OVER, outcome)
+        g.see(None, EVENT_GAME_OVER, outcome)
 
 
 def duel_winner(g: OnmyojiGame, seat: int) -> None:
@@ -140,9 +151,9 @@ def hurt_enemy(g: OnmyojiGame, seat: int, slot: int, amount: int, pierce: bool) 
     dealt = min(dealt, e.hp)
     e.hp -= dealt
     if dealt:
-        g.see(None, Event.DAMAGE, slot, dealt)
+        g.see(None, EVENT_DAMAGE, slot, dealt)
     if e.hp == 0:
-        g.see(None, Event.FALL, slot)
+        g.see(None, EVENT_FALL, slot)
         e.alive = False
         if not any(x is not None and x.alive for x in g.enemies):
             g.finisher = seat
@@ -159,7 +170,7 @@ def hurt_player(g: OnmyojiGame, seat: int, amount: int, pierce: bool) -> int:
     dealt = min(dealt, p.hp)
     p.hp -= dealt
     if dealt:
-        g.see(None, Event.DAMAGE, PLAYER_0 + seat, dealt)
+        g.see(None, EVENT_DAMAGE, PLAYER_0 + seat, dealt)
     if p.hp == 0:
         on_hp_zero(g, seat)
     return dealt
@@ -172,7 +183,7 @@ def heal(g: OnmyojiGame, seat: int, amount: int) -> None:
         gained = max(0, min(HP_CAP, p.hp + amount) - p.hp)
         p.hp += gained
         if gained:
-            g.see(None, Event.HEAL, PLAYER_0 + seat, gained)
+            g.see(None, EVENT_HEAL, PLAYER_0 + seat, gained)
 
 
 # ---------------------------------------------------------------------------------- abilities
@@ -182,9 +193,9 @@ def active_variant(g: OnmyojiGame, ability: Ability) -> Ability:
 
 
 def ability_targets(g: OnmyojiGame, seat: int, ability: Ability) -> list[int]:
-    if ability.target == AbilityTarget.ENEMY:
+    if ability.target == ABILITY_TARGET_ENEMY:
         return enemy_targets(g, seat, include_immune=_more_than_damage(ability))
-    if ability.target == AbilityTarget.ALLY:
+    if ability.target == ABILITY_TARGET_ALLY:
         return ally_targets(g, seat)
     return []
 
@@ -262,7 +273,7 @@ def yokai_damage(g: OnmyojiGame, e: Enemy, action: YokaiAction) -> int:
     lone = alive_enemy_count(g) == 1
     if lone:
         amount += action.lone_bonus
-    if g.mode == Mode.COOP:
+    if g.mode == MODE_COOP:
         coop = g.coop_level
         if e.is_boss:
             amount += (2 if coop.boss_boost else 0) + coop.boss_plus
@@ -270,7 +281,7 @@ def yokai_damage(g: OnmyojiGame, e: Enemy, action: YokaiAction) -> int:
             amount += 1
         if coop.enemy_plus_one:
             amount += 1
-    elif g.mode == Mode.SOLO:
+    elif g.mode == MODE_SOLO:
         solo = g.solo_level
         if lone and solo.lone_plus_one:
             amount += 1
@@ -284,7 +295,7 @@ def yokai_action_seats(g: OnmyojiGame, target: YokaiTarget | None) -> list[int]:
     none for a rest (``target`` None)."""
     if target is None:
         return []
-    if g.mode == Mode.SOLO:
+    if g.mode == MODE_SOLO:
         return [0] if target == YokaiTarget.BOTH or target in g.solo_level.take else []
     alive = [s for s in (0, 1) if not g.players[s].fallen]
     if target == YokaiTarget.BOTH:
@@ -302,12 +313,12 @@ def yokai_take_action(g: OnmyojiGame, slot: int) -> None:
     if e is None or not e.alive or g.over:
         return
     if e.deck_card == GUARD:  # Solo deck Guard: it does not act, and takes this action next turn
-        g.see(None, Event.YOKAI_ACTS, slot, e.next_action, 0)
+        g.see(None, EVENT_YOKAI_ACTS, slot, e.next_action, 0)
         return
     actions = g.card(e.yokai).actions
     action = actions[e.next_action]
     acts = not e.stopped and not action.rest
-    g.see(None, Event.YOKAI_ACTS, slot, e.next_action, acts)
+    g.see(None, EVENT_YOKAI_ACTS, slot, e.next_action, acts)
     if acts:
         amount = yokai_damage(g, e, action)
         pierce = action.marked or e.deck_card == SPELL

@@ -84,6 +84,8 @@ class OnmyojiGame(Game):
         self._num_players = 1 if self.mode == Mode.SOLO else 2
         self.fixed_characters = self._parse_characters(self.options["characters"])
         self.yokai_names = tuple(y.name for y in self.pool.yokai)
+        # Yokai index -> its card, the Boss last (card() is asked several times per step)
+        self._cards = (*self.pool.yokai, self.pool.boss)
         self.num_actions = actions.NUM_ACTIONS
         self.observation_layout = observation.observation_layout(self._num_players)
         self.observation_size = layout_size(self.observation_layout)
@@ -134,7 +136,7 @@ class OnmyojiGame(Game):
 
     # ------------------------------------------------------------------ card data helpers
     def card(self, yokai: int) -> Yokai:
-        return self.pool.boss if yokai == len(self.pool.yokai) else self.pool.yokai[yokai]
+        return self._cards[yokai] if yokai >= 0 else self.pool.yokai[yokai]
 
     def side(self, p: Player) -> Side:
         c = self.pool.characters[p.character]
@@ -176,6 +178,7 @@ class OnmyojiGame(Game):
 
     # The decisions' entry points, bound as methods (no extra call on the hot path).
     _legal_mask = decisions.legal_mask
+    _legal_actions = decisions.legal_actions
     _apply = decisions.apply
 
     # ------------------------------------------------------------------ observation and hidden information

@@ -35,6 +35,25 @@ from yokai_envs.onmyoji.state import (
 if TYPE_CHECKING:
     from yokai_envs.onmyoji.game import OnmyojiGame
 
+# Members bound once to module names for the per-step paths: Python 3.11 resolves every
+# ``Enum.X`` through the enum metaclass, about fifteen times the cost of reading a global.
+ABILITY_TARGET_ENEMY = AbilityTarget.ENEMY
+(DECISION_ACTION_MENU, DECISION_PICK, DECISION_PLAY, DECISION_START_MENU, DECISION_TAKE) = (
+    Decision.ACTION_MENU, Decision.PICK, Decision.PLAY, Decision.START_MENU, Decision.TAKE,
+)
+(EVENT_BATTLE, EVENT_CHARACTER, EVENT_DECK_FLIP, EVENT_DECK_SHUFFLE, EVENT_REVEAL, EVENT_TURN, EVENT_YOKAI_OUT) = (
+    Event.BATTLE, Event.CHARACTER, Event.DECK_FLIP, Event.DECK_SHUFFLE, Event.REVEAL, Event.TURN, Event.YOKAI_OUT,
+)
+MODE_DUEL, MODE_SOLO = Mode.DUEL, Mode.SOLO
+(STAGE_AFTER, STAGE_ATTACK, STAGE_GUARD, STAGE_PLAY, STAGE_SETUP, STAGE_START) = (
+    Stage.AFTER, Stage.ATTACK, Stage.GUARD, Stage.PLAY, Stage.SETUP, Stage.START,
+)
+TIMING_ON_ACTION, TIMING_START_OF_TURN = Timing.ON_ACTION, Timing.START_OF_TURN
+(ZONE_DEFEATED, ZONE_EQUIP, ZONE_GONE, ZONE_IN_PLAY, ZONE_SHIKIGAMI) = (
+    Zone.DEFEATED, Zone.EQUIP, Zone.GONE, Zone.IN_PLAY, Zone.SHIKIGAMI,
+)
+
+
 #: Ruling: the Duel Final Battle ends after this many turns (higher HP wins, a tie goes to the first player).
 DUEL_FINAL_TURN_CAP = 40
 
@@ -51,17 +70,17 @@ def setup(g: OnmyojiGame) -> None:
     else:
         chars = [int(c) for c in g.rng.permutation(len(g.pool.characters))[:n]]
     for seat, c in enumerate(chars):
-        g.see(None, Event.CHARACTER, seat, c)
+        g.see(None, EVENT_CHARACTER, seat, c)
         front = g.pool.characters[c].front
-        hp = front.hp + (g.solo_level.character_plus if g.mode == Mode.SOLO else 0)
+        hp = front.hp + (g.solo_level.character_plus if g.mode == MODE_SOLO else 0)
         g.players.append(Player(c, min(fx.HP_CAP, hp)))
-    if g.mode == Mode.SOLO:
+    if g.mode == MODE_SOLO:
         # Solo setup 2: choose any 1 Yokai of the Starting Shikigami Lv.
         lv = g.solo_level.starting_shikigami_lv
-        g.stage = Stage.SETUP
+        g.stage = STAGE_SETUP
         g.pick_candidates = [y.index for y in g.pool.yokai if y.lv == lv]
         g.take_queue = [0]
-        ask(g, Decision.PICK, 0)
+        ask(g, DECISION_PICK, 0)
         return
     # The player with lower HP goes first; if tied, the left player (seat 0).
     g.first_seat = 1 if g.players[1].hp < g.players[0].hp else 0
@@ -76,13 +95,13 @@ def ask(g: OnmyojiGame, decision: Decision, seat: int) -> None:
 
 def _draw_yokai(g: OnmyojiGame, lv: int) -> int:
     y = g.piles[lv].pop(0)  # the top of the shuffled pile: a random remaining Yokai of that Lv
-    g.zone[y] = Zone.IN_PLAY
+    g.zone[y] = ZONE_IN_PLAY
     return y
 
 
 # ------------------------------------------------------------------ battles
 def start_night_battle(g: OnmyojiGame) -> None:
-    count = 1 if g.mode == Mode.SOLO and g.battle == 1 else 2
+    count = 1 if g.mode == MODE_SOLO and g.battle == 1 else 2
     ys = [_draw_yokai(g, g.night) for _ in range(count)]
     enemies: list[Enemy | None] = [Enemy(y, g.card(y).hp) for y in ys]
     start_battle(g, enemies + [None] * (2 - count))
@@ -90,7 +109,7 @@ def start_night_battle(g: OnmyojiGame) -> None:
 
 def start_boss_battle(g: OnmyojiGame) -> None:
     g.boss_battle = True
-    if g.mode == Mode.SOLO and g.solo_level.heal_before_boss:
+    if g.mode == MODE_SOLO and g.solo_level.heal_before_boss:
         fx.heal(g, 0, min(fx.HP_CAP, g.side(g.players[0]).hp) - g.players[0].hp)
     minion = _draw_yokai(g, 3)
     boss = g.pool.boss
@@ -109,11 +128,11 @@ def start_battle(g: OnmyojiGame, enemies: list[Enemy | None]) -> None:
     g.finisher = -1
     g.turn = 1
     if g._seen is not None:
-        g.see(None, Event.BATTLE, 4 if g.final_duel or g.boss_battle else g.night, g.battle, g.first_seat)
+        g.see(None, EVENT_BATTLE, 4 if g.final_duel or g.boss_battle else g.night, g.battle, g.first_seat)
         for slot, e in enumerate(enemies):
             if e is not None:
-                g.see(None, Event.YOKAI_OUT, slot, e.yokai)
-    if g.mode == Mode.SOLO:
+                g.see(None, EVENT_YOKAI_OUT, slot, e.yokai)
+    if g.mode == MODE_SOLO:
         shuffle_yokai_deck(g)  # the Solo Yokai deck is reshuffled at the start of each battle
     for p in g.players:
         p.hand = [True, True, True]  # each player returns their hand to 3 cards
@@ -134,7 +153,7 @@ def next_battle(g: OnmyojiGame) -> None:
         g.battle = 1
     if g.night <= 3:
         start_night_battle(g)
-    elif g.mode == Mode.DUEL:
+    elif g.mode == MODE_DUEL:
         alive = [s for s in range(2) if not g.players[s].fallen]
         if len(alive) == 1:
             fx.duel_winner(g, alive[0])  # only one player alive after Night 3 wins
@@ -159,37 +178,37 @@ def begin_turn(g: OnmyojiGame) -> None:
     for e in g.enemies:
         if e is not None:
             e.reset_turn()
-    g.stage = Stage.START
+    g.stage = STAGE_START
     g.order = turn_order(g)
     g.cursor = 0
-    g.see(None, Event.TURN, g.turn)
+    g.see(None, EVENT_TURN, g.turn)
 
 
 def advance(g: OnmyojiGame) -> None:
     """Run the automatic parts of the flow until a seat must decide (or the game ends)."""
     while not g.over:
         st = g.stage
-        if st == Stage.START:
+        if st == STAGE_START:
             while g.cursor < len(g.order) and not start_menu_options(g, g.order[g.cursor]):
                 g.cursor += 1
             if g.cursor < len(g.order):
-                ask(g, Decision.START_MENU, g.order[g.cursor])
+                ask(g, DECISION_START_MENU, g.order[g.cursor])
                 return
-            g.stage = Stage.PLAY
+            g.stage = STAGE_PLAY
             g.order = turn_order(g)
             g.cursor = 0
-        elif st == Stage.PLAY:
+        elif st == STAGE_PLAY:
             if g.cursor < len(g.order):
-                ask(g, Decision.PLAY, g.order[g.cursor])
+                ask(g, DECISION_PLAY, g.order[g.cursor])
                 return
             _reveal(g)
-        elif st in (Stage.GUARD, Stage.ATTACK):
+        elif st in (STAGE_GUARD, STAGE_ATTACK):
             while g.cursor < len(g.order) and not _can_act(g, g.order[g.cursor]):
                 g.cursor += 1
             if g.cursor < len(g.order):
-                ask(g, Decision.ACTION_MENU, g.order[g.cursor])
+                ask(g, DECISION_ACTION_MENU, g.order[g.cursor])
                 return
-            if st == Stage.GUARD:
+            if st == STAGE_GUARD:
                 _begin_attack_step(g)
             else:
                 _yokai_step(g)
@@ -208,10 +227,10 @@ def _can_act(g: OnmyojiGame, seat: int) -> bool:
 def _reveal(g: OnmyojiGame) -> None:
     for s in g.order:
         p = g.players[s]
-        g.see(None, Event.REVEAL, s, p.played)
+        g.see(None, EVENT_REVEAL, s, p.played)
         p.revealed = True
         p.guarding = p.played == GUARD
-    g.stage = Stage.GUARD
+    g.stage = STAGE_GUARD
     g.order = [s for s in turn_order(g) if g.players[s].played == GUARD]
     g.cursor = 0
 
@@ -220,7 +239,7 @@ def _begin_attack_step(g: OnmyojiGame) -> None:
     seats = [s for s in turn_order(g) if g.players[s].played in (ATTACK, SPELL)]
     # A player with an "act first" effect acts first (stable: ties keep the first player first).
     seats.sort(key=lambda s: not g.players[s].act_first)
-    g.stage = Stage.ATTACK
+    g.stage = STAGE_ATTACK
     g.order = seats
     g.cursor = 0
 
@@ -262,10 +281,10 @@ def _after_battle(g: OnmyojiGame) -> None:
     if g.boss_battle:
         fx.finish(g, [1.0] * g.num_players)  # the Boss falls with every Onmyoji alive
         return
-    g.stage = Stage.AFTER
+    g.stage = STAGE_AFTER
     g.pick_candidates = [e.yokai for e in g.enemies if e is not None]
     for y in g.pick_candidates:
-        g.zone[y] = Zone.DEFEATED
+        g.zone[y] = ZONE_DEFEATED
     g.enemies = [None, None]
     alive = [s for s in range(g.num_players) if not g.players[s].fallen]
     if len(alive) == 1:
@@ -279,11 +298,11 @@ def _after_battle(g: OnmyojiGame) -> None:
 def next_take(g: OnmyojiGame) -> None:
     """The next seat in the take queue picks (or takes the last candidate); then the game goes on."""
     if not g.take_queue or not g.pick_candidates:
-        if g.stage != Stage.SETUP:  # Solo setup candidates not chosen stay in their pile
+        if g.stage != STAGE_SETUP:  # Solo setup candidates not chosen stay in their pile
             for y in g.pick_candidates:
-                g.zone[y] = Zone.GONE
+                g.zone[y] = ZONE_GONE
         g.pick_candidates = []
-        if g.stage == Stage.SETUP:
+        if g.stage == STAGE_SETUP:
             g.first_seat = 0
             start_night_battle(g)
             advance(g)
@@ -294,17 +313,17 @@ def next_take(g: OnmyojiGame) -> None:
     if len(g.pick_candidates) == 1:
         take(g, seat, g.pick_candidates[0])
     else:
-        ask(g, Decision.PICK, seat)
+        ask(g, DECISION_PICK, seat)
 
 
 def take(g: OnmyojiGame, seat: int, y: int) -> None:
     """``seat`` takes Yokai ``y``; it then chooses Shikigami or Equip."""
     g.pick_candidates.remove(y)
-    if g.stage == Stage.SETUP:
+    if g.stage == STAGE_SETUP:
         g.piles[g.card(y).lv].remove(y)  # Solo: "choose any 1 Yokai" of the pile
-    g.zone[y] = Zone.DEFEATED  # in the taker's hands until they decide Shikigami or Equip
+    g.zone[y] = ZONE_DEFEATED  # in the taker's hands until they decide Shikigami or Equip
     g.taking = y
-    ask(g, Decision.TAKE, seat)
+    ask(g, DECISION_TAKE, seat)
 
 
 def place_taken(g: OnmyojiGame, seat: int, y: int, choice: int) -> None:
@@ -312,12 +331,12 @@ def place_taken(g: OnmyojiGame, seat: int, y: int, choice: int) -> None:
     p = g.players[seat]
     g.owner[y] = seat
     if choice == TAKE_SHIKIGAMI:
-        g.zone[y] = Zone.SHIKIGAMI
+        g.zone[y] = ZONE_SHIKIGAMI
         p.shikigami.append(y)
         p.shiki_uses[y] = 0
     else:
         edge = EquipEdge(choice - 1)
-        g.zone[y] = Zone.EQUIP
+        g.zone[y] = ZONE_EQUIP
         p.equips.append(Equip(y, edge))
         p.equip_stats = p.equip_stats.plus(g.card(y).edges[edge].stats)
 
@@ -331,19 +350,19 @@ def shikigami_usable(g: OnmyojiGame, p: Player, y: int, timing: Timing, seat: in
     if p.shiki_uses.get(y, 0) >= limit:
         return False
     ability = fx.active_variant(g, sk.ability)
-    return ability.target != AbilityTarget.ENEMY or bool(fx.ability_targets(g, seat, ability))
+    return ability.target != ABILITY_TARGET_ENEMY or bool(fx.ability_targets(g, seat, ability))
 
 
 def start_menu_options(g: OnmyojiGame, seat: int) -> list[int]:
     """The actions of ``seat``'s Start-of-turn menu besides ``done`` (empty: the menu is skipped)."""
     p = g.players[seat]
-    return [USE_SHIKIGAMI + y for y in p.shikigami if shikigami_usable(g, p, y, Timing.START_OF_TURN, seat)]
+    return [USE_SHIKIGAMI + y for y in p.shikigami if shikigami_usable(g, p, y, TIMING_START_OF_TURN, seat)]
 
 
 def action_menu_options(g: OnmyojiGame, seat: int) -> list[int]:
     """The actions of ``seat``'s "On your action" menu besides ``done``."""
     p = g.players[seat]
-    out = [USE_SHIKIGAMI + y for y in p.shikigami if shikigami_usable(g, p, y, Timing.ON_ACTION, seat)]
+    out = [USE_SHIKIGAMI + y for y in p.shikigami if shikigami_usable(g, p, y, TIMING_ON_ACTION, seat)]
     if not p.evolved and shikigami_lv_total(g, p) >= g.pool.characters[p.character].evolve_at:
         out.append(EVOLVE)
     edge = EDGE_OF_CARD[p.played]
@@ -352,7 +371,7 @@ def action_menu_options(g: OnmyojiGame, seat: int) -> list[int]:
         if e != edge or ability is None or y in p.used_this_turn:
             continue
         ability = fx.active_variant(g, ability)
-        if ability.target != AbilityTarget.ENEMY or fx.ability_targets(g, seat, ability):
+        if ability.target != ABILITY_TARGET_ENEMY or fx.ability_targets(g, seat, ability):
             out.append(USE_EQUIP + y)
     return out
 
@@ -368,7 +387,7 @@ def flip_yokai_deck(g: OnmyojiGame) -> None:
         return
     c = g.yokai_deck.pop(0)
     slot = next(slot for slot, e in enumerate(g.enemies) if e is not None and e.alive)
-    g.see(None, Event.DECK_FLIP, slot, c)
+    g.see(None, EVENT_DECK_FLIP, slot, c)
     if not g.yokai_deck:
         shuffle_yokai_deck(g)  # shuffle again when all 3 have been flipped
     enemy = g.enemies[slot]
@@ -378,4 +397,4 @@ def flip_yokai_deck(g: OnmyojiGame) -> None:
 
 def shuffle_yokai_deck(g: OnmyojiGame) -> None:
     g.yokai_deck = [int(c) for c in g.rng.permutation(3)]
-    g.see(None, Event.DECK_SHUFFLE)
+    g.see(None, EVENT_DECK_SHUFFLE)

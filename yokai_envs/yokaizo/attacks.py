@@ -31,17 +31,14 @@ def can_pay(void_elems: list[int], elems: tuple[int, ...], generic: int, ally: i
     The Ally covers one cost of its element; a matching card pays an element alone, any 2 cards pay
     an element, any card pays a generic. Using matches and the Ally greedily is optimal.
     """
-    need = [0] * 5
-    for e in elems:
-        need[e] += 1
-    if ally >= 0 and need[ally]:
-        need[ally] -= 1
-    have = [0] * 5
-    for e in void_elems:
-        if e >= 0:
-            have[e] += 1
-    matched = sum(min(n, h) for n, h in zip(need, have))
-    unmatched = sum(need) - matched
+    # need and have only matter for the elements the cost names: count those (list.count is C)
+    need = list(elems)
+    if ally >= 0 and ally in need:
+        need.remove(ally)
+    matched = 0
+    for e in set(need):
+        matched += min(need.count(e), void_elems.count(e))
+    unmatched = len(need) - matched
     return 2 * unmatched + generic <= len(void_elems) - matched
 
 
@@ -119,23 +116,32 @@ class Pay(Task):
         m = _mask(g)
         ve = void_elements(g, p)
         n = len(ve)
+        # Whether a card keeps the rest payable depends only on its element (the rest of the Void
+        # is the same multiset for every card of one element): asked once per element.
+        keeps: dict[int, bool] = {}
         if self.pair or not self.elems:
             # the second card of a pair, or a generic: any card that keeps the rest payable
             rest = self.elems[1:] if self.pair else ()
             generic = self.generic if self.pair else self.generic - 1
             for i in range(n):
-                if can_pay(ve[:i] + ve[i + 1:], rest, generic, self.ally):
+                ok = keeps.get(ve[i])
+                if ok is None:
+                    ok = keeps[ve[i]] = can_pay(ve[:i] + ve[i + 1:], rest, generic, self.ally)
+                if ok:
                     m[A_MY_VOID + i] = True
         else:
             e, rest = self.elems[0], self.elems[1:]
             if self.ally == e and can_pay(ve, rest, self.generic, NO):
                 m[A_ALLY] = True
             for i in range(n):
-                others = ve[:i] + ve[i + 1:]
-                if ve[i] == e:
-                    ok = can_pay(others, rest, self.generic, self.ally)
-                else:
-                    ok = can_pay(others, rest, self.generic + 1, self.ally)
+                ok = keeps.get(ve[i])
+                if ok is None:
+                    others = ve[:i] + ve[i + 1:]
+                    if ve[i] == e:
+                        ok = can_pay(others, rest, self.generic, self.ally)
+                    else:
+                        ok = can_pay(others, rest, self.generic + 1, self.ally)
+                    keeps[ve[i]] = ok
                 if ok:
                     m[A_MY_VOID + i] = True
         g.decider = p

@@ -91,6 +91,10 @@ class YokaizoGame(Table, Game):
         assert self.pending is not None, "no pending decision"
         return self.pending
 
+    def _legal_actions(self) -> list[int]:
+        assert self.pending is not None, "no pending decision"
+        return self.pending.nonzero()[0].tolist()
+
     def _apply(self, action: int) -> None:
         rules.choose(self, action)
 

@@ -107,8 +107,9 @@ class NextTurn(Task):
 
     def run(self, g: Table) -> None:
         first = g.last_turn if g.last_turn != NO else 0
+        field = g.field
         needs = [(p, s) for p in (first, 1 - first) for s in (0, 1)
-                 if g.field[p][s] == NO and (g.hand[p] or g.can_take_top(p))]
+                 if field[p][s] == NO and (g.hand[p] or g.can_take_top(p))]
         if needs:  # every empty slot is refilled, then the entry effects trigger together (R21)
             at = len(g.stack)
             g.stack.append(EntryTriggers())
@@ -128,18 +129,21 @@ class NextTurn(Task):
             g.stack.append(RoundTriggers("round_start"))
             return None
         if g.round_stage == RoundStage.TURNS:
-            cands = eligible(g)
+            left = waiting(g)  # eligible(g), with the waiting slots and their Speeds read once
+            counted = g.counted
+            cands = [(p, s) for p, s in left if field[p][s] in counted]
             if not cands:
-                lower = [g.field_speed(p, s) for p, s in waiting(g) if g.field_speed(p, s) < g.tier]
+                speeds = [g.field_speed(p, s) for p, s in left]
+                lower = [v for v in speeds if v < g.tier]
                 if not lower:
                     g.round_stage = RoundStage.END
                     g.counted = ()
                     g.stack.append(RoundTriggers("round_end"))
                     return None
                 # the tier's inventory: the Yokai present at this Speed now keep their Turn (R11)
-                g.tier = max(lower)
-                g.counted = tuple(g.field[p][s] for p, s in waiting(g) if g.field_speed(p, s) == g.tier)
-                cands = eligible(g)
+                tier = g.tier = max(lower)
+                counted = g.counted = tuple(field[p][s] for (p, s), v in zip(left, speeds) if v == tier)
+                cands = [(p, s) for p, s in left if field[p][s] in counted]
             sides = {p for p, _ in cands}
             if len(sides) == 2:
                 if g.last_turn == NO:

@@ -127,6 +127,9 @@ class YonkaiGame(Game):
     def _legal_mask(self) -> np.ndarray:
         return rules.legal_mask(self.table, self.tables)
 
+    def _legal_actions(self) -> list[int]:
+        return rules.legal_actions(self.table, self.tables)
+
     def _apply(self, action: int) -> None:
         rules.apply(self.table, action, self.setup, self.tables, self.rng, self.see)
 

@@ -110,6 +110,22 @@ class MoveTables:
         self.lead[[play_index(1, v) for v in range(1, VALUES + 1)]] = True
         # feasible[c-1, v-1] needs hand[v-1] >= c: compare a hand against this column of counts.
         self.count_column = np.arange(1, MAX_COUNT + 1, dtype=np.int8)[:, None]
+        # The same tables as lists, for legal_actions: (direction, count, value) -> the actions
+        # open after that play, each as (action, value - 1, count), ascending.
+        self.lead_moves = _moves_of(FIRST_PLAIN_PLAY, self.lead)
+        self.free_moves: dict[tuple[int, int, int], tuple[tuple[int, int, int], ...]] = {}
+        self.button_moves: dict[tuple[int, int, int], tuple[tuple[int, int, int], ...]] = {}
+        for direction in DIRECTIONS:
+            for count in range(1, MAX_COUNT + 1):
+                for value in range(1, VALUES + 1):
+                    after = (int(direction), count, value)
+                    self.free_moves[after] = _moves_of(FIRST_PLAIN_PLAY, self.free[after])
+                    self.button_moves[after] = _moves_of(FIRST_BUTTON_PLAY, self.button[after])
+
+
+def _moves_of(first_action: int, plays: np.ndarray) -> tuple[tuple[int, int, int], ...]:
+    """(action, value - 1, count) of each play set in ``plays``, in action order."""
+    return tuple((first_action + p, play_of(p)[1] - 1, play_of(p)[0]) for p in np.flatnonzero(plays).tolist())
 
 
 @cache
@@ -159,19 +175,26 @@ def start_trick(table: Table, leader: int) -> None:
     table.to_act = leader
 
 
-def legal_mask(table: Table, tables: MoveTables) -> np.ndarray:
-    """A fresh mask over the action table for ``table.to_act`` (the game is not over)."""
+def legal_actions(table: Table, tables: MoveTables) -> list[int]:
+    """The legal actions of ``table.to_act``, ascending (the game is not over): at a lead any
+    single held; else a pass, the plays open after the last one that the hand holds, and while
+    the seat has its button the plays only the button opens."""
     seat = table.to_act
-    feasible = (table.hands[seat] >= tables.count_column).ravel()
-    mask = np.zeros(NUM_ACTIONS, dtype=bool)
+    hand = table.hands[seat].tolist()
     if table.last_count == 0:
-        mask[FIRST_PLAIN_PLAY:FIRST_BUTTON_PLAY] = tables.lead & feasible
-        return mask  # the leader cannot pass, and the button means nothing at a lead
+        return [a for a, v, c in tables.lead_moves if hand[v] >= c]  # the leader cannot pass
     key = (table.direction, table.last_count, table.last_value)
-    mask[PASS] = True
-    mask[FIRST_PLAIN_PLAY:FIRST_BUTTON_PLAY] = tables.free[key] & feasible
+    out = [PASS]
+    out += [a for a, v, c in tables.free_moves[key] if hand[v] >= c]
     if table.button_available[seat]:
-        mask[FIRST_BUTTON_PLAY:] = tables.button[key] & feasible
+        out += [a for a, v, c in tables.button_moves[key] if hand[v] >= c]
+    return out
+
+
+def legal_mask(table: Table, tables: MoveTables) -> np.ndarray:
+    """A fresh mask over the action table for ``table.to_act``: :func:`legal_actions` set."""
+    mask = np.zeros(NUM_ACTIONS, dtype=bool)
+    mask[legal_actions(table, tables)] = True
     return mask
 
 

@@ -26,8 +26,6 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NamedTuple
 
-import numpy as np
-
 from yokai_envs.core.layout import build_layout, layout_size, layout_starts
 from yokai_envs.yyh_tcg.cards import MAX_OWN_ATTACKS, CardPool
 
@@ -83,10 +81,12 @@ class ActionTable:
         self.size = layout_size(self.ranges)
         n = len(pool)
 
-        # card id -> index inside its block (-1 when the card is not of that kind)
-        def index(ids: tuple[int, ...]) -> np.ndarray:
-            table = np.full(n, -1, dtype=np.int64)
-            table[list(ids)] = np.arange(len(ids))
+        # card id -> index inside its block (-1 when the card is not of that kind); plain lists:
+        # the legal-action path reads them for every card in hand, every step
+        def index(ids: tuple[int, ...]) -> list[int]:
+            table = [-1] * n
+            for i, cid in enumerate(ids):
+                table[cid] = i
             return table
         self.char_index = index(pool.characters)
         self.attach_index = index(pool.attachables)
@@ -106,6 +106,12 @@ class ActionTable:
         self.SEARCH = self.offset[Block.SEARCH]
         self.PAY = self.offset[Block.PAY]
         self.DONE = self.offset[Block.DONE]
+        # card id -> its action id in a block (the id builders below, precomputed for the
+        # legal-action path; -1 where the card is not of that kind)
+        self.fifth_of = [self.FIFTH + i if i >= 0 else -1 for i in self.char_index]
+        self.event_of = [self.EVENT + i if i >= 0 else -1 for i in self.event_index]
+        self.attach_of = [self.ATTACH + i * ATTACH_TARGETS if i >= 0 else -1 for i in self.attach_index]
+        self.ability_of = [self.ABILITY + i if i >= 0 else -1 for i in self.ability_index]
         #: action id -> what it means, decoded once
         self.decoded: list[Decoded] = [self._decode(block, i) for block, size in self.blocks for i in range(size)]
 
@@ -127,22 +133,22 @@ class ActionTable:
 
     # id builders (card ids in, action ids out)
     def pick(self, cid: int) -> int:
-        return self.PICK + int(self.char_index[cid])
+        return self.PICK + self.char_index[cid]
 
     def fifth(self, cid: int) -> int:
-        return self.FIFTH + int(self.char_index[cid])
+        return self.FIFTH + self.char_index[cid]
 
     def attach(self, cid: int, target: int) -> int:
-        return self.ATTACH + int(self.attach_index[cid]) * ATTACH_TARGETS + target
+        return self.ATTACH + self.attach_index[cid] * ATTACH_TARGETS + target
 
     def event(self, cid: int) -> int:
-        return self.EVENT + int(self.event_index[cid])
+        return self.EVENT + self.event_index[cid]
 
     def ability(self, cid: int) -> int:
-        return self.ABILITY + int(self.ability_index[cid])
+        return self.ABILITY + self.ability_index[cid]
 
     def attack_tech(self, cid: int) -> int:
-        return self.ATTACK_TECH + int(self.tech_index[cid])
+        return self.ATTACK_TECH + self.tech_index[cid]
 
     def discard(self, cid: int) -> int:
         return self.DISCARD + cid
@@ -151,7 +157,7 @@ class ActionTable:
         return self.SEARCH + cid
 
     def pay(self, cid: int) -> int:
-        return self.PAY + int(self.attach_index[cid])
+        return self.PAY + self.attach_index[cid]
 
     def name(self, action: int) -> str:
         block, card, extra = self.decoded[action]

@@ -31,8 +31,16 @@ ABILITY_PHASE_TIMING = {Phase.DRAW: Timing.DRAW, Phase.MAIN: Timing.MAIN, Phase.
                         Phase.ABILITIES: Timing.ATTACK}
 
 
+#: More Spirit than any card costs: the ``event_spirit`` of a card that is no such Event.
+NO_EVENT = 1 << 30
+
+
 class Decisions(Rules):
     """The rules plus the pending decision of ``decider``."""
+
+    #: timing -> per card id, the Spirit to play it as an Event of that timing, else NO_EVENT
+    #: (built once per game from the pool)
+    event_spirit: dict[Timing, list[int]]
 
     def new_game(self, decks: list[tuple[str, list[int]]]) -> None:
         super().new_game(decks)
@@ -78,36 +86,42 @@ class Decisions(Rules):
                     mask[t.pay(att.card)] = True
             return mask
         mask[t.DONE] = True
+        ability_of = t.ability_of
         for cid in self._usable_abilities(seat, ABILITY_PHASE_TIMING[phase]):
-            mask[t.ability(cid)] = True
+            mask[ability_of[cid]] = True
+        spirit = me.spirit
         if phase == P_MAIN:
             n_side = len(me.sideline)
+            fifth_of, event_of, attach_of = t.fifth_of, t.event_of, t.attach_of
             for cid in me.hand:
                 card = cards[cid]
                 kind = card.type
                 if kind == CHARACTER:
                     if not me.fifth_placed:
-                        mask[t.fifth(cid)] = True
+                        mask[fifth_of[cid]] = True
                 elif kind == EVENT:
-                    if card.timing == T_MAIN and card.spirit <= me.spirit:
-                        mask[t.event(cid)] = True
+                    if card.timing == T_MAIN and card.spirit <= spirit:
+                        mask[event_of[cid]] = True
                 else:
-                    base = t.attach(cid, 0)
-                    if me.fighter is not None and card.cost <= me.spirit:
+                    base = attach_of[cid]
+                    if me.fighter is not None and card.cost <= spirit:
                         mask[base] = True
-                    mask[base + 1:base + 1 + n_side] = True
+                    if n_side:
+                        mask[base + 1:base + 1 + n_side] = True
         elif phase == P_USE:
+            event_of = t.event_of
             for cid in me.hand:
                 card = cards[cid]
-                if card.type == EVENT and card.timing == T_USE and card.spirit <= me.spirit:
-                    mask[t.event(cid)] = True
-            if self.rage_used < fx.bonus(me, "rage") and me.hand:
+                if card.type == EVENT and card.timing == T_USE and card.spirit <= spirit:
+                    mask[event_of[cid]] = True
+            if me.hand and self.rage_used < fx.bonus(me, "rage"):
                 mask[t.RAGE] = True
         elif phase == P_ABILITIES:  # part 4: the attacker, then the defender
+            event_of = t.event_of
             for cid in me.hand:
                 card = cards[cid]
-                if card.type == EVENT and card.timing == T_ATTACK and card.spirit <= me.spirit:
-                    mask[t.event(cid)] = True
+                if card.type == EVENT and card.timing == T_ATTACK and card.spirit <= spirit:
+                    mask[event_of[cid]] = True
         return mask
 
     def act(self, action: int) -> None:
@@ -264,9 +278,6 @@ class Decisions(Rules):
             if not me.hand:
                 return True
             # the decklist is public: could any unseen card of it be an affordable Event here?
-            cards = self.pool.cards
-            spirit = me.spirit
-            timing = T_USE if phase == P_USE else T_ATTACK
-            return not any(cards[c].type == EVENT and cards[c].timing == timing and cards[c].spirit <= spirit
-                           for c in me.hidden_cards() + me.deck)
+            costs = self.event_spirit[T_USE if phase == P_USE else T_ATTACK]
+            return min(map(costs.__getitem__, me.hidden_cards() + me.deck), default=NO_EVENT) > me.spirit
         return True

@@ -18,8 +18,8 @@ from yokai_envs.core.information import Event
 from yokai_envs.core.rng import copy_generator
 from yokai_envs.yyh_tcg import hidden
 from yokai_envs.yyh_tcg.actions import ActionTable, describe_action
-from yokai_envs.yyh_tcg.cards import load_pool
-from yokai_envs.yyh_tcg.decisions import Decisions
+from yokai_envs.yyh_tcg.cards import CardType, Timing, load_pool
+from yokai_envs.yyh_tcg.decisions import NO_EVENT, Decisions
 from yokai_envs.yyh_tcg.decks import resolve_deck, starter_decks
 from yokai_envs.yyh_tcg.effects import PASSIVE_VERBS
 from yokai_envs.yyh_tcg.observation import Observer, state_tensor
@@ -65,6 +65,12 @@ class YYHGame(Decisions, Game):
         self.table, self.observer, self.passive = _TABLES[key]
         self.ability_timing = [c.ability.timing if c.ability else None for c in self.pool.cards]
         self.ability_cost = [c.ability.spirit if c.ability else 0 for c in self.pool.cards]
+        # timing -> per card id, the Spirit to play it as an Event of that timing (else more than
+        # any Spirit): whether a hidden card could be played now is one min over these
+        self.ability_spirit_at = {timing: [c.ability.spirit if c.ability and c.ability.timing == timing else NO_EVENT
+                                           for c in self.pool.cards] for timing in Timing}
+        self.event_spirit = {timing: [c.spirit if c.type == CardType.EVENT and c.timing == timing else NO_EVENT
+                                      for c in self.pool.cards] for timing in Timing}
         decks = self.options["decks"]
         if not isinstance(decks, (tuple, list)) or len(decks) != 2:
             raise ConfigError(f"{self.env_id}: option decks must be a pair (deck for seat 0, deck for seat 1), "
@@ -117,6 +123,9 @@ class YYHGame(Decisions, Game):
 
     def _legal_mask(self) -> np.ndarray:
         return self.pending_mask
+
+    def _legal_actions(self) -> list[int]:
+        return self.pending_mask.nonzero()[0].tolist()
 
     def _apply(self, action: int) -> None:
         self.act(action)

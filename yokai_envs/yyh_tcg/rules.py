@@ -42,6 +42,10 @@ class AttackOption(NamedTuple):
 class Rules(TableState):
     """The transitions of the table. ``rng`` is the game's seeded Generator."""
 
+    #: timing -> per card id, the Spirit its ability of that timing costs, else more than any
+    #: Spirit (built once per game from the pool): "usable now" is one lookup and compare
+    ability_spirit_at: dict[Timing, list[int]]
+
     # ------------------------------------------------------------------ setup
     def new_game(self, decks: list[tuple[str, list[int]]]) -> None:
         """Both decks shuffled; seat 0 picks first (``Decisions.new_game`` then settles)."""
@@ -371,16 +375,15 @@ class Rules(TableState):
     def _usable_abilities(self, seat: int, timing: Timing) -> list[int]:
         """Cards with an unused, affordable ``timing`` ability face-up in play (each id once)."""
         me = self.players[seat]
-        timings, costs = self.ability_timing, self.ability_cost
+        costs = self.ability_spirit_at[timing]
         spirit = me.spirit
         out: list[int] = []
         for slot in me.slots():
             cid = slot.char
-            if timings[cid] == timing and not slot.used and costs[cid] <= spirit and cid not in out:
+            if costs[cid] <= spirit and not slot.used and cid not in out:
                 out.append(cid)
             for att in slot.attached:
                 cid = att.card
-                if timings[cid] == timing and att.face_up and not att.used and costs[cid] <= spirit \
-                        and cid not in out:
+                if costs[cid] <= spirit and att.face_up and not att.used and cid not in out:
                     out.append(cid)
         return out

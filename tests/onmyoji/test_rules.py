@@ -82,8 +82,8 @@ def test_attack_minus_def_spell_ignores_def_and_def_is_a_per_turn_total():
     gd = POOL.yokai[Y["Gashadokuro"]]
     play_turn(g, [A, A])  # Doman ATK 3, Kuzunoha ATK 2: DEF 2 absorbs 2 of the 5 in total
     assert g.enemies[0].hp == gd.hp - 3
-    play_turn(g, [S, S])  # SPL 2 + 2, DEF ignored
-    assert g.enemies[0].hp == gd.hp - 7
+    play_turn(g, [S, S])  # Doman SPL 2 + Kuzunoha SPL 3, DEF ignored
+    assert g.enemies[0].hp == gd.hp - 8
 
 
 def test_first_player_acts_first_in_attack_step():

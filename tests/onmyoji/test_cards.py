@@ -163,6 +163,9 @@ def test_shipped_pool_is_complete():
     (lambda d: d["characters"].pop("Doman"), "expected 4 Characters"),
     (lambda d: d["yokai"]["Kappa"].__setitem__("lv", 2), "expected 6 Yokai of Lv1"),
     (lambda d: d["solo_difficulty"][3].__setitem__("take", ["everyone"]), "solo_difficulty.3.take"),
+    (lambda d: d["solo_difficulty"][7].__setitem__("night_plus", [1, 0]), "night_plus: expected a list of 3"),
+    (lambda d: d["solo_difficulty"][7].__setitem__("night_plus", [1, 0, 4]), "solo_difficulty.7.night_plus[2]"),
+    (lambda d: d["solo_difficulty"][7].pop("night_plus"), "solo_difficulty.7"),
     (lambda d: d["coop_difficulty"].pop(7), "coop_difficulty: missing field(s) 7"),
     (lambda d: d["yokai"]["Kodama"]["shikigami"].__setitem__("effects", [{"act_first": 1}]), "act_first works only"),
 ])
@@ -298,6 +301,19 @@ def test_every_edge_ability_does_something_when_it_can_be_used(name, edge, mode)
     if g.decision == Decision.TARGET:
         g.step(max(legal(g)))  # the right enemy (DEF 0), or the partner in Co-op
     assert _what_an_edge_changes(g, 0) != before
+
+
+NIGHT_FIELDS = ("character_plus", "starting_shikigami_lv", "take", "lone_plus_one", "night_plus")
+
+
+def test_solo_levels_differ_in_their_nights():
+    """Issue 21: every Solo level is harder than the one below in its nights, not only in the Boss
+    battle (the fields that act before the Boss: starting HP and Shikigami, actions taken, +1 lone
+    Yokai, Night N damage +K, R31)."""
+    for lv in range(1, 10):
+        below, above = POOL.solo[lv], POOL.solo[lv + 1]
+        assert [getattr(below, f) for f in NIGHT_FIELDS] != [getattr(above, f) for f in NIGHT_FIELDS], (lv, lv + 1)
+        assert all(a >= b for a, b in zip(above.night_plus, below.night_plus)), (lv, lv + 1)
 
 
 def _heal_or_shield_abilities():

@@ -334,7 +334,7 @@ def test_R25_guard_is_not_redirected():
 
 
 def test_R26_solo_boss_plus():
-    assert [POOL.solo[lv].boss_plus for lv in range(1, 11)][-3:] == [2, 3, 4]
+    assert [POOL.solo[lv].boss_plus for lv in range(1, 11)] == [0] * 5 + [1] * 5
     # Issue 20.5: one source. The prose names the levels the data gives; the docs show the generated table.
     notes = (Path(fx.__file__).parent / "RULES_NOTES.md").read_text()
     first, last = map(int, re.search(r"^- R26 .*?Solo Lv(\d+)-(\d+)", notes, flags=re.M).groups())
@@ -344,7 +344,7 @@ def test_R26_solo_boss_plus():
     page = (Path(fx.__file__).parents[2] / "docs" / "onmyoji.md").read_text()
     assert difficulty_tables(POOL) in page
     g = put_battle(new_game("solo", characters="Doman", difficulty=10), ["Oni"], boss=True)
-    assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == 2 + 4
+    assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == 2 + 1  # Boss +1, and no Night 3 +1 (R31)
 
 
 def test_R27_pile_and_deck_contents_public_order_hidden():
@@ -433,3 +433,22 @@ def test_R30_every_turn_of_the_final_is_led_by_the_onmyoji_with_less_hp():
     assert g.first_seat == 1 and g.current_player == 1
     facts = g.outcome_facts()
     assert facts["final_first"] == 1 and facts["final_last_first"] == 1  # the opening lead is kept as a fact
+
+
+
+@pytest.mark.parametrize("difficulty", [1, 8, 10])
+@pytest.mark.parametrize("night", [1, 2, 3])
+def test_R31_solo_night_plus_by_night(difficulty, night):
+    """A night's Yokai deal that night's +K (after +1 lone); the Boss battle's minion takes none."""
+    def first_hit(boss: bool) -> int:
+        g = new_game("solo", characters="Doman", difficulty=difficulty)
+        g = put_battle(g, ["Kappa"] if boss else ["Kappa", "Tanuki"], boss=boss)  # two alive: no lone +1
+        g.night = night if not boss else 3
+        minion = next(e for e in g.enemies if e is not None and not e.is_boss)
+        action = next(a for a in g.card(minion.yokai).actions if a.damage)
+        return fx.yokai_damage(g, minion, action) - action.damage
+
+    level = POOL.solo[difficulty]
+    assert first_hit(boss=False) == level.night_plus[night - 1]
+    assert first_hit(boss=True) == 0
+    assert POOL.solo[10].night_plus == (3, 2, 1) and POOL.solo[1].night_plus == (0, 0, 0)

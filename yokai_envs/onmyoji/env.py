@@ -57,7 +57,7 @@ def env(**options: Any):
 class OnmyojiParallelEnv(ParallelEnv):
     """Every live seat acts each step; the simultaneous face-down choice is one parallel step."""
 
-    metadata = {"name": "onmyoji_parallel_v1", "render_modes": ["ansi", "human"]}
+    metadata = {"name": "onmyoji_parallel_v2", "render_modes": ["ansi", "human"]}
 
     def __init__(self, **options: Any) -> None:
         env_opts, game_opts = split_options(OnmyojiGame, options)

@@ -2,6 +2,8 @@
 
     random                                   uniform over the mask
     heuristic                                the game's heuristic bot
+    heuristic:selfish=true                   ... with options its game's heuristic declares (Onmyoji:
+    heuristic:hold_back=true                 selfish, hold_back; separated by ';'), checked by make()
     ismcts:iterations=200                    information-set MCTS; options separated by ';':
     ismcts:iterations=200;rollout=heuristic;time=0.5;c=1.0
     ismcts:iterations=300;rollout=heuristic;max_rollout_steps=30;leaf=heuristic
@@ -50,6 +52,8 @@ TRAINED_SEARCH = "iterations=100;rollout=heuristic;leaf=heuristic;confidence=1.0
 @dataclass(frozen=True)
 class AgentSpec:
     kind: str
+    # Typed values, except a heuristic's: kept as written until :func:`make` knows the game
+    # (each game's heuristic declares its own options, ``HeuristicAgent.OPTIONS``).
     options: dict[str, Any] = field(default_factory=dict)
     path: str | None = None
     text: str = ""
@@ -91,6 +95,32 @@ def _key_values(kind: str, parts: list[str], spec: str, valid: dict[str, type]) 
     return options
 
 
+def _raw_key_values(kind: str, parts: list[str], spec: str) -> dict[str, str]:
+    """``key=value`` parts kept as text (their meaning depends on the game)."""
+    options: dict[str, str] = {}
+    for part in parts:
+        if not part.strip():
+            continue
+        if "=" not in part:
+            raise ValueError(f"agent spec {spec!r}: expected key=value, got {part!r}")
+        key, raw = part.split("=", 1)
+        if key.strip() in options:
+            raise ValueError(f"agent spec {spec!r}: {kind} option {key.strip()!r} is given twice")
+        options[key.strip()] = raw.strip()
+    return options
+
+
+def heuristic_options(spec: str, env_id: str, raw: dict[str, str]) -> dict[str, Any]:
+    """Check and convert a heuristic spec's options against what ``env_id``'s heuristic declares
+    (``HeuristicAgent.OPTIONS``, name -> type); ValueError naming the valid ones."""
+    from agents.heuristics import heuristic_class
+
+    valid: dict[str, type] = getattr(heuristic_class(env_id), "OPTIONS", {})
+    if raw and not valid:
+        raise ValueError(f"agent spec {spec!r}: the {env_id} heuristic takes no options")
+    return {key: _convert(f"{env_id} heuristic", key, value, spec, valid) for key, value in raw.items()}
+
+
 def parse_spec(spec: str) -> AgentSpec:
     """Parse a spec string; ValueError naming the valid kinds/options when it is wrong."""
     if not isinstance(spec, str) or not spec.strip():
@@ -111,10 +141,12 @@ def parse_spec(spec: str) -> AgentSpec:
             raise ValueError(f"agent spec {spec!r}: trained takes its checkpoint as the path, not policy=")
         search = parse_spec("ismcts:" + ";".join([TRAINED_SEARCH, *parts, f"policy={path.strip()}"]))
         return AgentSpec("ismcts", search.options, None, text)
-    if kind in ("random", "heuristic"):
+    if kind == "random":
         if rest.strip():
             raise ValueError(f"agent spec {spec!r}: {kind} takes no options")
         return AgentSpec(kind, {}, None, text)
+    if kind == "heuristic":
+        return AgentSpec(kind, _raw_key_values(kind, rest.split(";"), spec), None, text)
     if kind == "ismcts":
         options = _key_values(kind, rest.split(";"), spec, ISMCTS_OPTIONS)
         rollout = options.get("rollout", "random")
@@ -154,7 +186,8 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
     if parsed.kind == "heuristic":
         from agents.heuristics import heuristic_class
 
-        return heuristic_class(env_id)(seed=seed)
+        options = heuristic_options(parsed.text, env_id, parsed.options)
+        return heuristic_class(env_id)(seed=seed, **options)
     if parsed.kind == "ismcts":
         from agents.ismcts import ISMCTSAgent
 

@@ -1,9 +1,12 @@
 """``yokai balance``: is the invented content fair? Every deck or character against every other in
 both seats on duplicate deals (a matchup matrix, each one against the field, first-seat and
 first-player shares, endings by cause, game length), or the clear rate of every difficulty level.
+Several specs on levels are also paired on the same deals: each one's clear rate against the first
+spec's, level by level, with the difference and its 95% interval.
 
     yokai balance --game yokaizo_v1 --agents heuristic --games 50 --seed 0 --out runs/balance --workers 2
-    yokai balance --game onmyoji_v1 --env-kwargs '{"mode": "solo"}' --agents heuristic --games 200
+    yokai balance --game onmyoji_v2 --env-kwargs '{"mode": "solo"}' --agents heuristic --games 200
+    yokai balance --game onmyoji_v2 --env-kwargs '{"mode": "coop"}' --agents heuristic,heuristic:selfish=true
 """
 
 from __future__ import annotations
@@ -20,7 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--env-kwargs", type=_env_kwargs, default={}, metavar="JSON",
                         help="other game options as a JSON object, e.g. '{\"mode\": \"solo\"}'")
     parser.add_argument("--agents", type=_split_specs, required=True, metavar="SPEC,SPEC,...",
-                        help="who plays every seat; each spec is a separate balance run (e.g. heuristic,ismcts:...)")
+                        help="who plays every seat; each spec is a separate balance run (e.g. heuristic,ismcts:...). "
+                             "On difficulty levels, every spec after the first is also compared with the first "
+                             "on the same deals (per level: both clear rates, the difference, its 95%% interval), "
+                             "e.g. heuristic,heuristic:selfish=true for Onmyoji Co-op (the heuristic that never "
+                             "heals or shields its partner); Onmyoji heuristic options: selfish, hold_back")
     parser.add_argument("--choices", default=None, metavar="A,B,...",
                         help="only these decks / characters / levels (default: all the game names)")
     parser.add_argument("--games", type=int, default=100,
@@ -32,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.arena.balance import markdown, run_balance, write_outputs
+    from agents.arena.balance import compare_levels, comparison_markdown, markdown, run_balance, write_outputs
 
     choices = [c.strip() for c in args.choices.split(",") if c.strip()] if args.choices else None
     started = time.perf_counter()
@@ -46,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for result in results:
         print(markdown(result) + "\n")
+    comparisons = compare_levels(results)
+    if comparisons:
+        print(comparison_markdown(comparisons, results[0].axis) + "\n")
     if args.out:
         print(f"wrote {', '.join(write_outputs(results, args.out))}")
     print(f"({time.perf_counter() - started:.1f} s)")

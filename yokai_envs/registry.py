@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 _ENV_MODULES: dict[str, str] = {
     "yonkai_no_yokai_v1": "yokai_envs.yonkai_no_yokai.env",
     "yyh_tcg_v1": "yokai_envs.yyh_tcg.env",
-    "onmyoji_v1": "yokai_envs.onmyoji.env",
+    "onmyoji_v2": "yokai_envs.onmyoji.env",
     "yokaizo_v1": "yokai_envs.yokaizo.env",
 }
 
@@ -28,7 +28,9 @@ RETIRED: dict[str, tuple[str, str]] = {
     "yonkai_no_yokai_v0": ("yonkai_no_yokai_v1", "its observation changed (issue 17: per-seat plays and passes)"),
     "yyh_tcg_v0": ("yyh_tcg_v1", "information states (issue 17) and the rules of issue 19 changed its observation, "
                    "mask and rules"),
-    "onmyoji_v0": ("onmyoji_v1", "Onmyoji records what each seat sees (issue 17) and its rules changed (issue 20)"),
+    "onmyoji_v0": ("onmyoji_v2", "Onmyoji records what each seat sees (issue 17) and its rules changed (issue 20)"),
+    "onmyoji_v1": ("onmyoji_v2", "the Duel Final's first player (ruling R30), the Characters, the Solo levels and "
+                   "Yokai cards changed for balance (issue 21)"),
     "yokaizo_v0": ("yokaizo_v1", "information states, a fuller observation and five rules fixes (issues 17, 18)"),
 }
 

@@ -6,6 +6,11 @@ agent spec in every seat, so the luck of the deal and the seat cancel between th
 The game names its content with ``Game.balance_axis`` (decks, Characters, levels) and its
 endings with ``Game.outcome_facts``; games are played by the arena (``run_match``), so the
 results depend only on the seed, not on the number of workers.
+
+Several agent specs on a level axis (``--agents heuristic,heuristic:selfish=true``) play the
+same deals at every level (the deal seeds depend only on the seed and the game's index), so
+:func:`compare_levels` gives, per level, the paired difference of each spec's clear rate from the
+first spec's, with a 95% interval over those deals.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from typing import Any
 from yokai_envs.registry import game_class, make_game
 
 from .match import run_match
-from .stats import wilson_interval
+from .stats import correlation, deal_interval, paired_interval, wilson_interval
 
 
 @dataclass
@@ -35,6 +40,8 @@ class BalanceResult:
     rows: list[dict[str, Any]] = field(default_factory=list)   # per matchup (or per level)
     field_rows: list[dict[str, Any]] = field(default_factory=list)  # per choice against the field
     overall: dict[str, Any] = field(default_factory=dict)  # seat and first-mover shares, endings, length
+    # Level axes: level -> {deal index: team credit} (what compare_levels pairs; not in summary()).
+    deal_credits: dict[Any, dict[int, float]] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
         return {"env_id": self.env_id, "env_options": self.env_options, "agent": self.agent, "axis": self.axis,
@@ -46,7 +53,8 @@ class BalanceResult:
 #: Seats a game's ``outcome_facts`` may name as moving first, with their label: the share of the
 #: wins that seat took (over the games where the fact applies) is the first mover's edge.
 FIRST_MOVER_FACTS = {"first_player": "First player (took the first turn)",
-                     "final_first": "First mover of the Final"}
+                     "final_first": "First mover of the Final",
+                     "final_last_first": "First mover of the Final's last turn"}
 
 
 def _rate(wins: float, games: int) -> dict[str, Any]:
@@ -124,6 +132,35 @@ def _level_table(result: BalanceResult, records: list) -> None:
         mine = [r for order, r, _ in records if order[0] == level]
         cleared = sum(r["credits"][0] for r in mine)
         result.rows.append({"choice": level, **_rate(cleared, len(mine))})
+        # Every seat of a level game shares one result (Solo, or the Co-op team): seat 0's credit.
+        result.deal_credits[level] = {r["deal"]: float(r["credits"][0]) for r in mine}
+
+
+def compare_levels(results: list[BalanceResult]) -> list[dict[str, Any]]:
+    """Per level, each later spec's clear rate against the first spec's on the same deals: the
+    rates, their difference (first minus other) and its 95% paired interval (MOVER over deals,
+    :func:`agents.arena.stats.paired_interval`). Empty for fewer than two runs or content axes;
+    ValueError when the runs did not play the same deals (other game, options, seed or games)."""
+    levels = [r for r in results if not r.per_seat]
+    if len(levels) < 2:
+        return []
+    base = levels[0]
+    rows: list[dict[str, Any]] = []
+    for other in levels[1:]:
+        same = (other.env_id, other.env_options, other.seed, other.games, other.choices)
+        if same != (base.env_id, base.env_options, base.seed, base.games, base.choices):
+            raise ValueError(f"cannot pair {other.agent!r} with {base.agent!r}: they did not play the same deals "
+                             "(same game, options, levels, seed and games are needed)")
+        for level in base.choices:
+            a, b = base.deal_credits[level], other.deal_credits[level]
+            deals = sorted(set(a) & set(b))
+            xa, xb = [a[d] for d in deals], [b[d] for d in deals]
+            ia, ib = deal_interval(xa, len(xa)), deal_interval(xb, len(xb))
+            low, high = paired_interval(ia, ib, correlation(xa, xb))
+            rows.append({"choice": level, "a": base.agent, "b": other.agent, "deals": len(deals),
+                         "rate_a": ia["mean"], "rate_b": ib["mean"], "difference": ia["mean"] - ib["mean"],
+                         "low": low, "high": high})
+    return rows
 
 
 def _overall(result: BalanceResult, records: list) -> None:
@@ -177,8 +214,23 @@ def markdown(result: BalanceResult) -> str:
     return "\n".join(lines)
 
 
+def comparison_markdown(rows: list[dict[str, Any]], axis: str) -> str:
+    """The table of :func:`compare_levels` (one block per compared spec)."""
+    lines: list[str] = []
+    for b in dict.fromkeys(r["b"] for r in rows):
+        mine = [r for r in rows if r["b"] == b]
+        a = mine[0]["a"]
+        lines += [f"Paired on the same deals: {a} minus {b} (95% interval over deals)", "",
+                  f"| {axis} | {a} | {b} | difference | deals |", "|---|---:|---:|---|---:|"]
+        lines += [f"| {r['choice']} | {r['rate_a']:.3f} | {r['rate_b']:.3f} | "
+                  f"{r['difference']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}] | {r['deals']} |" for r in mine]
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
 def write_outputs(results: list[BalanceResult], out_dir: str) -> list[str]:
-    """results.json, results.csv and one PNG per agent (a heatmap, or a clear-rate curve)."""
+    """results.json (with the paired ``comparisons`` of several specs on levels), results.csv and
+    one PNG per agent (a heatmap, or a clear-rate curve)."""
     import csv
     import json
     from pathlib import Path
@@ -186,7 +238,12 @@ def write_outputs(results: list[BalanceResult], out_dir: str) -> list[str]:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / "results.json", out / "results.csv"]
-    paths[0].write_text(json.dumps([r.summary() for r in results], indent=2, default=str) + "\n")
+    summaries = [r.summary() for r in results]
+    comparisons = compare_levels(results)
+    if comparisons:
+        for summary in summaries[1:]:
+            summary["comparisons"] = [row for row in comparisons if row["b"] == summary["agent"]]
+    paths[0].write_text(json.dumps(summaries, indent=2, default=str) + "\n")
     with paths[1].open("w", newline="") as handle:
         writer = csv.writer(handle)
         writer.writerow(["agent", "axis", "choice", "against", "games", "win_rate", "ci_low", "ci_high"])

@@ -1,10 +1,21 @@
-"""A casual player's heuristic for Onmyoji: three nights (``onmyoji_v1``, every mode).
+"""A casual player's heuristic for Onmyoji: three nights (``onmyoji_v2``, every mode).
 
 What a sensible human does: Guard on a turn a heavy Yokai action is coming at you (or when the
 other Onmyoji could finish you in the Duel Final), otherwise play the card that deals the most
 damage and aim it where it kills or hurts most; use every free Equip effect and damaging
 Shikigami; heal when hurt; evolve at once; take Shikigami until evolution is in reach, then Equips.
 It reads the table only through ``self.view(game)`` (a determinized copy).
+
+Options (agent spec ``heuristic:selfish=true``, ``heuristic:hold_back=true``), probes for
+``BALANCE.md``; without them the heuristic plays as it always did:
+
+- ``selfish`` (Co-op): never aims a heal or a shield at its partner. It heals and shields only
+  itself and judges whether they are worth using by its own HP and the damage coming at it
+  alone. In Solo and the Duel your only ally is yourself (R9), so it changes nothing there.
+- ``hold_back`` (Duel): does not try to finish the last Yokai of the nights. In Night 3, battle
+  2, once a single Yokai is left and the other Onmyoji is alive, it plays Guard while it holds
+  Guard (else the card that would deal that Yokai less damage) and uses no ability that damages
+  it, leaving the finishing blow, and the first pick, to the other player.
 """
 
 from __future__ import annotations
@@ -25,11 +36,20 @@ if TYPE_CHECKING:
 
 #: Guard when the coming Yokai actions would deal at least this much to you (after DEF).
 HEAVY_HIT = 3
+#: Verbs of an ability that damage its enemy target (``hold_back`` uses none on the last Yokai).
+DAMAGE_VERBS = frozenset({"damage", "pierce", "damage_all"})
 
 
 class HeuristicAgent(Agent):
     needs_game: ClassVar[bool] = True
     reads_observation = False
+    #: Spec options (``heuristic:NAME=VALUE``) and their types; see the module docstring.
+    OPTIONS: ClassVar[dict[str, type]] = {"selfish": bool, "hold_back": bool}
+
+    def __init__(self, seed: int | None = None, selfish: bool = False, hold_back: bool = False) -> None:
+        super().__init__(seed)
+        self.selfish = selfish
+        self.hold_back = hold_back
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
         legal = [int(a) for a in np.flatnonzero(action_mask)]
@@ -64,6 +84,10 @@ class HeuristicAgent(Agent):
     def _play(self, g: OnmyojiGame, seat: int, legal: list[int]) -> int:
         cards = [a - act.PLAY for a in legal]
         p = g.players[seat]
+        if self._holding_back(g, seat):
+            if GUARD in cards:
+                return act.PLAY + GUARD
+            return act.PLAY + min(cards, key=lambda c: best_card_damage(g, seat, c))
         if GUARD in cards and len(cards) > 1:
             danger = incoming_damage(g, seat)
             if danger >= min(HEAVY_HIT, p.hp) or (danger > 0 and danger >= p.hp - 2):
@@ -78,19 +102,21 @@ class HeuristicAgent(Agent):
         p = g.players[seat]
         if act.EVOLVE in legal:
             return act.EVOLVE
+        holding_back = self._holding_back(g, seat)
         for a in legal:
             if a == act.DONE:
                 continue
             if a < act.USE_EQUIP:
                 y = a - act.USE_SHIKIGAMI
                 sk = g.card(y).shikigami
-                if _worth_using(g, seat, fx.active_variant(g, sk.ability), once_per_game=bool(sk.per_game)):
-                    return a
+                ability, once = fx.active_variant(g, sk.ability), bool(sk.per_game)
             else:
                 y = a - act.USE_EQUIP
-                ability = g.card(y).edges[p.played].ability
-                if _worth_using(g, seat, fx.active_variant(g, ability), once_per_game=False):
-                    return a
+                ability, once = fx.active_variant(g, g.card(y).edges[p.played].ability), False
+            if holding_back and any(v in DAMAGE_VERBS for v, _ in ability.effects):
+                continue
+            if _worth_using(g, seat, ability, once_per_game=once, selfish=self.selfish):
+                return a
         return act.DONE
 
     def _target(self, g: OnmyojiGame, seat: int, legal: list[int]) -> int:
@@ -98,6 +124,8 @@ class HeuristicAgent(Agent):
         assert g.target_ctx is not None
         kind, what = g.target_ctx.kind, g.target_ctx.what
         if kind == TargetFor.ABILITY and what.target == AbilityTarget.ALLY:
+            if self.selfish:  # its heals and shields go to itself only
+                return act.TARGET + fx.PLAYER_0 + seat
             return act.TARGET + min(targets, key=lambda t: g.players[t - fx.PLAYER_0].hp)
         amount = 0
         if kind == TargetFor.CARD:
@@ -105,6 +133,11 @@ class HeuristicAgent(Agent):
             amount = fx.player_spl(g, p) if what == SPELL else fx.player_atk(g, p)
         pierce = kind == TargetFor.CARD and what == SPELL
         return act.TARGET + max(targets, key=lambda t: _target_score(g, t, amount, pierce))
+
+    def _holding_back(self, g: OnmyojiGame, seat: int) -> bool:
+        """Whether the ``hold_back`` probe is leaving the last Yokai of the nights alone now."""
+        return (self.hold_back and g.mode == "duel" and not g.final_duel and g.night == 3 and g.battle == 2
+                and fx.alive_enemy_count(g) == 1 and not g.players[1 - seat].fallen)
 
     # ------------------------------------------------------------------ after a battle
     def _take(self, g: OnmyojiGame, seat: int, legal: list[int]) -> int:
@@ -182,15 +215,18 @@ def _target_score(g: OnmyojiGame, t: int, amount: int, pierce: bool) -> float:
     return (100 + threat if kills else 0) + threat * 2 - e.hp * 0.5
 
 
-def _worth_using(g: OnmyojiGame, seat: int, ability, once_per_game: bool) -> bool:
+def _worth_using(g: OnmyojiGame, seat: int, ability, once_per_game: bool, selfish: bool = False) -> bool:
     p = g.players[seat]
     verbs = {v for v, _ in ability.effects}
     if verbs & {"heal"}:
         heal = max(n for v, n in ability.effects if v == "heal")
-        lowest = min((g.players[t - fx.PLAYER_0].hp for t in fx.ally_targets(g, seat)), default=p.hp)
+        allies = [seat] if selfish else [t - fx.PLAYER_0 for t in fx.ally_targets(g, seat)]
+        lowest = min((g.players[s].hp for s in allies), default=p.hp)
         if once_per_game:
             return lowest <= 8
         return 20 - lowest >= heal
+    if selfish and verbs & {"shield"} and not verbs & {"stop"}:
+        return incoming_damage(g, seat) > 0  # a shield for itself alone
     if verbs & {"shield", "stop"}:
         return incoming_damage(g, seat) > 0 or g.mode == "coop"
     if verbs == {"atk_up"}:

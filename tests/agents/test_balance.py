@@ -107,3 +107,40 @@ def test_yyh_and_onmyoji_say_how_a_game_ended_and_who_moved_first() -> None:
     solo = make_game(ONMYOJI, mode="solo")
     solo.reset(0)
     assert "final_first" not in solo.outcome_facts()
+
+
+def test_specs_on_levels_are_paired_on_the_same_deals(capsys) -> None:
+    from agents.arena.balance import compare_levels, comparison_markdown
+
+    options = {"mode": "coop"}
+    coop = run_balance(ONMYOJI, "heuristic", games=12, seed=3, env_options=options, choices=["1", "6"])
+    selfish = run_balance(ONMYOJI, "heuristic:selfish=true", games=12, seed=3, env_options=options,
+                          choices=["1", "6"])
+    rows = compare_levels([coop, selfish])
+    assert [r["choice"] for r in rows] == [1, 6] and all(r["deals"] == 12 for r in rows)
+    for row, a, b in zip(rows, coop.rows, selfish.rows, strict=True):
+        assert (row["rate_a"], row["rate_b"]) == (a["win_rate"], b["win_rate"])
+        assert row["difference"] == pytest.approx(a["win_rate"] - b["win_rate"])
+        assert row["low"] <= row["difference"] <= row["high"]
+    # The same deals: a game both cleared or both lost agrees deal by deal more than chance allows.
+    agree = sum(coop.deal_credits[6][d] == selfish.deal_credits[6][d] for d in range(12))
+    assert agree >= 6
+    table = comparison_markdown(rows, "difficulty")
+    assert "heuristic minus heuristic:selfish=true" in table and "| 6 |" in table
+    assert compare_levels([coop]) == []
+    other_seed = run_balance(ONMYOJI, "heuristic", games=12, seed=4, env_options=options, choices=["1", "6"])
+    with pytest.raises(ValueError, match="did not play the same deals"):
+        compare_levels([coop, other_seed])
+
+
+def test_the_cli_prints_and_writes_the_comparison(tmp_path, capsys) -> None:
+    code = balance_main(["--game", ONMYOJI, "--env-kwargs", '{"mode": "coop"}', "--agents",
+                         "heuristic,heuristic:selfish=true", "--choices", "5", "--games", "6", "--seed", "0",
+                         "--out", str(tmp_path), "--no-progress"])
+    out = capsys.readouterr().out
+    assert code == 0 and "Paired on the same deals: heuristic minus heuristic:selfish=true" in out
+    written = json.loads((tmp_path / "results.json").read_text())
+    assert "comparisons" not in written[0] and written[1]["comparisons"][0]["choice"] == 5
+    assert balance_main(["--game", ONMYOJI, "--env-kwargs", '{"mode": "coop"}', "--agents", "heuristic:selfsh=1",
+                         "--no-progress"]) == 2
+    assert "did you mean 'selfish'" in capsys.readouterr().err

@@ -11,6 +11,7 @@ from agents.ismcts import ISMCTSAgent
 from agents.specs import parse_spec
 
 YONKAI = "yonkai_no_yokai_v1"
+ONMYOJI = next(e for e in __import__("yokai_envs").ENV_IDS if e.startswith("onmyoji"))
 
 
 def test_kinds_build():
@@ -79,3 +80,24 @@ def test_every_heuristic_module_names_a_known_game():
     from yokai_envs.registry import ENV_IDS
 
     assert set(HEURISTIC_MODULES) <= set(ENV_IDS)  # current ids (the version moves with each bump)
+
+
+def test_heuristic_options_are_the_games_own():
+    bot = agents.make("heuristic:selfish=true;hold_back=no", ONMYOJI)
+    assert (bot.selfish, bot.hold_back) == (True, False)
+    plain = agents.make("heuristic", ONMYOJI)
+    assert (plain.selfish, plain.hold_back) == (False, False)
+    assert parse_spec("heuristic:selfish=true").options == {"selfish": "true"}  # typed by make, per game
+
+
+@pytest.mark.parametrize(("spec", "env_id", "message"), [
+    ("heuristic:selfsh=true", "onmyoji",
+     r"unknown onmyoji_v\d heuristic option 'selfsh' \(did you mean 'selfish'\?\); valid options: selfish, hold_back"),
+    ("heuristic:selfish=maybe", "onmyoji", "option selfish must be true or false"),
+    ("heuristic:selfish", "onmyoji", "expected key=value"),
+    ("heuristic:selfish=true;selfish=false", "onmyoji", "given twice"),
+    ("heuristic:selfish=true", YONKAI, f"the {YONKAI} heuristic takes no options"),
+])
+def test_bad_heuristic_options_are_named(spec, env_id, message):
+    with pytest.raises(ValueError, match=message):
+        agents.make(spec, ONMYOJI if env_id == "onmyoji" else env_id)

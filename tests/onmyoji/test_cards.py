@@ -14,8 +14,9 @@ import yaml
 from tests.onmyoji.helpers import POOL, T_LEFT, T_P0, A, G, S, Y, give, legal, new_game, play_turn, put_battle
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.onmyoji import actions as act
+from yokai_envs.onmyoji import effects as fx
 from yokai_envs.onmyoji import rules
-from yokai_envs.onmyoji.cards import CARDS_PATH, parse_pool
+from yokai_envs.onmyoji.cards import CARDS_PATH, AbilityTarget, parse_pool
 from yokai_envs.onmyoji.state import Decision
 
 ENEMIES = ["Oni", "Jorogumo"]  # DEF 1 (left) and DEF 0 (right)
@@ -162,6 +163,9 @@ def test_shipped_pool_is_complete():
     (lambda d: d["characters"].pop("Doman"), "expected 4 Characters"),
     (lambda d: d["yokai"]["Kappa"].__setitem__("lv", 2), "expected 6 Yokai of Lv1"),
     (lambda d: d["solo_difficulty"][3].__setitem__("take", ["everyone"]), "solo_difficulty.3.take"),
+    (lambda d: d["solo_difficulty"][7].__setitem__("night_plus", [1, 0]), "night_plus: expected a list of 3"),
+    (lambda d: d["solo_difficulty"][7].__setitem__("night_plus", [1, 0, 4]), "solo_difficulty.7.night_plus[2]"),
+    (lambda d: d["solo_difficulty"][7].pop("night_plus"), "solo_difficulty.7"),
     (lambda d: d["coop_difficulty"].pop(7), "coop_difficulty: missing field(s) 7"),
     (lambda d: d["yokai"]["Kodama"]["shikigami"].__setitem__("effects", [{"act_first": 1}]), "act_first works only"),
 ])
@@ -297,3 +301,46 @@ def test_every_edge_ability_does_something_when_it_can_be_used(name, edge, mode)
     if g.decision == Decision.TARGET:
         g.step(max(legal(g)))  # the right enemy (DEF 0), or the partner in Co-op
     assert _what_an_edge_changes(g, 0) != before
+
+
+NIGHT_FIELDS = ("character_plus", "starting_shikigami_lv", "take", "lone_plus_one", "night_plus")
+
+
+def test_solo_levels_differ_in_their_nights():
+    """Issue 21: every Solo level is harder than the one below in its nights, not only in the Boss
+    battle (the fields that act before the Boss: starting HP and Shikigami, actions taken, +1 lone
+    Yokai, Night N damage +K, R31)."""
+    for lv in range(1, 10):
+        below, above = POOL.solo[lv], POOL.solo[lv + 1]
+        assert [getattr(below, f) for f in NIGHT_FIELDS] != [getattr(above, f) for f in NIGHT_FIELDS], (lv, lv + 1)
+        assert all(a >= b for a, b in zip(above.night_plus, below.night_plus)), (lv, lv + 1)
+
+
+def _heal_or_shield_abilities():
+    for y in POOL.yokai:
+        named = [("shikigami", y.shiki.ability)] + [(f"edge {i}", e.ability) for i, e in enumerate(y.edges)]
+        for where, ability in named:
+            if ability is not None and {e.verb.value for e in ability.effects} & {"heal", "shield"}:
+                yield y.name, where, ability
+
+
+def test_every_partner_able_heal_and_shield_aims_at_an_ally():
+    """onmyoji_v2 (issue 21, Co-op helping): Tanuki's Shikigami shield and the Guard-edge heals of
+    Tanuki, Yuki-onna and Umibozu aim at an ally, so in Co-op they can reach the partner;
+    only Nure-onna's refresh-and-heal stays on its user (it refreshes the user's own hand)."""
+    own = [(name, where) for name, where, a in _heal_or_shield_abilities() if a.target != AbilityTarget.ALLY]
+    assert own == [("Nure-onna", "shikigami")]
+    g = new_game("coop", characters=("Doman", "Seimei"))
+    g.players[1].hp = 5
+    for name, where, ability in _heal_or_shield_abilities():
+        if ability.target == AbilityTarget.ALLY:
+            assert fx.ability_targets(g, 0, ability) == [fx.PLAYER_0, fx.PLAYER_0 + 1], (name, where)
+    heal_edge = POOL.yokai[Y["Yuki-onna"]].edges[1].ability
+    fx.apply_ability(g, 0, heal_edge, fx.PLAYER_0 + 1)
+    assert g.players[1].hp == 6 and g.players[0].hp == g.side(g.players[0]).hp
+
+
+def test_boss_actions_in_order():
+    """onmyoji_v2: the Boss's fifth action hits the first player alone (it hit both in v1)."""
+    assert [(a.damage, a.target.value if a.target else None) for a in POOL.boss.actions] == [
+        (2, "first"), (3, "second"), (0, None), (2, "both"), (3, "first")]

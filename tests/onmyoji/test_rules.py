@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -82,8 +84,8 @@ def test_attack_minus_def_spell_ignores_def_and_def_is_a_per_turn_total():
     gd = POOL.yokai[Y["Gashadokuro"]]
     play_turn(g, [A, A])  # Doman ATK 3, Kuzunoha ATK 2: DEF 2 absorbs 2 of the 5 in total
     assert g.enemies[0].hp == gd.hp - 3
-    play_turn(g, [S, S])  # SPL 2 + 2, DEF ignored
-    assert g.enemies[0].hp == gd.hp - 7
+    play_turn(g, [S, S])  # Doman SPL 2 + Kuzunoha SPL 3, DEF ignored
+    assert g.enemies[0].hp == gd.hp - 8
 
 
 def test_first_player_acts_first_in_attack_step():
@@ -450,6 +452,8 @@ def test_solo_heal_before_boss_and_lone_plus_one():
     rules.next_battle(g)
     assert g.boss_battle and g.players[0].hp == 15
     g10 = new_game("solo", characters="Doman", difficulty=10)
+    # Every level heals before the Boss since onmyoji_v2 (R31 moved the difficulty into the nights).
+    g10.solo_level = dataclasses.replace(g10.solo_level, heal_before_boss=False)
     g10.players[0].hp = 3
     g10.night, g10.battle = 3, 2
     rules.next_battle(g10)

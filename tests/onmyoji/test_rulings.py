@@ -13,6 +13,7 @@ from yokai_envs.onmyoji import actions as act
 from yokai_envs.onmyoji import effects as fx
 from yokai_envs.onmyoji import rules
 from yokai_envs.onmyoji.cards import difficulty_tables
+from yokai_envs.onmyoji.observation import PF
 from yokai_envs.onmyoji.rules import DUEL_FINAL_TURN_CAP
 from yokai_envs.onmyoji.state import GUARD, SPELL, Decision, Zone
 
@@ -333,7 +334,7 @@ def test_R25_guard_is_not_redirected():
 
 
 def test_R26_solo_boss_plus():
-    assert [POOL.solo[lv].boss_plus for lv in range(1, 11)][-3:] == [2, 3, 4]
+    assert [POOL.solo[lv].boss_plus for lv in range(1, 11)] == [0] * 5 + [1] * 5
     # Issue 20.5: one source. The prose names the levels the data gives; the docs show the generated table.
     notes = (Path(fx.__file__).parent / "RULES_NOTES.md").read_text()
     first, last = map(int, re.search(r"^- R26 .*?Solo Lv(\d+)-(\d+)", notes, flags=re.M).groups())
@@ -343,7 +344,7 @@ def test_R26_solo_boss_plus():
     page = (Path(fx.__file__).parents[2] / "docs" / "onmyoji.md").read_text()
     assert difficulty_tables(POOL) in page
     g = put_battle(new_game("solo", characters="Doman", difficulty=10), ["Oni"], boss=True)
-    assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == 2 + 4
+    assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == 2 + 1  # Boss +1, and no Night 3 +1 (R31)
 
 
 def test_R27_pile_and_deck_contents_public_order_hidden():
@@ -387,3 +388,67 @@ def test_R29_two_battles_of_two_yokai_each_night_in_duel_and_coop(mode):
         rules.next_battle(g)
     assert seen == [(1, 1, [1, 1]), (1, 2, [1, 1]), (2, 1, [2, 2]), (2, 2, [2, 2]), (3, 1, [3, 3]), (3, 2, [3, 3])]
     assert g.final_duel if mode == "duel" else g.boss_battle
+
+
+def _to_the_final(hp: tuple[int, int], took_second: int):
+    """A Duel at the end of Night 3 (``took_second`` would lead a next battle), HP set, then the Final."""
+    g = new_game("duel", characters=("Doman", "Seimei"))
+    g.record_information()
+    g.reset(0)  # recording what each seat sees (the public log of a game with HP set by hand)
+    for _ in range(5):
+        rules.next_battle(g)
+    assert (g.night, g.battle) == (3, 2)
+    g.first_seat = took_second
+    g.players[0].hp, g.players[1].hp = hp
+    rules.next_battle(g)
+    assert g.final_duel
+    return g
+
+
+def test_R30_final_led_by_less_hp_and_on_a_tie_by_who_picked_first():
+    for took_second in (0, 1):
+        g = _to_the_final((12, 12), took_second)
+        assert g.first_seat == 1 - took_second == g.final_opening_seat  # the finisher leads the tie
+        assert g.current_player == 1 - took_second
+        assert g.outcome_facts()["final_first"] == 1 - took_second
+    g = _to_the_final((9, 12), took_second=0)
+    assert g.first_seat == 0  # less HP leads, whoever picked first
+    first_flag = g.observation_layout["me"].start + PF["first_player"]
+    assert g.observation(0)[first_flag] == 1 and g.observation(1)[first_flag] == 0
+
+
+def test_R30_every_turn_of_the_final_is_led_by_the_onmyoji_with_less_hp():
+    g = _to_the_final((12, 12), took_second=0)  # Doman ATK 3 SPL 2, Seimei ATK 2 SPL 3 (front sides)
+    assert g.first_seat == 1
+    play_turn(g, [G, G])
+    assert g.first_seat == 1  # still tied: the lead stays
+    g.players[1].hp = 15
+    play_turn(g, [A, A])  # led by seat 1 (decided at 12-12): Doman 12 -> 10, Seimei 15 -> 12
+    assert g.first_seat == 0 and g.current_player == 0  # seat 0 has less HP now
+    assert g.public_log(1)[-1] == f"turn {g.turn}, seat 0 first"
+    play_turn(g, [S, S])  # Seimei 12 -> 10, Doman 10 -> 7
+    assert g.first_seat == 0
+    g.players[0].hp = 16
+    play_turn(g, [G, G])
+    assert g.first_seat == 1 and g.current_player == 1
+    facts = g.outcome_facts()
+    assert facts["final_first"] == 1 and facts["final_last_first"] == 1  # the opening lead is kept as a fact
+
+
+
+@pytest.mark.parametrize("difficulty", [1, 8, 10])
+@pytest.mark.parametrize("night", [1, 2, 3])
+def test_R31_solo_night_plus_by_night(difficulty, night):
+    """A night's Yokai deal that night's +K (after +1 lone); the Boss battle's minion takes none."""
+    def first_hit(boss: bool) -> int:
+        g = new_game("solo", characters="Doman", difficulty=difficulty)
+        g = put_battle(g, ["Kappa"] if boss else ["Kappa", "Tanuki"], boss=boss)  # two alive: no lone +1
+        g.night = night if not boss else 3
+        minion = next(e for e in g.enemies if e is not None and not e.is_boss)
+        action = next(a for a in g.card(minion.yokai).actions if a.damage)
+        return fx.yokai_damage(g, minion, action) - action.damage
+
+    level = POOL.solo[difficulty]
+    assert first_hit(boss=False) == level.night_plus[night - 1]
+    assert first_hit(boss=True) == 0
+    assert POOL.solo[10].night_plus == (3, 2, 1) and POOL.solo[1].night_plus == (0, 0, 0)

@@ -159,6 +159,7 @@ class SoloLevel:
     heal_before_boss: bool
     lone_plus_one: bool
     boss_plus: int
+    night_plus: tuple[int, int, int] = (0, 0, 0)  # Night 1/2/3 Yokai damage +N, not the Boss battle (R31)
 
 
 @dataclass(frozen=True)
@@ -181,6 +182,13 @@ def _int(where: str, value: Any, lo: int, hi: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
         raise ConfigError(f"{where}: expected an integer in {lo}..{hi}, got {value!r}")
     return value
+
+
+def _night_plus(where: str, value: Any) -> tuple[int, int, int]:
+    if not isinstance(value, list) or len(value) != 3:
+        raise ConfigError(f"{where}: expected a list of 3 ints (Night 1, 2, 3), got {value!r}")
+    first, second, third = (_int(f"{where}[{i}]", v, 0, 3) for i, v in enumerate(value))
+    return first, second, third
 
 
 def _map(where: str, value: Any, required: tuple = (), optional: tuple | None = ()) -> dict:
@@ -336,7 +344,7 @@ def parse_pool(data: Any) -> CardPool:
     for lv in DIFFICULTY_LEVELS:
         w = f"solo_difficulty.{lv}"
         r = _map(w, solo_raw[lv], ("character_plus", "starting_shikigami_lv", "take", "heal_before_boss",
-                                   "lone_plus_one", "boss_plus"))
+                                   "lone_plus_one", "night_plus", "boss_plus"))
         take = r["take"]
         if not isinstance(take, list) or any(t not in ("first", "second", "left", "right") for t in take):
             raise ConfigError(f"{w}.take: expected a list of first/second/left/right, got {take!r}")
@@ -346,7 +354,8 @@ def parse_pool(data: Any) -> CardPool:
         solo[lv] = SoloLevel(_int(f"{w}.character_plus", r["character_plus"], 0, 6),
                              _int(f"{w}.starting_shikigami_lv", r["starting_shikigami_lv"], 1, 3),
                              frozenset(YokaiTarget(t) for t in take), r["heal_before_boss"], r["lone_plus_one"],
-                             _int(f"{w}.boss_plus", r["boss_plus"], 0, 9))
+                             _int(f"{w}.boss_plus", r["boss_plus"], 0, 9),
+                             _night_plus(f"{w}.night_plus", r["night_plus"]))
     return CardPool(tuple(characters), yokai, boss, coop, solo)
 
 
@@ -356,17 +365,21 @@ def difficulty_tables(pool: CardPool) -> str:
     def yes(flag: bool) -> str:
         return "yes" if flag else "-"
 
+    def night_plus(s: SoloLevel) -> str:  # "+0/+0/+1" = Night 3's Yokai deal 1 more
+        return "/".join(f"+{n}" for n in s.night_plus) if any(s.night_plus) else "-"
+
     lines = ["Co-op difficulty (generated from cards.yaml):", "",
              "  Lv  Boss boost  +1 lone Yokai  Enemy damage +1  Boss damage +N"]
     for lv, c in pool.coop.items():
         lines.append(f"  {lv:>2}  {yes(c.boss_boost):<10}  {yes(c.lone_plus_one):<13}  {yes(c.enemy_plus_one):<15}  "
                      f"{f'+{c.boss_plus}' if c.boss_plus else '-'}")
     lines += ["", "Solo difficulty (generated from cards.yaml):", "",
-              "  Lv  HP  Start Lv  Actions you take (and Both)  Heal before Boss  +1 lone Yokai  Boss damage +N"]
+              "  Lv  HP  Start Lv  Actions you take (and Both)  Heal before Boss  +1 lone Yokai  Night 1/2/3 damage +N"
+              "  Boss damage +N"]
     for lv, s in pool.solo.items():
         take = ", ".join(t.value for t in YokaiTarget if t in s.take)
         lines.append(f"  {lv:>2}  +{s.character_plus:<2} {s.starting_shikigami_lv:<8}  {take:<27}  "
-                     f"{yes(s.heal_before_boss):<16}  {yes(s.lone_plus_one):<13}  "
+                     f"{yes(s.heal_before_boss):<16}  {yes(s.lone_plus_one):<13}  {night_plus(s):<20}  "
                      f"{f'+{s.boss_plus}' if s.boss_plus else '-'}")
     return "\n".join(lines)
 

@@ -285,6 +285,8 @@ def yokai_damage(g: OnmyojiGame, e: Enemy, action: YokaiAction) -> int:
         solo = g.solo_level
         if lone and solo.lone_plus_one:
             amount += 1
+        if not g.boss_battle:  # the nights' Yokai, not the Boss or its minion
+            amount += solo.night_plus[g.night - 1]
         if e.is_boss:
             amount += solo.boss_plus
     return amount

@@ -37,7 +37,7 @@ from yokai_envs.onmyoji.state import (
 
 
 class OnmyojiGame(Game):
-    env_id = "onmyoji_v1"
+    env_id = "onmyoji_v2"
     OPTIONS: ClassVar[dict[str, Any]] = {"mode": "duel", "difficulty": 1, "characters": None}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [
         {"mode": "solo"}, {"mode": "duel"}, {"mode": "coop"}, {"mode": "solo", "difficulty": 10},
@@ -55,13 +55,15 @@ class OnmyojiGame(Game):
 
     def outcome_facts(self) -> dict[str, Any]:
         """How the game ended, for ``yokai balance``. Duel: ``a fall in the nights``, ``a fall in
-        the Final``, ``the Final's turn cap`` (higher HP wins) or ``step cap``, and ``final_first``,
-        the seat that moved first in the Final when it was reached."""
+        the Final``, ``the Final's turn cap`` (higher HP wins) or ``step cap``; when the Final was
+        reached, ``final_first``, the seat that led its first turn, and ``final_last_first``, the
+        seat that led its last turn (R30: the lead can change from turn to turn)."""
         facts: dict[str, Any] = {"end": "step cap" if self.is_truncated else "end"}
         if self.mode != Mode.DUEL or self.is_truncated:
             return facts
         if self.final_duel:
-            facts["final_first"] = self.first_seat
+            facts["final_first"] = self.final_opening_seat
+            facts["final_last_first"] = self.first_seat
             fell = any(p.fallen or p.hp <= 0 for p in self.players)
             facts["end"] = "a fall in the Final" if fell else "the Final's turn cap"
         else:
@@ -73,11 +75,11 @@ class OnmyojiGame(Game):
         self.pool = load_pool()
         mode = self.options["mode"]
         if mode not in MODES:
-            raise ConfigError(f"onmyoji_v1: option mode must be one of {MODES}, got {mode!r}")
+            raise ConfigError(f"onmyoji_v2: option mode must be one of {MODES}, got {mode!r}")
         self.mode = Mode(mode)
         difficulty = self.options["difficulty"]
         if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 1 <= difficulty <= 10:
-            raise ConfigError(f"onmyoji_v1: option difficulty must be an int 1..10, got {difficulty!r}")
+            raise ConfigError(f"onmyoji_v2: option difficulty must be an int 1..10, got {difficulty!r}")
         self.difficulty = difficulty
         self.coop_level = self.pool.coop[difficulty]
         self.solo_level = self.pool.solo[difficulty]
@@ -98,11 +100,11 @@ class OnmyojiGame(Game):
         if isinstance(chars, str):
             chars = [chars]
         if not isinstance(chars, (list, tuple)) or len(chars) != self._num_players:
-            raise ConfigError(f"onmyoji_v1: option characters must list {self._num_players} Character name(s), "
+            raise ConfigError(f"onmyoji_v2: option characters must list {self._num_players} Character name(s), "
                               f"got {chars!r}")
         idx = [self.pool.character_index(c) for c in chars]
         if len(set(idx)) != len(idx):
-            raise ConfigError(f"onmyoji_v1: option characters names the same Character twice: {chars!r}")
+            raise ConfigError(f"onmyoji_v2: option characters names the same Character twice: {chars!r}")
         return idx
 
     def _init_empty(self) -> None:
@@ -123,6 +125,7 @@ class OnmyojiGame(Game):
         self.first_seat = 0
         self.finisher = -1                             # seat that defeated the last Yokai of the battle
         self.final_duel = False
+        self.final_opening_seat = -1                   # first player of the Duel Final's first turn (R30)
         self.boss_battle = False
         self.over = False
         self.pick_candidates: list[int] = []
@@ -269,7 +272,7 @@ class OnmyojiGame(Game):
             return placement[1] in self.yokai_deck
         if kind == "played":
             return self.players[placement[1]].played == placement[2]
-        raise ValueError(f"onmyoji_v1: unknown placement {placement!r}")
+        raise ValueError(f"onmyoji_v2: unknown placement {placement!r}")
 
     def check_invariants(self) -> None:
         invariants.check_invariants(self)

@@ -1,4 +1,4 @@
-"""Observation tensor of ``onmyoji_v1`` (seat-relative; only that seat's information) and the state tensor.
+"""Observation tensor of ``onmyoji_v2`` (seat-relative; only that seat's information) and the state tensor.
 
 Layout (``observation_layout``; every entry in [0, 1]):
 

@@ -119,7 +119,21 @@ def start_boss_battle(g: OnmyojiGame) -> None:
 
 def start_duel_final(g: OnmyojiGame) -> None:
     g.final_duel = True
+    # R30: on a tie in HP the Final's first turn is led by the Onmyoji who picked first after the
+    # last Night-3 battle (its finisher, R12), not the one who took second (``first_seat`` now,
+    # who would lead a next night battle): leaving that Yokai to the other buys nothing.
+    g.first_seat = final_first_player(g, tie=1 - g.first_seat)
+    g.final_opening_seat = g.first_seat
     start_battle(g, [None, None])
+
+
+def final_first_player(g: OnmyojiGame, tie: int) -> int:
+    """R30: in the Duel Final every turn is led by the Onmyoji with less HP (the setup rule, §3
+    step 5, applied to each turn of the Final), ``tie`` when their HP are equal. The first player
+    wins a race in which both could bring the other to 0, so this hands that edge to the one
+    behind instead of fixing it for the whole Final."""
+    hp0, hp1 = g.players[0].hp, g.players[1].hp
+    return tie if hp0 == hp1 else int(hp1 < hp0)
 
 
 def start_battle(g: OnmyojiGame, enemies: list[Enemy | None]) -> None:
@@ -178,10 +192,12 @@ def begin_turn(g: OnmyojiGame) -> None:
     for e in g.enemies:
         if e is not None:
             e.reset_turn()
+    if g.final_duel and g.turn > 1:
+        g.first_seat = final_first_player(g, tie=g.first_seat)
     g.stage = STAGE_START
     g.order = turn_order(g)
     g.cursor = 0
-    g.see(None, EVENT_TURN, g.turn)
+    g.see(None, EVENT_TURN, g.turn, g.first_seat)
 
 
 def advance(g: OnmyojiGame) -> None:

@@ -133,7 +133,7 @@ class Event(IntEnum):
     DAMAGE = FIRST_GAME_EVENT + 7  # (target, HP lost): damage after DEF
     HEAL = FIRST_GAME_EVENT + 8  # (target, HP gained)
     FALL = FIRST_GAME_EVENT + 9  # (target,): an enemy is defeated or an Onmyoji falls
-    TURN = FIRST_GAME_EVENT + 10  # (turn,): a turn of the battle begins
+    TURN = FIRST_GAME_EVENT + 10  # (turn, first seat): a turn begins (R30: the Final's lead can change)
     GAME_OVER = FIRST_GAME_EVENT + 11  # (winner seat, or -1 none / both / a clear): the game ends
 
 

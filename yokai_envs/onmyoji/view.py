@@ -243,5 +243,5 @@ def describe_event(g: OnmyojiGame, event: Seen, seat: int) -> str:
     if k == Event.FALL:
         return f"{_who(args[0])} {'falls' if args[0] >= 2 else 'is defeated'}"
     if k == Event.TURN:
-        return f"turn {args[0]}"
+        return f"turn {args[0]}" + (f", seat {args[1]} first" if g.num_players == 2 else "")
     return f"game over: {_OUTCOMES[args[0]]}"

@@ -1,0 +1,79 @@
+"""Issue 21's Onmyoji targets, re-run from the seed-0 commands recorded in BALANCE.md.
+
+Each test replays one recorded command through ``agents.arena.balance.run_balance`` (or the
+arena, for the hold-back probe) and asserts the target; results depend only on the seed, so a
+change to the cards, the levels or the heuristic that moves a table out of its target fails here.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from agents.arena.balance import compare_levels, run_balance
+from agents.arena.match import run_match
+
+ENV = "onmyoji_v2"
+
+pytestmark = pytest.mark.soak
+
+
+def test_duel_characters_and_first_mover_of_the_final():
+    """yokai balance --game onmyoji_v2 --env-kwargs '{"mode": "duel"}' --agents heuristic --games 170 --seed 0"""
+    result = run_balance(ENV, "heuristic", games=170, seed=0, env_options={"mode": "duel"})
+    rates = {row["choice"]: row["win_rate"] for row in result.field_rows}
+    assert all(0.42 <= rate <= 0.58 for rate in rates.values()), rates
+    assert result.overall["games"] >= 2000
+    assert result.overall["final_first"]["win_rate"] <= 0.58, result.overall["final_first"]
+
+
+def test_holding_back_buys_no_edge():
+    """yokai evaluate --game onmyoji_v2 --env-kwargs '{"mode": "duel"}'
+    --agents H=heuristic,HB=heuristic:hold_back=true --games 2000 --seed 0"""
+    match = run_match(ENV, ["H=heuristic", "HB=heuristic:hold_back=true"], games=2000, seed=0,
+                      env_options={"mode": "duel"})
+    score = next(row for row in match.head_to_head if row["a"] == "HB")
+    # No edge to buy: the holding-back player is not significantly above even, and far below the
+    # 0.58 that the Final's first move was worth under the book's rule.
+    assert score["low"] <= 0.5 and score["score"] <= 0.53, score
+
+
+def test_solo_curve_can_be_climbed():
+    """yokai balance --game onmyoji_v2 --env-kwargs '{"mode": "solo"}' --agents heuristic --games 400 --seed 0"""
+    result = run_balance(ENV, "heuristic", games=400, seed=0, env_options={"mode": "solo"})
+    rates = [row["win_rate"] for row in sorted(result.rows, key=lambda row: int(row["choice"]))]
+    assert len(rates) == 10
+    steps = [easier - harder for easier, harder in itertools.pairwise(rates)]  # Lv1-2, Lv2-3, ...
+    assert all(0 <= step <= 0.20 for step in steps), steps
+    assert 0.02 <= rates[-1] <= 0.15, rates
+
+
+COOP_COMMAND = ("yokai balance --game onmyoji_v2 --env-kwargs '{\"mode\": \"coop\"}' "
+                "--agents heuristic,heuristic:selfish=true --games 200 --seed 0")
+
+
+def _coop_comparison() -> dict[int, dict]:
+    runs = [run_balance(ENV, spec, games=200, seed=0, env_options={"mode": "coop"})
+            for spec in ("heuristic", "heuristic:selfish=true")]
+    return {int(row["choice"]): row for row in compare_levels(runs)}
+
+
+@pytest.fixture(scope="module")
+def coop_comparison() -> dict[int, dict]:
+    return _coop_comparison()
+
+
+def test_coop_helping_never_hurts(coop_comparison):
+    """COOP_COMMAND: at no level does helping make the team clear significantly less often (no
+    level's paired 95% interval lies below zero), and it helps on average over the levels."""
+    assert all(row["high"] >= 0 for row in coop_comparison.values()), coop_comparison
+    assert sum(row["difference"] for row in coop_comparison.values()) > 0, coop_comparison
+
+
+@pytest.mark.xfail(strict=True, reason="issue 21's Co-op target is not met on onmyoji_v2 (BALANCE.md): helping "
+                                       "adds at most about 0.09 to the clear rate")
+def test_coop_helping_matters_by_a_tenth_where_play_is_hard(coop_comparison):
+    """COOP_COMMAND: where fewer than 3 in 4 games are cleared, helping adds at least 0.10."""
+    hard = [row for row in coop_comparison.values() if row["rate_a"] < 0.75]
+    assert hard and all(row["difference"] >= 0.10 for row in hard), hard

@@ -12,9 +12,11 @@ import numpy as np
 import pytest
 
 from yokai_envs.core.rng import copy_generator
-from yokai_envs.registry import make_game
+from yokai_envs.registry import ENV_IDS, make_game
+from yokai_envs.yokaizo.game import YokaizoGame
+from yokai_envs.yyh_tcg.game import YYHGame
 
-MEMO_ENVS = {"yokaizo_v1": "yokai_envs.yokaizo.observation", "yyh_tcg_v1": "yokai_envs.yyh_tcg.observation"}
+MEMO_ENVS = {YokaizoGame.env_id: "yokai_envs.yokaizo.observation", YYHGame.env_id: "yokai_envs.yyh_tcg.observation"}
 
 
 @pytest.fixture
@@ -60,8 +62,8 @@ def test_direct_edits_of_the_state_are_seen(checked: str) -> None:
         legal = np.flatnonzero(game.legal_action_mask())
         game.step(int(legal[rng.integers(legal.size)]))
     before = game.observation(0)
-    hand = game.hand[0] if checked == "yokaizo_v1" else game.players[0].hand  # type: ignore[attr-defined]
-    deck = game.deck[0] if checked == "yokaizo_v1" else game.players[0].deck  # type: ignore[attr-defined]
+    hand = game.hand[0] if checked == YokaizoGame.env_id else game.players[0].hand  # type: ignore[attr-defined]
+    deck = game.deck[0] if checked == YokaizoGame.env_id else game.players[0].deck  # type: ignore[attr-defined]
     hand.append(deck.pop())  # in place: the same list objects
     after = game.observation(0)  # CHECK_MEMO compares with a fresh encode
     assert not np.array_equal(before, after)
@@ -92,7 +94,7 @@ def test_copy_generator_continues_the_same_stream_independently() -> None:
         assert np.array_equal(copy_generator(rng).integers(1 << 30, size=4), rng.integers(1 << 30, size=4))
 
 
-@pytest.mark.parametrize("env_id", ["yonkai_no_yokai_v1", "yyh_tcg_v1", "onmyoji_v1", "yokaizo_v1"])
+@pytest.mark.parametrize("env_id", ENV_IDS)
 def test_a_clone_draws_the_same_chance_as_its_original(env_id: str) -> None:
     game = make_game(env_id)
     game.reset(9)
@@ -101,7 +103,7 @@ def test_a_clone_draws_the_same_chance_as_its_original(env_id: str) -> None:
     assert np.array_equal(twin.rng.integers(1 << 30, size=6), game.rng.integers(1 << 30, size=6))
 
 
-@pytest.mark.parametrize("env_id", ["yonkai_no_yokai_v1", "yyh_tcg_v1", "onmyoji_v1", "yokaizo_v1"])
+@pytest.mark.parametrize("env_id", ENV_IDS)
 def test_determinize_keeps_the_game_generator_and_gives_the_world_its_own(env_id: str) -> None:
     from yokai_envs.core.rng import NOT_COPIED
 

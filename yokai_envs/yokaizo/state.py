@@ -58,6 +58,10 @@ class Event(IntEnum):
 #: Most arguments an event carries (SOUL_FLIPPED).
 EVENT_ARGS: Final = 4
 
+#: Bound once: Python 3.11 reads ``Event.X`` through the enum metaclass, slower than a global
+#: (``draw`` runs several times per rules step in search rollouts).
+E_DREW = Event.DREW
+
 
 class EffectZone(IntEnum):
     """Where a triggered effect's source must still be for it to resolve (NONE: no check)."""
@@ -335,16 +339,17 @@ class Table:
         self.see(None, Event.SHUFFLED, p)
 
     def draw(self, p: int, n: int) -> None:
+        hand = self.hand[p]
         for _ in range(n):
             c = self.take_top(p)
             if c == NO:
                 return
-            self.hand[p].append(c)
+            hand.append(c)
             if self.top_was_known:
                 gain(self.pub_hand[p], self.ctype[c])
-                self.see(None, Event.DREW, p, self.ctype[c])
-            else:
-                self.see_card(Event.DREW, p, c)
+                self.see(None, E_DREW, p, self.ctype[c])
+            elif self._seen is not None:  # see_card, asked only when recording (draws are hot)
+                self.see_card(E_DREW, p, c)
 
     def hand_out(self, p: int, c: int, public: bool) -> None:
         """Bookkeeping for card ``c`` leaving seat ``p``'s hand, seen by everyone or not."""

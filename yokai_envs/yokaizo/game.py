@@ -95,6 +95,15 @@ class YokaizoGame(Table, Game):
         assert self.pending is not None, "no pending decision"
         return self.pending.nonzero()[0].tolist()
 
+    def legal_actions(self) -> list[int]:
+        # Game.legal_actions with is_over and _legal_actions spelled out: search rollouts ask
+        # this once per step, and the property and method calls were a few percent of a rules step
+        if self.winner != NO or self.draw_game or self._cycles_capped or self.steps >= self.max_steps:
+            return []
+        pending = self.pending
+        assert pending is not None, "no pending decision"
+        return pending.nonzero()[0].tolist()
+
     def _apply(self, action: int) -> None:
         rules.choose(self, action)
 

@@ -14,15 +14,23 @@ from yokai_envs.yokaizo.attacks import ActionChoice
 from yokai_envs.yokaizo.effects import Effect
 from yokai_envs.yokaizo.state import (
     BIG_TIER,
+    EV_ENTERED,
+    EV_FIRST_TURN_REVEAL,
+    EV_REVEALED,
+    EV_ROUND,
+    EV_TURN,
+    EZ_FIELD,
+    EZ_NONE,
+    EZ_VOID,
     HAND_SIZE,
     NO,
+    RS_END,
+    RS_START,
+    RS_TURNS,
     VOID_PLAYS,
     VOID_SLOTS,
     ActiveYokai,
     Decision,
-    EffectZone,
-    Event,
-    RoundStage,
     RoundTrigger,
     Table,
     Task,
@@ -94,7 +102,7 @@ class Reveal(Task):
         g.hidden_setup = False
         for p in (0, 1):
             for s in (0, 1):
-                g.see(None, Event.REVEALED, p, s, g.ctype[g.field[p][s]])
+                g.see(None, EV_REVEALED, p, s, g.ctype[g.field[p][s]])
         return None
 
 
@@ -116,19 +124,19 @@ class NextTurn(Task):
             for p, s in reversed(needs):
                 g.stack.append(Replace(p, s, at))
             return None
-        if g.round_stage == RoundStage.START:
+        if g.round_stage == RS_START:
             if g.round > 0 and g.turns_this_round == 0:
                 g.draw_game = True  # Ruling: a whole Round in which no Yokai can act ends the game.
                 return None
             g.round += 1
             g.acted_in_hand = [{}, {}]
-            g.see(None, Event.ROUND, g.round)
+            g.see(None, EV_ROUND, g.round)
             g.tier = BIG_TIER
-            g.round_stage = RoundStage.TURNS
+            g.round_stage = RS_TURNS
             g.turns_this_round = 0
             g.stack.append(RoundTriggers("round_start"))
             return None
-        if g.round_stage == RoundStage.TURNS:
+        if g.round_stage == RS_TURNS:
             left = waiting(g)  # eligible(g), with the waiting slots and their Speeds read once
             counted = g.counted
             cands = [(p, s) for p, s in left if field[p][s] in counted]
@@ -136,7 +144,7 @@ class NextTurn(Task):
                 speeds = [g.field_speed(p, s) for p, s in left]
                 lower = [v for v in speeds if v < g.tier]
                 if not lower:
-                    g.round_stage = RoundStage.END
+                    g.round_stage = RS_END
                     g.counted = ()
                     g.stack.append(RoundTriggers("round_end"))
                     return None
@@ -163,7 +171,7 @@ class NextTurn(Task):
                 else:
                     keep.append(c)
             g.void[p] = keep
-        g.round_stage = RoundStage.START
+        g.round_stage = RS_START
         return None
 
 
@@ -195,7 +203,7 @@ def first_turn_reveal(g: Table) -> int:
             g.shuffle_deck(p)
             if g.deck[p]:
                 top = g.ctype[g.deck[p][-1]]
-                g.see(None, Event.FIRST_TURN_REVEAL, p, top)
+                g.see(None, EV_FIRST_TURN_REVEAL, p, top)
                 g.pub_deck[p].setdefault(top, 1)  # everyone saw it: at least one is in that deck
             speeds.append(g.c_speed[g.deck[p][-1]] if g.deck[p] else 0)
         if speeds[0] != speeds[1]:
@@ -225,12 +233,12 @@ class RoundTriggers(Task):
                 y = g.field[p][s]
                 ops = g.cards[g.ctype[y]].field.get(self.kind) if y != NO else None
                 if ops:
-                    found.setdefault(g.field_speed(p, s), [[], []])[p].append(Effect(ops, p, y, EffectZone.FIELD, 0))
+                    found.setdefault(g.field_speed(p, s), [[], []])[p].append(Effect(ops, p, y, EZ_FIELD, 0))
             if self.kind == "round_end":
                 for c in g.void[p]:
                     ops = g.cards[g.ctype[c]].void.get("round_end")
                     if ops and not g.facedown[c] and not g.frozen[c]:
-                        found.setdefault(g.c_speed[c], [[], []])[p].append(Effect(ops, p, c, EffectZone.VOID, 0))
+                        found.setdefault(g.c_speed[c], [[], []])[p].append(Effect(ops, p, c, EZ_VOID, 0))
         push_in_trigger_order(g, found)
         return None
 
@@ -288,14 +296,14 @@ class Replace(Task):
             y = g.take_from(g.hand[p], a - A_CARD)
             g.hand_out(p, y, public=True)
         g.enter_field(p, self.slot, y)
-        g.see(None, Event.ENTERED, p, self.slot, g.ctype[y])
+        g.see(None, EV_ENTERED, p, self.slot, g.ctype[y])
         triggers = g.stack[self.at] if self.at != NO else None
         if isinstance(triggers, EntryTriggers):
             triggers.entered = (*triggers.entered, (p, self.slot, y))
         else:  # a lone replacement (scenario tests): its entry effect triggers at once
             ops = g.cards[g.ctype[y]].field.get("on_entry")
             if ops:
-                g.stack.append(Effect(ops, p, y, EffectZone.FIELD, g.banish_count))
+                g.stack.append(Effect(ops, p, y, EZ_FIELD, g.banish_count))
 
 
 class EntryTriggers(Task):
@@ -315,7 +323,7 @@ class EntryTriggers(Task):
             ops = g.cards[g.ctype[y]].field.get("on_entry")
             if ops and g.field[p][s] == y:
                 found.setdefault(g.field_speed(p, s), [[], []])[p].append(
-                    Effect(ops, p, y, EffectZone.FIELD, g.banish_count))
+                    Effect(ops, p, y, EZ_FIELD, g.banish_count))
         push_in_trigger_order(g, found)
         return None
 
@@ -348,7 +356,7 @@ class Turn(Task):
         p, s = self.seat, self.slot
         if self.stage == 0:
             y = self.yid = g.field[p][s]
-            g.see(None, Event.TURN, p, s, g.ctype[y])
+            g.see(None, EV_TURN, p, s, g.ctype[y])
             g.turn_round[y] = g.round
             g.last_turn = g.last_trigger = p
             g.slowed[y] = 0  # Slow lasts until the start of the Yokai's next Turn
@@ -400,4 +408,4 @@ class VoidPlay(Task):
         g.to_void(p, c)
         ops = g.cards[g.ctype[c]].void.get("on_entry")
         if ops:
-            g.stack.append(Effect(ops, p, c, EffectZone.NONE, g.banish_count))
+            g.stack.append(Effect(ops, p, c, EZ_NONE, g.banish_count))

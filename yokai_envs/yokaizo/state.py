@@ -90,6 +90,25 @@ class Decision(IntEnum):
     EFFECT = 9
 
 
+# Members bound once to module names for the per-step rules paths: Python 3.11 reads
+# ``Event.X`` through the enum metaclass, over ten times slower than a global.
+EV_BURNED = Event.BURNED
+EV_DREW = Event.DREW
+EV_ENTERED = Event.ENTERED
+EV_FIRST_TURN_REVEAL = Event.FIRST_TURN_REVEAL
+EV_LIMBO_TO_DECK = Event.LIMBO_TO_DECK
+EV_REVEALED = Event.REVEALED
+EV_ROUND = Event.ROUND
+EV_SHUFFLED = Event.SHUFFLED
+EV_TOKEN = Event.TOKEN
+EV_TO_HAND = Event.TO_HAND
+EV_TO_LIMBO = Event.TO_LIMBO
+EV_TO_VOID = Event.TO_VOID
+EV_TURN = Event.TURN
+RS_END, RS_START, RS_TURNS = RoundStage.END, RoundStage.START, RoundStage.TURNS
+EZ_FIELD, EZ_NONE, EZ_VOID = EffectZone.FIELD, EffectZone.NONE, EffectZone.VOID
+
+
 class PickVerb(StrEnum):
     """What an effect's run of choices does (one-hot in the ``decision`` block, in this order)."""
 
@@ -208,7 +227,7 @@ class Table:
         self.hidden_setup = True   # Field picks are face-down until the simultaneous reveal
         self.round = 0
         self.tier = BIG_TIER
-        self.round_stage = RoundStage.START
+        self.round_stage = RS_START
         self.turns_this_round = 0
         self.counted: tuple[int, ...] = ()  # the Yokai counted at the current Speed tier
         # per seat: names of Yokai that took their Turn this Round and Returned to hand; the next
@@ -237,7 +256,7 @@ class Table:
         things stand: it has not taken one, and it was counted at this tier or its Speed tier is
         still to come (one Turn per Yokai per Round, R12; the tier inventory, R11 and R29)."""
         y = self.field[p][s]
-        if y == NO or self.round_stage != RoundStage.TURNS or self.turn_round[y] == self.round:
+        if y == NO or self.round_stage != RS_TURNS or self.turn_round[y] == self.round:
             return False
         return self.tier >= BIG_TIER or y in self.counted or self.field_speed(p, s) < self.tier
 
@@ -291,7 +310,7 @@ class Table:
         self.deck_bound[p] = known
         self.rng.shuffle(self.deck[p])
         self.known_top[p] = NO
-        self.see(None, Event.LIMBO_TO_DECK, p)
+        self.see(None, EV_LIMBO_TO_DECK, p)
         return True
 
     def can_take_top(self, p: int) -> bool:
@@ -332,19 +351,20 @@ class Table:
     def shuffle_deck(self, p: int) -> None:
         self.rng.shuffle(self.deck[p])
         self.known_top[p] = NO
-        self.see(None, Event.SHUFFLED, p)
+        self.see(None, EV_SHUFFLED, p)
 
     def draw(self, p: int, n: int) -> None:
+        hand = self.hand[p]
         for _ in range(n):
             c = self.take_top(p)
             if c == NO:
                 return
-            self.hand[p].append(c)
+            hand.append(c)
             if self.top_was_known:
                 gain(self.pub_hand[p], self.ctype[c])
-                self.see(None, Event.DREW, p, self.ctype[c])
-            else:
-                self.see_card(Event.DREW, p, c)
+                self.see(None, EV_DREW, p, self.ctype[c])
+            elif self._seen is not None:  # see_card, asked only when recording (draws are hot)
+                self.see_card(EV_DREW, p, c)
 
     def hand_out(self, p: int, c: int, public: bool) -> None:
         """Bookkeeping for card ``c`` leaving seat ``p``'s hand, seen by everyone or not."""
@@ -357,7 +377,7 @@ class Table:
         """A card everyone saw goes to its owner's hand (Return, Swap, Haunt)."""
         self.hand[p].append(c)
         gain(self.pub_hand[p], self.ctype[c])
-        self.see(None, Event.TO_HAND, p, self.ctype[c])
+        self.see(None, EV_TO_HAND, p, self.ctype[c])
 
     def take_from(self, zone: list[int], ctype: int) -> int:
         """Remove one card of type ``ctype`` from ``zone`` (copies are interchangeable)."""
@@ -372,7 +392,7 @@ class Table:
         self.up[c] = self.blighted[c] = self.frozen[c] = self.facedown[c] = 0
         p = c // CARDS_PER_SEAT
         self.limbo[p].append(c)
-        self.see(None, Event.TO_LIMBO, p, self.ctype[c])
+        self.see(None, EV_TO_LIMBO, p, self.ctype[c])
 
     def to_void(self, p: int, c: int, face_down: bool = False, seen: bool = False) -> None:
         """Card ``c`` enters seat ``p``'s Void (``face_down``: a Token, which only its owner sees
@@ -381,11 +401,11 @@ class Table:
         self.facedown[c] = 1 if face_down else 0
         self.void[p].append(c)
         if face_down and not seen:
-            self.see_card(Event.TOKEN, p, c)
+            self.see_card(EV_TOKEN, p, c)
         elif face_down:
-            self.see(None, Event.TOKEN, p, self.ctype[c])
+            self.see(None, EV_TOKEN, p, self.ctype[c])
         else:
-            self.see(None, Event.TO_VOID, p, self.ctype[c])
+            self.see(None, EV_TO_VOID, p, self.ctype[c])
 
     def burn_card(self, c: int, seen: bool) -> None:
         """Burn: the card goes face-down to its owner's Grave (1 Soul there); ``seen``: everyone
@@ -395,9 +415,9 @@ class Table:
         self.burned[p].append(c)
         if seen:
             gain(self.pub_burned[p], self.ctype[c])
-            self.see(None, Event.BURNED, p, self.ctype[c])
+            self.see(None, EV_BURNED, p, self.ctype[c])
         else:
-            self.see_card(Event.BURNED, p, c)
+            self.see_card(EV_BURNED, p, c)
         self.check_win()
 
     def enter_field(self, p: int, s: int, c: int) -> None:
@@ -407,13 +427,13 @@ class Table:
         # by its name (copies look alike), so the entering card takes that Yokai's record
         acted = self.acted_in_hand[p]
         t = self.ctype[c]
-        if acted.get(t, 0) and self.round_stage == RoundStage.TURNS:
+        if acted.get(t, 0) and self.round_stage == RS_TURNS:
             lose(acted, t)
             self.turn_round[c] = self.round
         else:
             self.turn_round[c] = 0
         self.enter_round[c] = self.round
-        self.enter_tier[c] = self.tier if self.round_stage == RoundStage.TURNS else BIG_TIER
+        self.enter_tier[c] = self.tier if self.round_stage == RS_TURNS else BIG_TIER
 
     def check_win(self) -> None:
         if self.winner != NO:

@@ -11,7 +11,7 @@ from yokai_envs.yyh_tcg import effects as fx
 from yokai_envs.yyh_tcg.actions import Block
 from yokai_envs.yyh_tcg.cards import CardType, Timing
 from yokai_envs.yyh_tcg.rules import Rules
-from yokai_envs.yyh_tcg.state import MIN_DAMAGE_DISCARD, PASSABLE, Attachment, DiscardFor, Phase, Slot
+from yokai_envs.yyh_tcg.state import MIN_DAMAGE_DISCARD, PASSABLE, Attachment, DiscardFor, Phase, PlayerState, Slot
 
 # Members bound once to module names for these per-step paths: Python 3.11 resolves every
 # ``Phase.X`` attribute through the enum metaclass's __getattr__ hook, about five times slower
@@ -41,88 +41,96 @@ class Decisions(Rules):
     #: timing -> per card id, the Spirit to play it as an Event of that timing, else NO_EVENT
     #: (built once per game from the pool)
     event_spirit: dict[Timing, list[int]]
+    #: timing -> (Spirit, card id) of every Event of that timing, cheapest first (built once per game)
+    events_by_cost: dict[Timing, list[tuple[int, int]]]
 
     def new_game(self, decks: list[tuple[str, list[int]]]) -> None:
         super().new_game(decks)
         self.settle()
 
     def legal(self) -> np.ndarray:
-        """A fresh mask for the pending decision."""
-        t = self.table
-        mask = np.zeros(t.size, dtype=bool)
+        """A fresh mask for the pending decision (the actions of :meth:`legal_actions_now`)."""
+        mask = np.zeros(self.table.size, dtype=bool)
+        mask[self.legal_actions_now()] = True
+        return mask
+
+    def legal_actions_now(self) -> list[int]:
+        """The legal actions of the pending decision, ascending and each once (a fresh list).
+
+        Listed directly rather than read off a mask: search rollouts and the forced-pass check
+        of :meth:`settle` need only the list, and building one is cheaper than a mask."""
         phase = self.phase
         if phase == P_OVER:
-            return mask
+            return []
+        t = self.table
         seat = self.decider
         me = self.players[seat]
         cards = self.pool.cards
+        out: list[int]
         if phase == P_SETUP:
-            for cid in me.deck:
-                if cards[cid].is_character:
-                    mask[t.pick(cid)] = True
-            return mask
-        if phase == P_DISCARD:
-            for cid in me.hand:
-                mask[t.DISCARD + cid] = True
-            return mask
-        if phase == P_ATTACK:
-            for option in self.affordable_attacks():
-                mask[option.action] = True
-            return mask
-        if phase == P_MIN_DAMAGE:
-            mask[t.MIN_DAMAGE] = True
-            mask[t.DONE] = True
-            return mask
-        if phase == P_SEARCH:
-            kind = self.choices[0][2]
-            for cid in me.deck:
-                if cards[cid].type == kind:
-                    mask[t.SEARCH + cid] = True
-            return mask
-        if phase == P_PAY:
+            pick = t.pick
+            out = [pick(cid) for cid in me.deck if cards[cid].is_character]
+        elif phase == P_DISCARD:
+            first = t.DISCARD
+            out = [first + cid for cid in me.hand]
+        elif phase == P_ATTACK:
+            out = [option.action for option in self.affordable_attacks()]
+        elif phase == P_MIN_DAMAGE:
+            out = [t.MIN_DAMAGE, t.DONE]
+        elif phase == P_SEARCH:
+            kind, first = self.choices[0][2], t.SEARCH
+            out = [first + cid for cid in me.deck if cards[cid].type == kind]
+        elif phase == P_PAY:
             slot = self.slot_at(seat, self.choices[0][2])
-            for att in slot.attached:
-                if not att.face_up and cards[att.card].cost <= me.spirit:
-                    mask[t.pay(att.card)] = True
-            return mask
-        mask[t.DONE] = True
+            out = [t.pay(att.card) for att in slot.attached if not att.face_up and cards[att.card].cost <= me.spirit]
+        else:
+            out = self._passable_actions(phase, me)
+            if len(out) == 1:  # the pass alone (the common case of a passable phase)
+                return out
+        if len(out) > 1:
+            out = sorted(set(out))
+        return out
+
+    def _passable_actions(self, phase: Phase, me: PlayerState) -> list[int]:
+        """The actions of a passable phase (Draw, Main, part 2, part 4), unsorted: the pass first,
+        then the abilities and the cards of the hand that can be played now."""
+        t = self.table
+        out = [t.DONE]
         ability_of = t.ability_of
-        for cid in self._usable_abilities(seat, ABILITY_PHASE_TIMING[phase]):
-            mask[ability_of[cid]] = True
+        for cid in self._usable_abilities(self.decider, ABILITY_PHASE_TIMING[phase]):
+            out.append(ability_of[cid])
+        hand = me.hand
+        if not hand:
+            return out
         spirit = me.spirit
+        cards = self.pool.cards
         if phase == P_MAIN:
             n_side = len(me.sideline)
             fifth_of, event_of, attach_of = t.fifth_of, t.event_of, t.attach_of
-            for cid in me.hand:
+            for cid in hand:
                 card = cards[cid]
                 kind = card.type
                 if kind == CHARACTER:
                     if not me.fifth_placed:
-                        mask[fifth_of[cid]] = True
+                        out.append(fifth_of[cid])
                 elif kind == EVENT:
                     if card.timing == T_MAIN and card.spirit <= spirit:
-                        mask[event_of[cid]] = True
+                        out.append(event_of[cid])
                 else:
                     base = attach_of[cid]
                     if me.fighter is not None and card.cost <= spirit:
-                        mask[base] = True
+                        out.append(base)
                     if n_side:
-                        mask[base + 1:base + 1 + n_side] = True
+                        out.extend(range(base + 1, base + 1 + n_side))
         elif phase == P_USE:
-            event_of = t.event_of
-            for cid in me.hand:
-                card = cards[cid]
-                if card.type == EVENT and card.timing == T_USE and card.spirit <= spirit:
-                    mask[event_of[cid]] = True
-            if me.hand and self.rage_used < fx.bonus(me, "rage"):
-                mask[t.RAGE] = True
+            costs, event_of = self.event_spirit[T_USE], t.event_of
+            out.extend([event_of[cid] for cid in hand if costs[cid] <= spirit])
+            if self.rage_used < fx.bonus(me, "rage"):
+                out.append(t.RAGE)
         elif phase == P_ABILITIES:  # part 4: the attacker, then the defender
-            event_of = t.event_of
-            for cid in me.hand:
-                card = cards[cid]
-                if card.type == EVENT and card.timing == T_ATTACK and card.spirit <= spirit:
-                    mask[event_of[cid]] = True
-        return mask
+            costs, event_of = self.event_spirit[T_ATTACK], t.event_of
+            out.extend([event_of[cid] for cid in hand if costs[cid] <= spirit])
+        return out
 
     def act(self, action: int) -> None:
         """Apply a legal action for ``decider``, then skip forced passes."""
@@ -227,7 +235,7 @@ class Decisions(Rules):
 
     def settle(self) -> None:
         """Skip decisions whose only legal option is to pass, when that is a public fact; cache
-        the next real mask.
+        the next real decision's legal actions.
 
         A pass forced only by the hidden hand is still asked (the Main step with cards in hand;
         part 2 while the hand may hold an affordable "when you use an attack" Event): skipping
@@ -236,7 +244,7 @@ class Decisions(Rules):
             if self.winner is not None:
                 self.phase = P_OVER
                 self.decider = -1
-                self.pending_mask = self.legal()
+                self.pending_actions = []
                 return
             if self.choices:  # owed choices come first (a search, paying for turned-up cards)
                 kind, seat, arg = self.choices[0]
@@ -251,7 +259,7 @@ class Decisions(Rules):
                     self.choice_return = (self.phase, self.decider)
                 self.phase = P_SEARCH if kind == "search" else P_PAY
                 self.decider = seat
-                self.pending_mask = self.legal()
+                self.pending_actions = self.legal_actions_now()
                 return
             if self.phase == P_SEARCH or self.phase == P_PAY:  # all made: play goes on
                 if self.end_turn_after_choices:
@@ -260,12 +268,12 @@ class Decisions(Rules):
                 else:
                     self.phase, self.decider = self.choice_return
                 continue
-            mask = self.legal()
-            if self.phase in PASSABLE and mask[self.table.DONE] and np.count_nonzero(mask) == 1 \
+            actions = self.legal_actions_now()
+            if len(actions) == 1 and actions[0] == self.table.DONE and self.phase in PASSABLE \
                     and self._pass_is_public():
                 self._pass()
                 continue
-            self.pending_mask = mask
+            self.pending_actions = actions
             return
 
     def _pass_is_public(self) -> bool:
@@ -278,6 +286,12 @@ class Decisions(Rules):
             if not me.hand:
                 return True
             # the decklist is public: could any unseen card of it be an affordable Event here?
-            costs = self.event_spirit[T_USE if phase == P_USE else T_ATTACK]
-            return min(map(costs.__getitem__, me.hidden_cards() + me.deck), default=NO_EVENT) > me.spirit
+            # (asked card by card of the few Events of this timing the Spirit affords, cheapest
+            # first, rather than over every unseen card)
+            spirit = me.spirit
+            for cost, cid in self.events_by_cost[T_USE if phase == P_USE else T_ATTACK]:
+                if cost > spirit:
+                    break
+                if cid in me.hand or cid in me.deck or cid in me.face_down_cards():
+                    return False
         return True

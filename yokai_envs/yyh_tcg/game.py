@@ -71,6 +71,8 @@ class YYHGame(Decisions, Game):
                                            for c in self.pool.cards] for timing in Timing}
         self.event_spirit = {timing: [c.spirit if c.type == CardType.EVENT and c.timing == timing else NO_EVENT
                                       for c in self.pool.cards] for timing in Timing}
+        self.events_by_cost = {timing: sorted((spirit, cid) for cid, spirit in enumerate(costs) if spirit != NO_EVENT)
+                               for timing, costs in self.event_spirit.items()}
         decks = self.options["decks"]
         if not isinstance(decks, (tuple, list)) or len(decks) != 2:
             raise ConfigError(f"{self.env_id}: option decks must be a pair (deck for seat 0, deck for seat 1), "
@@ -125,7 +127,14 @@ class YYHGame(Decisions, Game):
         return self.pending_mask
 
     def _legal_actions(self) -> list[int]:
-        return self.pending_mask.nonzero()[0].tolist()
+        return self.pending_actions[:]
+
+    def legal_actions(self) -> list[int]:
+        # Game.legal_actions with is_over and _legal_actions spelled out: search rollouts ask
+        # this once per step
+        if self.winner is not None or self._cycles_capped or self.steps >= self.max_steps:
+            return []
+        return self.pending_actions[:]
 
     def _apply(self, action: int) -> None:
         self.act(action)
@@ -203,7 +212,7 @@ class YYHGame(Decisions, Game):
         """Own deck order; the opponent's hand, deck, face-down attachments and unrevealed picks."""
         hidden.resample_hidden(self, seat, rng)
         if self.winner is None:
-            self.pending_mask = self.legal()
+            self.pending_actions = self.legal_actions_now()
 
     def check_invariants(self) -> None:
         self.check_table()

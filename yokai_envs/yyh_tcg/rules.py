@@ -378,7 +378,8 @@ class Rules(TableState):
         costs = self.ability_spirit_at[timing]
         spirit = me.spirit
         out: list[int] = []
-        for slot in me.slots():
+        fighter = me.fighter  # me.slots() without building its list: asked at every passable decision
+        for slot in me.sideline if fighter is None else (fighter, *me.sideline):
             cid = slot.char
             if costs[cid] <= spirit and not slot.used and cid not in out:
                 out.append(cid)

@@ -179,7 +179,11 @@ class PlayerState:
 
     def hidden_cards(self) -> list[int]:
         """Hand and face-down attachments (where shown cards can be)."""
-        return self.hand + [a.card for s in self.slots() for a in s.attached if not (a.face_up or a.turned)]
+        return self.hand + self.face_down_cards()
+
+    def face_down_cards(self) -> list[int]:
+        """The face-down attachments (the hidden cards outside the hand)."""
+        return [a.card for s in self.slots() for a in s.attached if not (a.face_up or a.turned)]
 
     def slots(self) -> list[Slot]:
         """Characters on the field: the fighter first, then the Sideline in line order."""
@@ -197,7 +201,7 @@ class PlayerState:
 #: The attributes of the table that change during a game (``copy_state_from`` copies them).
 _TABLE_FIELDS = ("phase", "decider", "turn_player", "first_player", "turn_number", "revealed", "winner",
                  "attack", "attack_card", "power", "weaken", "extra_damage", "rage_used", "pending_discard",
-                 "after_discard", "pending_mask", "choices", "choice_return", "end_turn_after_choices")
+                 "after_discard", "pending_actions", "choices", "choice_return", "end_turn_after_choices")
 
 
 class TableState:
@@ -230,7 +234,9 @@ class TableState:
     turn_number: int
     revealed: bool               # both setup lines have been turned face-up
     winner: int | None           # seat, or -1 for a drawn game
-    pending_mask: np.ndarray     # the mask of the pending decision (forced passes skipped)
+    #: the legal actions of the pending decision, ascending (forced passes skipped; never
+    #: mutated, so clones share it)
+    pending_actions: list[int]
     #: choices the rules owe a player before play goes on, first first (a tuple: never mutated):
     #: ("search", seat, card type) or ("pay", seat, slot index: 0 = fighter, i = Sideline slot i)
     choices: tuple[tuple[str, int, Any], ...]
@@ -249,6 +255,18 @@ class TableState:
 
     if TYPE_CHECKING:  # Game.see (the Game contract); declared here for the rules mixins
         def see(self, seat: int | None, kind: int, *args: int) -> None: ...
+
+    @property
+    def pending_mask(self) -> np.ndarray:
+        """A fresh mask of the pending decision's legal actions."""
+        mask = np.zeros(self.table.size, dtype=bool)
+        mask[self.pending_actions] = True
+        return mask
+
+    @pending_mask.setter
+    def pending_mask(self, mask: np.ndarray) -> None:
+        # scenario builders that edited the state set the mask they recomputed
+        self.pending_actions = np.flatnonzero(mask).tolist()
 
     def clear_turn(self) -> None:
         """Forget this turn's attack and its modifiers."""
@@ -290,7 +308,7 @@ class TableState:
             if self.revealed and self.winner is None and p.fighter is None:
                 assert not p.sideline and not p.fifth_placed, "an empty Arena with someone to send"
         if self.winner is None:
-            assert self.pending_mask.any(), "no legal action while the game is running"
+            assert self.pending_actions, "no legal action while the game is running"
             if not self.revealed:
                 assert self.phase == Phase.SETUP
                 assert len(self.players[self.decider].slots()) < SETUP_PICKS

@@ -25,6 +25,7 @@ from tests.yyh_tcg.helpers import (
     take,
     to_main,
 )
+from yokai_envs.yyh_tcg.effects import attack_modifier
 from yokai_envs.yyh_tcg.game import YYHGame
 from yokai_envs.yyh_tcg.state import Phase
 
@@ -417,7 +418,7 @@ def test_item_passives_apply_on_the_fighter_and_character_passives_from_the_side
     attach(g, 1, "Spirit Armor", slot=0)
     assert g.defense_value(1) == 6
     g2 = new_game(URAMESHI, NEUTRAL, picks0=["Yusuke Urameshi", "Kazuma Kuwabara", "Kurama", "Hiei"], first=0)
-    assert g2.defense_value(0) == 5 + 1  # Kuwabara on the Sideline: "your fighter gets +1000 Defense"
+    assert g2.defense_value(0) == 4 + 1  # Yusuke 4 + Kuwabara on the Sideline: "your fighter gets +1000 Defense"
 
 
 def test_guard_lasts_until_the_owners_next_turn() -> None:
@@ -621,19 +622,23 @@ def test_team_bonus_needs_three_of_a_symbol_on_the_field() -> None:
 
 
 def test_bonus_extra_spirit() -> None:
-    g = new_game("Spirit World Agents", TOGURO, first=0)
-    assert g.players[0].spirit == 3
+    g = new_game(URAMESHI, TOGURO, first=0, first_turn=True)
+    assert g.players[0].bonus_team == "Urameshi"
+    assert g.players[0].spirit == 3  # 2 + the bonus's 1 in the Draw step
 
 
 def test_bonus_villain_hunter() -> None:
-    g = new_game(URAMESHI, TOGURO, picks0=["Yusuke Urameshi", "Kurama", "Hiei", "Genkai"], first=0)
+    g = new_game("Spirit World Agents", TOGURO, picks0=["Koenma", "Botan", "George Saotome", "Itsuki"], first=0)
+    assert g.players[0].bonus_team == "Spirit World"
     to_main(g)
     g.players[0].deck.extend(g.players[0].hand)
     g.players[0].hand.clear()
     refresh(g)
     done(g)
     clear_hand(g, 0)
-    play(g, "use printed attack 1")  # Right Hook 5 + 4 villains in play = 9 vs Younger Toguro 7 -> 1
+    # Pacifier Beam 5 + 4 villains in play = 9 vs Younger Toguro 6 + Bui's 1000 = 7 -> 1 (5 alone: none)
+    assert attack_modifier(g, 0) == 4 and g.defense_value(1) == 7  # the bonus: 4 villains on the field
+    play(g, "use printed attack 1")
     assert g.players[1].fighter.damage == 1
 
 

@@ -86,8 +86,9 @@ class HeuristicAgent(Agent):
                       or "search" in dict(cards[t.decoded[a][1]].effects)]
             return events[0] if events else t.DONE
         best_own = max((a.value for a in cards[me.fighter.char].attacks), default=0)
-        # keep enough Spirit for the fighter's strongest printed attack
-        reserve = max((a.spirit for a in cards[me.fighter.char].attacks), default=0)
+        # keep enough Spirit for the fighter's strongest printed attack (none in the game's
+        # first turn, which has no Attack step)
+        reserve = max((a.spirit for a in cards[me.fighter.char].attacks), default=0) if g.turn_number > 1 else 0
         to_fighter = [a for a in by_block.get("attach", []) if t.decoded[a][2] == 0
                       and me.spirit - cards[t.decoded[a][1]].cost >= reserve]
         # Items that boost the fighter, or are free; an ability-only Item is not worth Spirit

@@ -92,12 +92,15 @@ def test_yyh_and_onmyoji_say_how_a_game_ended_and_who_moved_first() -> None:
         facts = game.outcome_facts()
         assert facts["first_player"] == game.first_player
         loser = 1 - game.winner
-        if facts["end"] == "deck out":  # the loser had to draw from an empty deck
+        if facts["end"].startswith("deck out"):  # the loser had to draw from an empty deck
             assert not game.players[loser].deck and game.players[game.winner].wins < 3
+            # "no fighter": it happened while an Arena waited for a 5th character
+            empty_arena = any(p.fighter is None for p in game.players)
+            assert empty_arena == (facts["end"] == "deck out, no fighter")
         else:
             assert facts["end"] == "three match wins" and game.players[game.winner].wins == 3
         ends.add(facts["end"])
-    assert ends == {"deck out", "three match wins"}
+    assert {"deck out", "three match wins"} <= ends <= {"deck out", "deck out, no fighter", "three match wins"}
 
     result = run_balance(ONMYOJI, "heuristic", games=3, seed=0, env_options={"mode": "duel"},
                          choices=["Seimei", "Doman"])

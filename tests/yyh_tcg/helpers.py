@@ -10,8 +10,13 @@ TOGURO = "Toguro Brothers"
 
 
 def new_game(deck0=URAMESHI, deck1=TOGURO, picks0: list[str] | None = None,
-             picks1: list[str] | None = None, first: int = 0, **options) -> YYHGame:
-    """A game right after the reveal, with ``first`` as the first player (seed searched)."""
+             picks1: list[str] | None = None, first: int = 0, first_turn: bool = False,
+             **options) -> YYHGame:
+    """A game right after the reveal, with ``first`` as the first player (seed searched).
+
+    The game's first turn has no Attack step (RULES_NOTES ruling 3), so unless ``first_turn``
+    the position is numbered as the first player's second turn (turn 3), where it may attack;
+    hands and Spirit stay those of the first turn (scenarios set what they need)."""
     for seed in range(200):
         g = YYHGame(decks=(deck0, deck1), **options)
         g.reset(seed)
@@ -21,6 +26,8 @@ def new_game(deck0=URAMESHI, deck1=TOGURO, picks0: list[str] | None = None,
             for name in picks:
                 g.step(g.table.pick(cid(g, name)))
         if g.first_player == first:
+            if not first_turn:
+                g.turn_number = 3
             return g
     raise AssertionError("no seed gives that first player")
 
@@ -110,9 +117,9 @@ NEUTRAL = {
 
 
 def neutral_game(first: int = 0, picks0: list[str] | None = None, picks1: list[str] | None = None,
-                 empty_hands: bool = True) -> YYHGame:
+                 empty_hands: bool = True, first_turn: bool = False) -> YYHGame:
     """Both seats play NEUTRAL with M1 as fighter, then Rinku, Jin, Seiryu; hands emptied."""
-    g = new_game(NEUTRAL, NEUTRAL, picks0, picks1, first)
+    g = new_game(NEUTRAL, NEUTRAL, picks0, picks1, first, first_turn)
     if empty_hands:
         for p in g.players:
             p.deck.extend(p.hand)

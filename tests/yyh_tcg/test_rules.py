@@ -25,6 +25,7 @@ from tests.yyh_tcg.helpers import (
     take,
     to_main,
 )
+from yokai_envs.yyh_tcg.effects import attack_modifier
 from yokai_envs.yyh_tcg.game import YYHGame
 from yokai_envs.yyh_tcg.state import Phase
 
@@ -75,14 +76,19 @@ def test_reveal_shuffles_flips_coin_and_deals_four() -> None:
     assert firsts == {0, 1}
 
 
-def test_second_turn_draws_two_and_gains_two() -> None:
-    g = neutral_game(first=0)
+def test_first_turn_has_no_attack_and_the_second_draws_two_and_gains_two() -> None:
+    """Ruling 3: the game's first turn ends after its Main step (no Attack step, though an
+    attack is affordable); the second player's first turn draws two and gains two."""
+    g = neutral_game(first=0, first_turn=True)
+    assert g.turn_number == 1 and g.affordable_attacks()
     to_main(g)
     done(g)
-    assert g.phase == Phase.ATTACK and g.turn_number == 1  # the first player may attack on turn 1
-    play(g, "use printed attack 1")
-    assert g.turn_player == 1
+    assert g.turn_number == 2 and g.turn_player == 1 and g.phase != Phase.ATTACK
+    assert all(p.fighter.damage == 0 for p in g.players)
     assert len(g.players[1].hand) == 2 and g.players[1].spirit == 2
+    to_main(g)
+    done(g)
+    assert g.phase == Phase.ATTACK and g.turn_player == 1  # from the second turn on, attacks are made
 
 
 # ---------------------------------------------------------------- draw step
@@ -412,7 +418,7 @@ def test_item_passives_apply_on_the_fighter_and_character_passives_from_the_side
     attach(g, 1, "Spirit Armor", slot=0)
     assert g.defense_value(1) == 6
     g2 = new_game(URAMESHI, NEUTRAL, picks0=["Yusuke Urameshi", "Kazuma Kuwabara", "Kurama", "Hiei"], first=0)
-    assert g2.defense_value(0) == 5 + 1  # Kuwabara on the Sideline: "your fighter gets +1000 Defense"
+    assert g2.defense_value(0) == 4 + 1  # Yusuke 4 + Kuwabara on the Sideline: "your fighter gets +1000 Defense"
 
 
 def test_guard_lasts_until_the_owners_next_turn() -> None:
@@ -536,6 +542,7 @@ def test_drawing_from_an_empty_deck_loses() -> None:
     done(g)
     play(g, "use printed attack 1")
     assert g.is_terminal and g.winner == 0  # seat 1 had to draw 2 with 1 card
+    assert g.outcome_facts()["end"] == "deck out"
 
 
 def test_milling_an_empty_deck_does_not_lose() -> None:
@@ -587,6 +594,23 @@ def test_nobody_attacks_an_empty_arena() -> None:
     assert Phase.ATTACK not in phases and not g.is_terminal
 
 
+def test_a_deck_out_while_an_arena_waits_for_its_fifth_is_told_apart() -> None:
+    """Ruling 21: with nobody in line the Arena waits, so a game that runs out of fighters ends
+    when a player must draw from an empty deck; ``yokai balance`` counts it as its own ending."""
+    g = _attack_setup()
+    g.players[1].deck.extend(s.char for s in g.players[1].sideline)
+    g.players[1].sideline = []
+    p1 = g.players[1]
+    p1.discard.extend(p1.deck[1:])  # one card left to draw (moved, so every card stays somewhere)
+    p1.deck = p1.deck[:1]
+    g.players[1].fighter.damage = 3
+    refresh(g)
+    done(g)
+    play(g, "use printed attack 1")  # the match ends; seat 1 must draw 2 from a 1-card deck
+    assert g.is_terminal and g.winner == 0 and g.players[1].fighter is None
+    assert g.outcome_facts() == {"end": "deck out, no fighter", "first_player": 0}
+
+
 # ---------------------------------------------------------------- Team Bonus
 def test_team_bonus_needs_three_of_a_symbol_on_the_field() -> None:
     g = new_game("Spirit World Agents", TOGURO, picks0=["Genkai", "Koenma", "Botan", "Ayame"], first=0)
@@ -598,19 +622,23 @@ def test_team_bonus_needs_three_of_a_symbol_on_the_field() -> None:
 
 
 def test_bonus_extra_spirit() -> None:
-    g = new_game("Spirit World Agents", TOGURO, first=0)
-    assert g.players[0].spirit == 3
+    g = new_game(URAMESHI, TOGURO, first=0, first_turn=True)
+    assert g.players[0].bonus_team == "Urameshi"
+    assert g.players[0].spirit == 3  # 2 + the bonus's 1 in the Draw step
 
 
 def test_bonus_villain_hunter() -> None:
-    g = new_game(URAMESHI, TOGURO, picks0=["Yusuke Urameshi", "Kurama", "Hiei", "Genkai"], first=0)
+    g = new_game("Spirit World Agents", TOGURO, picks0=["Koenma", "Botan", "George Saotome", "Itsuki"], first=0)
+    assert g.players[0].bonus_team == "Spirit World"
     to_main(g)
     g.players[0].deck.extend(g.players[0].hand)
     g.players[0].hand.clear()
     refresh(g)
     done(g)
     clear_hand(g, 0)
-    play(g, "use printed attack 1")  # Right Hook 5 + 4 villains in play = 9 vs Younger Toguro 7 -> 1
+    # Pacifier Beam 5 + 4 villains in play = 9 vs Younger Toguro 6 + Bui's 1000 = 7 -> 1 (5 alone: none)
+    assert attack_modifier(g, 0) == 4 and g.defense_value(1) == 7  # the bonus: 4 villains on the field
+    play(g, "use printed attack 1")
     assert g.players[1].fighter.damage == 1
 
 
@@ -779,6 +807,9 @@ def test_a_forced_pass_in_part_two_is_asked_whatever_the_hidden_hand() -> None:
         for _seat in (0, 1):
             for name in ("M1", "Rinku", "Jin", "Seiryu"):
                 play(g, f"setup: put {name} on the field")
+        first = g.current_player
+        while g.current_player == first:  # the game's first turn has no Attack step (ruling 3)
+            done(g)
         attacker = g.current_player
         p = g.players[attacker]
         keep = cid(g, card)

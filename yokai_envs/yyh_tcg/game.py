@@ -34,7 +34,7 @@ _TABLES: dict[int, tuple[ActionTable, Observer, dict[str, list[int]]]] = {}
 class YYHGame(Decisions, Game):
     """The Game contract over the rules (``Decisions`` -> ``Rules`` -> ``TableState``)."""
 
-    env_id = "yyh_tcg_v1"
+    env_id = "yyh_tcg_v2"
     OPTIONS: ClassVar[dict[str, Any]] = {"decks": ("random", "random"), "cards": None}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [
         {}, {"decks": ("Urameshi Detectives", "Toguro Brothers")}]
@@ -47,12 +47,19 @@ class YYHGame(Decisions, Game):
     EVENT_ARGS = EVENT_ARGS
 
     def outcome_facts(self) -> dict[str, Any]:
-        """How the game ended (``three match wins``, ``deck out``: a player had to draw from an
-        empty deck, or ``step cap``) and who took the first turn, for ``yokai balance``."""
+        """How the game ended and who took the first turn, for ``yokai balance``. Endings:
+        ``three match wins``; ``deck out`` (a player had to draw from an empty deck);
+        ``deck out, no fighter`` (the same while an Arena stood empty, waiting for a 5th
+        character: the rulebook has no no-fighter ending, ruling 21, so this is how a game
+        that ran out of fighters ends); ``step cap``."""
         facts: dict[str, Any] = {"end": "step cap" if self.is_truncated else "end", "first_player": self.first_player}
         if self.winner is not None and self.winner >= 0:
-            won_matches = self.players[self.winner].wins >= WINS_NEEDED
-            facts["end"] = "three match wins" if won_matches else "deck out"
+            if self.players[self.winner].wins >= WINS_NEEDED:
+                facts["end"] = "three match wins"
+            elif any(p.fighter is None for p in self.players):
+                facts["end"] = "deck out, no fighter"
+            else:
+                facts["end"] = "deck out"
         return facts
 
     def __init__(self, **options: Any) -> None:

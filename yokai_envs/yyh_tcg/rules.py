@@ -243,9 +243,12 @@ class Rules(TableState):
             self.start_turn(1 - seat)
 
     def begin_attack(self) -> None:
-        """Part 1 starts; with no affordable attack, or no opposing fighter to attack (the
-        opponent's Arena waits for its 5th character), the Attack step (and turn) ends."""
-        if self.players[1 - self.turn_player].fighter is not None and self.affordable_attacks():
+        """Part 1 starts; the Attack step (and turn) ends at once in the game's first turn
+        (RULES_NOTES ruling 3: the first player does not attack before the other has had a
+        turn), with no affordable attack, or with no opposing fighter to attack (the opponent's
+        Arena waits for its 5th character)."""
+        if self.turn_number > 1 and self.players[1 - self.turn_player].fighter is not None \
+                and self.affordable_attacks():
             self.phase = Phase.ATTACK
         else:
             self.end_turn()

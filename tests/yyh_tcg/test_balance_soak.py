@@ -1,0 +1,28 @@
+"""Issue 21's fairness targets for the YYH starter decks, re-measured (BALANCE.md has the full
+tables): a content change that unbalances the decks, the first turn or the endings fails here."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.arena.balance import run_balance
+from yokai_envs.yyh_tcg.env import raw_env
+
+ENV_ID = raw_env.metadata["name"]
+
+
+@pytest.mark.soak
+def test_starter_decks_first_player_and_endings_meet_the_targets() -> None:
+    """60 deals per pairing in both seat orders = 2,520 heuristic games on seed 0 (about 30 s):
+    every deck in [0.40, 0.60] against the field, the first player at most 0.55, deck-out
+    endings (with or without an empty Arena) at most 10%. Deterministic for the seed."""
+    result = run_balance(ENV_ID, "heuristic", games=60, seed=0)
+    assert result.overall["games"] == 2520
+    rates = {row["choice"]: row["win_rate"] for row in result.field_rows}
+    assert len(rates) == 7
+    assert all(0.40 <= rate <= 0.60 for rate in rates.values()), rates
+    assert result.overall["first_player"]["win_rate"] <= 0.55
+    endings = result.overall["endings"]
+    deck_outs = sum(e["share"] for cause, e in endings.items() if cause.startswith("deck out"))
+    assert deck_outs <= 0.10, endings
+    assert set(endings) <= {"three match wins", "deck out", "deck out, no fighter"}

@@ -107,3 +107,13 @@ def test_yyh_and_onmyoji_say_how_a_game_ended_and_who_moved_first() -> None:
     solo = make_game(ONMYOJI, mode="solo")
     solo.reset(0)
     assert "final_first" not in solo.outcome_facts()
+
+
+def test_yokaizo_endings_are_named_by_cause_and_first_player_is_reported() -> None:
+    from yokai_envs.yokaizo.state import EndCause
+
+    result = run_balance(YOKAIZO, "heuristic", games=2, seed=1, choices=DECKS[:2])
+    assert set(result.overall["endings"]) <= {*map(str, EndCause), "step cap"}
+    assert "end" not in result.overall["endings"]  # every finished game names its cause
+    first = result.overall["first_player"]
+    assert first["games"] == 4 and first["ci_low"] <= first["win_rate"] <= first["ci_high"]

@@ -32,7 +32,7 @@ RETIRED: dict[str, tuple[str, str]] = {
     "onmyoji_v1": ("onmyoji_v2", "the Duel Final's first player (ruling R30), the Characters, the Solo levels and "
                    "Yokai cards changed for balance (issue 21)"),
     "yokaizo_v0": ("yokaizo_v2", "information states, a fuller observation and five rules fixes (issues 17, 18)"),
-    "yokaizo_v1": ("yokaizo_v2", "its ready decks and card data changed for balance (issue 21)"),
+    "yokaizo_v1": ("yokaizo_v2", "four ready decks changed for balance (issue 21)"),
 }
 
 

@@ -16,7 +16,7 @@ _ENV_MODULES: dict[str, str] = {
     "yonkai_no_yokai_v1": "yokai_envs.yonkai_no_yokai.env",
     "yyh_tcg_v2": "yokai_envs.yyh_tcg.env",
     "onmyoji_v2": "yokai_envs.onmyoji.env",
-    "yokaizo_v1": "yokai_envs.yokaizo.env",
+    "yokaizo_v2": "yokai_envs.yokaizo.env",
 }
 
 ENV_IDS: tuple[str, ...] = tuple(_ENV_MODULES)
@@ -33,7 +33,8 @@ RETIRED: dict[str, tuple[str, str]] = {
     "onmyoji_v0": ("onmyoji_v2", "Onmyoji records what each seat sees (issue 17) and its rules changed (issue 20)"),
     "onmyoji_v1": ("onmyoji_v2", "the Duel Final's first player (ruling R30), the Characters, the Solo levels and "
                    "Yokai cards changed for balance (issue 21)"),
-    "yokaizo_v0": ("yokaizo_v1", "information states, a fuller observation and five rules fixes (issues 17, 18)"),
+    "yokaizo_v0": ("yokaizo_v2", "information states, a fuller observation and five rules fixes (issues 17, 18)"),
+    "yokaizo_v1": ("yokaizo_v2", "four ready decks changed for balance (issue 21)"),
 }
 
 

@@ -147,3 +147,13 @@ def test_the_cli_prints_and_writes_the_comparison(tmp_path, capsys) -> None:
     assert balance_main(["--game", ONMYOJI, "--env-kwargs", '{"mode": "coop"}', "--agents", "heuristic:selfsh=1",
                          "--no-progress"]) == 2
     assert "did you mean 'selfish'" in capsys.readouterr().err
+
+
+def test_yokaizo_endings_are_named_by_cause_and_first_player_is_reported() -> None:
+    from yokai_envs.yokaizo.state import EndCause
+
+    result = run_balance(YOKAIZO, "heuristic", games=2, seed=1, choices=DECKS[:2])
+    assert set(result.overall["endings"]) <= {*map(str, EndCause), "step cap"}
+    assert "end" not in result.overall["endings"]  # every finished game names its cause
+    first = result.overall["first_player"]
+    assert first["games"] == 4 and first["ci_low"] <= first["win_rate"] <= first["ci_high"]

@@ -137,7 +137,7 @@ def test_a_retired_env_id_is_refused_naming_its_successor(monkeypatch) -> None:
     import yokai_envs
     from yokai_envs import registry
 
-    monkeypatch.setitem(registry.RETIRED, "yokaizo_v0", ("yokaizo_v1", "rules changed"))
+    monkeypatch.setitem(registry.RETIRED, "yokaizo_v1", ("yokaizo_v2", "rules changed"))
     for build in (yokai_envs.make, yokai_envs.make_game):
-        with pytest.raises(ValueError, match=r"'yokaizo_v0' was retired: rules changed; use 'yokaizo_v1'"):
-            build("yokaizo_v0")
+        with pytest.raises(ValueError, match=r"'yokaizo_v1' was retired: rules changed; use 'yokaizo_v2'"):
+            build("yokaizo_v1")

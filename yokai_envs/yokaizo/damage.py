@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from yokai_envs.yokaizo.actions import A_CARD, A_SOUL, A_TOPDECK, mark_hand_types
-from yokai_envs.yokaizo.state import NO, Decision, EffectZone, Event, Table, Task
+from yokai_envs.yokaizo.state import NO, Decision, EffectZone, EndCause, Event, Table, Task
 
 
 class Damage(Task):
@@ -118,7 +118,7 @@ def banish(g: Table, p: int, s: int) -> None:
     g.banish_count += 1
     if g.active is not None and g.active.yid == y:
         g.active = None
-    g.check_win()
+    g.check_win(EndCause.BANISH)
     ally = g.field[p][1 - s]
     if blighted and ally != NO and g.winner == NO:
         g.stack.append(Damage(p, 1 - s, ally, blighted, True))

@@ -1,4 +1,4 @@
-"""YOKAIZO (``yokaizo_v1``): 2-player yokai TCG as a PettingZoo AEC env.
+"""YOKAIZO (``yokaizo_v2``): 2-player yokai TCG as a PettingZoo AEC env.
 
 Options: ``decks="random"`` (two of the 10 ready decks drawn each reset) or ``decks=(a, b)`` with
 ready-deck names, YAML deck-file paths or lists of card names; ``max_steps`` (default 6000).
@@ -52,7 +52,7 @@ from yokai_envs.yokaizo.game import YokaizoGame
 
 class raw_env(YokaiAECEnv):
     game_class = YokaizoGame
-    metadata = {"name": "yokaizo_v1", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = {"name": "yokaizo_v2", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
 
 def env(**options):

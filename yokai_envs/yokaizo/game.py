@@ -22,13 +22,23 @@ class YokaizoGame(Table, Game):
     """Two-player YOKAIZO. Options: ``decks`` = ``"random"`` (two ready decks drawn each reset) or a
     pair ``(a, b)`` of ready-deck names, YAML deck paths or lists of card names; ``max_steps``."""
 
-    env_id: ClassVar[str] = "yokaizo_v1"
+    env_id: ClassVar[str] = "yokaizo_v2"
     OPTIONS: ClassVar[dict[str, Any]] = {"decks": "random"}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [{}, {"decks": ("Kitsune Blaze", "Kappa Tide")}]
 
     @classmethod
     def balance_axis(cls, options: dict[str, Any]) -> tuple[str, tuple[Any, ...], bool]:
         return "decks", tuple(ready_decks()), True
+    def outcome_facts(self) -> dict[str, Any]:
+        """How the game ended, for ``yokai balance``: ``end`` is an :class:`EndCause` (which card
+        took the loser's Grave to 13 Souls, or a Round without Turns) or ``step cap``, and
+        ``first_player`` the seat whose Yokai took the first Turn (absent if none was taken)."""
+        facts: dict[str, Any] = {"end": super().outcome_facts()["end"] if self.end_cause is None
+                                 else str(self.end_cause)}
+        if self.first_turn != NO:
+            facts["first_player"] = self.first_turn
+        return facts
+
     DEFAULT_MAX_STEPS: ClassVar[int] = 6000
     EVENT_ARGS: ClassVar[int] = EVENT_ARGS
 

@@ -283,14 +283,14 @@ def app_shield(g: Table, pk: Pick, a: int) -> None:
 def app_burn_deck(g: Table, pk: Pick, a: int) -> None:
     pk.left -= 1
     c = g.take_top(pk.seat)
-    g.burn_card(c, seen=g.top_was_known)
+    g.burn_card(c, seen=g.top_was_known, by=pk.seat)
 
 
 def app_burn_void(g: Table, pk: Pick, a: int) -> None:
     p, i = _void(pk, a)
     pk.left -= 1
     c = g.void[p].pop(i)
-    g.burn_card(c, seen=not g.facedown[c])
+    g.burn_card(c, seen=not g.facedown[c], by=pk.seat)
 
 
 def app_unburn(g: Table, pk: Pick, a: int) -> None:

@@ -31,6 +31,7 @@ from yokai_envs.yokaizo.state import (
     VOID_SLOTS,
     ActiveYokai,
     Decision,
+    EndCause,
     RoundTrigger,
     Table,
     Task,
@@ -127,6 +128,7 @@ class NextTurn(Task):
         if g.round_stage == RS_START:
             if g.round > 0 and g.turns_this_round == 0:
                 g.draw_game = True  # Ruling: a whole Round in which no Yokai can act ends the game.
+                g.end_cause = EndCause.NO_TURNS
                 return None
             g.round += 1
             g.acted_in_hand = [{}, {}]
@@ -359,6 +361,8 @@ class Turn(Task):
             g.see(None, EV_TURN, p, s, g.ctype[y])
             g.turn_round[y] = g.round
             g.last_turn = g.last_trigger = p
+            if g.first_turn == NO:
+                g.first_turn = p
             g.slowed[y] = 0  # Slow lasts until the start of the Yokai's next Turn
             g.active = ActiveYokai(p, s, y)
             g.turns_this_round += 1

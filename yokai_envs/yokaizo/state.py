@@ -59,6 +59,18 @@ class Event(IntEnum):
 EVENT_ARGS: Final = 4
 
 
+class EndCause(StrEnum):
+    """Why a game ended, for ``outcome_facts``: the loser's Grave reached 13 Souls (``WIN_SOULS``)
+    with the card that just entered it (a Banished Yokai, a card the loser Burned from its own
+    deck, or a Void card the winner Burned), or no Yokai could take a Turn for a whole Round (a
+    draw, RULES_NOTES R23). The step cap is the Game's own (``is_truncated``)."""
+
+    BANISH = "13 Grave Souls: a Banish"
+    OWN_BURN = "13 Grave Souls: own Burn"
+    ENEMY_BURN = "13 Grave Souls: Burned by the enemy"
+    NO_TURNS = "draw: a Round without Turns"
+
+
 class EffectZone(IntEnum):
     """Where a triggered effect's source must still be for it to resolve (NONE: no check)."""
 
@@ -239,6 +251,8 @@ class Table:
         self.banish_count = 0
         self.winner = NO
         self.draw_game = False
+        self.end_cause: EndCause | None = None
+        self.first_turn = NO       # seat whose Yokai took the game's first Turn
         self.decider = 0
         self.pending: np.ndarray | None = None
         self.stack: list[Task] = []
@@ -407,9 +421,9 @@ class Table:
         else:
             self.see(None, EV_TO_VOID, p, self.ctype[c])
 
-    def burn_card(self, c: int, seen: bool) -> None:
+    def burn_card(self, c: int, seen: bool, by: int) -> None:
         """Burn: the card goes face-down to its owner's Grave (1 Soul there); ``seen``: everyone
-        saw which card it was."""
+        saw which card it was; ``by``: the seat whose effect Burned it."""
         self.up[c] = self.blighted[c] = self.frozen[c] = self.facedown[c] = 0
         p = c // CARDS_PER_SEAT
         self.burned[p].append(c)
@@ -418,7 +432,7 @@ class Table:
             self.see(None, EV_BURNED, p, self.ctype[c])
         else:
             self.see_card(EV_BURNED, p, c)
-        self.check_win()
+        self.check_win(EndCause.OWN_BURN if by == p else EndCause.ENEMY_BURN)
 
     def enter_field(self, p: int, s: int, c: int) -> None:
         self.field[p][s] = c
@@ -435,10 +449,13 @@ class Table:
         self.enter_round[c] = self.round
         self.enter_tier[c] = self.tier if self.round_stage == RS_TURNS else BIG_TIER
 
-    def check_win(self) -> None:
+    def check_win(self, cause: EndCause) -> None:
+        """The first Grave to hold 13 Souls loses (R2); ``cause``: how the card that just entered
+        a Grave got there."""
         if self.winner != NO:
             return
         for p in (0, 1):
             if self.grave_souls(p) >= WIN_SOULS:
                 self.winner = 1 - p
+                self.end_cause = cause
                 return

@@ -40,6 +40,13 @@ ZERO_FLAGS = [[0] * (2 * k) for k in range(VOID_SLOTS + 1)]  # two flags per emp
 # astype + minimum + multiply); a zone holds at most all 80 cards
 THIRDS = np.minimum(np.arange(2 * CARDS_PER_SEAT + 1), 3).astype(np.float32)
 THIRDS *= 1 / 3
+
+
+def write_thirds(out: np.ndarray, at: int, idx: list[int], size: int) -> None:
+    """``out[at:at + size]`` = how often each index occurs in ``idx``, as min(count, 3) / 3."""
+    out[at:at + size] = THIRDS.take(np.bincount(idx, minlength=size)) if idx else 0.0
+
+
 # the scaled counts of the Field status and the globals, as lists indexed by the count: the very
 # doubles the expressions give (each zone holds at most all 80 cards)
 _UPTO = range(2 * CARDS_PER_SEAT + 1)
@@ -393,11 +400,7 @@ class Observer:
         for table, zone in zip(tables, zones):
             if zone:
                 idx += map(table.__getitem__, zone)
-        size = self.n_types * len(zones)
-        if idx:
-            out[at:at + size] = THIRDS.take(np.bincount(idx, minlength=size))
-        else:
-            out[at:at + size] = 0.0
+        write_thirds(out, at, idx, self.n_types * len(zones))
 
     def _known(self, out: np.ndarray, g: Table, seat: int) -> None:
         """Cards everyone knows to be in hidden places, per type /3."""
@@ -412,11 +415,7 @@ class Observer:
             for t, k in d.items():
                 idx += [base + t] * min(k, 3)
             base += n
-        at = self.known_at
-        if idx:
-            out[at:at + base] = THIRDS.take(np.bincount(idx, minlength=base))
-        else:
-            out[at:at + base] = 0.0
+        write_thirds(out, self.known_at, idx, base)
 
     def _tail(self, out: np.ndarray, g: Table, seat: int) -> None:
         """The globals and the decision block."""

@@ -1,4 +1,4 @@
-"""A casual player's heuristic for Onmyoji: three nights (``onmyoji_v2``, every mode).
+"""A casual player's heuristic for Onmyoji: three nights (``onmyoji_v3``, every mode).
 
 What a sensible human does: Guard on a turn a heavy Yokai action is coming at you (or when the
 other Onmyoji could finish you in the Duel Final), otherwise play the card that deals the most
@@ -261,7 +261,7 @@ def evaluate(game: Game) -> np.ndarray:
         return np.array([v, -v])
     done = 6 if g.boss_battle else (g.night - 1) * 2 + g.battle - 1
     if g.boss_battle and g.enemies[0] is not None:
-        done += 1 - g.enemies[0].hp / g.card(g.enemies[0].yokai).hp
+        done += 1 - g.enemies[0].hp / g.enemies[0].full_hp
     weakest = min(strength(p) for p in g.players)
     v = float(np.clip(2 * (0.5 * done / 7 + 0.5 * min(1.0, weakest)) - 1, -1, 1))
     return np.full(g.num_players, v)

@@ -14,13 +14,13 @@ import pytest
 from agents.arena.balance import compare_levels, run_balance
 from agents.arena.match import run_match
 
-ENV = "onmyoji_v2"
+ENV = "onmyoji_v3"
 
 pytestmark = pytest.mark.soak
 
 
 def test_duel_characters_and_first_mover_of_the_final():
-    """yokai balance --game onmyoji_v2 --env-kwargs '{"mode": "duel"}' --agents heuristic --games 170 --seed 0"""
+    """yokai balance --game onmyoji_v3 --env-kwargs '{"mode": "duel"}' --agents heuristic --games 170 --seed 0"""
     result = run_balance(ENV, "heuristic", games=170, seed=0, env_options={"mode": "duel"})
     rates = {row["choice"]: row["win_rate"] for row in result.field_rows}
     assert all(0.42 <= rate <= 0.58 for rate in rates.values()), rates
@@ -29,7 +29,7 @@ def test_duel_characters_and_first_mover_of_the_final():
 
 
 def test_holding_back_buys_no_edge():
-    """yokai evaluate --game onmyoji_v2 --env-kwargs '{"mode": "duel"}'
+    """yokai evaluate --game onmyoji_v3 --env-kwargs '{"mode": "duel"}'
     --agents H=heuristic,HB=heuristic:hold_back=true --games 2000 --seed 0"""
     match = run_match(ENV, ["H=heuristic", "HB=heuristic:hold_back=true"], games=2000, seed=0,
                       env_options={"mode": "duel"})
@@ -40,7 +40,7 @@ def test_holding_back_buys_no_edge():
 
 
 def test_solo_curve_can_be_climbed():
-    """yokai balance --game onmyoji_v2 --env-kwargs '{"mode": "solo"}' --agents heuristic --games 400 --seed 0"""
+    """yokai balance --game onmyoji_v3 --env-kwargs '{"mode": "solo"}' --agents heuristic --games 400 --seed 0"""
     result = run_balance(ENV, "heuristic", games=400, seed=0, env_options={"mode": "solo"})
     rates = [row["win_rate"] for row in sorted(result.rows, key=lambda row: int(row["choice"]))]
     assert len(rates) == 10
@@ -49,7 +49,7 @@ def test_solo_curve_can_be_climbed():
     assert 0.02 <= rates[-1] <= 0.15, rates
 
 
-COOP_COMMAND = ("yokai balance --game onmyoji_v2 --env-kwargs '{\"mode\": \"coop\"}' "
+COOP_COMMAND = ("yokai balance --game onmyoji_v3 --env-kwargs '{\"mode\": \"coop\"}' "
                 "--agents heuristic,heuristic:selfish=true --games 200 --seed 0")
 
 
@@ -71,9 +71,17 @@ def test_coop_helping_never_hurts(coop_comparison):
     assert sum(row["difference"] for row in coop_comparison.values()) > 0, coop_comparison
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21's Co-op target is not met on onmyoji_v2 (BALANCE.md): helping "
-                                       "adds at most about 0.09 to the clear rate")
 def test_coop_helping_matters_by_a_tenth_where_play_is_hard(coop_comparison):
-    """COOP_COMMAND: where fewer than 3 in 4 games are cleared, helping adds at least 0.10."""
+    """COOP_COMMAND: where fewer than 3 in 4 games are cleared, helping adds at least 0.10, and
+    the hard levels are most of the table (Lv4-10 on seed 0), not one or two."""
     hard = [row for row in coop_comparison.values() if row["rate_a"] < 0.75]
-    assert hard and all(row["difference"] >= 0.10 for row in hard), hard
+    assert len(hard) >= 6 and all(row["difference"] >= 0.10 for row in hard), hard
+
+
+def test_coop_curve_falls_and_lv10_can_be_cleared(coop_comparison):
+    """COOP_COMMAND: the cooperative clear rate falls with the level (within 0.03 of noise on a
+    flat step), no step drops more than 0.20, and Lv10 is hard but not hopeless."""
+    rates = [coop_comparison[level]["rate_a"] for level in range(1, 11)]
+    steps = [easier - harder for easier, harder in itertools.pairwise(rates)]
+    assert all(-0.03 <= step <= 0.20 for step in steps), steps
+    assert 0.10 <= rates[-1] <= 0.40, rates

@@ -379,7 +379,8 @@ def test_coop_a_fall_loses_at_once():
     assert g.is_over and list(g.returns()) == [-1.0, -1.0]
 
 
-@pytest.mark.parametrize(("level", "boss", "normal"), [(1, 2, 2), (2, 3, 3), (4, 5, 3), (6, 7, 3), (10, 11, 3)])
+@pytest.mark.parametrize(("level", "boss", "normal"),
+                         [(1, 2, 2), (2, 3, 3), (3, 4, 3), (4, 5, 3), (6, 5, 3), (10, 5, 3)])
 def test_coop_modifiers(level, boss, normal):
     """Boss (1) 2 first; Jorogumo (3) 2 both, lone +1 printed; Kappa (3) 2 second."""
     from yokai_envs.onmyoji import effects as fx
@@ -452,7 +453,7 @@ def test_solo_heal_before_boss_and_lone_plus_one():
     rules.next_battle(g)
     assert g.boss_battle and g.players[0].hp == 15
     g10 = new_game("solo", characters="Doman", difficulty=10)
-    # Every level heals before the Boss since onmyoji_v2 (R31 moved the difficulty into the nights).
+    # Every level heals before the Boss since onmyoji_v3 (R31 moved the difficulty into the nights).
     g10.solo_level = dataclasses.replace(g10.solo_level, heal_before_boss=False)
     g10.players[0].hp = 3
     g10.night, g10.battle = 3, 2

@@ -13,7 +13,7 @@ from yokai_envs.onmyoji import actions as act
 from yokai_envs.onmyoji import effects as fx
 from yokai_envs.onmyoji import rules
 from yokai_envs.onmyoji.cards import difficulty_tables
-from yokai_envs.onmyoji.observation import PF
+from yokai_envs.onmyoji.observation import EF, PF
 from yokai_envs.onmyoji.rules import DUEL_FINAL_TURN_CAP
 from yokai_envs.onmyoji.state import GUARD, SPELL, Decision, Zone
 
@@ -452,3 +452,41 @@ def test_R31_solo_night_plus_by_night(difficulty, night):
     assert first_hit(boss=False) == level.night_plus[night - 1]
     assert first_hit(boss=True) == 0
     assert POOL.solo[10].night_plus == (3, 2, 1) and POOL.solo[1].night_plus == (0, 0, 0)
+
+
+def test_R32_coop_boss_battle_first_and_second_actions_hit_the_onmyoji_with_less_hp():
+    g = new_game("coop", characters=("Doman", "Seimei"))
+    for _ in range(6):
+        rules.next_battle(g)
+    assert g.boss_battle
+    g.first_seat = 0
+    g.players[0].hp, g.players[1].hp = 15, 9
+    assert fx.yokai_action_seats(g, fx.YokaiTarget.FIRST) == [1]
+    assert fx.yokai_action_seats(g, fx.YokaiTarget.SECOND) == [1]
+    assert fx.yokai_action_seats(g, fx.YokaiTarget.BOTH) == [0, 1]
+    g.players[0].hp, g.players[1].hp = 9, 9  # equal HP: the book's first/second player
+    assert fx.yokai_action_seats(g, fx.YokaiTarget.FIRST) == [0]
+    assert fx.yokai_action_seats(g, fx.YokaiTarget.SECOND) == [1]
+    g.boss_battle = False  # on the nights the book's targets stand
+    g.players[0].hp, g.players[1].hp = 15, 9
+    assert fx.yokai_action_seats(g, fx.YokaiTarget.FIRST) == [0]
+
+
+@pytest.mark.parametrize("mode,difficulty", [("coop", 1), ("coop", 7), ("coop", 10), ("solo", 10)])
+def test_R33_coop_boss_hp_plus_by_level(mode, difficulty):
+    """The Co-op Boss comes out with its card's HP plus its level's Boss HP +N (Solo: the card's;
+    Duel has no Boss); the observation reads its HP and its rounds against that starting HP."""
+    g = new_game(mode, characters=("Doman", "Seimei"), difficulty=difficulty)
+    for _ in range(6):
+        rules.next_battle(g)
+    assert g.boss_battle
+    boss = g.enemies[0]
+    plus = POOL.coop[difficulty].boss_hp_plus if mode == "coop" else 0
+    assert boss.is_boss and boss.hp == boss.full_hp == POOL.boss.hp + plus
+    if mode == "coop" and difficulty == 10:
+        assert plus == 24
+    boss.hp -= 13  # one round of 12 gone and 1 more: the dial reads 11 of 12
+    enemy = g.observation(0)[g.observation_layout["enemies"]]
+    assert enemy[EF["hp"]] == pytest.approx((boss.full_hp - 13) / boss.full_hp)
+    assert enemy[EF["boss_dial"]] == pytest.approx(11 / 12)
+    assert enemy[EF["boss_rounds_gone"]] == pytest.approx(1 / 5)

@@ -149,6 +149,7 @@ class CoopLevel:
     lone_plus_one: bool
     enemy_plus_one: bool
     boss_plus: int
+    boss_hp_plus: int = 0  # the Boss starts with this much more HP (R33)
 
 
 @dataclass(frozen=True)
@@ -333,12 +334,13 @@ def parse_pool(data: Any) -> CardPool:
     coop = {}
     for lv in DIFFICULTY_LEVELS:
         w = f"coop_difficulty.{lv}"
-        r = _map(w, coop_raw[lv], ("boss_boost", "lone_plus_one", "enemy_plus_one", "boss_plus"))
+        r = _map(w, coop_raw[lv], ("boss_boost", "lone_plus_one", "enemy_plus_one", "boss_plus", "boss_hp_plus"))
         for flag in ("boss_boost", "lone_plus_one", "enemy_plus_one"):
             if not isinstance(r[flag], bool):
                 raise ConfigError(f"{w}.{flag}: expected true/false")
         coop[lv] = CoopLevel(r["boss_boost"], r["lone_plus_one"], r["enemy_plus_one"],
-                             _int(f"{w}.boss_plus", r["boss_plus"], 0, 9))
+                             _int(f"{w}.boss_plus", r["boss_plus"], 0, 9),
+                             _int(f"{w}.boss_hp_plus", r["boss_hp_plus"], 0, 60))
     solo_raw = _map("solo_difficulty", data["solo_difficulty"], DIFFICULTY_LEVELS)
     solo = {}
     for lv in DIFFICULTY_LEVELS:
@@ -368,11 +370,14 @@ def difficulty_tables(pool: CardPool) -> str:
     def night_plus(s: SoloLevel) -> str:  # "+0/+0/+1" = Night 3's Yokai deal 1 more
         return "/".join(f"+{n}" for n in s.night_plus) if any(s.night_plus) else "-"
 
+    def plus(n: int) -> str:
+        return f"+{n}" if n else "-"
+
     lines = ["Co-op difficulty (generated from cards.yaml):", "",
-             "  Lv  Boss boost  +1 lone Yokai  Enemy damage +1  Boss damage +N"]
+             "  Lv  Boss boost  +1 lone Yokai  Enemy damage +1  Boss damage +N  Boss HP +N"]
     for lv, c in pool.coop.items():
         lines.append(f"  {lv:>2}  {yes(c.boss_boost):<10}  {yes(c.lone_plus_one):<13}  {yes(c.enemy_plus_one):<15}  "
-                     f"{f'+{c.boss_plus}' if c.boss_plus else '-'}")
+                     f"{plus(c.boss_plus):<14}  {plus(c.boss_hp_plus)}")
     lines += ["", "Solo difficulty (generated from cards.yaml):", "",
               "  Lv  HP  Start Lv  Actions you take (and Both)  Heal before Boss  +1 lone Yokai  Night 1/2/3 damage +N"
               "  Boss damage +N"]

@@ -304,6 +304,11 @@ def yokai_action_seats(g: OnmyojiGame, target: YokaiTarget | None) -> list[int]:
         return alive
     seat = {YokaiTarget.FIRST: g.first_seat, YokaiTarget.SECOND: 1 - g.first_seat,
             YokaiTarget.LEFT: 0, YokaiTarget.RIGHT: 1}[target]
+    if g.mode == MODE_COOP and g.boss_battle and len(alive) == 2 and target in (YokaiTarget.FIRST, YokaiTarget.SECOND):
+        # R32: in the Boss battle "first"/"second" hunt the weaker Onmyoji, so the partner must save it
+        hp = (g.players[0].hp, g.players[1].hp)
+        if hp[0] != hp[1]:
+            seat = 0 if hp[0] < hp[1] else 1
     if g.players[seat].fallen:
         return alive  # the surviving player takes it instead (empty when none survives)
     return [seat]

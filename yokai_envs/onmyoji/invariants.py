@@ -21,7 +21,7 @@ def check_invariants(g: OnmyojiGame) -> None:
                                                   f"{ZONE_NAMES[g.zone[e.yokai]]}"
             counts[e.yokai] += 1
         if e is not None:
-            assert 0 <= e.hp <= g.card(e.yokai).hp and e.alive == (e.hp > 0)
+            assert 0 <= e.hp <= e.full_hp and e.alive == (e.hp > 0)
             assert 0 <= e.next_action < len(g.card(e.yokai).actions)
     for y in g.pick_candidates:
         assert g.zone[y] == (Zone.PILE if g.stage == Stage.SETUP else Zone.DEFEATED)

@@ -1,4 +1,4 @@
-"""Observation tensor of ``onmyoji_v2`` (seat-relative; only that seat's information) and the state tensor.
+"""Observation tensor of ``onmyoji_v3`` (seat-relative; only that seat's information) and the state tensor.
 
 Layout (``observation_layout``; every entry in [0, 1]):
 
@@ -10,8 +10,9 @@ Layout (``observation_layout``; every entry in [0, 1]):
   SPL /20, boosts /5, DEF used /12, Shikigami uses left as a fraction). For the other
   seat, the hand is left blank and its card shows only as "face down" until the reveal, so the
   choice of the first seat never reaches the second before both are revealed.
-- ``enemies``: left and right slot: present, alive, Boss, Yokai one-hot (18 + Boss), HP/max,
-  Boss HP rounds gone (/5) and dial (/12), next action one-hot (5), stopped, weaken/5, DEF used/5,
+- ``enemies``: left and right slot: present, alive, Boss, Yokai one-hot (18 + Boss), HP over its
+  starting HP (the Co-op Boss's includes its level's +N, R33), Boss HP rounds gone (/5) and dial
+  (/12), next action one-hot (5), stopped, weaken/5, DEF used/5,
   Solo deck card one-hot (Attack, Guard, Spell), immune.
 - ``yokai_zones``: for each of the 18 Yokai, its zone one-hot (pile, in play, defeated, Shikigami,
   Equip, under a Character, out of game).
@@ -206,15 +207,14 @@ def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
         if e is None:
             continue
         o = b + slot * ENEMY_SIZE
-        card = g.card(e.yokai)
         out[o + _E_PRESENT] = 1
         out[o + _E_ALIVE] = e.alive
         if e.is_boss:
             out[o + _E_BOSS] = 1
         out[o + _E_YOKAI + e.yokai] = 1
-        out[o + _E_HP] = e.hp / card.hp
+        out[o + _E_HP] = e.hp / e.full_hp
         if e.is_boss:
-            gone = card.hp - e.hp
+            gone = e.full_hp - e.hp
             out[o + _E_ROUNDS] = _clip((gone // 12) / 5)
             out[o + _E_DIAL] = (12 - gone % 12) / 12 if e.hp > 0 else 0
         out[o + _E_NEXT + e.next_action] = 1

@@ -44,7 +44,7 @@ ABILITY_TARGET_ENEMY = AbilityTarget.ENEMY
 (EVENT_BATTLE, EVENT_CHARACTER, EVENT_DECK_FLIP, EVENT_DECK_SHUFFLE, EVENT_REVEAL, EVENT_TURN, EVENT_YOKAI_OUT) = (
     Event.BATTLE, Event.CHARACTER, Event.DECK_FLIP, Event.DECK_SHUFFLE, Event.REVEAL, Event.TURN, Event.YOKAI_OUT,
 )
-MODE_DUEL, MODE_SOLO = Mode.DUEL, Mode.SOLO
+MODE_COOP, MODE_DUEL, MODE_SOLO = Mode.COOP, Mode.DUEL, Mode.SOLO
 (STAGE_AFTER, STAGE_ATTACK, STAGE_GUARD, STAGE_PLAY, STAGE_SETUP, STAGE_START) = (
     Stage.AFTER, Stage.ATTACK, Stage.GUARD, Stage.PLAY, Stage.SETUP, Stage.START,
 )
@@ -114,7 +114,8 @@ def start_boss_battle(g: OnmyojiGame) -> None:
     minion = _draw_yokai(g, 3)
     boss = g.pool.boss
     # The minion stands to the right of the Boss.
-    start_battle(g, [Enemy(boss.index, boss.hp, is_boss=True), Enemy(minion, g.card(minion).hp)])
+    boss_hp = boss.hp + (g.coop_level.boss_hp_plus if g.mode == MODE_COOP else 0)
+    start_battle(g, [Enemy(boss.index, boss_hp, is_boss=True), Enemy(minion, g.card(minion).hp)])
 
 
 def start_duel_final(g: OnmyojiGame) -> None:

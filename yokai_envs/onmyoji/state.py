@@ -227,11 +227,13 @@ class Player:
 class Enemy:
     """A Yokai (or the Boss) on the night road."""
 
-    __slots__ = ("alive", "deck_card", "def_spent", "hp", "is_boss", "next_action", "stopped", "weak", "yokai")
+    __slots__ = ("alive", "deck_card", "def_spent", "full_hp", "hp", "is_boss", "next_action", "stopped", "weak",
+                 "yokai")
 
     def __init__(self, yokai: int, hp: int, is_boss: bool = False) -> None:
         self.yokai = yokai
         self.hp = hp
+        self.full_hp = hp  # its HP when it came out: the card's, or the Co-op Boss's with its level's +N (R33)
         self.alive = True
         self.is_boss = is_boss
         self.next_action = 0      # index of the action it takes next: (1) = 0

@@ -44,7 +44,7 @@ def render(g: OnmyojiGame, seat: int | None) -> str:
     for slot, e in enumerate(g.enemies):
         if e is not None:
             card = g.card(e.yokai)
-            lines.append(f"  {('left', 'right')[slot]}: {card.name} HP {e.hp}/{card.hp} DEF {card.defense} "
+            lines.append(f"  {('left', 'right')[slot]}: {card.name} HP {e.hp}/{e.full_hp} DEF {card.defense} "
                          f"next ({e.next_action + 1}){' defeated' if not e.alive else ''}")
     # R27: pile and Solo deck contents are public (listed in card order), their order hidden.
     piles = "; ".join(f"Lv{lv} [{', '.join(g.yokai_names[y] for y in sorted(g.piles[lv]))}]" for lv in (1, 2, 3))
@@ -143,7 +143,7 @@ def table_view(g: OnmyojiGame, seat: int | None) -> dict[str, Any]:
         if e is None:
             continue
         card = g.card(e.yokai)
-        info = [f"{('left', 'right')[slot]}", f"HP {e.hp}/{card.hp}", f"DEF {enemy_def(g, e)}",
+        info = [f"{('left', 'right')[slot]}", f"HP {e.hp}/{e.full_hp}", f"DEF {enemy_def(g, e)}",
                 f"next {_enemy_action(g, e)}"]
         if e.is_boss:
             info.insert(1, "Boss")

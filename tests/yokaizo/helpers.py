@@ -3,8 +3,6 @@ act by action name) and small readers of the table."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from yokai_envs.yokaizo.cards import default_pool
 from yokai_envs.yokaizo.game import YokaizoGame
 from yokai_envs.yokaizo.rules import NextTurn, advance
@@ -81,9 +79,7 @@ class Halt(Task):
     phase = "halt"
 
     def run(self, g):
-        m = np.zeros(g.num_actions, dtype=bool)
-        m[0] = True
-        return m
+        return [0]
 
 
 def start(g: YokaizoGame, *tasks, halt: bool = False) -> YokaizoGame:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from yokai_envs.yokaizo.actions import A_CARD, A_SOUL, A_TOPDECK, mark_hand_types
+from yokai_envs.yokaizo.actions import A_CARD, A_SOUL, A_TOPDECK, hand_type_actions
 from yokai_envs.yokaizo.state import NO, Decision, EffectZone, EndCause, Event, Table, Task
 
 
@@ -23,7 +21,7 @@ class Damage(Task):
     def __init__(self, p: int, s: int, yid: int, left: int, brk: bool) -> None:
         self.p, self.s, self.yid, self.left, self.brk = p, s, yid, left, brk
 
-    def run(self, g: Table) -> np.ndarray | None:
+    def run(self, g: Table) -> list[int] | None:
         p, s = self.p, self.s
         while True:
             if g.winner != NO or self.left <= 0 or g.field[p][s] != self.yid:
@@ -34,23 +32,22 @@ class Damage(Task):
                 break
             g.to_limbo(shields.pop())
             self.left -= 1
-        m = np.zeros(g.num_actions, dtype=bool)
         souls = g.souls[p][s]
-        any_option = False
-        if len(souls) < g.c_souls[self.yid]:
-            any_option = mark_hand_types(g, p, m)
-            if g.can_take_top(p):
-                m[A_TOPDECK] = any_option = True
+        place = len(souls) < g.c_souls[self.yid]
+        # ascending: topdeck, then the face-down Souls to flip, then the hand's card types
+        legal = [A_TOPDECK] if place and g.can_take_top(p) else []
         up = g.up
         for i, c in enumerate(souls):
             if not up[c]:
-                m[A_SOUL + i] = any_option = True
-        if not any_option:
+                legal.append(A_SOUL + i)
+        if place:
+            legal += hand_type_actions(g, p)
+        if not legal:
             # Ruling: a point that can neither be placed nor flipped hits nothing.
             g.stack.pop()
             return None
         g.decider = p
-        return m
+        return legal
 
     def choose(self, g: Table, a: int) -> None:
         p, s = self.p, self.s

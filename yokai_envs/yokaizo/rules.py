@@ -7,9 +7,7 @@ it until a task holds a decision. :class:`NextTurn` is the permanent bottom of t
 
 from __future__ import annotations
 
-import numpy as np
-
-from yokai_envs.yokaizo.actions import A_CARD, A_MY_FIELD, A_PASS, A_TOPDECK, mark_hand_types
+from yokai_envs.yokaizo.actions import A_CARD, A_MY_FIELD, A_PASS, A_TOPDECK, hand_type_actions
 from yokai_envs.yokaizo.attacks import ActionChoice
 from yokai_envs.yokaizo.effects import Effect
 from yokai_envs.yokaizo.state import (
@@ -38,10 +36,6 @@ from yokai_envs.yokaizo.state import (
 )
 
 
-def _mask(g: Table) -> np.ndarray:
-    return np.zeros(g.num_actions, dtype=bool)
-
-
 # ------------------------------------------------------------------ the decision loop
 def deal(g: Table, deck_types: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
     """A new match: fresh zones from the two decks, opening hands, then the setup picks."""
@@ -53,7 +47,8 @@ def deal(g: Table, deck_types: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
 
 
 def advance(g: Table) -> None:
-    """Resolve the stack until a task holds a decision (its mask goes to ``g.pending``) or the game ends."""
+    """Resolve the stack until a task holds a decision (its legal actions go to ``g.pending``) or
+    the game ends."""
     stack = g.stack
     while g.winner == NO and not g.draw_game:
         m = stack[-1].run(g)
@@ -80,11 +75,9 @@ class SetupPick(Task):
     def __init__(self, seat: int, slot: int) -> None:
         self.seat, self.slot = seat, slot
 
-    def run(self, g: Table) -> np.ndarray:
-        m = _mask(g)
-        mark_hand_types(g, self.seat, m)
+    def run(self, g: Table) -> list[int]:
         g.decider = self.seat
-        return m
+        return hand_type_actions(g, self.seat)
 
     def choose(self, g: Table, a: int) -> None:
         g.stack.pop()
@@ -255,12 +248,9 @@ class ChooseTurn(Task):
     def __init__(self, seat: int, slots: tuple[int, ...]) -> None:
         self.seat, self.slots = seat, slots
 
-    def run(self, g: Table) -> np.ndarray:
-        m = _mask(g)
-        for s in self.slots:
-            m[A_MY_FIELD + s] = True
+    def run(self, g: Table) -> list[int]:
         g.decider = self.seat
-        return m
+        return [A_MY_FIELD + s for s in sorted(self.slots)]
 
     def choose(self, g: Table, a: int) -> None:
         g.stack.pop()
@@ -278,16 +268,15 @@ class Replace(Task):
     def __init__(self, seat: int, slot: int, at: int = NO) -> None:
         self.seat, self.slot, self.at = seat, slot, at
 
-    def run(self, g: Table) -> np.ndarray | None:
-        m = _mask(g)
-        found = mark_hand_types(g, self.seat, m)
+    def run(self, g: Table) -> list[int] | None:
+        legal = hand_type_actions(g, self.seat)
         if g.can_take_top(self.seat):
-            m[A_TOPDECK] = found = True
-        if not found:  # an earlier replacement took the seat's last card: the slot stays empty
+            legal.insert(0, A_TOPDECK)
+        if not legal:  # an earlier replacement took the seat's last card: the slot stays empty
             g.stack.pop()
             return None
         g.decider = self.seat
-        return m
+        return legal
 
     def choose(self, g: Table, a: int) -> None:
         g.stack.pop()
@@ -390,16 +379,15 @@ class VoidPlay(Task):
     def __init__(self, seat: int, slot: int, yid: int) -> None:
         self.seat, self.slot, self.yid, self.left = seat, slot, yid, VOID_PLAYS
 
-    def run(self, g: Table) -> np.ndarray | None:
+    def run(self, g: Table) -> list[int] | None:
         p = self.seat
         if self.left <= 0 or g.field[p][self.slot] != self.yid or len(g.void[p]) >= VOID_SLOTS or not g.hand[p]:
             g.stack.pop()
             return None
-        m = _mask(g)
-        m[A_PASS] = True
-        mark_hand_types(g, p, m)
+        legal = hand_type_actions(g, p)
+        legal.insert(0, A_PASS)
         g.decider = p
-        return m
+        return legal
 
     def choose(self, g: Table, a: int) -> None:
         p = self.seat

@@ -15,7 +15,7 @@ from yokai_envs.yokaizo.actions import (
 )
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.effects import Effect, entry_effect
-from yokai_envs.yokaizo.state import NO, Decision, EffectZone, Event, Table, Task
+from yokai_envs.yokaizo.state import EZ_FIELD, EZ_NONE, NO, Decision, Event, Table, Task
 
 
 # ------------------------------------------------------------------ paying
@@ -76,14 +76,14 @@ class ActionChoice(Task):
         p, s, y = self.seat, self.slot, self.yid
         card = g.cards[g.ctype[y]]
         if a == A_SPECIAL:
-            g.stack.append(Effect(card.stages, p, y, EffectZone.NONE, g.banish_count))
+            g.stack.append(Effect(card.stages, p, y, EZ_NONE, g.banish_count))
             g.stack.append(Pay(p, s, card.cost_elements, card.cost_generic, ally_element(g, p, s)))
         elif a == A_BASIC:
             g.stack.append(Basic(p))
         elif a == A_RETURN:
             g.stack.append(ReturnSwap(p, s, y))
             if "on_return" in card.field:
-                g.stack.append(Effect(card.field["on_return"], p, y, EffectZone.FIELD, g.banish_count))
+                g.stack.append(Effect(card.field["on_return"], p, y, EZ_FIELD, g.banish_count))
             g.stack.append(Damage(p, s, y, 2, True))
 
 

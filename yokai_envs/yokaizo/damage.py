@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from yokai_envs.yokaizo.actions import A_CARD, A_SOUL, A_TOPDECK, hand_type_actions
-from yokai_envs.yokaizo.state import NO, Decision, EffectZone, EndCause, Event, Table, Task
+from yokai_envs.yokaizo.state import EZ_NONE, NO, Decision, EndCause, Event, Table, Task
 
 
 class Damage(Task):
@@ -62,19 +62,22 @@ class Damage(Task):
                 g.hand_out(p, c, public=False)
                 seen = False
             souls.append(c)
-            if seen:
+            if g._seen is None:  # not recording (asked first: the calls to see cost more)
+                pass
+            elif seen:
                 g.see(None, Event.SOUL_PLACED, p, s, g.ctype[c])
             else:
                 g.see_card(Event.SOUL_PLACED, p, s, c)
         else:
             c = souls[a - A_SOUL]
             g.up[c] = 1
-            g.see(None, Event.SOUL_FLIPPED, p, s, a - A_SOUL, g.ctype[c])
+            if g._seen is not None:
+                g.see(None, Event.SOUL_FLIPPED, p, s, a - A_SOUL, g.ctype[c])
             g.stack.append(BanishCheck(p, s, self.yid))
             card = g.cards[g.ctype[c]]
             if card.soul and not self.brk:
                 from yokai_envs.yokaizo.effects import Effect  # effects imports this module
-                g.stack.append(Effect(card.soul, p, c, EffectZone.NONE, g.banish_count))
+                g.stack.append(Effect(card.soul, p, c, EZ_NONE, g.banish_count))
 
 
 class BanishCheck(Task):
@@ -98,7 +101,8 @@ def banish(g: Table, p: int, s: int) -> None:
     A Blighted Yokai's Ally then takes BREAK DMG equal to its Blighted Souls.
     """
     y = g.field[p][s]
-    g.see(None, Event.BANISHED, p, s, g.ctype[y])
+    if g._seen is not None:
+        g.see(None, Event.BANISHED, p, s, g.ctype[y])
     g.field[p][s] = NO
     souls = g.souls[p][s]
     blighted = sum(g.blighted[c] for c in souls)

@@ -18,6 +18,8 @@ from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.picks import APPLY, OPTIONS
 from yokai_envs.yokaizo.state import (
     CARDS_PER_SEAT,
+    EZ_FIELD,
+    EZ_NONE,
     NO,
     VOID_SLOTS,
     Decision,
@@ -29,6 +31,7 @@ from yokai_envs.yokaizo.state import (
 )
 
 Params = dict[str, Any]
+PV_SHINE, PV_SWAP = PickVerb.SHINE, PickVerb.SWAP  # bound once: asked at every Pick step (see state.EV_*)
 
 
 class Effect(Task):
@@ -44,7 +47,7 @@ class Effect(Task):
         self.targets = targets
 
     def run(self, g: Table) -> None:
-        if self.i == 0 and self.zone != EffectZone.NONE and not _in_zone(g, self):
+        if self.i == 0 and self.zone != EZ_NONE and not _in_zone(g, self):
             g.stack.pop()
             return None
         if self.i >= len(self.ops) or g.winner != NO:
@@ -58,7 +61,7 @@ class Effect(Task):
 
 
 def _in_zone(g: Table, eff: Effect) -> bool:
-    if eff.zone == EffectZone.FIELD:
+    if eff.zone == EZ_FIELD:
         return eff.src in g.field[eff.ctl]
     return eff.src in g.void[eff.ctl] and not g.frozen[eff.src]
 
@@ -87,13 +90,13 @@ class Pick(Task):
                 self.finish(g)
                 return None
             options: list[int] = []
-            if not OPTIONS[self.verb](g, self, options) and self.verb != PickVerb.SHINE:
+            if not OPTIONS[self.verb](g, self, options) and self.verb != PV_SHINE:
                 self.finish(g)
                 return None
             legal = sorted(set(options))  # the options may come in any order, a card type twice
             # Forced choices are skipped only on public facts: Shine (over the picker's deck) is
             # asked even with nothing to take, Swap's hand card even when the hand is one type.
-            hidden_options = self.verb == PickVerb.SWAP and self.stage == 1
+            hidden_options = self.verb == PV_SWAP and self.stage == 1
             if self.optional and not hidden_options:
                 legal.insert(0, A_PASS)  # no option is A_PASS itself
             elif len(legal) == 1 and not hidden_options:
@@ -114,7 +117,7 @@ class Pick(Task):
     def finish(self, g: Table) -> None:
         if g.stack and g.stack[-1] is self:
             g.stack.pop()
-        if self.verb == PickVerb.SHINE:
+        if self.verb == PV_SHINE:
             g.shuffle_deck(self.seat)
         return None
 
@@ -123,7 +126,7 @@ def entry_effect(g: Table, p: int, y: int) -> None:
     """Trigger the Field entry effect of Yokai ``y`` that just entered seat ``p``'s Field."""
     ops = g.cards[g.ctype[y]].field.get("on_entry")
     if ops:
-        g.stack.append(Effect(ops, p, y, EffectZone.FIELD, g.banish_count))
+        g.stack.append(Effect(ops, p, y, EZ_FIELD, g.banish_count))
 
 
 # ------------------------------------------------------------------ verbs without choices

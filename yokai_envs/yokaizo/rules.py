@@ -108,16 +108,17 @@ class NextTurn(Task):
     __slots__ = ()
 
     def run(self, g: Table) -> None:
-        first = g.last_turn if g.last_turn != NO else 0
         field = g.field
-        needs = [(p, s) for p in (first, 1 - first) for s in (0, 1)
-                 if field[p][s] == NO and (g.hand[p] or g.can_take_top(p))]
-        if needs:  # every empty slot is refilled, then the entry effects trigger together (R21)
-            at = len(g.stack)
-            g.stack.append(EntryTriggers())
-            for p, s in reversed(needs):
-                g.stack.append(Replace(p, s, at))
-            return None
+        if NO in field[0] or NO in field[1]:  # (asked first: most of the time no slot is empty)
+            first = g.last_turn if g.last_turn != NO else 0
+            needs = [(p, s) for p in (first, 1 - first) for s in (0, 1)
+                     if field[p][s] == NO and (g.hand[p] or g.can_take_top(p))]
+            if needs:  # every empty slot is refilled, then the entry effects trigger together (R21)
+                at = len(g.stack)
+                g.stack.append(EntryTriggers())
+                for p, s in reversed(needs):
+                    g.stack.append(Replace(p, s, at))
+                return None
         if g.round_stage == RS_START:
             if g.round > 0 and g.turns_this_round == 0:
                 g.draw_game = True  # Ruling: a whole Round in which no Yokai can act ends the game.
@@ -287,7 +288,8 @@ class Replace(Task):
             y = g.take_from(g.hand[p], a - A_CARD)
             g.hand_out(p, y, public=True)
         g.enter_field(p, self.slot, y)
-        g.see(None, EV_ENTERED, p, self.slot, g.ctype[y])
+        if g._seen is not None:  # (asked first on the per-step paths: a call to see costs more)
+            g.see(None, EV_ENTERED, p, self.slot, g.ctype[y])
         triggers = g.stack[self.at] if self.at != NO else None
         if isinstance(triggers, EntryTriggers):
             triggers.entered = (*triggers.entered, (p, self.slot, y))
@@ -347,7 +349,8 @@ class Turn(Task):
         p, s = self.seat, self.slot
         if self.stage == 0:
             y = self.yid = g.field[p][s]
-            g.see(None, EV_TURN, p, s, g.ctype[y])
+            if g._seen is not None:
+                g.see(None, EV_TURN, p, s, g.ctype[y])
             g.turn_round[y] = g.round
             g.last_turn = g.last_trigger = p
             if g.first_turn == NO:

@@ -370,7 +370,8 @@ class Table:
     def shuffle_deck(self, p: int) -> None:
         self.rng.shuffle(self.deck[p])
         self.known_top[p] = NO
-        self.see(None, EV_SHUFFLED, p)
+        if self._seen is not None:  # (asked first on the per-step paths: a call to see costs more)
+            self.see(None, EV_SHUFFLED, p)
 
     def draw(self, p: int, n: int) -> None:
         hand = self.hand[p]
@@ -411,7 +412,8 @@ class Table:
         self.up[c] = self.blighted[c] = self.frozen[c] = self.facedown[c] = 0
         p = c // CARDS_PER_SEAT
         self.limbo[p].append(c)
-        self.see(None, EV_TO_LIMBO, p, self.ctype[c])
+        if self._seen is not None:
+            self.see(None, EV_TO_LIMBO, p, self.ctype[c])
 
     def to_void(self, p: int, c: int, face_down: bool = False, seen: bool = False) -> None:
         """Card ``c`` enters seat ``p``'s Void (``face_down``: a Token, which only its owner sees
@@ -423,7 +425,7 @@ class Table:
             self.see_card(EV_TOKEN, p, c)
         elif face_down:
             self.see(None, EV_TOKEN, p, self.ctype[c])
-        else:
+        elif self._seen is not None:
             self.see(None, EV_TO_VOID, p, self.ctype[c])
 
     def burn_card(self, c: int, seen: bool, by: int) -> None:

@@ -62,11 +62,13 @@ class Decisions(Rules):
         phase = self.phase
         if phase == P_OVER:
             return []
-        t = self.table
         seat = self.decider
         me = self.players[seat]
+        if phase in PASSABLE:  # asked first: most decisions (and the passes settle skips) are these
+            out = self._passable_actions(phase, me)
+            return sorted(set(out)) if len(out) > 1 else out  # the pass alone: the common case
+        t = self.table
         cards = self.pool.cards
-        out: list[int]
         if phase == P_SETUP:
             pick = t.pick
             out = [pick(cid) for cid in me.deck if cards[cid].is_character]
@@ -84,9 +86,7 @@ class Decisions(Rules):
             slot = self.slot_at(seat, self.choices[0][2])
             out = [t.pay(att.card) for att in slot.attached if not att.face_up and cards[att.card].cost <= me.spirit]
         else:
-            out = self._passable_actions(phase, me)
-            if len(out) == 1:  # the pass alone (the common case of a passable phase)
-                return out
+            raise AssertionError(f"no legal actions for phase {phase}")
         if len(out) > 1:
             out = sorted(set(out))
         return out

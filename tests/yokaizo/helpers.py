@@ -3,12 +3,10 @@ act by action name) and small readers of the table."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from yokai_envs.yokaizo.cards import default_pool
 from yokai_envs.yokaizo.game import YokaizoGame
 from yokai_envs.yokaizo.rules import NextTurn, advance
-from yokai_envs.yokaizo.state import BIG_TIER, NO, EffectZone, RoundStage, Task
+from yokai_envs.yokaizo.state import BIG_TIER, FIRST_CARD_ACTION, NO, EffectZone, RoundStage, Task
 
 POOL = default_pool()
 FILLER = "Oni Brute"
@@ -46,6 +44,7 @@ def card(g: YokaizoGame, p: int, name: str) -> int:
     c = g.deck[p].pop(0)
     card_ = POOL.cards[t]
     g.ctype[c], g.c_speed[c], g.c_souls[c], g.c_elem[c] = t, card_.speed, card_.souls, card_.element
+    g.c_action[c] = FIRST_CARD_ACTION + t
     return c
 
 
@@ -81,9 +80,7 @@ class Halt(Task):
     phase = "halt"
 
     def run(self, g):
-        m = np.zeros(g.num_actions, dtype=bool)
-        m[0] = True
-        return m
+        return [0]
 
 
 def start(g: YokaizoGame, *tasks, halt: bool = False) -> YokaizoGame:

@@ -15,7 +15,7 @@ from typing import Final
 import numpy as np
 
 from yokai_envs.yokaizo.cards import Pool
-from yokai_envs.yokaizo.state import MAX_SOULS, VOID_SLOTS, Table
+from yokai_envs.yokaizo.state import FIRST_CARD_ACTION, MAX_SOULS, VOID_SLOTS, Table
 
 
 class ActionBlock(IntEnum):
@@ -33,22 +33,24 @@ class ActionBlock(IntEnum):
     MY_VOID = 11    # + Void position (0..5)
     OPP_VOID = 17   # + Void position
     SOUL = 23       # + Soul position (0..4) on the Yokai being decided about
-    CARD = 28       # + card type (pool index)
+    CARD = FIRST_CARD_ACTION  # 28 + card type (pool index)
 
 
-A_PASS: Final = ActionBlock.PASS
-A_YES: Final = ActionBlock.YES
-A_SPECIAL: Final = ActionBlock.SPECIAL
-A_BASIC: Final = ActionBlock.BASIC
-A_RETURN: Final = ActionBlock.RETURN
-A_TOPDECK: Final = ActionBlock.TOPDECK
-A_ALLY: Final = ActionBlock.ALLY
-A_MY_FIELD: Final = ActionBlock.MY_FIELD
-A_OPP_FIELD: Final = ActionBlock.OPP_FIELD
-A_MY_VOID: Final = ActionBlock.MY_VOID
-A_OPP_VOID: Final = ActionBlock.OPP_VOID
-A_SOUL: Final = ActionBlock.SOUL
-A_CARD: Final = ActionBlock.CARD
+# The blocks' first ids as plain ints: the rules list legal actions with them (an IntEnum member
+# would end up in ``legal_actions()`` and in the action history), and a plain int is faster.
+A_PASS: Final = int(ActionBlock.PASS)
+A_YES: Final = int(ActionBlock.YES)
+A_SPECIAL: Final = int(ActionBlock.SPECIAL)
+A_BASIC: Final = int(ActionBlock.BASIC)
+A_RETURN: Final = int(ActionBlock.RETURN)
+A_TOPDECK: Final = int(ActionBlock.TOPDECK)
+A_ALLY: Final = int(ActionBlock.ALLY)
+A_MY_FIELD: Final = int(ActionBlock.MY_FIELD)
+A_OPP_FIELD: Final = int(ActionBlock.OPP_FIELD)
+A_MY_VOID: Final = int(ActionBlock.MY_VOID)
+A_OPP_VOID: Final = int(ActionBlock.OPP_VOID)
+A_SOUL: Final = int(ActionBlock.SOUL)
+A_CARD: Final = int(ActionBlock.CARD)
 
 _BLOCKS: Final = sorted(ActionBlock)
 _STARTS: Final = [int(b) for b in _BLOCKS]
@@ -91,13 +93,16 @@ def names_for(pool: Pool) -> list[str]:
     return names
 
 
-def mark_hand_types(g: Table, p: int, m: np.ndarray) -> bool:
-    """Allow the card-type action of every card in seat ``p``'s hand; is there one?"""
-    types = g.ctype
-    zone = g.hand[p]
-    for c in zone:
-        m[A_CARD + types[c]] = True
-    return bool(zone)
+def hand_type_actions(g: Table, p: int) -> list[int]:
+    """The card-type actions of the cards in seat ``p``'s hand, ascending (copies give one)."""
+    return sorted(set(map(g.c_action.__getitem__, g.hand[p])))
+
+
+def legal_mask(num_actions: int, legal: list[int]) -> np.ndarray:
+    """The boolean mask over ``num_actions`` of a pending decision's legal actions."""
+    m = np.zeros(num_actions, dtype=bool)
+    m[legal] = True
+    return m
 
 
 def describe_action(pool: Pool, action: int) -> dict[str, object]:

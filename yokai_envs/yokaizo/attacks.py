@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from yokai_envs.yokaizo.actions import (
     A_ALLY,
     A_BASIC,
@@ -17,11 +15,7 @@ from yokai_envs.yokaizo.actions import (
 )
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.effects import Effect, entry_effect
-from yokai_envs.yokaizo.state import NO, Decision, EffectZone, Event, Table, Task
-
-
-def _mask(g: Table) -> np.ndarray:
-    return np.zeros(g.num_actions, dtype=bool)
+from yokai_envs.yokaizo.state import EZ_FIELD, EZ_NONE, NO, Decision, Event, Table, Task
 
 
 # ------------------------------------------------------------------ paying
@@ -61,36 +55,35 @@ class ActionChoice(Task):
     def __init__(self, seat: int, slot: int, yid: int) -> None:
         self.seat, self.slot, self.yid = seat, slot, yid
 
-    def run(self, g: Table) -> np.ndarray | None:
+    def run(self, g: Table) -> list[int] | None:
         p, s = self.seat, self.slot
         if g.field[p][s] != self.yid:
             g.stack.pop()
             return None
         card = g.cards[g.ctype[self.yid]]
-        m = _mask(g)
-        m[A_PASS] = True
+        legal = [A_PASS]
         if can_pay(void_elements(g, p), card.cost_elements, card.cost_generic, ally_element(g, p, s)):
-            m[A_SPECIAL] = True
+            legal.append(A_SPECIAL)
         if g.void[p]:
-            m[A_BASIC] = True
+            legal.append(A_BASIC)
         if g.hand[p]:
-            m[A_RETURN] = True
+            legal.append(A_RETURN)
         g.decider = p
-        return m
+        return legal
 
     def choose(self, g: Table, a: int) -> None:
         g.stack.pop()
         p, s, y = self.seat, self.slot, self.yid
         card = g.cards[g.ctype[y]]
         if a == A_SPECIAL:
-            g.stack.append(Effect(card.stages, p, y, EffectZone.NONE, g.banish_count))
+            g.stack.append(Effect(card.stages, p, y, EZ_NONE, g.banish_count))
             g.stack.append(Pay(p, s, card.cost_elements, card.cost_generic, ally_element(g, p, s)))
         elif a == A_BASIC:
             g.stack.append(Basic(p))
         elif a == A_RETURN:
             g.stack.append(ReturnSwap(p, s, y))
             if "on_return" in card.field:
-                g.stack.append(Effect(card.field["on_return"], p, y, EffectZone.FIELD, g.banish_count))
+                g.stack.append(Effect(card.field["on_return"], p, y, EZ_FIELD, g.banish_count))
             g.stack.append(Damage(p, s, y, 2, True))
 
 
@@ -108,12 +101,12 @@ class Pay(Task):
     def __init__(self, seat: int, slot: int, elems: tuple[int, ...], generic: int, ally: int) -> None:
         self.seat, self.slot, self.elems, self.generic, self.ally, self.pair = seat, slot, elems, generic, ally, False
 
-    def run(self, g: Table) -> np.ndarray | None:
+    def run(self, g: Table) -> list[int] | None:
         if not self.elems and not self.generic:
             g.stack.pop()
             return None
         p = self.seat
-        m = _mask(g)
+        legal: list[int] = []  # ascending: the Ally first, then Void positions in order
         ve = void_elements(g, p)
         n = len(ve)
         # Whether a card keeps the rest payable depends only on its element (the rest of the Void
@@ -128,11 +121,11 @@ class Pay(Task):
                 if ok is None:
                     ok = keeps[ve[i]] = can_pay(ve[:i] + ve[i + 1:], rest, generic, self.ally)
                 if ok:
-                    m[A_MY_VOID + i] = True
+                    legal.append(A_MY_VOID + i)
         else:
             e, rest = self.elems[0], self.elems[1:]
             if self.ally == e and can_pay(ve, rest, self.generic, NO):
-                m[A_ALLY] = True
+                legal.append(A_ALLY)
             for i in range(n):
                 ok = keeps.get(ve[i])
                 if ok is None:
@@ -143,9 +136,9 @@ class Pay(Task):
                         ok = can_pay(others, rest, self.generic + 1, self.ally)
                     keeps[ve[i]] = ok
                 if ok:
-                    m[A_MY_VOID + i] = True
+                    legal.append(A_MY_VOID + i)
         g.decider = p
-        return m
+        return legal
 
     def choose(self, g: Table, a: int) -> None:
         p = self.seat
@@ -178,29 +171,25 @@ class Basic(Task):
     def __init__(self, seat: int) -> None:
         self.seat, self.paid, self.stage = seat, 0, 0
 
-    def run(self, g: Table) -> np.ndarray | None:
+    def run(self, g: Table) -> list[int] | None:
         p = self.seat
-        m = _mask(g)
         if self.stage == 0:
             n = len(g.void[p]) if self.paid < 3 else 0
             if n:
-                m[A_MY_VOID:A_MY_VOID + n] = True
-                m[A_PASS] = self.paid > 0
                 g.decider = p
-                return m
+                voids = list(range(A_MY_VOID, A_MY_VOID + n))
+                return [A_PASS, *voids] if self.paid > 0 else voids
             self.stage = 1
         if self.stage == 1:
             if g.burned[p]:
-                m[A_PASS] = m[A_YES] = True
                 g.decider = p
-                return m
+                return [A_PASS, A_YES]
             self.stage = 2
         enemy = 1 - p
         slots = [s for s in (0, 1) if g.field[enemy][s] != NO]
         if len(slots) == 2:
-            m[A_OPP_FIELD] = m[A_OPP_FIELD + 1] = True
             g.decider = p
-            return m
+            return [A_OPP_FIELD, A_OPP_FIELD + 1]
         g.stack.pop()
         if slots:
             g.stack.append(Damage(enemy, slots[0], g.field[enemy][slots[0]], self.paid, False))
@@ -240,7 +229,7 @@ class ReturnSwap(Task):
     def __init__(self, seat: int, slot: int, yid: int) -> None:
         self.seat, self.slot, self.yid = seat, slot, yid
 
-    def run(self, g: Table) -> np.ndarray | None:
+    def run(self, g: Table) -> list[int] | None:
         p, s = self.seat, self.slot
         if g.field[p][s] != self.yid:
             g.stack.pop()
@@ -248,16 +237,12 @@ class ReturnSwap(Task):
         if not g.hand[p]:
             g.stack.pop()
             return None
-        m = _mask(g)
         face_up = g.face_up_souls(p, s)
-        found = False
-        for c in g.hand[p]:
-            if g.c_souls[c] > face_up:
-                m[A_CARD + g.ctype[c]] = found = True
-        if not found:  # Ruling: no legal Yokai to Swap in; the Return ends here (a forced pass).
-            m[A_PASS] = True
+        legal = sorted({g.c_action[c] for c in g.hand[p] if g.c_souls[c] > face_up})
+        if not legal:  # Ruling: no legal Yokai to Swap in; the Return ends here (a forced pass).
+            legal = [A_PASS]
         g.decider = p
-        return m
+        return legal
 
     def choose(self, g: Table, a: int) -> None:
         g.stack.pop()

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
-
-from yokai_envs.yokaizo.actions import A_CARD, A_SOUL, A_TOPDECK, mark_hand_types
-from yokai_envs.yokaizo.state import NO, Decision, EffectZone, EndCause, Event, Table, Task
+from yokai_envs.yokaizo.actions import A_CARD, A_SOUL, A_TOPDECK, hand_type_actions
+from yokai_envs.yokaizo.state import EZ_NONE, NO, Decision, EndCause, Event, Table, Task
 
 
 class Damage(Task):
@@ -23,7 +21,7 @@ class Damage(Task):
     def __init__(self, p: int, s: int, yid: int, left: int, brk: bool) -> None:
         self.p, self.s, self.yid, self.left, self.brk = p, s, yid, left, brk
 
-    def run(self, g: Table) -> np.ndarray | None:
+    def run(self, g: Table) -> list[int] | None:
         p, s = self.p, self.s
         while True:
             if g.winner != NO or self.left <= 0 or g.field[p][s] != self.yid:
@@ -34,23 +32,22 @@ class Damage(Task):
                 break
             g.to_limbo(shields.pop())
             self.left -= 1
-        m = np.zeros(g.num_actions, dtype=bool)
         souls = g.souls[p][s]
-        any_option = False
-        if len(souls) < g.c_souls[self.yid]:
-            any_option = mark_hand_types(g, p, m)
-            if g.can_take_top(p):
-                m[A_TOPDECK] = any_option = True
+        place = len(souls) < g.c_souls[self.yid]
+        # ascending: topdeck, then the face-down Souls to flip, then the hand's card types
+        legal = [A_TOPDECK] if place and g.can_take_top(p) else []
         up = g.up
         for i, c in enumerate(souls):
             if not up[c]:
-                m[A_SOUL + i] = any_option = True
-        if not any_option:
+                legal.append(A_SOUL + i)
+        if place:
+            legal += hand_type_actions(g, p)
+        if not legal:
             # Ruling: a point that can neither be placed nor flipped hits nothing.
             g.stack.pop()
             return None
         g.decider = p
-        return m
+        return legal
 
     def choose(self, g: Table, a: int) -> None:
         p, s = self.p, self.s
@@ -65,19 +62,22 @@ class Damage(Task):
                 g.hand_out(p, c, public=False)
                 seen = False
             souls.append(c)
-            if seen:
+            if g._seen is None:  # not recording (asked first: the calls to see cost more)
+                pass
+            elif seen:
                 g.see(None, Event.SOUL_PLACED, p, s, g.ctype[c])
             else:
                 g.see_card(Event.SOUL_PLACED, p, s, c)
         else:
             c = souls[a - A_SOUL]
             g.up[c] = 1
-            g.see(None, Event.SOUL_FLIPPED, p, s, a - A_SOUL, g.ctype[c])
+            if g._seen is not None:
+                g.see(None, Event.SOUL_FLIPPED, p, s, a - A_SOUL, g.ctype[c])
             g.stack.append(BanishCheck(p, s, self.yid))
             card = g.cards[g.ctype[c]]
             if card.soul and not self.brk:
                 from yokai_envs.yokaizo.effects import Effect  # effects imports this module
-                g.stack.append(Effect(card.soul, p, c, EffectZone.NONE, g.banish_count))
+                g.stack.append(Effect(card.soul, p, c, EZ_NONE, g.banish_count))
 
 
 class BanishCheck(Task):
@@ -101,7 +101,8 @@ def banish(g: Table, p: int, s: int) -> None:
     A Blighted Yokai's Ally then takes BREAK DMG equal to its Blighted Souls.
     """
     y = g.field[p][s]
-    g.see(None, Event.BANISHED, p, s, g.ctype[y])
+    if g._seen is not None:
+        g.see(None, Event.BANISHED, p, s, g.ctype[y])
     g.field[p][s] = NO
     souls = g.souls[p][s]
     blighted = sum(g.blighted[c] for c in souls)

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from yokai_envs.yokaizo.actions import A_PASS
 from yokai_envs.yokaizo.cards import Op
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.picks import APPLY, OPTIONS
 from yokai_envs.yokaizo.state import (
     CARDS_PER_SEAT,
+    EZ_FIELD,
+    EZ_NONE,
     NO,
     VOID_SLOTS,
     Decision,
@@ -31,6 +31,7 @@ from yokai_envs.yokaizo.state import (
 )
 
 Params = dict[str, Any]
+PV_SHINE, PV_SWAP = PickVerb.SHINE, PickVerb.SWAP  # bound once: asked at every Pick step (see state.EV_*)
 
 
 class Effect(Task):
@@ -45,8 +46,8 @@ class Effect(Task):
         self.ops, self.ctl, self.src, self.zone, self.mark, self.i = ops, ctl, src, zone, mark, 0
         self.targets = targets
 
-    def run(self, g: Table) -> np.ndarray | None:
-        if self.i == 0 and self.zone != EffectZone.NONE and not _in_zone(g, self):
+    def run(self, g: Table) -> None:
+        if self.i == 0 and self.zone != EZ_NONE and not _in_zone(g, self):
             g.stack.pop()
             return None
         if self.i >= len(self.ops) or g.winner != NO:
@@ -60,7 +61,7 @@ class Effect(Task):
 
 
 def _in_zone(g: Table, eff: Effect) -> bool:
-    if eff.zone == EffectZone.FIELD:
+    if eff.zone == EZ_FIELD:
         return eff.src in g.field[eff.ctl]
     return eff.src in g.void[eff.ctl] and not g.frozen[eff.src]
 
@@ -83,28 +84,29 @@ class Pick(Task):
         self.chosen: tuple[int, ...] = ()  # Yokai already Shattered by this pick
         self.mark = eff.mark
 
-    def run(self, g: Table) -> np.ndarray | None:
+    def run(self, g: Table) -> list[int] | None:
         while True:
             if g.winner != NO or self.left <= 0:
                 self.finish(g)
                 return None
-            m = np.zeros(g.num_actions, dtype=bool)
-            if not OPTIONS[self.verb](g, self, m) and self.verb != PickVerb.SHINE:
+            options: list[int] = []
+            if not OPTIONS[self.verb](g, self, options) and self.verb != PV_SHINE:
                 self.finish(g)
                 return None
+            legal = sorted(set(options))  # the options may come in any order, a card type twice
             # Forced choices are skipped only on public facts: Shine (over the picker's deck) is
             # asked even with nothing to take, Swap's hand card even when the hand is one type.
-            hidden_options = self.verb == PickVerb.SWAP and self.stage == 1
+            hidden_options = self.verb == PV_SWAP and self.stage == 1
             if self.optional and not hidden_options:
-                m[A_PASS] = True
-            elif m.sum() == 1 and not hidden_options:
+                legal.insert(0, A_PASS)  # no option is A_PASS itself
+            elif len(legal) == 1 and not hidden_options:
                 before = len(g.stack)
-                APPLY[self.verb](g, self, int(np.flatnonzero(m)[0]))
+                APPLY[self.verb](g, self, legal[0])
                 if len(g.stack) != before or g.stack[-1] is not self:
                     return None
                 continue
             g.decider = self.seat
-            return m
+            return legal
 
     def choose(self, g: Table, a: int) -> None:
         if a == A_PASS:
@@ -115,7 +117,7 @@ class Pick(Task):
     def finish(self, g: Table) -> None:
         if g.stack and g.stack[-1] is self:
             g.stack.pop()
-        if self.verb == PickVerb.SHINE:
+        if self.verb == PV_SHINE:
             g.shuffle_deck(self.seat)
         return None
 
@@ -124,7 +126,7 @@ def entry_effect(g: Table, p: int, y: int) -> None:
     """Trigger the Field entry effect of Yokai ``y`` that just entered seat ``p``'s Field."""
     ops = g.cards[g.ctype[y]].field.get("on_entry")
     if ops:
-        g.stack.append(Effect(ops, p, y, EffectZone.FIELD, g.banish_count))
+        g.stack.append(Effect(ops, p, y, EZ_FIELD, g.banish_count))
 
 
 # ------------------------------------------------------------------ verbs without choices

@@ -11,7 +11,7 @@ from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.rng import copy_generator
 from yokai_envs.yokaizo import rules, view
-from yokai_envs.yokaizo.actions import describe_action, names_for, num_actions
+from yokai_envs.yokaizo.actions import describe_action, legal_mask, names_for, num_actions
 from yokai_envs.yokaizo.cards import default_pool, ready_decks, resolve_deck
 from yokai_envs.yokaizo.invariants import check_invariants
 from yokai_envs.yokaizo.observation import known_placements, observer_for, placement_holds, resample_hidden
@@ -97,13 +97,15 @@ class YokaizoGame(Table, Game):
             self.see(None, Event.DECKLIST, p, self.ready.index(deck) if deck in self.ready else len(self.ready))
         rules.deal(self, self.deck_types)
 
+    # The rules list the pending decision's legal actions (ascending); the mask is built from
+    # that list only when asked (step's check, observers), never in search rollouts.
     def _legal_mask(self) -> np.ndarray:
         assert self.pending is not None, "no pending decision"
-        return self.pending
+        return legal_mask(self.num_actions, self.pending)
 
     def _legal_actions(self) -> list[int]:
         assert self.pending is not None, "no pending decision"
-        return self.pending.nonzero()[0].tolist()
+        return self.pending[:]
 
     def legal_actions(self) -> list[int]:
         # Game.legal_actions with is_over and _legal_actions spelled out: search rollouts ask
@@ -112,10 +114,12 @@ class YokaizoGame(Table, Game):
             return []
         pending = self.pending
         assert pending is not None, "no pending decision"
-        return pending.nonzero()[0].tolist()
+        return pending[:]  # a copy: clones share the pending list
 
     def _apply(self, action: int) -> None:
-        rules.choose(self, action)
+        # rules.choose spelled out (one call less on every step)
+        self.stack[-1].choose(self, action)
+        rules.advance(self)
 
     def returns(self) -> np.ndarray:
         if self.winner == NO:
@@ -177,12 +181,12 @@ class YokaizoGame(Table, Game):
 
     def _resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
         resample_hidden(self, seat, rng)
-        if self.pending is not None:  # the pending mask may name cards of the hand just dealt anew
-            mask = self.stack[-1].run(self)
-            if mask is None:
+        if self.pending is not None:  # the pending actions may name cards of the hand just dealt anew
+            legal = self.stack[-1].run(self)
+            if legal is None:
                 rules.advance(self)
             else:
-                self.pending = mask
+                self.pending = legal
 
     def deck_name(self, p: int) -> str:
         """Seat ``p``'s decklist as everyone knows it (decklists are public, RULES_NOTES R30)."""

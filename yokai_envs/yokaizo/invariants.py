@@ -33,7 +33,8 @@ def check_invariants(g: Table) -> None:
     if g.winner != NO or g.draw_game:
         assert g.pending is None
     else:
-        assert g.pending is not None and g.pending.any(), "no legal action while the game runs"
+        assert g.pending, "no legal action while the game runs"
+        assert g.pending == sorted(set(g.pending)), "the legal actions are not ascending and distinct"
     for p in (0, 1):
         assert g.grave_souls(p) >= 0
         for known, zone in ((g.pub_hand[p], g.hand[p]), (g.known_in_deck(p), g.deck[p]),

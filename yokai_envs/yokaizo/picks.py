@@ -1,12 +1,11 @@
 """Effect choices, verb by verb: what a :class:`~yokai_envs.yokaizo.effects.Pick` may choose
-(``OPTIONS``: fill the mask, is there any option?) and what a choice does (``APPLY``)."""
+(``OPTIONS``: append the legal actions to a list, in any order; is there any option?) and what a
+choice does (``APPLY``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from yokai_envs.yokaizo.actions import (
     A_CARD,
@@ -16,7 +15,7 @@ from yokai_envs.yokaizo.actions import (
     A_OPP_VOID,
     A_SOUL,
     A_YES,
-    mark_hand_types,
+    hand_type_actions,
 )
 from yokai_envs.yokaizo.cards import Card, Op
 from yokai_envs.yokaizo.knowledge import forget_one, lose
@@ -26,87 +25,90 @@ if TYPE_CHECKING:
     from yokai_envs.yokaizo.effects import Pick
 
 
-# ------------------------------------------------------------------ pick options (fill mask, any?)
-def _field_slots(g: Table, pk: Pick, m: np.ndarray, side: int, test: Callable[[int, int, int], bool]) -> bool:
+# ------------------------------------------------------------------ pick options (list them, any?)
+def _field_slots(g: Table, pk: Pick, m: list[int], side: int, test: Callable[[int, int, int], bool]) -> bool:
     """Mark Field slots of seat ``side`` whose Yokai passes ``test(p, s, y)``."""
     base = A_MY_FIELD if side == pk.seat else A_OPP_FIELD
     found = False
     for s in (0, 1):
         y = g.field[side][s]
         if y != NO and test(side, s, y):
-            m[base + s] = found = True
+            m.append(base + s)
+            found = True
     return found
 
 
-def _yes(m: np.ndarray) -> bool:
-    m[A_YES] = True
+def _yes(m: list[int]) -> bool:
+    m.append(A_YES)
     return True
 
 
-def opt_damage(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_damage(g: Table, pk: Pick, m: list[int]) -> bool:
     return _field_slots(g, pk, m, 1 - pk.seat, lambda p, s, y: True)
 
 
-def opt_shatter(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_shatter(g: Table, pk: Pick, m: list[int]) -> bool:
     a = _field_slots(g, pk, m, pk.seat, lambda p, s, y: y not in pk.chosen)
     b = _field_slots(g, pk, m, 1 - pk.seat, lambda p, s, y: y not in pk.chosen)
     return a or b
 
 
-def opt_destroy_void(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_destroy_void(g: Table, pk: Pick, m: list[int]) -> bool:
     n = len(g.void[1 - pk.seat])
-    m[A_OPP_VOID:A_OPP_VOID + n] = True
+    m.extend(range(A_OPP_VOID, A_OPP_VOID + n))
     return n > 0
 
 
-def opt_destroy_shield(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_destroy_shield(g: Table, pk: Pick, m: list[int]) -> bool:
     return _field_slots(g, pk, m, 1 - pk.seat, lambda p, s, y: bool(g.shields[p][s]))
 
 
-def _types_in(g: Table, zone: list[int], m: np.ndarray, exclude: int = NO) -> bool:
+def _types_in(g: Table, zone: list[int], m: list[int], exclude: int = NO) -> bool:
     found = False
     for c in zone:
         t = g.ctype[c]
         if t != exclude:
-            m[A_CARD + t] = found = True
+            m.append(A_CARD + t)
+            found = True
     return found
 
 
-def opt_exile(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_exile(g: Table, pk: Pick, m: list[int]) -> bool:
     return _types_in(g, g.limbo[1 - pk.seat], m)
 
 
-def opt_own_field(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_own_field(g: Table, pk: Pick, m: list[int]) -> bool:
     return _field_slots(g, pk, m, pk.seat, lambda p, s, y: True)
 
 
-def opt_attach(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_attach(g: Table, pk: Pick, m: list[int]) -> bool:
     return g.can_take_top(pk.seat) and opt_own_field(g, pk, m)
 
 
-def opt_burn_deck(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_burn_deck(g: Table, pk: Pick, m: list[int]) -> bool:
     return g.can_take_top(pk.seat) and _yes(m)
 
 
-def opt_burn_void(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_burn_void(g: Table, pk: Pick, m: list[int]) -> bool:
     return opt_destroy_void(g, pk, m)
 
 
-def opt_unburn(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_unburn(g: Table, pk: Pick, m: list[int]) -> bool:
     if pk.params["to"] == "void" and len(g.void[pk.seat]) >= VOID_SLOTS:
         return False
     return _types_in(g, g.burned[pk.seat], m)
 
 
-def _soul_slots(g: Table, m: np.ndarray, p: int, s: int, test: Callable[[int], bool]) -> bool:
+def _soul_slots(g: Table, m: list[int], p: int, s: int, test: Callable[[int], bool]) -> bool:
     found = False
     for i, c in enumerate(g.souls[p][s]):
         if test(c):
-            m[A_SOUL + i] = found = True
+            m.append(A_SOUL + i)
+            found = True
     return found
 
 
-def opt_blight(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_blight(g: Table, pk: Pick, m: list[int]) -> bool:
     enemy = 1 - pk.seat
     if pk.stage == 0:
         return _field_slots(g, pk, m, enemy, lambda p, s, y: any(not g.blighted[c] for c in g.souls[p][s]))
@@ -119,7 +121,7 @@ def _uprootable(g: Table, c: int) -> bool:
     return not g.up[c] and not g.blighted[c]
 
 
-def opt_uproot(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_uproot(g: Table, pk: Pick, m: list[int]) -> bool:
     p = pk.seat
     if pk.params["to"] == "void" and len(g.void[p]) >= VOID_SLOTS:
         return False
@@ -137,26 +139,28 @@ def _echoable(ops: tuple[Op, ...] | None) -> bool:
     return all(op.verb != "echo" for op in ops)
 
 
-def opt_echo(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_echo(g: Table, pk: Pick, m: list[int]) -> bool:
     p = pk.seat
     cards = g.cards
     found = _field_slots(g, pk, m, p, lambda q, s, y: _echoable(cards[g.ctype[y]].field.get("on_entry")))
     for i, c in enumerate(g.void[p]):
         if not g.facedown[c] and _echoable(cards[g.ctype[c]].void.get("on_entry")):
-            m[A_MY_VOID + i] = found = True
+            m.append(A_MY_VOID + i)
+            found = True
     return found
 
 
-def opt_freeze(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_freeze(g: Table, pk: Pick, m: list[int]) -> bool:
     found = False
     for side, base in ((pk.seat, A_MY_VOID), (1 - pk.seat, A_OPP_VOID)):
         for i, c in enumerate(g.void[side]):
             if not g.frozen[c]:
-                m[base + i] = found = True
+                m.append(base + i)
+                found = True
     return found
 
 
-def opt_haunt(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_haunt(g: Table, pk: Pick, m: list[int]) -> bool:
     if pk.params["to"] == "void" and len(g.void[pk.seat]) >= VOID_SLOTS:
         return False
     return _types_in(g, g.limbo[pk.seat], m, exclude=g.ctype[pk.src])
@@ -170,7 +174,7 @@ def _matches(card: Card, active_cards: list[Card], match: str) -> bool:
     return any(card.faction == a.faction for a in active_cards)
 
 
-def opt_shine(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_shine(g: Table, pk: Pick, m: list[int]) -> bool:
     p = pk.seat
     cards = g.cards
     actives = [cards[g.ctype[c]] for c in g.active_cards(p)]
@@ -178,28 +182,31 @@ def opt_shine(g: Table, pk: Pick, m: np.ndarray) -> bool:
     found = False
     for t in {g.ctype[c] for c in g.deck[p]}:
         if t != own_type and _matches(cards[t], actives, pk.params["match"]):
-            m[A_CARD + t] = found = True
+            m.append(A_CARD + t)
+            found = True
     return found
 
 
-def opt_slow(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_slow(g: Table, pk: Pick, m: list[int]) -> bool:
     a = _field_slots(g, pk, m, pk.seat, lambda p, s, y: not g.slowed[y])
     b = _field_slots(g, pk, m, 1 - pk.seat, lambda p, s, y: not g.slowed[y])
     return a or b
 
 
-def opt_swap(g: Table, pk: Pick, m: np.ndarray) -> bool:
+def opt_swap(g: Table, pk: Pick, m: list[int]) -> bool:
     p = pk.seat
     if pk.stage == 0:
         n = len(g.void[p])
         if not n or not g.hand[p]:
             return False
-        m[A_MY_VOID:A_MY_VOID + n] = True
+        m.extend(range(A_MY_VOID, A_MY_VOID + n))
         return True
-    return mark_hand_types(g, p, m)
+    legal = hand_type_actions(g, p)
+    m += legal
+    return bool(legal)
 
 
-Options = Callable[[Table, "Pick", np.ndarray], bool]
+Options = Callable[[Table, "Pick", list[int]], bool]
 OPTIONS: dict[PickVerb, Options] = {
     PickVerb.DAMAGE: opt_damage, PickVerb.SHATTER: opt_shatter, PickVerb.DESTROY_VOID: opt_destroy_void,
     PickVerb.DESTROY_SHIELD: opt_destroy_shield, PickVerb.EXILE: opt_exile, PickVerb.ATTACH: opt_attach,

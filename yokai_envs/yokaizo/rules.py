@@ -7,9 +7,7 @@ it until a task holds a decision. :class:`NextTurn` is the permanent bottom of t
 
 from __future__ import annotations
 
-import numpy as np
-
-from yokai_envs.yokaizo.actions import A_CARD, A_MY_FIELD, A_PASS, A_TOPDECK, mark_hand_types
+from yokai_envs.yokaizo.actions import A_CARD, A_MY_FIELD, A_PASS, A_TOPDECK, hand_type_actions
 from yokai_envs.yokaizo.attacks import ActionChoice
 from yokai_envs.yokaizo.effects import Effect
 from yokai_envs.yokaizo.state import (
@@ -38,10 +36,6 @@ from yokai_envs.yokaizo.state import (
 )
 
 
-def _mask(g: Table) -> np.ndarray:
-    return np.zeros(g.num_actions, dtype=bool)
-
-
 # ------------------------------------------------------------------ the decision loop
 def deal(g: Table, deck_types: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
     """A new match: fresh zones from the two decks, opening hands, then the setup picks."""
@@ -53,7 +47,8 @@ def deal(g: Table, deck_types: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
 
 
 def advance(g: Table) -> None:
-    """Resolve the stack until a task holds a decision (its mask goes to ``g.pending``) or the game ends."""
+    """Resolve the stack until a task holds a decision (its legal actions go to ``g.pending``) or
+    the game ends."""
     stack = g.stack
     while g.winner == NO and not g.draw_game:
         m = stack[-1].run(g)
@@ -80,11 +75,9 @@ class SetupPick(Task):
     def __init__(self, seat: int, slot: int) -> None:
         self.seat, self.slot = seat, slot
 
-    def run(self, g: Table) -> np.ndarray:
-        m = _mask(g)
-        mark_hand_types(g, self.seat, m)
+    def run(self, g: Table) -> list[int]:
         g.decider = self.seat
-        return m
+        return hand_type_actions(g, self.seat)
 
     def choose(self, g: Table, a: int) -> None:
         g.stack.pop()
@@ -115,16 +108,17 @@ class NextTurn(Task):
     __slots__ = ()
 
     def run(self, g: Table) -> None:
-        first = g.last_turn if g.last_turn != NO else 0
         field = g.field
-        needs = [(p, s) for p in (first, 1 - first) for s in (0, 1)
-                 if field[p][s] == NO and (g.hand[p] or g.can_take_top(p))]
-        if needs:  # every empty slot is refilled, then the entry effects trigger together (R21)
-            at = len(g.stack)
-            g.stack.append(EntryTriggers())
-            for p, s in reversed(needs):
-                g.stack.append(Replace(p, s, at))
-            return None
+        if NO in field[0] or NO in field[1]:  # (asked first: most of the time no slot is empty)
+            first = g.last_turn if g.last_turn != NO else 0
+            needs = [(p, s) for p in (first, 1 - first) for s in (0, 1)
+                     if field[p][s] == NO and (g.hand[p] or g.can_take_top(p))]
+            if needs:  # every empty slot is refilled, then the entry effects trigger together (R21)
+                at = len(g.stack)
+                g.stack.append(EntryTriggers())
+                for p, s in reversed(needs):
+                    g.stack.append(Replace(p, s, at))
+                return None
         if g.round_stage == RS_START:
             if g.round > 0 and g.turns_this_round == 0:
                 g.draw_game = True  # Ruling: a whole Round in which no Yokai can act ends the game.
@@ -255,12 +249,9 @@ class ChooseTurn(Task):
     def __init__(self, seat: int, slots: tuple[int, ...]) -> None:
         self.seat, self.slots = seat, slots
 
-    def run(self, g: Table) -> np.ndarray:
-        m = _mask(g)
-        for s in self.slots:
-            m[A_MY_FIELD + s] = True
+    def run(self, g: Table) -> list[int]:
         g.decider = self.seat
-        return m
+        return [A_MY_FIELD + s for s in sorted(self.slots)]
 
     def choose(self, g: Table, a: int) -> None:
         g.stack.pop()
@@ -278,16 +269,15 @@ class Replace(Task):
     def __init__(self, seat: int, slot: int, at: int = NO) -> None:
         self.seat, self.slot, self.at = seat, slot, at
 
-    def run(self, g: Table) -> np.ndarray | None:
-        m = _mask(g)
-        found = mark_hand_types(g, self.seat, m)
+    def run(self, g: Table) -> list[int] | None:
+        legal = hand_type_actions(g, self.seat)
         if g.can_take_top(self.seat):
-            m[A_TOPDECK] = found = True
-        if not found:  # an earlier replacement took the seat's last card: the slot stays empty
+            legal.insert(0, A_TOPDECK)
+        if not legal:  # an earlier replacement took the seat's last card: the slot stays empty
             g.stack.pop()
             return None
         g.decider = self.seat
-        return m
+        return legal
 
     def choose(self, g: Table, a: int) -> None:
         g.stack.pop()
@@ -298,7 +288,8 @@ class Replace(Task):
             y = g.take_from(g.hand[p], a - A_CARD)
             g.hand_out(p, y, public=True)
         g.enter_field(p, self.slot, y)
-        g.see(None, EV_ENTERED, p, self.slot, g.ctype[y])
+        if g._seen is not None:  # (asked first on the per-step paths: a call to see costs more)
+            g.see(None, EV_ENTERED, p, self.slot, g.ctype[y])
         triggers = g.stack[self.at] if self.at != NO else None
         if isinstance(triggers, EntryTriggers):
             triggers.entered = (*triggers.entered, (p, self.slot, y))
@@ -358,7 +349,8 @@ class Turn(Task):
         p, s = self.seat, self.slot
         if self.stage == 0:
             y = self.yid = g.field[p][s]
-            g.see(None, EV_TURN, p, s, g.ctype[y])
+            if g._seen is not None:
+                g.see(None, EV_TURN, p, s, g.ctype[y])
             g.turn_round[y] = g.round
             g.last_turn = g.last_trigger = p
             if g.first_turn == NO:
@@ -390,16 +382,15 @@ class VoidPlay(Task):
     def __init__(self, seat: int, slot: int, yid: int) -> None:
         self.seat, self.slot, self.yid, self.left = seat, slot, yid, VOID_PLAYS
 
-    def run(self, g: Table) -> np.ndarray | None:
+    def run(self, g: Table) -> list[int] | None:
         p = self.seat
         if self.left <= 0 or g.field[p][self.slot] != self.yid or len(g.void[p]) >= VOID_SLOTS or not g.hand[p]:
             g.stack.pop()
             return None
-        m = _mask(g)
-        m[A_PASS] = True
-        mark_hand_types(g, p, m)
+        legal = hand_type_actions(g, p)
+        legal.insert(0, A_PASS)
         g.decider = p
-        return m
+        return legal
 
     def choose(self, g: Table, a: int) -> None:
         p = self.seat

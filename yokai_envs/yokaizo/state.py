@@ -26,6 +26,7 @@ VOID_PLAYS: Final = 3   # cards played into the Void per Void phase
 MAX_SOULS: Final = 5
 WIN_SOULS: Final = 13
 CARDS_PER_SEAT: Final = 40
+FIRST_CARD_ACTION: Final = 28  # the action table's card-type block (actions.ActionBlock.CARD) starts here
 
 
 class Event(IntEnum):
@@ -160,7 +161,8 @@ class Task:
     """One step of rules resolution on the stack.
 
     ``run(g)`` either does work (popping itself, pushing follow-ups) and returns None, or returns
-    the boolean mask of a pending decision for seat ``g.decider``; ``choose(g, a)`` applies it.
+    the legal actions of a pending decision for seat ``g.decider`` (a new list, ascending, no
+    repeats: clones share it, so it is never changed afterwards); ``choose(g, a)`` applies one.
     ``phase`` is the decision's text (``Game.phase_name``), ``decision`` its kind.
     """
 
@@ -168,7 +170,7 @@ class Task:
     phase: ClassVar[str] = "resolve"
     decision: ClassVar[Decision | None] = None
 
-    def run(self, g: Table) -> np.ndarray | None:
+    def run(self, g: Table) -> list[int] | None:
         raise NotImplementedError
 
     def choose(self, g: Table, action: int) -> None:
@@ -193,6 +195,8 @@ class Table:
     c_speed: list[int]
     c_souls: list[int]
     c_elem: list[int]
+    #: the card-type action of each card instance (``A_CARD + ctype[c]``)
+    c_action: list[int]
     #: ``Game.see`` (the Game this table is part of records what each seat sees) and its record
     see: Callable[..., None]
     _seen: list | None
@@ -206,6 +210,7 @@ class Table:
         self.c_speed = [self.cards[t].speed for t in self.ctype]
         self.c_souls = [self.cards[t].souls for t in self.ctype]
         self.c_elem = [self.cards[t].element for t in self.ctype]
+        self.c_action = [FIRST_CARD_ACTION + t for t in self.ctype]
         n = len(self.ctype)
         self.deck: list[list[int]] = [list(range(p * CARDS_PER_SEAT, (p + 1) * CARDS_PER_SEAT)) for p in (0, 1)]
         self.hand: list[list[int]] = [[], []]
@@ -254,7 +259,7 @@ class Table:
         self.end_cause: EndCause | None = None
         self.first_turn = NO       # seat whose Yokai took the game's first Turn
         self.decider = 0
-        self.pending: np.ndarray | None = None
+        self.pending: list[int] | None = None  # the pending decision's legal actions, ascending
         self.stack: list[Task] = []
         for p in (0, 1):
             self.rng.shuffle(self.deck[p])
@@ -365,7 +370,8 @@ class Table:
     def shuffle_deck(self, p: int) -> None:
         self.rng.shuffle(self.deck[p])
         self.known_top[p] = NO
-        self.see(None, EV_SHUFFLED, p)
+        if self._seen is not None:  # (asked first on the per-step paths: a call to see costs more)
+            self.see(None, EV_SHUFFLED, p)
 
     def draw(self, p: int, n: int) -> None:
         hand = self.hand[p]
@@ -406,7 +412,8 @@ class Table:
         self.up[c] = self.blighted[c] = self.frozen[c] = self.facedown[c] = 0
         p = c // CARDS_PER_SEAT
         self.limbo[p].append(c)
-        self.see(None, EV_TO_LIMBO, p, self.ctype[c])
+        if self._seen is not None:
+            self.see(None, EV_TO_LIMBO, p, self.ctype[c])
 
     def to_void(self, p: int, c: int, face_down: bool = False, seen: bool = False) -> None:
         """Card ``c`` enters seat ``p``'s Void (``face_down``: a Token, which only its owner sees
@@ -418,7 +425,7 @@ class Table:
             self.see_card(EV_TOKEN, p, c)
         elif face_down:
             self.see(None, EV_TOKEN, p, self.ctype[c])
-        else:
+        elif self._seen is not None:
             self.see(None, EV_TO_VOID, p, self.ctype[c])
 
     def burn_card(self, c: int, seen: bool, by: int) -> None:

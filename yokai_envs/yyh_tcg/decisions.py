@@ -62,11 +62,13 @@ class Decisions(Rules):
         phase = self.phase
         if phase == P_OVER:
             return []
-        t = self.table
         seat = self.decider
         me = self.players[seat]
+        if phase in PASSABLE:  # asked first: most decisions (and the passes settle skips) are these
+            out = self._passable_actions(phase, me)
+            return sorted(set(out)) if len(out) > 1 else out  # the pass alone: the common case
+        t = self.table
         cards = self.pool.cards
-        out: list[int]
         if phase == P_SETUP:
             pick = t.pick
             out = [pick(cid) for cid in me.deck if cards[cid].is_character]
@@ -84,9 +86,7 @@ class Decisions(Rules):
             slot = self.slot_at(seat, self.choices[0][2])
             out = [t.pay(att.card) for att in slot.attached if not att.face_up and cards[att.card].cost <= me.spirit]
         else:
-            out = self._passable_actions(phase, me)
-            if len(out) == 1:  # the pass alone (the common case of a passable phase)
-                return out
+            raise AssertionError(f"no legal actions for phase {phase}")
         if len(out) > 1:
             out = sorted(set(out))
         return out
@@ -180,10 +180,14 @@ class Decisions(Rules):
             me.spirit -= ability.spirit
             fx.resolve(self, seat, ability.effects)
         elif block in (B_ATTACK_OWN, B_ATTACK_TECH):
-            for option in self.affordable_attacks():
-                if option.action == action:
-                    self.attack, self.attack_card = option.attack, option.card
-            assert self.attack is not None
+            # a legal action is one of affordable_attacks(): read the attack off the action
+            # (attack_own: the fighter's printed attack number cid; attack_tech: the Technique cid)
+            if block == B_ATTACK_OWN:
+                fighter = self.players[self.turn_player].fighter
+                assert fighter is not None, "an attack without a fighter"
+                self.attack, self.attack_card = cards[fighter.char].attacks[cid], fighter.char
+            else:
+                self.attack, self.attack_card = cards[cid].attacks[0], cid
             me.spirit -= self.attack.spirit
             self.phase = P_USE
             if self.attack.discard:
@@ -268,11 +272,16 @@ class Decisions(Rules):
                 else:
                     self.phase, self.decider = self.choice_return
                 continue
-            actions = self.legal_actions_now()
-            if len(actions) == 1 and actions[0] == self.table.DONE and self.phase in PASSABLE \
-                    and self._pass_is_public():
-                self._pass()
-                continue
+            phase = self.phase
+            if phase in PASSABLE:  # legal_actions_now's passable branch, spelled out (most steps)
+                actions = self._passable_actions(phase, self.players[self.decider])
+                if len(actions) == 1 and self._pass_is_public():  # the pass alone
+                    self._pass()
+                    continue
+                if len(actions) > 1:
+                    actions = sorted(set(actions))
+            else:
+                actions = self.legal_actions_now()
             self.pending_actions = actions
             return
 

@@ -105,8 +105,9 @@ class Rules(TableState):
                 return
             card = me.deck.pop()
             me.hand.append(card)
-            self.see(seat, Ev.DREW, seat, card)
-            self.see(1 - seat, Ev.DREW_HIDDEN, seat)
+            if self._seen is not None:  # asked first: draws are on the search's hot path
+                self.see(seat, Ev.DREW, seat, card)
+                self.see(1 - seat, Ev.DREW_HIDDEN, seat)
 
     def mill(self, seat: int, n: int) -> None:
         me = self.players[seat]
@@ -220,7 +221,8 @@ class Rules(TableState):
         self.turn_player = seat
         self.decider = seat
         self.turn_number += 1
-        self.see(None, Ev.TURN, seat, self.turn_number)
+        if self._seen is not None:
+            self.see(None, Ev.TURN, seat, self.turn_number)
         self.clear_turn()
         me = self.players[seat]
         me.guard = 0

@@ -255,6 +255,7 @@ class TableState:
 
     if TYPE_CHECKING:  # Game.see (the Game contract); declared here for the rules mixins
         def see(self, seat: int | None, kind: int, *args: int) -> None: ...
+        _seen: list | None  # Game's record (None: not recording, and see() does nothing)
 
     @property
     def pending_mask(self) -> np.ndarray:

@@ -192,6 +192,12 @@ def test_retired_v1_is_refused_naming_issue_21():
         yokai_envs.make("onmyoji_v1", mode="duel")
 
 
+def test_retired_v2_is_refused_naming_the_coop_rulings():
+    with pytest.raises(ValueError, match=r"'onmyoji_v2' was retired: in the Co-op Boss battle.*R32.*R33.*"
+                                         r"use 'onmyoji_v3'"):
+        yokai_envs.make("onmyoji_v2", mode="coop")
+
+
 def test_parallel_defaults_to_penalize_and_samples_from_each_agents_mask():
     """Issue 22: the Parallel env follows the AEC env's PettingZoo conventions."""
     env = parallel_env(mode="duel")

@@ -175,3 +175,16 @@ def test_custom_card_file_needs_only_the_decks_it_plays(tmp_path: Path) -> None:
     assert "Genkai" not in game.pool.by_name
     with pytest.raises(ConfigError, match="unknown card 'Genkai'"):
         YYHGame(cards=str(path))
+
+
+def test_starter_decks_are_long_enough_that_deck_outs_stay_rare() -> None:
+    """Issue 21 under search play: with 42-55 other cards a third of ISMCTS games ended by a
+    deck-out (and equal decks hand those to the first player, who skips its first draw). The
+    starter decks hold 58 other cards, Ichigaki Lab (whose Team Bonus draws a third card each
+    turn) 60, and Healing Salve's repeatable heal costs 3 Spirit (RULES_NOTES 29, BALANCE.md)."""
+    for name in starter_decks():
+        _, ids = resolve_deck(name)
+        others = sum(not POOL.cards[c].is_character for c in ids)
+        assert others == (60 if name == "Ichigaki Lab" else 58), (name, others)
+    salve = next(c for c in POOL.cards if c.name == "Healing Salve")
+    assert salve.ability is not None and salve.ability.spirit == 3

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 PHASES = tuple(Phase)
 SCALARS = ("is_my_turn", "i_decide", "i_went_first", "revealed", "turn/60", "my_spirit/10", "opp_spirit/10",
-           "my_wins/3", "opp_wins/3", "my_hand/20", "opp_hand/20", "my_deck/50", "opp_deck/50",
+           "my_wins/3", "opp_wins/3", "my_hand/20", "opp_hand/20", "my_deck/70", "opp_deck/70",
            "my_fifth_placed", "opp_fifth_placed", "my_guard/5", "opp_guard/5", "my_damage/4", "opp_damage/4",
            "my_defense/15", "opp_defense/15", "attack_value/25", "power/10", "weaken/10", "extra_damage/3",
            "pending_discard/3", "rage_used/3", "damage_now/4", "my_picks/4")
@@ -336,7 +336,7 @@ class Observer:
             game.turn_player == seat and game.turn_number > 0, game.decider == seat,
             game.first_player == seat and show_opp, show_opp, game.turn_number / 60,
             me.spirit / 10, opp.spirit / 10, me.wins / 3, opp.wins / 3, len(me.hand) / 20,
-            len(opp.hand) / 20, len(me.deck) / 50, len(opp.deck) / 50, me.fifth_placed, opp.fifth_placed,
+            len(opp.hand) / 20, len(me.deck) / 70, len(opp.deck) / 70, me.fifth_placed, opp.fifth_placed,
             me.guard / 5, opp.guard / 5, me.fighter.damage / 4 if me.fighter else 0,
             opp.fighter.damage / 4 if (opp.fighter and show_opp) else 0, my_def / 15, opp_def / 15,
             game.attack_value() / 25 if attacking else 0, game.power / 10, game.weaken / 10,

@@ -160,7 +160,7 @@ class Decisions(Rules):
         elif phase == P_USE:
             costs, event_of = self.event_spirit[T_USE], t.event_of
             out.extend([event_of[cid] for cid in hand if costs[cid] <= spirit])
-            if self.rage_used < fx.bonus(me, "rage"):
+            if self.rage_used < me.bonus.get("rage", 0):  # fx.bonus without its call
                 out.append(t.RAGE)
         elif phase == P_ABILITIES:  # part 4: the attacker, then the defender
             costs, event_of = self.event_spirit[T_ATTACK], t.event_of
@@ -173,10 +173,10 @@ class Decisions(Rules):
         seat = self.decider
         me = self.players[seat]
         cards = self.pool.cards
-        if block == B_PICK:
-            self._pick(seat, cid)
-        elif block == B_DONE:
+        if block == B_DONE:  # the commonest action first (the blocks are exclusive)
             self._pass()
+        elif block == B_PICK:
+            self._pick(seat, cid)
         elif block == B_DISCARD:
             me.take_from_hand(cid)
             me.discard.append(cid)
@@ -257,18 +257,18 @@ class Decisions(Rules):
 
     def _pass(self) -> None:
         phase = self.phase
-        if phase == P_DRAW:
-            self.phase = P_MAIN
-        elif phase == P_MAIN:
-            self.begin_attack()
-        elif phase == P_USE:
-            self._after_use()
-        elif phase == P_ABILITIES:
+        if phase == P_ABILITIES:  # the commonest pass first (part 4 passes twice an attack)
             if self.decider == self.turn_player:  # the defender's window of part 4
                 self.decider = 1 - self.turn_player
             else:
                 self.decider = self.turn_player
                 self._compare()
+        elif phase == P_MAIN:
+            self.begin_attack()
+        elif phase == P_USE:
+            self._after_use()
+        elif phase == P_DRAW:
+            self.phase = P_MAIN
         elif phase == P_MIN_DAMAGE:
             self._deal(0)
 
@@ -342,7 +342,10 @@ class Decisions(Rules):
             # (asked card by card of the few Events of this timing in the decklist the Spirit
             # affords, cheapest first, rather than over every unseen card)
             spirit = me.spirit
-            facts = self._deck_facts(self.decider)
+            seat = self.decider
+            cached = self._deck_facts_cache[seat]  # _deck_facts(seat), its common case spelled out
+            facts = cached[1] if cached is not None and cached[0] is self.original_decks[seat] \
+                else self._deck_facts(seat)
             for cost, cid in facts.use_events if phase == P_USE else facts.attack_events:
                 if cost > spirit:
                     break

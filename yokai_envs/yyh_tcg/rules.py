@@ -227,7 +227,7 @@ class Rules(TableState):
         me = self.players[seat]
         me.guard = 0
         for p in self.players:  # once per turn: each turn, either player's (a defender acts in part 4)
-            for slot in p.slots():
+            for slot in p.sideline if p.fighter is None else (p.fighter, *p.sideline):  # p.slots()
                 slot.used = False
                 for att in slot.attached:
                     att.used = False

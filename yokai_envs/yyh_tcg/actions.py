@@ -112,6 +112,8 @@ class ActionTable:
         self.event_of = [self.EVENT + i if i >= 0 else -1 for i in self.event_index]
         self.attach_of = [self.ATTACH + i * ATTACH_TARGETS if i >= 0 else -1 for i in self.attach_index]
         self.ability_of = [self.ABILITY + i if i >= 0 else -1 for i in self.ability_index]
+        #: card id -> the Spirit to attach it to the Arena fighter (0 for a card that is no attachable)
+        self.attach_cost = [pool.cards[cid].cost if i >= 0 else 0 for cid, i in enumerate(self.attach_index)]
         #: action id -> what it means, decoded once
         self.decoded: list[Decoded] = [self._decode(block, i) for block, size in self.blocks for i in range(size)]
 

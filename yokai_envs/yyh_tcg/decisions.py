@@ -5,6 +5,8 @@ to pass. The transitions it calls are in ``rules.Rules``.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from yokai_envs.yyh_tcg import effects as fx
@@ -35,6 +37,16 @@ ABILITY_PHASE_TIMING = {Phase.DRAW: Timing.DRAW, Phase.MAIN: Timing.MAIN, Phase.
 NO_EVENT = 1 << 30
 
 
+class DeckFacts(NamedTuple):
+    """Facts of one seat's decklist for the pending-decision paths (fixed for a game)."""
+
+    #: (Spirit, card id) of each Event of the decklist playable in part 2 / part 4, cheapest first
+    use_events: list[tuple[int, int]]
+    attack_events: list[tuple[int, int]]
+    #: the passable phases some card of the decklist has an ability for (others list none)
+    ability_phases: frozenset[Phase]
+
+
 class Decisions(Rules):
     """The rules plus the pending decision of ``decider``."""
 
@@ -44,8 +56,14 @@ class Decisions(Rules):
     #: timing -> (Spirit, card id) of every Event of that timing, cheapest first (built once per game)
     events_by_cost: dict[Timing, list[tuple[int, int]]]
 
+    #: per seat: (the decklist it was built from, :meth:`_deck_facts`), or None before it is asked
+    _deck_facts_cache: list[tuple[list[int], DeckFacts] | None]
+
     def new_game(self, decks: list[tuple[str, list[int]]]) -> None:
         super().new_game(decks)
+        self._deck_facts_cache = [None, None]
+        for seat in (0, 1):  # built now, so the search's clones share them
+            self._deck_facts(seat)
         self.settle()
 
     def legal(self) -> np.ndarray:
@@ -76,7 +94,7 @@ class Decisions(Rules):
             first = t.DISCARD
             out = [first + cid for cid in me.hand]
         elif phase == P_ATTACK:
-            out = [option.action for option in self.affordable_attacks()]
+            out = self.affordable_attack_actions()
         elif phase == P_MIN_DAMAGE:
             out = [t.MIN_DAMAGE, t.DONE]
         elif phase == P_SEARCH:
@@ -96,36 +114,53 @@ class Decisions(Rules):
         then the abilities and the cards of the hand that can be played now."""
         t = self.table
         out = [t.DONE]
-        ability_of = t.ability_of
-        for cid in self._usable_abilities(self.decider, ABILITY_PHASE_TIMING[phase]):
-            out.append(ability_of[cid])
+        seat = self.decider
+        cached = self._deck_facts_cache[seat]  # _deck_facts(seat), its common case spelled out
+        facts = cached[1] if cached is not None and cached[0] is self.original_decks[seat] else self._deck_facts(seat)
+        if phase in facts.ability_phases:  # most decks lack some timings
+            # Rules._usable_abilities spelled out, listing action ids (one per card id, as there)
+            costs = self.ability_spirit_at[ABILITY_PHASE_TIMING[phase]]
+            ability_of = t.ability_of
+            spirit = me.spirit
+            fighter = me.fighter
+            for slot in me.sideline if fighter is None else (fighter, *me.sideline):
+                cid = slot.char
+                if costs[cid] <= spirit and not slot.used and ability_of[cid] not in out:
+                    out.append(ability_of[cid])
+                for att in slot.attached:
+                    cid = att.card
+                    if costs[cid] <= spirit and att.face_up and not att.used and ability_of[cid] not in out:
+                        out.append(ability_of[cid])
         hand = me.hand
-        if not hand:
+        if not hand or phase == P_DRAW:  # the Draw step plays no card from the hand
             return out
         spirit = me.spirit
-        cards = self.pool.cards
         if phase == P_MAIN:
+            # per-card tables, not the cards: a character (fifth_of), an attachable (attach_of),
+            # else an Event (its Main-timing Spirit, NO_EVENT for another timing)
             n_side = len(me.sideline)
-            fifth_of, event_of, attach_of = t.fifth_of, t.event_of, t.attach_of
+            fifth_of, event_of, attach_of, attach_cost = t.fifth_of, t.event_of, t.attach_of, t.attach_cost
+            main_spirit = self.event_spirit[T_MAIN]
+            fifth_open = not me.fifth_placed
+            can_pay = me.fighter is not None
             for cid in hand:
-                card = cards[cid]
-                kind = card.type
-                if kind == CHARACTER:
-                    if not me.fifth_placed:
-                        out.append(fifth_of[cid])
-                elif kind == EVENT:
-                    if card.timing == T_MAIN and card.spirit <= spirit:
-                        out.append(event_of[cid])
-                else:
-                    base = attach_of[cid]
-                    if me.fighter is not None and card.cost <= spirit:
+                fifth = fifth_of[cid]
+                if fifth >= 0:
+                    if fifth_open:
+                        out.append(fifth)
+                    continue
+                base = attach_of[cid]
+                if base >= 0:
+                    if can_pay and attach_cost[cid] <= spirit:
                         out.append(base)
                     if n_side:
                         out.extend(range(base + 1, base + 1 + n_side))
+                elif main_spirit[cid] <= spirit:
+                    out.append(event_of[cid])
         elif phase == P_USE:
             costs, event_of = self.event_spirit[T_USE], t.event_of
             out.extend([event_of[cid] for cid in hand if costs[cid] <= spirit])
-            if self.rage_used < fx.bonus(me, "rage"):
+            if self.rage_used < me.bonus.get("rage", 0):  # fx.bonus without its call
                 out.append(t.RAGE)
         elif phase == P_ABILITIES:  # part 4: the attacker, then the defender
             costs, event_of = self.event_spirit[T_ATTACK], t.event_of
@@ -138,10 +173,10 @@ class Decisions(Rules):
         seat = self.decider
         me = self.players[seat]
         cards = self.pool.cards
-        if block == B_PICK:
-            self._pick(seat, cid)
-        elif block == B_DONE:
+        if block == B_DONE:  # the commonest action first (the blocks are exclusive)
             self._pass()
+        elif block == B_PICK:
+            self._pick(seat, cid)
         elif block == B_DISCARD:
             me.take_from_hand(cid)
             me.discard.append(cid)
@@ -222,18 +257,18 @@ class Decisions(Rules):
 
     def _pass(self) -> None:
         phase = self.phase
-        if phase == P_DRAW:
-            self.phase = P_MAIN
-        elif phase == P_MAIN:
-            self.begin_attack()
-        elif phase == P_USE:
-            self._after_use()
-        elif phase == P_ABILITIES:
+        if phase == P_ABILITIES:  # the commonest pass first (part 4 passes twice an attack)
             if self.decider == self.turn_player:  # the defender's window of part 4
                 self.decider = 1 - self.turn_player
             else:
                 self.decider = self.turn_player
                 self._compare()
+        elif phase == P_MAIN:
+            self.begin_attack()
+        elif phase == P_USE:
+            self._after_use()
+        elif phase == P_DRAW:
+            self.phase = P_MAIN
         elif phase == P_MIN_DAMAGE:
             self._deal(0)
 
@@ -274,12 +309,21 @@ class Decisions(Rules):
                 continue
             phase = self.phase
             if phase in PASSABLE:  # legal_actions_now's passable branch, spelled out (most steps)
-                actions = self._passable_actions(phase, self.players[self.decider])
-                if len(actions) == 1 and self._pass_is_public():  # the pass alone
+                me = self.players[self.decider]
+                actions = self._passable_actions(phase, me)
+                if len(actions) > 1:
+                    # copies of a card in the hand are the only way an action is listed twice
+                    # (abilities are listed once each): a set only then
+                    hand = me.hand
+                    actions = sorted(actions) if len(set(hand)) == len(hand) else sorted(set(actions))
+                # the pass alone: _pass_is_public's cheap cases first (Draw: the hand plays no
+                # part; no hand: nothing hidden)
+                elif phase == P_DRAW:
+                    self.phase = P_MAIN  # _pass of the Draw step
+                    continue
+                elif not me.hand or (phase != P_MAIN and self._pass_is_public()):
                     self._pass()
                     continue
-                if len(actions) > 1:
-                    actions = sorted(set(actions))
             else:
                 actions = self.legal_actions_now()
             self.pending_actions = actions
@@ -295,12 +339,35 @@ class Decisions(Rules):
             if not me.hand:
                 return True
             # the decklist is public: could any unseen card of it be an affordable Event here?
-            # (asked card by card of the few Events of this timing the Spirit affords, cheapest
-            # first, rather than over every unseen card)
+            # (asked card by card of the few Events of this timing in the decklist the Spirit
+            # affords, cheapest first, rather than over every unseen card)
             spirit = me.spirit
-            for cost, cid in self.events_by_cost[T_USE if phase == P_USE else T_ATTACK]:
+            seat = self.decider
+            cached = self._deck_facts_cache[seat]  # _deck_facts(seat), its common case spelled out
+            facts = cached[1] if cached is not None and cached[0] is self.original_decks[seat] \
+                else self._deck_facts(seat)
+            for cost, cid in facts.use_events if phase == P_USE else facts.attack_events:
                 if cost > spirit:
                     break
                 if cid in me.hand or cid in me.deck or cid in me.face_down_cards():
                     return False
         return True
+
+    def _deck_facts(self, seat: int) -> DeckFacts:
+        """What ``seat``'s decklist allows (no other card can be in its zones), remembered per
+        decklist list object: a game's decklists are fixed, and scenario builders that change
+        one assign a new list."""
+        decklist = self.original_decks[seat]
+        cached = self._deck_facts_cache[seat]
+        if cached is not None and cached[0] is decklist:
+            return cached[1]
+        in_deck = set(decklist)
+        facts = DeckFacts(
+            [(cost, cid) for cost, cid in self.events_by_cost[T_USE] if cid in in_deck],
+            [(cost, cid) for cost, cid in self.events_by_cost[T_ATTACK] if cid in in_deck],
+            frozenset(phase for phase, timing in ABILITY_PHASE_TIMING.items()
+                      if any(self.ability_spirit_at[timing][cid] != NO_EVENT for cid in in_deck)))
+        # a fresh list: clones share this attribute, and each keeps the entry of its own decklist
+        self._deck_facts_cache = [*self._deck_facts_cache]
+        self._deck_facts_cache[seat] = (decklist, facts)
+        return facts

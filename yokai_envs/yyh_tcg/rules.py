@@ -227,7 +227,7 @@ class Rules(TableState):
         me = self.players[seat]
         me.guard = 0
         for p in self.players:  # once per turn: each turn, either player's (a defender acts in part 4)
-            for slot in p.slots():
+            for slot in p.sideline if p.fighter is None else (p.fighter, *p.sideline):  # p.slots()
                 slot.used = False
                 for att in slot.attached:
                     att.used = False
@@ -250,7 +250,7 @@ class Rules(TableState):
         turn), with no affordable attack, or with no opposing fighter to attack (the opponent's
         Arena waits for its 5th character)."""
         if self.turn_number > 1 and self.players[1 - self.turn_player].fighter is not None \
-                and self.affordable_attacks():
+                and self.affordable_attack_actions():
             self.phase = Phase.ATTACK
         else:
             self.end_turn()
@@ -274,6 +274,30 @@ class Rules(TableState):
                 attack = card.attacks[0]
                 if attack.spirit <= spirit and attack.discard <= hand:
                     out.append(AttackOption(self.table.attack_tech(att.card), att.card, attack))
+        return out
+
+    def affordable_attack_actions(self) -> list[int]:
+        """The action ids of :meth:`affordable_attacks`, in its order, without building its
+        options (asked as each Main step ends and at each part 1, on the search's hot path)."""
+        me = self.players[self.turn_player]
+        fighter = me.fighter
+        if fighter is None:
+            return []
+        cards = self.pool.cards
+        spirit, hand = me.spirit, len(me.hand)
+        first = self.table.ATTACK_OWN
+        out = [first + i for i, attack in enumerate(cards[fighter.char].attacks)
+               if attack.spirit <= spirit and attack.discard <= hand]
+        if fighter.attached:
+            attack_tech = self.table.attack_tech
+            for att in fighter.attached:
+                card = cards[att.card]
+                if att.face_up and card.type == TECHNIQUE:
+                    attack = card.attacks[0]
+                    if attack.spirit <= spirit and attack.discard <= hand:
+                        action = attack_tech(att.card)
+                        if action not in out:
+                            out.append(action)
         return out
 
     # ------------------------------------------------------------------ values

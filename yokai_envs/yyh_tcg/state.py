@@ -169,8 +169,8 @@ class PlayerState:
         """Remove one copy of ``cid`` from the hand. Played in public, it is no longer a card the
         opponent knows to be hidden; attached face-down (``public`` False), it still is."""
         self.hand.remove(cid)
-        if public:
-            self.forget_shown(cid)
+        if public and cid in self.shown:  # forget_shown, spelled out (every card played)
+            self.shown.remove(cid)
 
     def forget_shown(self, cid: int) -> None:
         """``cid`` left the hidden cards in public (played, discarded, flipped)."""

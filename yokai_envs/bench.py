@@ -14,6 +14,9 @@ reset between games. Prints a markdown table; ``--json PATH`` writes the rows. `
 (``make_vec_gym``) with N games, beside its scalar raw engine in the same run. Search costs:
 ``clone()`` and ``determinize()`` in raw steps (their mean time over states of random play
 times raw decisions/s), and with ``--ismcts`` ISMCTS decisions/s for the README's specs.
+``--repeat K`` plays the env and peer rows in K interleaved rounds and reports medians, each
+ratio the median of its K same-round ratios (a shared machine's speed drifts by tens of percent
+between rows, so one round's ratio can miss a target it meets).
 """
 
 from __future__ import annotations
@@ -393,28 +396,59 @@ def ismcts_markdown(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def ratios(rows: list[Row]) -> list[str]:
-    """The issue targets as ratios against peers measured in the same run."""
+#: The issue-23 comparisons: (row key, peer row, peer key, label).
+_RATIOS = (("aec_steps_per_s", "pettingzoo leduc_holdem_v4", "aec_steps_per_s", "leduc"),
+           ("aec_steps_per_s", "pettingzoo texas_holdem_v4", "aec_steps_per_s", "texas"),
+           ("aec_steps_per_s", "do-nothing AEC (ceiling)", "aec_steps_per_s", "of the ceiling"),
+           ("aec_steps_per_s", "do-nothing AEC, no wrappers", "aec_steps_per_s", "of the unwrapped ceiling"),
+           ("raw_decisions_per_s", "rlcard doudizhu", "raw_decisions_per_s", "rlcard doudizhu (raw)"))
+
+
+def ratio_values(rows: list[Row]) -> dict[tuple[str, str], float]:
+    """(env, label) -> the env's rate over its peer's, for peers measured in the same run."""
     by_env = {row["env"]: row for row in rows}
-    lines = []
-
-    def ratio(env: str, key: str, peer: str, peer_key: str) -> str:
-        if peer not in by_env or not by_env[peer][peer_key] or by_env[env][key] is None:
-            return "n/a"
-        return f"{by_env[env][key] / by_env[peer][peer_key]:.2f}x"
-
+    values = {}
     for row in rows:
         if row["kind"] != "yokai-envs":
             continue
-        env = row["env"]
-        lines.append(f"- {env}: AEC = {ratio(env, 'aec_steps_per_s', 'pettingzoo leduc_holdem_v4', 'aec_steps_per_s')}"
-                     f" leduc, {ratio(env, 'aec_steps_per_s', 'pettingzoo texas_holdem_v4', 'aec_steps_per_s')} texas,"
-                     f" {ratio(env, 'aec_steps_per_s', 'do-nothing AEC (ceiling)', 'aec_steps_per_s')} of the ceiling"
-                     f" ({ratio(env, 'aec_steps_per_s', 'do-nothing AEC, no wrappers', 'aec_steps_per_s')} of the"
-                     f" unwrapped one);"
-                     f" raw = {ratio(env, 'raw_decisions_per_s', 'rlcard doudizhu', 'raw_decisions_per_s')}"
-                     f" rlcard doudizhu")
+        for key, peer, peer_key, label in _RATIOS:
+            if peer in by_env and by_env[peer][peer_key] and row[key] is not None:
+                values[row["env"], label] = row[key] / by_env[peer][peer_key]
+    return values
+
+
+def ratios(rows: list[Row], rounds: list[list[Row]] | None = None) -> list[str]:
+    """The issue targets as ratios against peers measured in the same run; with ``rounds``
+    (``--repeat``), each ratio is the median of the per-round ratios, with their range."""
+    per_round = [ratio_values(r) for r in (rounds or [rows])]
+    lines = []
+    for row in rows:
+        if row["kind"] != "yokai-envs":
+            continue
+        parts = []
+        for _key, _peer, _peer_key, label in _RATIOS:
+            found = [values[row["env"], label] for values in per_round if (row["env"], label) in values]
+            if not found:
+                parts.append(f"n/a {label}")
+            elif len(found) == 1:
+                parts.append(f"{found[0]:.2f}x {label}")
+            else:
+                parts.append(f"{float(np.median(found)):.2f}x {label} ({min(found):.2f}-{max(found):.2f})")
+        lines.append(f"- {row['env']}: " + ", ".join(parts))
     return lines
+
+
+def median_rows(rounds: list[list[Row]]) -> list[Row]:
+    """Each row's numbers as the median over interleaved rounds (the rows of every round match)."""
+    merged = []
+    for same in zip(*rounds, strict=True):
+        row = dict(same[0])
+        for key, value in row.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                row[key] = float(np.median([r[key] for r in same]))
+        row["rounds"] = len(same)
+        merged.append(row)
+    return merged
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -426,6 +460,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ismcts", action="store_true", help="also time ISMCTS decisions/s for the README's specs")
     parser.add_argument("--vector", type=int, default=4096, metavar="N",
                         help="Yonkai no Yokai's batched engine and vector env with N games (0: skip; needs numba)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="K",
+                        help="K interleaved rounds of the env and peer rows: medians, and each ratio as the median "
+                             "of its per-round ratios with their range (the machine's speed drifts between rows)")
     parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
 
 
@@ -433,12 +470,21 @@ def run(args: argparse.Namespace) -> int:
     unknown = [e for e in (args.env or []) if e not in ENV_IDS]
     if unknown:
         raise SystemExit(f"unknown env id(s) {unknown}; valid: {', '.join(ENV_IDS)}")
-    rows = yokai_rows(args.seconds, args.configs == "all", args.env)
-    if not args.no_peers:
-        rows += peer_rows(args.seconds)
+    repeat = getattr(args, "repeat", 1)
+    if repeat < 1:
+        raise SystemExit(f"--repeat must be at least 1, got {repeat}")
+    rounds = []
+    for _ in range(repeat):
+        round_rows = yokai_rows(args.seconds, args.configs == "all", args.env)
+        if not args.no_peers:
+            round_rows += peer_rows(args.seconds)
+        rounds.append(round_rows)
+    rows = median_rows(rounds) if repeat > 1 else rounds[0]
+    if repeat > 1:
+        print(f"medians of {repeat} interleaved rounds:")
     print(markdown(rows))
     print()
-    print("\n".join(ratios(rows)))
+    print("\n".join(ratios(rows, rounds)))
     if getattr(args, "ismcts", False):
         search = ismcts_rows(args.seconds, args.env)
         print()

@@ -133,6 +133,28 @@ def test_bench_writes_a_table_and_json(tmp_path, capsys: pytest.CaptureFixture[s
     assert rows[0]["aec_steps_per_s"] > 0 and rows[0]["raw_decisions_per_s"] > 0 and rows[0]["memory_kb"] > 0
 
 
+def test_bench_repeat_reports_medians_and_per_round_ratios(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from yokai_envs import bench
+
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--seconds", "0.1", "--no-peers", "--env", "onmyoji_v3", "--vector", "0",
+                 "--repeat", "2", "--json", str(out)]) == 0
+    assert "medians of 2 interleaved rounds" in capsys.readouterr().out
+    assert json.loads(out.read_text())[0]["rounds"] == 2
+    with pytest.raises(SystemExit, match="--repeat must be at least 1"):
+        main(["bench", "--seconds", "0.1", "--no-peers", "--repeat", "0"])
+
+    def round_rows(ours: float, leduc: float) -> list[dict]:
+        return [{"env": "x_v0", "kind": "yokai-envs", "aec_steps_per_s": ours, "raw_decisions_per_s": None},
+                {"env": "pettingzoo leduc_holdem_v4", "kind": "peer", "aec_steps_per_s": leduc}]
+
+    rounds = [round_rows(100, 50), round_rows(300, 100), round_rows(90, 60)]  # ratios 2.0, 3.0, 1.5
+    merged = bench.median_rows(rounds)
+    assert merged[0]["aec_steps_per_s"] == 100 and merged[1]["aec_steps_per_s"] == 60
+    (line,) = bench.ratios(merged, rounds)
+    assert "2.00x leduc (1.50-3.00)" in line and "n/a texas" in line
+
+
 def test_a_retired_env_id_is_refused_naming_its_successor(monkeypatch) -> None:
     import yokai_envs
     from yokai_envs import registry

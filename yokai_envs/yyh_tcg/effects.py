@@ -197,10 +197,18 @@ def attack_modifier(rules: Rules, seat: int) -> int:
 def defense_modifier(rules: Rules, seat: int) -> int:
     """Passive ``defense_plus`` on ``seat``'s fighter and its Items, plus ``team_defense``."""
     me = rules.players[seat]
+    fighter = me.fighter
+    if fighter is None:
+        return 0
     defense_plus = rules.passive["defense_plus"]
-    value = sum(defense_plus[cid] for cid in _passive_sources(me))
-    if me.bonus_team is not None and me.fighter is not None \
-            and rules.pool.cards[me.fighter.char].team == me.bonus_team:
+    # _passive_sources without the list: the fighter, its face-up Items, the Sideline
+    value = defense_plus[fighter.char]
+    for attached in fighter.attached:
+        if attached.face_up:
+            value += defense_plus[attached.card]
+    for waiting in me.sideline:
+        value += defense_plus[waiting.char]
+    if me.bonus_team is not None and rules.pool.cards[fighter.char].team == me.bonus_team:
         value += bonus(me, "team_defense")
     return value
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -55,6 +55,20 @@ class Agent(ABC):
         otherwise falls back to this default, which samples a view as :meth:`act` does.
         """
         return act_in_game(self, world)
+
+
+class ViewDecider(Agent):
+    """A bot that decides from a game (``_decide(view, legal)``), the view it samples in
+    :meth:`act`: in a search's own sampled world it decides on the world directly."""
+
+    def _decide(self, view: Any, legal: list[int]) -> int:
+        raise NotImplementedError
+
+    def act_in_world(self, world: Game) -> int:
+        if not self.plays_in_sampled_worlds:
+            return super().act_in_world(world)  # it must sample a view first, as act does
+        legal = world.legal_actions()
+        return legal[0] if len(legal) == 1 else self._decide(world, legal)
 
 
 _UNREAD = np.zeros(0, dtype=np.float32)  # what an agent that never reads observations is handed

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import ViewDecider
 from yokai_envs.onmyoji import actions as act
 from yokai_envs.onmyoji import effects as fx
 from yokai_envs.onmyoji.cards import AbilityTarget
@@ -40,7 +40,7 @@ HEAVY_HIT = 3
 DAMAGE_VERBS = frozenset({"damage", "pierce", "damage_all"})
 
 
-class HeuristicAgent(Agent):
+class HeuristicAgent(ViewDecider):
     needs_game: ClassVar[bool] = True
     reads_observation = False
     #: Spec options (``heuristic:NAME=VALUE``) and their types; see the module docstring.
@@ -56,12 +56,6 @@ class HeuristicAgent(Agent):
         if game is None or len(legal) == 1:
             return legal[0]
         return self._decide(self.view(game), legal)  # type: ignore[arg-type]
-
-    def act_in_world(self, world: Game) -> int:
-        if not self.plays_in_sampled_worlds:
-            return super().act_in_world(world)  # it must sample a view first, as act does
-        legal = world.legal_actions()
-        return legal[0] if len(legal) == 1 else self._decide(world, legal)  # type: ignore[arg-type]
 
     def _decide(self, g: OnmyojiGame, legal: list[int]) -> int:
         seat = g.current_player

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import ViewDecider
 from yokai_envs.yokaizo import attacks, damage, effects, rules
 from yokai_envs.yokaizo.actions import (
     A_ALLY,
@@ -48,7 +48,7 @@ HELPFUL_PICKS = {"freeze", "slow", "blight", "destroy_void", "destroy_shield", "
                  "echo", "haunt", "shine", "uproot", "unburn"}
 
 
-class HeuristicAgent(Agent):
+class HeuristicAgent(ViewDecider):
     needs_game = True
     reads_observation = False
 
@@ -57,12 +57,6 @@ class HeuristicAgent(Agent):
         if len(legal) == 1 or game is None:
             return int(legal[0])
         return self._decide(self.view(game), legal)
-
-    def act_in_world(self, world: Game) -> int:
-        if not self.plays_in_sampled_worlds:
-            return super().act_in_world(world)  # it must sample a view first, as act does
-        legal = world.legal_actions()
-        return legal[0] if len(legal) == 1 else self._decide(world, legal)
 
     def _decide(self, w, legal: list[int]) -> int:
         task = w.stack[-1]

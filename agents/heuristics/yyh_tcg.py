@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import ViewDecider
 from yokai_envs.yyh_tcg.state import Phase
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
 
 
-class HeuristicAgent(Agent):
+class HeuristicAgent(ViewDecider):
     needs_game: ClassVar[bool] = True
     reads_observation = False
 
@@ -39,12 +39,6 @@ class HeuristicAgent(Agent):
         if game is None:  # the heuristic needs the game; without it, play uniformly
             return int(self.rng.choice(legal))
         return self._decide(self.view(game), legal)
-
-    def act_in_world(self, world: Game) -> int:
-        if not self.plays_in_sampled_worlds:
-            return super().act_in_world(world)  # it must sample a view first, as act does
-        legal = world.legal_actions()
-        return legal[0] if len(legal) == 1 else self._decide(world, legal)
 
     def _decide(self, view, legal: list[int]) -> int:
         handler = getattr(self, _HANDLER_NAMES[view.phase], None)

@@ -108,6 +108,7 @@ class ActionTable:
         self.DONE = self.offset[Block.DONE]
         # card id -> its action id in a block (the id builders below, precomputed for the
         # legal-action path; -1 where the card is not of that kind)
+        self.pick_of = [self.PICK + i if i >= 0 else -1 for i in self.char_index]
         self.fifth_of = [self.FIFTH + i if i >= 0 else -1 for i in self.char_index]
         self.event_of = [self.EVENT + i if i >= 0 else -1 for i in self.event_index]
         self.attach_of = [self.ATTACH + i * ATTACH_TARGETS if i >= 0 else -1 for i in self.attach_index]

@@ -87,9 +87,9 @@ class Decisions(Rules):
             return sorted(set(out)) if len(out) > 1 else out  # the pass alone: the common case
         t = self.table
         cards = self.pool.cards
-        if phase == P_SETUP:
-            pick = t.pick
-            out = [pick(cid) for cid in me.deck if cards[cid].is_character]
+        if phase == P_SETUP:  # every character of the deck (pick_of: -1 for another card)
+            pick_of = t.pick_of
+            out = [pick_of[cid] for cid in me.deck if pick_of[cid] >= 0]
         elif phase == P_DISCARD:
             first = t.DISCARD
             out = [first + cid for cid in me.hand]

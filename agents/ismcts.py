@@ -286,7 +286,9 @@ class ISMCTSAgent(Agent):
             legal = world.legal_actions()
             steps = 0
             while legal and (limit is None or steps < limit):
-                world.step_unchecked(legal[integers(len(legal))])
+                n = len(legal)
+                # a forced action draws nothing: integers(1) is 0 and leaves the stream as it is
+                world.step_unchecked(legal[integers(n)] if n > 1 else legal[0])
                 legal = world.legal_actions()
                 steps += 1
         else:

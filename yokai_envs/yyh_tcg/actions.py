@@ -113,6 +113,7 @@ class ActionTable:
         self.event_of = [self.EVENT + i if i >= 0 else -1 for i in self.event_index]
         self.attach_of = [self.ATTACH + i * ATTACH_TARGETS if i >= 0 else -1 for i in self.attach_index]
         self.ability_of = [self.ABILITY + i if i >= 0 else -1 for i in self.ability_index]
+        self.attack_tech_of = [self.ATTACK_TECH + i if i >= 0 else -1 for i in self.tech_index]
         #: card id -> per Sideline length n, the ids attaching it face-down under Sideline slots
         #: 1..n (empty for a card that is no attachable)
         self.attach_sideline = [[tuple(range(base + 1, base + 1 + n)) for n in range(ATTACH_TARGETS)]

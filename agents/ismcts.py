@@ -13,11 +13,12 @@ states that differ only in cards the seat cannot see give the same decision for 
 seed (tested). The budget is ``iterations`` and/or ``time`` seconds; a time budget makes the
 decision depend on machine speed, so reproducible runs should use iterations only.
 
-Rollouts run to the end of the game (random moves, or the game's heuristic with
-``rollout=heuristic``). In long multi-round games that signal is faint; ``max_rollout_steps``
-cuts rollouts short and ``leaf=heuristic`` then scores the cut world with the game's
-heuristic module's ``evaluate(game) -> per-seat values in [-1, 1]`` (when it has one) instead
-of the returns so far; ``evaluate`` gets a sampled world the search discards, so it may play on.
+Rollouts run to the end of the game (random moves, uniform over the legal actions, drawn by
+``UniformBelow``; or the game's heuristic with ``rollout=heuristic``). In long multi-round
+games that signal is faint; ``max_rollout_steps`` cuts rollouts short and ``leaf=heuristic``
+then scores the cut world with the game's heuristic module's ``evaluate(game) -> per-seat
+values in [-1, 1]`` (when it has one) instead of the returns so far; ``evaluate`` gets a
+sampled world the search discards, so it may play on.
 
 ``opponents=rollout`` keeps only the searching seat's own decisions in the tree and lets the
 other seats play the rollout policy there too (a model of opponents as the heuristic, instead
@@ -59,6 +60,39 @@ from agents.base import Agent
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
+
+
+class UniformBelow:
+    """Uniform integers in ``[0, n)`` for a random rollout's moves, exactly uniform, from 32-bit
+    words the generator draws a block at a time: ``rng.integers(n)`` costs about 1.5 us a call,
+    as much as a fifth of a rules step of the faster games.
+
+    A word ``w`` gives ``w % n`` when it lies below the largest multiple of ``n`` that fits in
+    32 bits (``2**32 - 2**32 % n``), and is thrown away for the next word otherwise: every
+    residue then comes from equally many words (rejection sampling; a word is thrown away with
+    probability below ``n / 2**32``). Words left in the block when the rollout ends are dropped."""
+
+    BITS = 32
+    BLOCK = 64
+
+    __slots__ = ("rng", "words")
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.words: list[int] = []
+
+    def _draw_words(self) -> list[int]:
+        return self.rng.integers(0, 1 << self.BITS, size=self.BLOCK).tolist()
+
+    def below(self, n: int) -> int:
+        span = 1 << self.BITS
+        limit = span - span % n
+        while True:
+            if not self.words:
+                self.words = self._draw_words()
+            word = self.words.pop()
+            if word < limit:
+                return word % n
 
 
 class _Node:
@@ -282,11 +316,12 @@ class ISMCTSAgent(Agent):
         # The loop of _rollout_step, spelled out: it runs for most of a search's time. A game
         # that is not over always has a legal action, so an empty list is the game's end.
         if policy is None:
-            integers = rng.integers
+            below = UniformBelow(rng).below  # uniform, cheaper than rng.integers per move
             legal = world.legal_actions()
             steps = 0
             while legal and (limit is None or steps < limit):
-                world.step_unchecked(legal[integers(len(legal))])
+                n = len(legal)
+                world.step_unchecked(legal[below(n)] if n > 1 else legal[0])  # a forced move draws nothing
                 legal = world.legal_actions()
                 steps += 1
         else:

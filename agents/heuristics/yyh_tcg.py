@@ -17,15 +17,51 @@ It reads the world only through ``self.view(game)`` (a determinized copy).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from agents.base import ViewDecider
+from yokai_envs.yyh_tcg.actions import Block
 from yokai_envs.yyh_tcg.state import Phase
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
+    from yokai_envs.yyh_tcg.cards import CardPool
+
+B_FIFTH, B_ATTACH, B_EVENT, B_ABILITY = Block.FIFTH, Block.ATTACH, Block.EVENT, Block.ABILITY
+NO_TECHNIQUE = -(1 << 30)  # the tech_value of a card that is no Technique: below any attack
+
+
+class CardFacts(NamedTuple):
+    """What the Main step reads of each card, per card id (fixed card data, built once per pool)."""
+
+    pool: CardPool
+    cost: list[int]
+    passive: list[bool]                  # it has a passive ("Effect:") text
+    boost_item: list[bool]               # an Item with a passive, or a free one
+    tech_value: list[int]                # a Technique's attack value, else NO_TECHNIQUE
+    best_attack: list[int]               # a character's best printed attack value (0 without one)
+    attack_spirit: list[int]             # the Spirit of its costliest printed attack (0 without one)
+    effects: list[dict[str, Any]]        # an Event's effects, verb -> value (never mutated)
+    ability_effects: list[dict[str, Any]]  # its ability's effects (empty without one; never mutated)
+
+
+_FACTS: dict[int, CardFacts] = {}
+
+
+def _card_facts(pool: CardPool) -> CardFacts:
+    facts = _FACTS.get(id(pool))
+    if facts is None or facts.pool is not pool:
+        cards = pool.cards
+        facts = _FACTS[id(pool)] = CardFacts(
+            pool, [c.cost for c in cards], [bool(c.passive) for c in cards],
+            [c.type == "item" and bool(c.passive or c.cost == 0) for c in cards],
+            [c.attacks[0].value if c.type == "technique" else NO_TECHNIQUE for c in cards],
+            [max((a.value for a in c.attacks), default=0) for c in cards],
+            [max((a.spirit for a in c.attacks), default=0) for c in cards],
+            [dict(c.effects) for c in cards], [dict(c.ability.effects) if c.ability else {} for c in cards])
+    return facts
 
 
 class HeuristicAgent(ViewDecider):
@@ -68,35 +104,48 @@ class HeuristicAgent(ViewDecider):
         return abilities[0] if abilities else g.table.DONE
 
     def _main(self, g, legal: list[int]) -> int:
-        t, cards = g.table, g.pool.cards
+        t = g.table
+        facts = _card_facts(g.pool)
         me = g.players[g.decider]
-        by_block: dict[str, list[int]] = {}
+        # each legal action decoded once, in legal (ascending) order: the first 5th fighter
+        # wins at once; attaches to the fighter (target 0) and to the next in line (target 1),
+        # Events and abilities are kept as (action, card id)
+        to_fighter, to_next, events, abilities = [], [], [], []
         for a in legal:
-            by_block.setdefault(t.decoded[a][0], []).append(a)
-        if "fifth" in by_block:
-            return by_block["fifth"][0]
+            block, cid, extra = t.decoded[a]
+            if block == B_ATTACH:
+                if extra == 0:
+                    to_fighter.append((a, cid))
+                elif extra == 1:
+                    to_next.append((a, cid))
+            elif block == B_EVENT:
+                events.append((a, cid))
+            elif block == B_ABILITY:
+                abilities.append((a, cid))
+            elif block == B_FIFTH:
+                return a
+        effects_of = facts.effects
         if me.fighter is None:  # waiting for the 5th character: nothing to attach to yet
-            events = [a for a in by_block.get("event", []) if "draw" in dict(cards[t.decoded[a][1]].effects)
-                      or "search" in dict(cards[t.decoded[a][1]].effects)]
-            return events[0] if events else t.DONE
-        best_own = max((a.value for a in cards[me.fighter.char].attacks), default=0)
+            return next((a for a, cid in events if "draw" in effects_of[cid] or "search" in effects_of[cid]), t.DONE)
+        fighter = me.fighter.char
+        best_own = facts.best_attack[fighter]
         # keep enough Spirit for the fighter's strongest printed attack (none in the game's
         # first turn, which has no Attack step)
-        reserve = max((a.spirit for a in cards[me.fighter.char].attacks), default=0) if g.turn_number > 1 else 0
-        to_fighter = [a for a in by_block.get("attach", []) if t.decoded[a][2] == 0
-                      and me.spirit - cards[t.decoded[a][1]].cost >= reserve]
+        reserve = facts.attack_spirit[fighter] if g.turn_number > 1 else 0
+        cost = facts.cost
+        spirit = me.spirit
+        to_fighter = [(a, cid) for a, cid in to_fighter if spirit - cost[cid] >= reserve]
         # Items that boost the fighter, or are free; an ability-only Item is not worth Spirit
-        items = [a for a in to_fighter if cards[t.decoded[a][1]].type == "item"
-                 and (cards[t.decoded[a][1]].passive or cards[t.decoded[a][1]].cost == 0)]
+        items = [(a, cid) for a, cid in to_fighter if facts.boost_item[cid]]
         if items:
-            return max(items, key=lambda a: cards[t.decoded[a][1]].cost)
+            return max(items, key=lambda item: cost[item[1]])[0]
         have = {att.card for att in me.fighter.attached}
-        techs = [a for a in to_fighter if t.decoded[a][1] not in have and cards[t.decoded[a][1]].type == "technique"
-                 and cards[t.decoded[a][1]].attacks[0].value > best_own]
+        tech_value = facts.tech_value
+        techs = [(a, cid) for a, cid in to_fighter if cid not in have and tech_value[cid] > best_own]
         if techs:
-            return max(techs, key=lambda a: cards[t.decoded[a][1]].attacks[0].value)
-        for a in by_block.get("event", []):
-            effects = dict(cards[t.decoded[a][1]].effects)
+            return max(techs, key=lambda tech: tech_value[tech[1]])[0]
+        for a, cid in events:
+            effects = effects_of[cid]
             if "heal" in effects and me.fighter.damage == 0:
                 continue
             if "flip_sideline" in effects and not any(not x.face_up for s in me.sideline for x in s.attached):
@@ -104,18 +153,19 @@ class HeuristicAgent(ViewDecider):
             if "rotate" in effects or not self._worth_drawing(me, effects) or self._wasted(g, me, effects):
                 continue
             return a
-        for a in by_block.get("ability", []):
-            effects = dict(cards[t.decoded[a][1]].ability.effects)
+        ability_effects = facts.ability_effects
+        for a, cid in abilities:
+            effects = ability_effects[cid]
             if "rotate" in effects or ("heal" in effects and me.fighter.damage == 0) \
                     or not self._worth_drawing(me, effects):
                 continue
             return a
         # a boosting Item face-down under the next in line, one each, when the hand is full
         if me.sideline and not me.sideline[0].attached and len(me.hand) > 4:
-            spare = [a for a in by_block.get("attach", []) if t.decoded[a][2] == 1
-                     and cards[t.decoded[a][1]].passive]
+            passive = facts.passive
+            spare = [(a, cid) for a, cid in to_next if passive[cid]]
             if spare:
-                return min(spare, key=lambda a: cards[t.decoded[a][1]].cost)
+                return min(spare, key=lambda item: cost[item[1]])[0]
         return t.DONE
 
     @staticmethod
@@ -138,8 +188,10 @@ class HeuristicAgent(ViewDecider):
 
     # ------------------------------------------------------------------ attack step
     def _attack(self, g, legal: list[int]) -> int:
+        options = g.affordable_attacks()  # asked once: trying an attack below changes none of them
+
         def score(action: int) -> tuple:
-            for action_id, _, attack in g.affordable_attacks():
+            for action_id, _, attack in options:
                 if action_id == action:
                     g.attack = attack
                     damage = g.damage_now()
@@ -148,11 +200,11 @@ class HeuristicAgent(ViewDecider):
             return (-1, 0)
         return max(legal, key=score)
 
-    def _gain(self, g, change) -> int:
-        """How much the damage of the pending attack rises if ``change`` is applied: tried on
-        the world itself and undone (it changes only what ``_apply_mods`` touches: a copy of the
-        whole game would cost more than the rest of the decision)."""
-        before = g.damage_now()
+    def _gain(self, g, change, before: int) -> int:
+        """How much the damage of the pending attack rises from ``before`` (``g.damage_now()``)
+        if ``change`` is applied: tried on the world itself and undone (it changes only what
+        ``_apply_mods`` touches: a copy of the whole game would cost more than the rest of the
+        decision)."""
         saved = g.power, g.weaken, g.extra_damage, [p.guard for p in g.players]
         try:
             change(g)
@@ -164,7 +216,8 @@ class HeuristicAgent(ViewDecider):
 
     def _use(self, g, legal: list[int]) -> int:
         t, cards = g.table, g.pool.cards
-        if g.damage_now() >= 2 + g.extra_damage:
+        before = g.damage_now()  # _gain undoes what it tries: the same for every action
+        if before >= 2 + g.extra_damage:
             extra = [a for a in legal if t.decoded[a][0] == "event"
                      and "extra_damage" in dict(cards[t.decoded[a][1]].effects)]
             return extra[0] if extra else t.DONE
@@ -172,7 +225,7 @@ class HeuristicAgent(ViewDecider):
             block, cid, _ = t.decoded[a]
             effects = cards[cid].effects if block == "event" else cards[cid].ability.effects if block == "ability" \
                 else (("power", 3),) if block == "rage" else ()
-            if self._gain(g, lambda w, fx=effects: _apply_mods(w, fx)) > 0:
+            if self._gain(g, lambda w, fx=effects: _apply_mods(w, fx), before) > 0:
                 return a
         return t.DONE
 
@@ -181,12 +234,13 @@ class HeuristicAgent(ViewDecider):
         t, cards = g.table, g.pool.cards
         seat = g.decider
         defending = seat != g.turn_player
+        before = g.damage_now()  # _gain undoes what it tries: the same for every action
         for a in legal:
             block, cid, _ = t.decoded[a]
             if block not in ("ability", "event"):
                 continue
             effects = cards[cid].ability.effects if block == "ability" else cards[cid].effects
-            gain = self._gain(g, lambda w, fx=effects: _apply_mods(w, fx, seat))
+            gain = self._gain(g, lambda w, fx=effects: _apply_mods(w, fx, seat), before)
             if (gain < 0) if defending else (gain > 0):
                 return a
         return t.DONE

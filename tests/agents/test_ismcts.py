@@ -7,7 +7,7 @@ import pytest
 
 import agents
 from agents.base import act_in_game
-from agents.ismcts import ISMCTSAgent
+from agents.ismcts import ISMCTSAgent, UniformBelow
 from tests.agents.toy_game import ToyTrickGame
 from tests.conftest import conformance_params
 from yokai_envs.registry import make_game
@@ -278,3 +278,76 @@ def test_yonkai_evaluate_plays_out_the_round_and_scores_cubes():
     assert values.shape == (4,) and np.all(np.abs(values) <= 1)
     best = np.flatnonzero(np.array(world.cubes) == max(world.cubes))
     assert np.all(values[best] > 0) and values.argmax() in best
+
+
+class _ScriptedWords(UniformBelow):
+    """4-bit words, each of 0..15 exactly once (then no more): what ``below`` makes of them."""
+
+    BITS = 4
+
+    def __init__(self) -> None:
+        super().__init__(np.random.default_rng(0))
+        self.blocks = [list(range(16))]
+
+    def _draw_words(self) -> list[int]:
+        if not self.blocks:
+            raise LookupError("no words left")
+        return self.blocks.pop()
+
+
+@pytest.mark.parametrize("n", range(1, 17))
+def test_uniform_below_takes_every_residue_from_equally_many_words(n: int) -> None:
+    # Every 4-bit word once: the words kept must give each residue below n equally often
+    # (taking w % n of every word would favour the low residues whenever n does not divide 16).
+    draws = _ScriptedWords()
+    out = []
+    with pytest.raises(LookupError):
+        while True:
+            out.append(draws.below(n))
+    assert len(out) == 16 - 16 % n
+    assert np.bincount(out, minlength=n).tolist() == [16 // n] * n
+
+
+def test_uniform_below_is_uniform_on_the_generator_words() -> None:
+    draws = UniformBelow(np.random.default_rng(1))
+    for n in (2, 3, 7, 30):
+        counts = np.bincount([draws.below(n) for _ in range(30_000)], minlength=n)
+        expected = 30_000 / n
+        assert counts.size == n
+        # each count within 5 standard deviations of its binomial mean
+        assert np.all(np.abs(counts - expected) < 5 * np.sqrt(expected * (1 - 1 / n))), counts.tolist()
+
+
+def test_random_rollouts_pick_each_legal_action_uniformly() -> None:
+    # The first random move of a rollout from the start of a YYH game (setup: each character of
+    # the deck is a pick), counted over many seeded rollouts: uniform over the legal actions.
+    game = make_game("yyh_tcg_v3")
+    game.reset(0)
+    legal = game.legal_actions()
+    assert len(legal) > 5
+    first: list[int] = []
+    agent = ISMCTSAgent(iterations=1, seed=0)
+
+    class _Stop(Exception):
+        pass
+
+    class _Recorder:
+        """A world that records its first step and ends the rollout there."""
+
+        def __init__(self, world):
+            self.world = world
+
+        def legal_actions(self):
+            return self.world.legal_actions()
+
+        def step_unchecked(self, action):
+            first.append(action)
+            raise _Stop
+
+    for seed in range(4000):
+        with pytest.raises(_Stop):
+            agent._rollout(_Recorder(game), np.random.default_rng(seed))  # type: ignore[arg-type]
+    counts = np.array([first.count(a) for a in legal])
+    assert sum(counts) == 4000 and set(first) <= set(legal)
+    expected = 4000 / len(legal)
+    assert np.all(np.abs(counts - expected) < 5 * np.sqrt(expected)), counts.tolist()

@@ -108,10 +108,16 @@ class ActionTable:
         self.DONE = self.offset[Block.DONE]
         # card id -> its action id in a block (the id builders below, precomputed for the
         # legal-action path; -1 where the card is not of that kind)
+        self.pick_of = [self.PICK + i if i >= 0 else -1 for i in self.char_index]
         self.fifth_of = [self.FIFTH + i if i >= 0 else -1 for i in self.char_index]
         self.event_of = [self.EVENT + i if i >= 0 else -1 for i in self.event_index]
         self.attach_of = [self.ATTACH + i * ATTACH_TARGETS if i >= 0 else -1 for i in self.attach_index]
         self.ability_of = [self.ABILITY + i if i >= 0 else -1 for i in self.ability_index]
+        self.attack_tech_of = [self.ATTACK_TECH + i if i >= 0 else -1 for i in self.tech_index]
+        #: card id -> per Sideline length n, the ids attaching it face-down under Sideline slots
+        #: 1..n (empty for a card that is no attachable)
+        self.attach_sideline = [[tuple(range(base + 1, base + 1 + n)) for n in range(ATTACH_TARGETS)]
+                                if base >= 0 else [] for base in self.attach_of]
         #: card id -> the Spirit to attach it to the Arena fighter (0 for a card that is no attachable)
         self.attach_cost = [pool.cards[cid].cost if i >= 0 else 0 for cid, i in enumerate(self.attach_index)]
         #: action id -> what it means, decoded once

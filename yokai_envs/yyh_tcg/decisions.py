@@ -87,9 +87,9 @@ class Decisions(Rules):
             return sorted(set(out)) if len(out) > 1 else out  # the pass alone: the common case
         t = self.table
         cards = self.pool.cards
-        if phase == P_SETUP:
-            pick = t.pick
-            out = [pick(cid) for cid in me.deck if cards[cid].is_character]
+        if phase == P_SETUP:  # every character of the deck (pick_of: -1 for another card)
+            pick_of = t.pick_of
+            out = [pick_of[cid] for cid in me.deck if pick_of[cid] >= 0]
         elif phase == P_DISCARD:
             first = t.DISCARD
             out = [first + cid for cid in me.hand]
@@ -140,6 +140,7 @@ class Decisions(Rules):
             # else an Event (its Main-timing Spirit, NO_EVENT for another timing)
             n_side = len(me.sideline)
             fifth_of, event_of, attach_of, attach_cost = t.fifth_of, t.event_of, t.attach_of, t.attach_cost
+            attach_sideline = t.attach_sideline
             main_spirit = self.event_spirit[T_MAIN]
             fifth_open = not me.fifth_placed
             can_pay = me.fighter is not None
@@ -154,7 +155,7 @@ class Decisions(Rules):
                     if can_pay and attach_cost[cid] <= spirit:
                         out.append(base)
                     if n_side:
-                        out.extend(range(base + 1, base + 1 + n_side))
+                        out.extend(attach_sideline[cid][n_side])  # face-down under slots 1..n_side
                 elif main_spirit[cid] <= spirit:
                     out.append(event_of[cid])
         elif phase == P_USE:
@@ -315,7 +316,10 @@ class Decisions(Rules):
                     # copies of a card in the hand are the only way an action is listed twice
                     # (abilities are listed once each): a set only then
                     hand = me.hand
-                    actions = sorted(actions) if len(set(hand)) == len(hand) else sorted(set(actions))
+                    if len(set(hand)) == len(hand):
+                        actions.sort()  # a fresh list: sorted in place
+                    else:
+                        actions = sorted(set(actions))
                 # the pass alone: _pass_is_public's cheap cases first (Draw: the hand plays no
                 # part; no hand: nothing hidden)
                 elif phase == P_DRAW:

@@ -34,12 +34,14 @@ values in part 5, and the ``on_*`` hooks where a Team Bonus has its moment.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.yyh_tcg.state import MAX_SPIRIT, Ev, PlayerState
 
 if TYPE_CHECKING:
+    from yokai_envs.yyh_tcg.cards import Card
     from yokai_envs.yyh_tcg.rules import Rules
 
 CARD_TYPES = ("character", "technique", "item", "event")
@@ -166,14 +168,31 @@ def bonus(player: PlayerState, verb: str) -> int:
     return int(player.bonus.get(verb, 0))
 
 
-def _passive_sources(player: PlayerState) -> list[int]:
-    """Cards whose passive applies to the fighter: every character on the field (the fighter
-    and the Sideline: a character's text works wherever it is in play, as its abilities do),
-    and the Items attached face-up to the fighter (an Item boosts the character it is under)."""
-    if player.fighter is None:
-        return []
-    return [player.fighter.char] + [a.card for a in player.fighter.attached if a.face_up] \
-        + [s.char for s in player.sideline]
+def _passive_total(player: PlayerState, table: list[int]) -> int:
+    """``table`` (a value per card id) summed over the cards whose passive applies to the
+    fighter: every character on the field (the fighter and the Sideline: a character's text
+    works wherever it is in play, as its abilities do), and the Items attached face-up to the
+    fighter (an Item boosts the character it is under). 0 without a fighter."""
+    fighter = player.fighter
+    if fighter is None:
+        return 0
+    value = table[fighter.char]
+    for attached in fighter.attached:
+        if attached.face_up:
+            value += table[attached.card]
+    for waiting in player.sideline:
+        value += table[waiting.char]
+    return value
+
+
+def passive_tables(cards: Sequence[Card]) -> dict[str, list[int]]:
+    """Verb -> value per card id of every passive verb, and the two sums :func:`attack_modifier`
+    reads: ``attack_vs_villain`` (attack_plus + vs_villain_plus) and ``attack_vs_hero``
+    (attack_plus + vs_hero_plus). Built once per card pool."""
+    tables = {verb: [card.passive_value(verb) for card in cards] for verb in PASSIVE_VERBS}
+    for versus in ("villain", "hero"):
+        tables[f"attack_vs_{versus}"] = [a + v for a, v in zip(tables["attack_plus"], tables[f"vs_{versus}_plus"])]
+    return tables
 
 
 def attack_modifier(rules: Rules, seat: int) -> int:
@@ -182,12 +201,9 @@ def attack_modifier(rules: Rules, seat: int) -> int:
     cards = rules.pool.cards
     passive = rules.passive  # verb -> value per card id, precomputed
     target = cards[opp.fighter.char].alignment if opp.fighter else None
-    versus = passive["vs_villain_plus"] if target == "villain" else passive["vs_hero_plus"] if target else None
-    value = 0
-    for cid in _passive_sources(me):
-        value += passive["attack_plus"][cid]
-        if versus is not None:
-            value += versus[cid]
+    # attack_plus, plus the versus verb of the target's alignment (a villain, else a hero)
+    value = _passive_total(me, passive["attack_vs_villain"] if target == "villain"
+                           else passive["attack_vs_hero"] if target else passive["attack_plus"])
     hunter = bonus(me, "villain_hunter")
     if hunter:
         value += hunter * sum(cards[s.char].alignment == "villain" for s in opp.slots())
@@ -200,14 +216,7 @@ def defense_modifier(rules: Rules, seat: int) -> int:
     fighter = me.fighter
     if fighter is None:
         return 0
-    defense_plus = rules.passive["defense_plus"]
-    # _passive_sources without the list: the fighter, its face-up Items, the Sideline
-    value = defense_plus[fighter.char]
-    for attached in fighter.attached:
-        if attached.face_up:
-            value += defense_plus[attached.card]
-    for waiting in me.sideline:
-        value += defense_plus[waiting.char]
+    value = _passive_total(me, rules.passive["defense_plus"])
     if me.bonus_team is not None and rules.pool.cards[fighter.char].team == me.bonus_team:
         value += bonus(me, "team_defense")
     return value

@@ -21,7 +21,7 @@ from yokai_envs.yyh_tcg.actions import ActionTable, describe_action
 from yokai_envs.yyh_tcg.cards import CardType, Timing, load_pool
 from yokai_envs.yyh_tcg.decisions import NO_EVENT, Decisions
 from yokai_envs.yyh_tcg.decks import resolve_deck, starter_decks
-from yokai_envs.yyh_tcg.effects import PASSIVE_VERBS
+from yokai_envs.yyh_tcg.effects import passive_tables
 from yokai_envs.yyh_tcg.observation import Observer, state_tensor
 from yokai_envs.yyh_tcg.rules import WINS_NEEDED
 from yokai_envs.yyh_tcg.state import EVENT_ARGS, Phase
@@ -67,8 +67,7 @@ class YYHGame(Decisions, Game):
         self.pool = load_pool(self.options["cards"])
         key = id(self.pool)
         if key not in _TABLES:
-            passive = {verb: [card.passive_value(verb) for card in self.pool.cards] for verb in PASSIVE_VERBS}
-            _TABLES[key] = (ActionTable(self.pool), Observer(self.pool), passive)
+            _TABLES[key] = (ActionTable(self.pool), Observer(self.pool), passive_tables(self.pool.cards))
         self.table, self.observer, self.passive = _TABLES[key]
         self.ability_timing = [c.ability.timing if c.ability else None for c in self.pool.cards]
         self.ability_cost = [c.ability.spirit if c.ability else 0 for c in self.pool.cards]
@@ -136,6 +135,11 @@ class YYHGame(Decisions, Game):
     def _legal_actions(self) -> list[int]:
         return self.pending_actions[:]
 
+    @property
+    def is_over(self) -> bool:
+        # Game.is_over with is_terminal spelled out: a rollout asks it at every step
+        return self.winner is not None or self._cycles_capped or self.steps >= self.max_steps
+
     def legal_actions(self) -> list[int]:
         # Game.legal_actions with is_over and _legal_actions spelled out: search rollouts ask
         # this once per step
@@ -143,8 +147,8 @@ class YYHGame(Decisions, Game):
             return []
         return self.pending_actions[:]
 
-    def _apply(self, action: int) -> None:
-        self.act(action)
+    #: an action is the pending decision's (``Decisions.act``), bound directly: no call between
+    _apply = Decisions.act
 
     def observation(self, seat: int) -> np.ndarray:
         return self.observer.observe(self, seat)

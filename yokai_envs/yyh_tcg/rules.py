@@ -160,7 +160,8 @@ class Rules(TableState):
         for att in down:
             att.turned = True
             me.forget_shown(att.card)
-            self.see(None, Ev.TURNED, seat, att.card)
+            if self._seen is not None:  # see() is free when not recording, but not its call
+                self.see(None, Ev.TURNED, seat, att.card)
         self.choices = (*self.choices, ("pay", seat, index))
 
     def pay_flipped(self, seat: int, index: int, first: int | None = None) -> bool:
@@ -187,7 +188,8 @@ class Rules(TableState):
                 if not att.turned:
                     me.forget_shown(att.card)
                 me.discard.append(att.card)
-                self.see(None, Ev.FLIPPED, seat, att.card, 0)
+                if self._seen is not None:
+                    self.see(None, Ev.FLIPPED, seat, att.card, 0)
 
     def _pay(self, seat: int, att: Attachment) -> None:
         me = self.players[seat]
@@ -196,7 +198,8 @@ class Rules(TableState):
         me.spirit -= self.pool.cards[att.card].cost
         att.face_up = True
         att.turned = False
-        self.see(None, Ev.FLIPPED, seat, att.card, 1)
+        if self._seen is not None:
+            self.see(None, Ev.FLIPPED, seat, att.card, 1)
 
     def refresh_bonus(self, seat: int) -> None:
         """Team Bonus: active while 3 characters on your field share a Team Symbol."""
@@ -289,13 +292,13 @@ class Rules(TableState):
         out = [first + i for i, attack in enumerate(cards[fighter.char].attacks)
                if attack.spirit <= spirit and attack.discard <= hand]
         if fighter.attached:
-            attack_tech = self.table.attack_tech
+            attack_tech_of = self.table.attack_tech_of
             for att in fighter.attached:
                 card = cards[att.card]
                 if att.face_up and card.type == TECHNIQUE:
                     attack = card.attacks[0]
                     if attack.spirit <= spirit and attack.discard <= hand:
-                        action = attack_tech(att.card)
+                        action = attack_tech_of[att.card]
                         if action not in out:
                             out.append(action)
         return out
@@ -348,7 +351,8 @@ class Rules(TableState):
         opp = self.players[1 - seat]
         if damage and opp.fighter is not None:
             opp.fighter.damage += damage
-            self.see(None, Ev.DAMAGE, 1 - seat, damage)
+            if self._seen is not None:  # asked first: an attack's damage is on the search's hot path
+                self.see(None, Ev.DAMAGE, 1 - seat, damage)
             fx.on_damage(self, seat, damage)
             if opp.fighter.damage >= DEFEAT_DAMAGE:
                 self.end_match(seat)

@@ -82,3 +82,18 @@ def test_every_test_a_design_note_names_exists(note):
                if not (ROOT / path).is_file()
                or not re.search(rf"^def {name}\(", (ROOT / path).read_text(encoding="utf-8"), re.M)]
     assert missing == [], f"{note.name} names tests that do not exist"
+
+
+ENV_ID = re.compile(r"`((?:yonkai_no_yokai|yokaizo|onmyoji|yyh_tcg)_v\d+)`")
+
+
+def test_the_readmes_name_only_live_env_ids() -> None:
+    """The manuals (README.md, agents/README.md, docs/README.md) name the env ids a user types; a
+    version bump that leaves an old id there sends users to a refused id. (Pages that record a
+    measurement name the id it was made on, so they are not checked.)"""
+    from yokai_envs.registry import ENV_IDS
+
+    pages = [ROOT / "README.md", ROOT / "agents" / "README.md", ROOT / "docs" / "README.md"]
+    stale = {(page.name, env_id) for page in pages for env_id in ENV_ID.findall(page.read_text(encoding="utf-8"))
+             if env_id not in ENV_IDS}
+    assert not stale, sorted(stale)

@@ -1,4 +1,4 @@
-"""PettingZoo AEC env ``yyh_tcg_v3``: the Yu Yu Hakusho TCG for 2 players (``player_0``, ``player_1``).
+"""PettingZoo AEC env ``yyh_tcg_v4``: the Yu Yu Hakusho TCG for 2 players (``player_0``, ``player_1``).
 
 Options: ``decks=(a, b)`` — each a starter deck name ("Urameshi Detectives", "Toguro Brothers",
 "Rokuyukai Brawlers", "Saint Beasts Gate", "Spirit World Agents", "Ichigaki Lab", "Masho Squad"),
@@ -35,7 +35,7 @@ from yokai_envs.yyh_tcg.game import YYHGame
 
 class raw_env(YokaiAECEnv):
     game_class = YYHGame
-    metadata = {"name": "yyh_tcg_v3", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = {"name": "yyh_tcg_v4", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
 
 def env(**options: Any) -> AECEnv:

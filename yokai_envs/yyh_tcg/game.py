@@ -34,7 +34,7 @@ _TABLES: dict[int, tuple[ActionTable, Observer, dict[str, list[int]]]] = {}
 class YYHGame(Decisions, Game):
     """The Game contract over the rules (``Decisions`` -> ``Rules`` -> ``TableState``)."""
 
-    env_id = "yyh_tcg_v3"
+    env_id = "yyh_tcg_v4"
     OPTIONS: ClassVar[dict[str, Any]] = {"decks": ("random", "random"), "cards": None}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [
         {}, {"decks": ("Urameshi Detectives", "Toguro Brothers")}]

@@ -147,20 +147,22 @@ class Game(ABC):
         Raises :class:`IllegalActionError` (and changes nothing) when the action is out of
         range, masked out, or the game is over.
         """
-        seat = self.current_player
+        # the seat is asked only for an error (or by _commit when recording or capping needs it)
         if self.is_over:
-            raise IllegalActionError(action, seat, "game over", reason="the game has ended; call reset()")
+            raise IllegalActionError(action, self.current_player, "game over",
+                                     reason="the game has ended; call reset()")
         if type(action) is not int and not is_integer(action):  # the plain int first: the common case
-            raise IllegalActionError(action, seat, self.phase_name,
+            raise IllegalActionError(action, self.current_player, self.phase_name,
                                      reason=f"not an integer action ({type(action).__name__}); "
                                             f"actions are integers 0..{self.num_actions - 1}")
         a = int(action)
         if not 0 <= a < self.num_actions:
-            raise IllegalActionError(action, seat, self.phase_name,
+            raise IllegalActionError(action, self.current_player, self.phase_name,
                                      reason=f"actions are integers 0..{self.num_actions - 1}")
         if not self.legal_action_mask()[a]:
-            raise IllegalActionError(a, seat, self.phase_name, self.action_name(a), reason="masked out")
-        self._commit(a, seat)
+            raise IllegalActionError(a, self.current_player, self.phase_name, self.action_name(a),
+                                     reason="masked out")
+        self._commit(a)
 
     def step_unchecked(self, action: int) -> None:
         """Apply ``action``, a plain int the caller took from :meth:`legal_actions` (or the mask)
@@ -202,7 +204,7 @@ class Game(ABC):
                 mask = np.zeros(self.num_actions, dtype=bool)
             else:
                 mask = self._legal_mask()
-            mask.flags.writeable = False
+            mask.setflags(write=False)  # not ``flags.writeable``: that builds a flags object per call
             self._mask_cache = mask
         return mask
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from yokai_envs.core.masks import mask_of
 from yokai_envs.onmyoji import effects as fx
 from yokai_envs.onmyoji import rules
 from yokai_envs.onmyoji.actions import (
@@ -108,9 +109,7 @@ def legal_actions(g: OnmyojiGame) -> list[int]:
 
 def legal_mask(g: OnmyojiGame) -> np.ndarray:
     """A fresh boolean mask over the action table for the pending decision: :func:`legal_actions` set."""
-    mask = np.zeros(NUM_ACTIONS, dtype=bool)
-    mask[legal_actions(g)] = True
-    return mask
+    return mask_of(legal_actions(g), NUM_ACTIONS)
 
 
 def _apply_play(g: OnmyojiGame, seat: int, a: int) -> None:

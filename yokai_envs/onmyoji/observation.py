@@ -136,9 +136,14 @@ def _player(g: OnmyojiGame, out: np.ndarray, base: int, seat: int, own: bool, un
         out[base + _FIRST] = 1
     if seat == 0:
         out[base + _LEFT] = 1
+    # three flags each: element writes of the set ones beat turning a list into an array
     if own:
-        out[base + _HAND:base + _HAND + 3] = p.hand
-    out[base + _USED:base + _USED + 3] = p.used
+        for card, held in enumerate(p.hand):
+            if held:
+                out[base + _HAND + card] = 1
+    for card, used in enumerate(p.used):
+        if used:
+            out[base + _USED + card] = 1
     if p.played >= 0:
         out[base + _FACE_DOWN] = not p.revealed
         if own or p.revealed:
@@ -169,12 +174,31 @@ def _player(g: OnmyojiGame, out: np.ndarray, base: int, seat: int, own: bool, un
             out[base + _UNDER + y] = 1
 
 
+_ZONES_WIDTH = N * _ZONE_STRIDE
+_FLOAT32 = np.dtype(np.float32)  # a dtype object: np.zeros parses a type name on every call
+#: zones (as bytes) -> the ``yokai_zones`` block: a Yokai moves a few times a game, so the same
+#: zones come back step after step; bounded, as games come and go
+_ZONES_BLOCKS: dict[bytes, np.ndarray] = {}
+
+
+def _zones_block(zones: bytes) -> np.ndarray:
+    block = _ZONES_BLOCKS.get(zones)
+    if block is None:
+        if len(_ZONES_BLOCKS) >= 4096:
+            _ZONES_BLOCKS.clear()
+        block = np.zeros(_ZONES_WIDTH, dtype=np.float32)
+        block[_ZONE_BASE + np.frombuffer(zones, dtype=np.uint8)] = 1
+        block.setflags(write=False)
+        _ZONES_BLOCKS[zones] = block
+    return block
+
+
 def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
     """The observation of ``seat`` (a function of that seat's information only)."""
     # ``out`` starts at zero: entries that are usually zero (flags, counters) are written only
     # when set (an element write costs as much as the test; the values stay bit for bit)
     lay = g.observation_layout
-    out = np.zeros(g.observation_size, dtype=np.float32)
+    out = np.zeros(g.observation_size, _FLOAT32)
     b = lay["game"].start
     out[b + _G_MODE + MODES.index(g.mode)] = 1
     out[b + _G_DIFFICULTY] = g.difficulty / 10
@@ -229,7 +253,7 @@ def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
         if e.alive and not enemy_can_be_hurt(g, e):
             out[o + _E_IMMUNE] = 1
     b = lay["yokai_zones"].start
-    out[b + _ZONE_BASE + np.frombuffer(zones, dtype=np.uint8)] = 1
+    out[b:b + _ZONES_WIDTH] = _zones_block(zones)
     b = lay["pending"].start
     for y in g.pick_candidates:
         out[b + _Q_PICK + y] = 1

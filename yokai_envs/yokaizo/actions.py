@@ -14,6 +14,7 @@ from typing import Final
 
 import numpy as np
 
+from yokai_envs.core.masks import mask_of
 from yokai_envs.yokaizo.cards import Pool
 from yokai_envs.yokaizo.state import FIRST_CARD_ACTION, MAX_SOULS, VOID_SLOTS, Table
 
@@ -100,9 +101,7 @@ def hand_type_actions(g: Table, p: int) -> list[int]:
 
 def legal_mask(num_actions: int, legal: list[int]) -> np.ndarray:
     """The boolean mask over ``num_actions`` of a pending decision's legal actions."""
-    m = np.zeros(num_actions, dtype=bool)
-    m[legal] = True
-    return m
+    return mask_of(legal, num_actions)
 
 
 def describe_action(pool: Pool, action: int) -> dict[str, object]:

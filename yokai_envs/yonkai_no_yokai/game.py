@@ -80,6 +80,7 @@ class YonkaiGame(Game):
         self.observation_layout = observation.observation_layout(n)
         self.observation_size = observation.observation_size(n)
         self.state_size = observation.state_size(n)
+        self.observer = observation.Observer(self.setup)
         self.table = Table.empty(n)
 
     # ------------------------------------------------------------------ options
@@ -135,13 +136,13 @@ class YonkaiGame(Game):
 
     # ------------------------------------------------------------------ views
     def observation(self, seat: int) -> np.ndarray:
-        return observation.observe(self.table, self.setup, seat, self.is_over, self.observation_size)
+        return self.observer.observe(self.table, seat, self.is_over)
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         return observation.bounds(self.setup.num_players)
 
     def state_tensor(self) -> np.ndarray:
-        return observation.state_tensor(self.table, self.setup, self.is_over, self.state_size)
+        return self.observer.state_tensor(self.table, self.is_over)
 
     def action_name(self, action: int) -> str:
         return action_name(action)

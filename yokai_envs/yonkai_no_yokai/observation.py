@@ -14,6 +14,7 @@ it passed), besides the trick's state; the round number keeps a capped game Mark
 from __future__ import annotations
 
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -69,16 +70,33 @@ def most_rounds(setup: Setup) -> int:
     return STARTING_CUBES * n // (n - 1) + 1
 
 
-@cache
-def _offsets(n: int, shift: int) -> dict[str, int]:
-    return {name: start + shift for name, start in layout_starts(observation_layout(n)).items()}
+class _SeatPlan(NamedTuple):
+    """Where one observer's public blocks go: plain int offsets, read once per observation."""
+
+    seat: int
+    played_cut: int  # where the observer's row starts in ``played_by``'s bytes (seat order is a rotation)
+    passed_cut: int  # the same in ``passed_on``'s bytes
+    sizes_at: int  # hand_sizes, cubes, button_available and passed lie back to back from here
+    to_act_at: int
+    descending_at: int
+    leading_at: int
+    last_count_at: int  # minus 1: plus the count is its one-hot entry
+    last_value_at: int  # minus 1: plus the value is its one-hot entry
+    last_player_at: int
+    played_at: int
+    passed_on_at: int
+    round_at: int
 
 
 @cache
-def _orders(n: int) -> tuple[tuple[list[int], np.ndarray], ...]:
-    """Seat order relative to each observer, as a list and as an index array."""
-    orders = [[(seat + i) % n for i in range(n)] for seat in range(n)]
-    return tuple((order, np.array(order, dtype=np.intp)) for order in orders)
+def _plans(n: int, shift: int) -> tuple[_SeatPlan, ...]:
+    """Each observer's plan for ``n`` players, its blocks shifted by ``shift``: computed once, so
+    that an observation does no dict look-ups or index arithmetic beyond one add per one-hot."""
+    at = {name: start + shift for name, start in layout_starts(observation_layout(n)).items()}
+    return tuple(_SeatPlan(seat, seat * VALUES, seat * NUM_PLAYS, at["hand_sizes"], at["to_act"], at["descending"],
+                           at["leading"], at["last_count"] - 1, at["last_value"] - 1, at["last_player"],
+                           at["played_by_seat"], at["passed_on"], at["round"])
+                 for seat in range(n))
 
 
 @cache
@@ -96,47 +114,67 @@ def _scale(n: int, copies: int, rounds: int, shift: int) -> np.ndarray:
     return scale
 
 
-def _public(table: Table, setup: Setup, seat: int, over: bool, out: np.ndarray, shift: int) -> None:
-    """Write the public blocks, in seats relative to ``seat``, at their layout offsets plus
-    ``shift`` (0 in an observation; the state tensor puts every hand first), as raw counts."""
-    n = setup.num_players
-    at = _offsets(n, shift)
-    order, rows = _orders(n)[seat]
+def _public(table: Table, plan: _SeatPlan, over: bool, raw: bytearray) -> None:
+    """Write the public blocks, in seats relative to ``plan.seat``, where ``plan`` puts them, as
+    raw counts, one byte each (``raw`` starts zeroed; every count is small: a hand holds at most
+    16 cards, and cube losses end a game within 7 rounds whatever its cap)."""
+    seat = plan.seat
+    n = len(table.hand_sizes)
     sizes, cubes, buttons, passed = table.hand_sizes, table.cubes, table.button_available, table.passed
-    # hand_sizes, cubes, button_available and passed lie back to back: one write
-    out[at["hand_sizes"]:at["to_act"]] = ([sizes[s] for s in order] + [cubes[s] for s in order]
-                                          + [buttons[s] for s in order] + [passed[s] for s in order])
+    # seat order relative to the observer is a rotation: list and bytes slices, one write a block
+    raw[plan.sizes_at:plan.to_act_at] = (sizes[seat:] + sizes[:seat] + cubes[seat:] + cubes[:seat]
+                                         + buttons[seat:] + buttons[:seat] + passed[seat:] + passed[:seat])
     if not over:
-        out[at["to_act"] + (table.to_act - seat) % n] = 1.0
-    out[at["descending"]] = table.direction == DESCENDING
-    if table.last_count:
-        out[at["last_count"] + table.last_count - 1] = 1.0
-        out[at["last_value"] + table.last_value - 1] = 1.0
-        out[at["last_player"] + (table.last_player - seat) % n] = 1.0
+        raw[plan.to_act_at + (table.to_act - seat) % n] = 1
+    if table.direction == DESCENDING:
+        raw[plan.descending_at] = 1
+    count = table.last_count
+    if count:
+        raw[plan.last_count_at + count] = 1
+        raw[plan.last_value_at + table.last_value] = 1
+        raw[plan.last_player_at + (table.last_player - seat) % n] = 1
     else:
-        out[at["leading"]] = 1.0
-    start = at["played_by_seat"]
-    out[start:start + n * VALUES] = table.played_by.take(rows, axis=0).ravel()
-    start = at["passed_on"]
-    out[start:start + n * NUM_PLAYS] = table.passed_on.take(rows, axis=0).ravel()
-    out[at["round"]] = table.rounds_completed
+        raw[plan.leading_at] = 1
+    played, cut = table.played_by.tobytes(), plan.played_cut
+    raw[plan.played_at:plan.passed_on_at] = played[cut:] + played[:cut]
+    passed_on, cut = table.passed_on.tobytes(), plan.passed_cut
+    raw[plan.passed_on_at:plan.round_at] = passed_on[cut:] + passed_on[:cut]
+    raw[plan.round_at] = table.rounds_completed
 
 
-def observe(table: Table, setup: Setup, seat: int, over: bool, size: int) -> np.ndarray:
-    """The ``size``-long observation of ``seat``: its own hand, then the public blocks."""
-    out = np.zeros(size, dtype=np.float32)
-    out[:VALUES] = table.hands[seat]
-    _public(table, setup, seat, over, out, 0)
-    out *= _scale(setup.num_players, setup.copies, most_rounds(setup), 0)
-    return out
+_UINT8 = np.dtype(np.uint8)
 
 
-def state_tensor(table: Table, setup: Setup, over: bool, size: int) -> np.ndarray:
-    """The ``size``-long full state: every hand (seat order), then the public blocks of seat 0's
-    observation (absolute seat order)."""
-    out = np.zeros(size, dtype=np.float32)
-    hands_width = table.num_players * VALUES
-    out[:hands_width] = table.hands.ravel()
-    _public(table, setup, 0, over, out, hands_width - VALUES)
-    out *= _scale(setup.num_players, setup.copies, most_rounds(setup), hands_width - VALUES)
-    return out
+class Observer:
+    """What each seat of one setup sees (OpenSpiel's observer): the plans and scales are laid
+    out once, and an observation is raw counts written into a bytearray, turned into floats by
+    one scaling multiplication (byte writes are plain Python; each element write into a float
+    array would be a numpy call)."""
+
+    def __init__(self, setup: Setup) -> None:
+        n = setup.num_players
+        rounds = most_rounds(setup)
+        self.size = observation_size(n)
+        self.state_size = state_size(n)
+        self._plans = _plans(n, 0)
+        self._scale = _scale(n, setup.copies, rounds, 0)
+        shift = n * VALUES - VALUES  # the state tensor puts every hand first
+        self._state_plan = _plans(n, shift)[0]
+        self._state_scale = _scale(n, setup.copies, rounds, shift)
+
+    def observe(self, table: Table, seat: int, over: bool) -> np.ndarray:
+        """The observation of ``seat``: its own hand, then the public blocks."""
+        raw = bytearray(self.size)
+        start = seat * VALUES
+        raw[:VALUES] = table.hands.tobytes()[start:start + VALUES]
+        _public(table, self._plans[seat], over, raw)
+        return np.multiply(np.frombuffer(raw, _UINT8), self._scale)
+
+    def state_tensor(self, table: Table, over: bool) -> np.ndarray:
+        """The full state: every hand (seat order), then the public blocks of seat 0's
+        observation (absolute seat order)."""
+        raw = bytearray(self.state_size)
+        hands = table.hands.tobytes()
+        raw[:len(hands)] = hands
+        _public(table, self._state_plan, over, raw)
+        return np.multiply(np.frombuffer(raw, _UINT8), self._state_scale)

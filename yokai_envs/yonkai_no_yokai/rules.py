@@ -22,6 +22,7 @@ from functools import cache
 
 import numpy as np
 
+from yokai_envs.core.masks import mask_of
 from yokai_envs.yonkai_no_yokai.actions import (
     FIRST_BUTTON_PLAY,
     FIRST_PLAIN_PLAY,
@@ -193,9 +194,17 @@ def legal_actions(table: Table, tables: MoveTables) -> list[int]:
 
 def legal_mask(table: Table, tables: MoveTables) -> np.ndarray:
     """A fresh mask over the action table for ``table.to_act``: :func:`legal_actions` set."""
-    mask = np.zeros(NUM_ACTIONS, dtype=bool)
-    mask[legal_actions(table, tables)] = True
-    return mask
+    return mask_of(legal_actions(table, tables), NUM_ACTIONS)
+
+
+def _decoded(action: int) -> tuple[int, bool, int, int]:
+    play, with_button = play_of_action(action)
+    count, value = play_of(play)
+    return play, with_button, count, value - 1
+
+
+#: action -> (play index, with the button, count, value - 1) of every play action (0, the pass: None)
+_DECODED = (None, *map(_decoded, range(1, NUM_ACTIONS)))
 
 
 def apply(table: Table, action: int, setup: Setup, tables: MoveTables, rng: np.random.Generator,
@@ -205,24 +214,23 @@ def apply(table: Table, action: int, setup: Setup, tables: MoveTables, rng: np.r
     if action == PASS:
         _pass(table, seat, tables, see)
         return
-    play, with_button = play_of_action(action)
-    count, value = play_of(play)
+    play, with_button, count, value_index = _DECODED[action]
     if table.last_count == 0:
         direction = ASCENDING
     else:
         key = (table.direction, table.last_count, table.last_value, play)
         after = tables.direction_after_button if with_button else tables.direction_after_free
-        direction = DIRECTIONS[int(after[key])]
+        direction = DIRECTIONS[after[key]]
     if with_button:
         table.button_available[seat] = False
-    table.hands[seat, value - 1] -= count
+    table.hands[seat, value_index] -= count
     table.hand_sizes[seat] -= count
-    table.played[value - 1] += count
-    table.played_by[seat, value - 1] += count
+    table.played[value_index] += count
+    table.played_by[seat, value_index] += count
     if direction != table.direction:
         see(None, YonkaiEvent.DIRECTION, direction)
     table.direction = direction
-    table.last_count, table.last_value, table.last_player = count, value, seat
+    table.last_count, table.last_value, table.last_player = count, value_index + 1, seat
     if count == 1:
         # The elevator is back on the 1st floor: everyone who passed may rejoin.
         table.passed = [False] * table.num_players

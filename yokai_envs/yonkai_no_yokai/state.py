@@ -94,7 +94,7 @@ class Setup:
 class Table:
     """Everything on the table. Public: all but the hands' contents (their sizes are public)."""
 
-    hands: np.ndarray  # int8 (num_players, VALUES): hands[seat, value-1] = copies held
+    hands: np.ndarray  # int8 (num_players, VALUES): hands[seat, value-1] = copies held (observation reads the bytes)
     hand_sizes: list[int]
     cubes: list[int]
     button_available: list[bool]

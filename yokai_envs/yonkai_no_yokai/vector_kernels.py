@@ -326,7 +326,7 @@ def step(actions, active, autoreset, copies, rewards_lives, rounds_cap, max_step
 def _write_public(row, shift, i, seat, sizes, cubes, button, passed, played_by, passed_on, direction,
                   last_count, last_value, last_player, to_act, rounds, status, scales):
     """The public blocks of ``seat``'s observation (seats relative to it) into ``row`` at the
-    layout offsets plus ``shift``: the order and scaling of ``observation.observe``."""
+    layout offsets plus ``shift``: the order and scaling of ``observation.Observer.observe``."""
     players = sizes.shape[1]
     size_scale, cube_scale, copies_scale, round_scale = scales[0], scales[1], scales[2], scales[3]
     at = shift + VALUES
@@ -367,7 +367,7 @@ def _write_public(row, shift, i, seat, sizes, cubes, button, passed, played_by, 
 @njit(cache=True)
 def observe(out, games, seats, hands, sizes, cubes, button, passed, played_by, passed_on, direction,
             last_count, last_value, last_player, to_act, rounds, status, scales):
-    """``out[j]``: the observation of seat ``seats[j]`` of game ``games[j]`` (``observation.observe``)."""
+    """``out[j]``: the observation of seat ``seats[j]`` of game ``games[j]`` (``observation.Observer.observe``)."""
     copies_scale = scales[2]
     for j in range(out.shape[0]):
         i = games[j]
@@ -382,7 +382,7 @@ def observe(out, games, seats, hands, sizes, cubes, button, passed, played_by, p
 @njit(cache=True)
 def state_tensors(out, hands, sizes, cubes, button, passed, played_by, passed_on, direction,
                   last_count, last_value, last_player, to_act, rounds, status, scales):
-    """``out[i]``: the state tensor of game ``i`` (``observation.state_tensor``): every hand,
+    """``out[i]``: the state tensor of game ``i`` (``observation.Observer.state_tensor``): every hand,
     then seat 0's public blocks."""
     players = hands.shape[1]
     copies_scale = scales[2]

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from yokai_envs.core.masks import mask_of
 from yokai_envs.yyh_tcg import effects as fx
 from yokai_envs.yyh_tcg.actions import Block
 from yokai_envs.yyh_tcg.cards import CardType, Timing
@@ -68,9 +69,7 @@ class Decisions(Rules):
 
     def legal(self) -> np.ndarray:
         """A fresh mask for the pending decision (the actions of :meth:`legal_actions_now`)."""
-        mask = np.zeros(self.table.size, dtype=bool)
-        mask[self.legal_actions_now()] = True
-        return mask
+        return mask_of(self.legal_actions_now(), self.table.size)
 
     def legal_actions_now(self) -> list[int]:
         """The legal actions of the pending decision, ascending and each once (a fresh list).

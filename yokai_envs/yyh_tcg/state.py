@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from yokai_envs.core.information import FIRST_GAME_EVENT
+from yokai_envs.core.masks import mask_of
 
 if TYPE_CHECKING:
     from yokai_envs.yyh_tcg.actions import ActionTable
@@ -260,9 +261,7 @@ class TableState:
     @property
     def pending_mask(self) -> np.ndarray:
         """A fresh mask of the pending decision's legal actions."""
-        mask = np.zeros(self.table.size, dtype=bool)
-        mask[self.pending_actions] = True
-        return mask
+        return mask_of(self.pending_actions, self.table.size)
 
     @pending_mask.setter
     def pending_mask(self, mask: np.ndarray) -> None:

@@ -200,7 +200,7 @@ class Game(ABC):
         """
         mask = self._mask_cache
         if mask is None:
-            if self.is_terminal or self.is_truncated:
+            if self.is_over:  # is_terminal or is_truncated, asked once
                 mask = np.zeros(self.num_actions, dtype=bool)
             else:
                 mask = self._legal_mask()

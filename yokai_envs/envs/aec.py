@@ -178,8 +178,9 @@ class YokaiAECEnv(AECEnv, EzPickle):
         self._sync_after_step()
 
     def _mask_of(self, agent: str) -> np.ndarray:
-        if (agent == self.agent_selection and not self.game.is_over and not self.terminations.get(agent)
-                and not self.truncations.get(agent)):
+        # a finished game's mask is all False already; an agent the env ended (an illegal action
+        # under "penalize") has none either, although its game goes on
+        if agent == self.agent_selection and not self.terminations.get(agent) and not self.truncations.get(agent):
             return self.game.legal_action_mask().astype(np.int8)
         return self._no_mask.copy()
 

@@ -122,8 +122,8 @@ def _public(table: Table, plan: _SeatPlan, over: bool, raw: bytearray) -> None:
     n = len(table.hand_sizes)
     sizes, cubes, buttons, passed = table.hand_sizes, table.cubes, table.button_available, table.passed
     # seat order relative to the observer is a rotation: list and bytes slices, one write a block
-    raw[plan.sizes_at:plan.to_act_at] = (sizes[seat:] + sizes[:seat] + cubes[seat:] + cubes[:seat]
-                                         + buttons[seat:] + buttons[:seat] + passed[seat:] + passed[:seat])
+    raw[plan.sizes_at:plan.to_act_at] = [*sizes[seat:], *sizes[:seat], *cubes[seat:], *cubes[:seat],
+                                         *buttons[seat:], *buttons[:seat], *passed[seat:], *passed[:seat]]
     if not over:
         raw[plan.to_act_at + (table.to_act - seat) % n] = 1
     if table.direction == DESCENDING:

@@ -203,8 +203,9 @@ def _decoded(action: int) -> tuple[int, bool, int, int]:
     return play, with_button, count, value - 1
 
 
-#: action -> (play index, with the button, count, value - 1) of every play action (0, the pass: None)
-_DECODED = (None, *map(_decoded, range(1, NUM_ACTIONS)))
+#: action -> (play index, with the button, count, value - 1) of every play action (the pass, 0, is
+#: never decoded: its entry is a placeholder)
+_DECODED: tuple[tuple[int, bool, int, int], ...] = ((-1, False, 0, -1), *map(_decoded, range(1, NUM_ACTIONS)))
 
 
 def apply(table: Table, action: int, setup: Setup, tables: MoveTables, rng: np.random.Generator,

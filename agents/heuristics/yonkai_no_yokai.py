@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from agents.base import Agent
-from yokai_envs.yonkai_no_yokai.actions import FIRST_PLAIN_PLAY, PASS, play_of, play_of_action
+from yokai_envs.yonkai_no_yokai.actions import DECODED_PLAYS, FIRST_PLAIN_PLAY, PASS, play_of
 from yokai_envs.yonkai_no_yokai.observation import observation_layout, observation_size
 from yokai_envs.yonkai_no_yokai.rules import move_tables
 from yokai_envs.yonkai_no_yokai.state import COPIES_PER_VALUE, NUM_PLAYS
@@ -56,11 +56,6 @@ class HeuristicAgent(Agent):
         return _decide(table.hands[table.to_act].tolist(), table.last_count == 0, world.legal_actions())
 
 
-# action -> (count, value, with_button) of each play action (None for the pass)
-_PLAY_OF_ACTION: list[tuple[int, int, bool] | None] = [None] + [
-    (*play_of(play_of_action(a).play), play_of_action(a).with_button) for a in range(1, 1 + 2 * NUM_PLAYS)]
-
-
 def _decide(hand: list[int], leading: bool, legal: list[int]) -> int:
     """The heuristic's action: ``hand`` the copies held of each value, ``legal`` the legal actions."""
     total = sum(hand)
@@ -68,7 +63,7 @@ def _decide(hand: list[int], leading: bool, legal: list[int]) -> int:
     for action in legal:
         if action == PASS:
             continue
-        count, value, with_button = _PLAY_OF_ACTION[action]  # type: ignore[misc]
+        _, with_button, count, value = DECODED_PLAYS[action]
         plays.append((action, count, value, with_button))
     if not plays:
         return PASS

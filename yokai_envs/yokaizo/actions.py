@@ -12,9 +12,6 @@ from bisect import bisect_right
 from enum import IntEnum
 from typing import Final
 
-import numpy as np
-
-from yokai_envs.core.masks import mask_of
 from yokai_envs.yokaizo.cards import Pool
 from yokai_envs.yokaizo.state import FIRST_CARD_ACTION, MAX_SOULS, VOID_SLOTS, Table
 
@@ -97,11 +94,6 @@ def names_for(pool: Pool) -> list[str]:
 def hand_type_actions(g: Table, p: int) -> list[int]:
     """The card-type actions of the cards in seat ``p``'s hand, ascending (copies give one)."""
     return sorted(set(map(g.c_action.__getitem__, g.hand[p])))
-
-
-def legal_mask(num_actions: int, legal: list[int]) -> np.ndarray:
-    """The boolean mask over ``num_actions`` of a pending decision's legal actions."""
-    return mask_of(legal, num_actions)
 
 
 def describe_action(pool: Pool, action: int) -> dict[str, object]:

@@ -9,9 +9,10 @@ import numpy as np
 
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
+from yokai_envs.core.masks import mask_of
 from yokai_envs.core.rng import copy_generator
 from yokai_envs.yokaizo import rules, view
-from yokai_envs.yokaizo.actions import describe_action, legal_mask, names_for, num_actions
+from yokai_envs.yokaizo.actions import describe_action, names_for, num_actions
 from yokai_envs.yokaizo.cards import default_pool, ready_decks, resolve_deck
 from yokai_envs.yokaizo.invariants import check_invariants
 from yokai_envs.yokaizo.observation import known_placements, observer_for, placement_holds, resample_hidden
@@ -101,7 +102,7 @@ class YokaizoGame(Table, Game):
     # that list only when asked (step's check, observers), never in search rollouts.
     def _legal_mask(self) -> np.ndarray:
         assert self.pending is not None, "no pending decision"
-        return legal_mask(self.num_actions, self.pending)
+        return mask_of(self.pending, self.num_actions)
 
     def _legal_actions(self) -> list[int]:
         assert self.pending is not None, "no pending decision"

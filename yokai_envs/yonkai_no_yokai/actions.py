@@ -54,6 +54,25 @@ def play_of_action(action: int) -> PlayAction:
     return PlayAction(action - (FIRST_BUTTON_PLAY if with_button else FIRST_PLAIN_PLAY), with_button)
 
 
+class DecodedPlay(NamedTuple):
+    """A play action decoded whole: its play index, the button, and the cards it plays."""
+
+    play: int
+    with_button: bool
+    size: int  # the count of cards (not "count": that would hide tuple.count)
+    value: int
+
+
+def _decode(action: int) -> DecodedPlay:
+    play, with_button = play_of_action(action)
+    return DecodedPlay(play, with_button, *play_of(play))
+
+
+#: action -> :class:`DecodedPlay`, decoded once for the rules and the bots (entry 0, the pass, is
+#: a placeholder: a pass has no play to decode)
+DECODED_PLAYS: tuple[DecodedPlay, ...] = (DecodedPlay(-1, False, 0, 0), *map(_decode, range(1, NUM_ACTIONS)))
+
+
 def action_of_play(count: int, value: int, with_button: bool = False) -> int:
     """The action playing ``count`` cards of ``value`` (with the button: flip first)."""
     return (FIRST_BUTTON_PLAY if with_button else FIRST_PLAIN_PLAY) + play_index(count, value)

@@ -78,9 +78,9 @@ class YonkaiGame(Game):
         self.tables = rules.move_tables()
         self.num_actions = NUM_ACTIONS
         self.observation_layout = observation.observation_layout(n)
-        self.observation_size = observation.observation_size(n)
-        self.state_size = observation.state_size(n)
         self.observer = observation.Observer(self.setup)
+        self.observation_size = self.observer.size
+        self.state_size = self.observer.state_size
         self.table = Table.empty(n)
 
     # ------------------------------------------------------------------ options

@@ -24,13 +24,13 @@ import numpy as np
 
 from yokai_envs.core.masks import mask_of
 from yokai_envs.yonkai_no_yokai.actions import (
+    DECODED_PLAYS,
     FIRST_BUTTON_PLAY,
     FIRST_PLAIN_PLAY,
     NUM_ACTIONS,
     PASS,
     play_index,
     play_of,
-    play_of_action,
 )
 from yokai_envs.yonkai_no_yokai.state import (
     ASCENDING,
@@ -197,17 +197,6 @@ def legal_mask(table: Table, tables: MoveTables) -> np.ndarray:
     return mask_of(legal_actions(table, tables), NUM_ACTIONS)
 
 
-def _decoded(action: int) -> tuple[int, bool, int, int]:
-    play, with_button = play_of_action(action)
-    count, value = play_of(play)
-    return play, with_button, count, value - 1
-
-
-#: action -> (play index, with the button, count, value - 1) of every play action (the pass, 0, is
-#: never decoded: its entry is a placeholder)
-_DECODED: tuple[tuple[int, bool, int, int], ...] = ((-1, False, 0, -1), *map(_decoded, range(1, NUM_ACTIONS)))
-
-
 def apply(table: Table, action: int, setup: Setup, tables: MoveTables, rng: np.random.Generator,
           see: See) -> None:
     """Apply a legal action of ``table.to_act``."""
@@ -215,7 +204,7 @@ def apply(table: Table, action: int, setup: Setup, tables: MoveTables, rng: np.r
     if action == PASS:
         _pass(table, seat, tables, see)
         return
-    play, with_button, count, value_index = _DECODED[action]
+    play, with_button, count, value = DECODED_PLAYS[action]
     if table.last_count == 0:
         direction = ASCENDING
     else:
@@ -224,14 +213,14 @@ def apply(table: Table, action: int, setup: Setup, tables: MoveTables, rng: np.r
         direction = DIRECTIONS[after[key]]
     if with_button:
         table.button_available[seat] = False
-    table.hands[seat, value_index] -= count
+    table.hands[seat, value - 1] -= count
     table.hand_sizes[seat] -= count
-    table.played[value_index] += count
-    table.played_by[seat, value_index] += count
+    table.played[value - 1] += count
+    table.played_by[seat, value - 1] += count
     if direction != table.direction:
         see(None, YonkaiEvent.DIRECTION, direction)
     table.direction = direction
-    table.last_count, table.last_value, table.last_player = count, value_index + 1, seat
+    table.last_count, table.last_value, table.last_player = count, value, seat
     if count == 1:
         # The elevator is back on the 1st floor: everyone who passed may rejoin.
         table.passed = [False] * table.num_players

@@ -16,4 +16,6 @@ def run(args: argparse.Namespace) -> int:
         cls = game_class(env_id)
         options = ", ".join(f"{k}={v!r}" for k, v in {**cls.OPTIONS, "max_steps": cls.DEFAULT_MAX_STEPS}.items())
         print(f"{env_id:24s} {options}")
+        for name, change in cls.VARIANTS.items():
+            print(f"{'':24s}   variant={name!r}: {change}")
     return 0

@@ -61,6 +61,11 @@ class Game(ABC):
     DEFAULT_MAX_STEPS: ClassVar[int] = 10_000
     #: Options every game accepts beside its own: the step caps.
     CAP_OPTIONS: ClassVar[tuple[str, ...]] = ("max_steps", "max_cycles")
+    #: Named rule variants beside the book's game: name -> what it changes. The default game
+    #: (``variant="book"``) plays every rule its rulebook states; a variant changes a stated rule
+    #: (for balance, say) and is only ever chosen by name. A game with variants lists
+    #: ``"variant": "book"`` in its OPTIONS.
+    VARIANTS: ClassVar[dict[str, str]] = {}
 
     #: Most arguments an event of this game carries (the ``history`` observation is
     #: ``1 + EVENT_ARGS`` columns wide). The core events carry two.
@@ -92,6 +97,9 @@ class Game(ABC):
                 if is_integer(value):
                     options[name] = int(value)
         merged = {**self.OPTIONS, **options}
+        if "variant" in self.OPTIONS and merged["variant"] != "book" and merged["variant"] not in self.VARIANTS:
+            valid = ", ".join(repr(v) for v in ["book", *self.VARIANTS])
+            raise ConfigError(f"{self.env_id}: unknown variant {merged['variant']!r}; valid variants: {valid}")
         max_steps = merged.pop("max_steps", None)
         if max_steps is None:
             max_steps = self.DEFAULT_MAX_STEPS

@@ -291,6 +291,8 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
                               "(self-play too: bots play until the first snapshot)")
             elif sum(b["weight"] for b in bots) <= 0:
                 errors.append("opponents.bots: the weights sum to 0; give at least one bot a positive weight")
+    if "distill" not in broken and config["distill"]["teacher"] is not None:
+        _check_distill(config, errors)
     if "training" not in broken and config["training"]["vec_env"] == "vector":
         _check_vector(config, errors)
     if "evaluation" not in broken and config["evaluation"]["engine"] == "vector":
@@ -305,6 +307,22 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
             specs.append(("pretrain.imitate", config["pretrain"]["imitate"]))
         for where, spec in specs:
             _check_agent(where, spec, env_id, options, errors)
+
+
+def _check_distill(config: dict[str, Any], errors: list[str]) -> None:
+    """distill.teacher: the network's own search labels the rounds (training/distill.py)."""
+    from agents.specs import parse_spec
+
+    try:
+        parse_spec(f"trained:model.zip;{config['distill']['teacher']}")
+    except ValueError as error:
+        errors.append(f"distill.teacher: {error}")
+    if config.get("backend", "sb3") != "sb3":
+        errors.append(f"distill.teacher: search distillation trains SB3 networks; backend {config.get('backend')} "
+                      "has none")
+    if config["algorithm"]["network"]["critic_state"]:
+        errors.append("distill.teacher: the search plays from observations only; set "
+                      "algorithm.network.critic_state false")
 
 
 def _check_vector(config: dict[str, Any], errors: list[str]) -> None:

@@ -115,6 +115,22 @@ SCHEMA: dict[str, Any] = {
         "batch_size": Field(INT, 1024, minimum=1),
         "learning_rate": Field(FLOAT, 1e-3, minimum=1e-12),
     },
+    "distill": {
+        "teacher": Field(STR, None, nullable=True,
+                         help="search distillation (expert iteration) after the pretrain: the search options of "
+                              "the agent trained:NETWORK;OPTIONS that plays and labels each round, guided by the "
+                              "current network (e.g. 'iterations=50;search=flat;beliefs=heuristic'; '' for "
+                              "the defaults); null: off"),
+        "rounds": Field(INT, 1, minimum=1, maximum=10_000, help="generate-then-fit rounds"),
+        "decisions": Field(INT, 10_000, minimum=1, maximum=10_000_000,
+                           help="learner decisions the search makes in each round"),
+        "window": Field(INT, 2, minimum=1, help="the newest rounds of data each fit uses"),
+        "epochs": Field(INT, 4, minimum=1, maximum=1_000),
+        "batch_size": Field(INT, 512, minimum=1),
+        "learning_rate": Field(FLOAT, 3e-4, minimum=1e-12),
+        "workers": Field(INT, None, nullable=True, minimum=1, maximum=1024,
+                         help="processes generating decisions; null: every core"),
+    },
     "evaluation": {
         "every": Field(INT, 50_000, minimum=0, help="steps between evaluations (0: only at the end)"),
         "games": Field(INT, 200, minimum=1, help="games per bot at each evaluation"),

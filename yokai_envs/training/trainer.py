@@ -149,13 +149,16 @@ class Trainer(RunBase):
                     state["pretrain"] = self.pretrain(model)
             self._set_logger(model, log_dir)
             self.model = model
+            if config["distill"]["teacher"] is not None:
+                self.distill(model)
             remaining = training["total_timesteps"] - model.num_timesteps
             callback = TrainingCallback(self, vec_env)
             started = time.perf_counter()
             stop: KeyboardInterrupt | None = None
             try:
                 if remaining > 0:
-                    model.learn(remaining, callback=callback, reset_num_timesteps=not self.resume)
+                    model.learn(remaining, callback=callback, reset_num_timesteps=not self.resume and
+                                model.num_timesteps == 0)
             except KeyboardInterrupt as err:
                 stop = err
                 self.guard.stopping = True  # a second signal waits for the save below
@@ -190,6 +193,21 @@ class Trainer(RunBase):
             print(f"pretrain: copied {settings['imitate']} over {result['decisions']} decisions "
                   f"(agreement {result['agreement']:.1%}) in {result['collect_seconds'] + result['fit_seconds']:.0f} s")
         return result
+
+    def distill(self, model: Any) -> None:
+        """The search-distillation rounds the run still owes (see training/distill.py); a stop
+        between rounds keeps every finished one."""
+        from yokai_envs.training.distill import run_rounds
+
+        if self.state.get("distill", {}).get("rounds", 0) == 0:
+            self.save_checkpoint(model)  # the clone: a stop in the first round resumes from it
+        try:
+            run_rounds(self, model)
+        except KeyboardInterrupt as stop:
+            done = self.state.get("distill", {}).get("rounds", 0)
+            raise RunInterrupted(self.interrupted_message(f"in distillation round {done + 1} (the {done} finished "
+                                                          "rounds are saved)"),
+                                 getattr(stop, "signal_number", 2)) from None
 
     def _set_logger(self, model: Any, log_dir: Path) -> None:
         from stable_baselines3.common.logger import configure

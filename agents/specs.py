@@ -22,6 +22,10 @@
                                              i.e. ismcts:iterations=100;rollout=heuristic;leaf=heuristic;
                                              confidence=1.0;policy=path/to/model.zip
     trained:path/to/model.zip;iterations=50;beliefs=heuristic   ... any ismcts option overrides those
+    pretrained                               the network shipped with the package for the env it is
+                                             given (agents/pretrained: one per game configuration)
+    pretrained:search=true                   ... with the play-time search its model card names
+    pretrained:search=true;iterations=200    ... any ismcts option overrides the card's
 
 :func:`make` builds the agent and checks everything (kind, options, the game's heuristic,
 the checkpoint) at once, so bad input fails before any game runs.
@@ -35,7 +39,7 @@ from typing import Any
 
 from agents.base import Agent, RandomAgent
 
-KINDS = ("random", "heuristic", "ismcts", "policy", "rllib", "trained")
+KINDS = ("random", "heuristic", "ismcts", "policy", "rllib", "trained", "pretrained")
 ISMCTS_OPTIONS = {"iterations": int, "time": float, "rollout": str, "c": float, "max_rollout_steps": int,
                   "leaf": str, "opponents": str, "search": str, "confidence": float, "beliefs": str,
                   "policy": str}
@@ -141,6 +145,8 @@ def parse_spec(spec: str) -> AgentSpec:
             raise ValueError(f"agent spec {spec!r}: trained takes its checkpoint as the path, not policy=")
         search = parse_spec("ismcts:" + ";".join([TRAINED_SEARCH, *parts, f"policy={path.strip()}"]))
         return AgentSpec("ismcts", search.options, None, text)
+    if kind == "pretrained":
+        return _parse_pretrained(rest, spec, text)
     if kind == "random":
         if rest.strip():
             raise ValueError(f"agent spec {spec!r}: {kind} takes no options")
@@ -177,10 +183,37 @@ def parse_spec(spec: str) -> AgentSpec:
     return AgentSpec(kind, _key_values(kind, parts, spec, POLICY_OPTIONS), path.strip(), text)
 
 
+def _parse_pretrained(rest: str, spec: str, text: str) -> AgentSpec:
+    """``pretrained[:search=true|false][;deterministic=...][;ISMCTS OPTIONS]`` (the model is
+    found by :func:`make`, which knows the env)."""
+    raw = _raw_key_values("pretrained", rest.split(";"), spec)
+    search = _convert("pretrained", "search", raw.pop("search", "false"), spec, {"search": bool})
+    if not search:
+        extra = [key for key in raw if key not in POLICY_OPTIONS]
+        if extra:
+            raise ValueError(f"agent spec {spec!r}: {', '.join(extra)} are search options; add search=true "
+                             "(the network alone takes only deterministic)")
+        alone = _key_values("pretrained", [f"{k}={v}" for k, v in raw.items()], spec, POLICY_OPTIONS)
+        return AgentSpec("pretrained", {"search": False, **alone}, None, text)
+    if "policy" in raw:
+        raise ValueError(f"agent spec {spec!r}: pretrained brings its own network; policy= is not an option")
+    overrides = [f"{key}={value}" for key, value in raw.items()]
+    parse_spec("ismcts:" + ";".join([TRAINED_SEARCH, *overrides]))  # checked now, not at the first game
+    return AgentSpec("pretrained", {"search": True, "overrides": overrides}, None, text)
+
+
 def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None = None,
          seed: int | None = None) -> Agent:
     """Build the agent named by ``spec`` for ``env_id`` (the heuristic of that game, etc.)."""
     parsed = spec if isinstance(spec, AgentSpec) else parse_spec(spec)
+    if parsed.kind == "pretrained":
+        from agents.pretrained import spec_for
+
+        options = dict(parsed.options)
+        target = spec_for(env_id, env_options, options.pop("search"), options.pop("overrides", []))
+        if options:  # the network alone's deterministic=...
+            target += "".join(f";{key}={str(value).lower()}" for key, value in options.items())
+        return make(target, env_id, env_options, seed)
     if parsed.kind == "random":
         return RandomAgent(seed)
     if parsed.kind == "heuristic":

@@ -142,7 +142,8 @@ def run_rounds(trainer: Any, model: Any) -> None:
     settings = config["distill"]
     record = state.setdefault("distill", {"rounds": 0, "history": []})
     if config["evaluation"]["every"] and not state["evaluations"]:
-        trainer.record_evaluation(trainer.evaluate(model, config["evaluation"]["games"]))  # the clone: where the curve starts
+        # The clone: where the curve starts.
+        trainer.record_evaluation(trainer.evaluate(model, config["evaluation"]["games"]))
     while record["rounds"] < settings["rounds"]:
         index = record["rounds"]
         with trainer.guard.saving():

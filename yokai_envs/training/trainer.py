@@ -50,7 +50,8 @@ def env_factories(config: dict[str, Any], pool: tuple[list[str], list[float]]) -
     """Picklable constructors of the training envs (for DummyVecEnv and SubprocVecEnv)."""
     game = config["game"]
     specs, weights = pool
-    policy_opponents = config["opponents"]["self_play"]["enabled"] or any(s.startswith("policy") for s in specs)
+    policy_opponents = config["opponents"]["self_play"]["enabled"] or any(
+        s.split(":")[0] in ("policy", "trained", "pretrained") for s in specs)
     env = config.get("env", {})
     hooks: dict[str, Any] = {}
     if config.get("reward") or env.get("wrappers"):

@@ -1,0 +1,105 @@
+"""The ``pretrained`` agent spec: the shipped network for the env it is given, alone or with its
+search; every shipped model loads and its card names a live env id."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+import agents
+import agents.pretrained as pretrained
+import yokai_envs
+from agents.ismcts import ISMCTSAgent
+from agents.policy import PolicyAgent
+from yokai_envs.registry import ENV_IDS
+
+YONKAI = "yonkai_no_yokai_v1"
+
+
+@pytest.fixture(scope="module")
+def tiny_checkpoint(tmp_path_factory):
+    """A small MaskablePPO for Yonkai 3p, saved as a yokai checkpoint."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.policy import save_checkpoint
+    from yokai_envs.training.gym_env import make_gym
+
+    env = make_gym(YONKAI, num_players=3, opponents=["random"])
+    model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [8]}, n_steps=16, batch_size=16, seed=0)
+    return save_checkpoint(model, tmp_path_factory.mktemp("ckpt") / "tiny.zip", YONKAI, {"num_players": 3})
+
+
+@pytest.fixture
+def shipped(tmp_path, tiny_checkpoint, monkeypatch):
+    """A models folder holding the tiny network as the Yonkai 3p model."""
+    shutil.copy(tiny_checkpoint, tmp_path / "yonkai_3p.zip")
+    card = {"env_id": YONKAI, "configuration": {"num_players": 3}, "search": "iterations=4;search=flat"}
+    (tmp_path / "yonkai_3p.json").write_text(json.dumps(card))
+    monkeypatch.setattr(pretrained, "models_dir", lambda: tmp_path)
+    return tmp_path
+
+
+def _play_one(agent, num_players=3):
+    game = yokai_envs.make_game(YONKAI, num_players=num_players)
+    game.reset(1)
+    action = agents.base.act_in_game(agent, game)
+    assert game.legal_action_mask()[action]
+
+
+def test_pretrained_is_the_shipped_network_for_the_given_configuration(shipped):
+    agent = agents.make("pretrained", YONKAI, {"num_players": 3}, seed=0)
+    assert isinstance(agent, PolicyAgent) and agent.path == str(shipped / "yonkai_3p.zip")
+    _play_one(agent)
+    sampling = agents.make("pretrained:deterministic=false", YONKAI, {"num_players": 3}, seed=0)
+    assert isinstance(sampling, PolicyAgent) and not sampling.deterministic
+
+
+def test_pretrained_search_uses_the_cards_search_and_takes_overrides(shipped):
+    agent = agents.make("pretrained:search=true", YONKAI, {"num_players": 3}, seed=0)
+    assert isinstance(agent, ISMCTSAgent) and agent.iterations == 4 and agent.flat
+    assert isinstance(agent.base_agent, PolicyAgent)
+    _play_one(agent)
+    stronger = agents.make("pretrained:search=true;iterations=9", YONKAI, {"num_players": 3}, seed=0)
+    assert stronger.iterations == 9
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("pretrained:iterations=5", "search options; add search=true"),
+    ("pretrained:search=maybe", "search must be true or false"),
+    ("pretrained:search=true;policy=x.zip", "pretrained brings its own network"),
+    ("pretrained:search=true;iteration=5", "unknown ismcts option 'iteration'"),
+])
+def test_bad_pretrained_specs_are_refused_before_any_game(spec, message):
+    with pytest.raises(ValueError, match=message):
+        agents.parse_spec(spec)
+
+
+def test_a_configuration_without_a_model_is_refused_with_what_is_shipped(shipped):
+    with pytest.raises(ValueError, match=r"no pretrained model for yonkai_no_yokai_v1 with options "
+                                         r"\{'num_players': 4\}.*shipped: yonkai_no_yokai_v1 \(num_players=3\)"):
+        agents.make("pretrained", YONKAI, {"num_players": 4})
+
+
+def test_a_model_of_another_version_of_the_game_is_not_used(shipped):
+    card = json.loads((shipped / "yonkai_3p.json").read_text())
+    (shipped / "yonkai_3p.json").write_text(json.dumps({**card, "env_id": "yonkai_no_yokai_v0"}))
+    with pytest.raises(ValueError, match="yonkai_3p were trained for another version of this game"):
+        agents.make("pretrained", YONKAI, {"num_players": 3})
+    with pytest.raises(ValueError, match="no pretrained model for yonkai_no_yokai_v0: .*retired"):
+        pretrained.find("yonkai_no_yokai_v0", {"num_players": 3})
+
+
+@pytest.mark.parametrize("card", pretrained.cards(), ids=lambda card: card.name)
+def test_every_shipped_model_loads_for_the_live_env_its_card_names(card):
+    assert card.env_id in ENV_IDS, f"{card.name}: {card.env_id} is not a live env id"
+    for key in ("command", "seed", "wall_time", "evaluation"):
+        assert key in card.data, f"{card.name}.json has no {key}"
+    assert (card.path.with_suffix(".md")).exists()
+    agent = agents.make("pretrained", card.env_id, card.configuration, seed=0)
+    assert isinstance(agent, PolicyAgent) and agent.meta["env_id"] == card.env_id
+    game = yokai_envs.make_game(card.env_id, **card.configuration)
+    game.reset(0)
+    assert np.asarray(game.legal_action_mask())[agents.base.act_in_game(agent, game)]

@@ -103,3 +103,17 @@ def test_every_shipped_model_loads_for_the_live_env_its_card_names(card):
     game = yokai_envs.make_game(card.env_id, **card.configuration)
     game.reset(0)
     assert np.asarray(game.legal_action_mask())[agents.base.act_in_game(agent, game)]
+
+
+def test_evaluate_and_play_take_the_pretrained_spec(shipped, tmp_path, capsys):
+    from yokai_envs.cli import main as yokai_main
+
+    out = tmp_path / "arena"
+    assert yokai_main(["evaluate", "--game", YONKAI, "--env-kwargs", '{"num_players": 3}', "--agents", "heuristic",
+                       "--gauntlet", "pretrained", "--games", "3", "--seed", "1", "--out", str(out),
+                       "--no-progress"]) == 0
+    results = json.loads((out / "results.json").read_text())
+    assert results["gauntlet"] == "pretrained" and results["total_games"] == 3
+    assert yokai_main(["evaluate", "--game", YONKAI, "--env-kwargs", '{"num_players": 4}', "--agents",
+                       "pretrained,random", "--games", "1", "--no-progress"]) == 2
+    assert "no pretrained model for yonkai_no_yokai_v1" in capsys.readouterr().err

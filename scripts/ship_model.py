@@ -1,0 +1,103 @@
+"""Ship a trained network as a pretrained opponent (agents/pretrained/models/NAME.*).
+
+    python scripts/ship_model.py --run runs/yonkai_no_yokai/distill --name yonkai_no_yokai_4p \\
+        --configuration '{"num_players": 4}' --search "iterations=50;opponents=rollout;search=flat;beliefs=heuristic" \\
+        --command "yokai train --config configs/yonkai_no_yokai/distill.yaml" \\
+        --eval runs/eval/pre_4p_vs_heuristic "yokai evaluate ..." --eval DIR "COMMAND" ...
+
+Copies the run's model (``--which best_model`` or ``model``) into the package, writes the card
+as data (NAME.json: env id, configuration, search, the command and seed that trained it, wall
+time, and one evaluation row per ``--eval`` folder of ``yokai evaluate --out``: the gauntlet
+agent's win rate with its interval against each opponent line-up, with the command beside it),
+writes the card for people (NAME.md), and copies the run's learning curve to
+docs/img/pretrained/NAME_curve.png. ``--cards-only`` rewrites every NAME.md from its .json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = ROOT / "agents" / "pretrained" / "models"
+CURVES = ROOT / "docs" / "img" / "pretrained"
+
+
+def evaluation_rows(folder: Path, command: str) -> list[dict[str, Any]]:
+    """The gauntlet agent's rows of one ``yokai evaluate --out`` folder."""
+    results = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    agent = results.get("gauntlet")
+    if agent is None:
+        raise SystemExit(f"{folder}: not a gauntlet run (use --gauntlet with the shipped agent)")
+    rows = []
+    for pairing in results["pairings"]:
+        if pairing["agent"] == agent:
+            rows.append({"agent": agent, "opponents": pairing["opponents"], "games": pairing["games"],
+                         "win_rate": round(pairing["win_rate"], 4), "ci": [round(pairing["ci_low"], 4),
+                                                                          round(pairing["ci_high"], 4)],
+                         "seed": results["seed"], "command": command})
+    return rows
+
+
+def card_markdown(name: str, card: dict[str, Any]) -> str:
+    options = ", ".join(f"{k}={v!r}" for k, v in card["configuration"].items()) or "defaults"
+    lines = [f"# Pretrained opponent `{name}`", "",
+             f"- env id: `{card['env_id']}` ({options}); agent specs `pretrained` (the network alone) and "
+             "`pretrained:search=true` (with its play-time search)",
+             f"- play-time search: `{card['search'] or 'the trained: defaults'}`",
+             f"- trained by: `{card['command']}` (seed {card['seed']}), {card['wall_time']}",
+             f"- method: {card.get('method', '')}", "",
+             "| agent | against | games | win rate | 95% CI |", "|---|---|---:|---:|---|"]
+    for row in card["evaluation"]:
+        lines.append(f"| `{row['agent']}` | {row['opponents']} | {row['games']} | {row['win_rate']:.3f} | "
+                     f"[{row['ci'][0]:.3f}, {row['ci'][1]:.3f}] |")
+    lines += ["", "Commands:", ""]
+    lines += [f"    {command}" for command in dict.fromkeys(row["command"] for row in card["evaluation"])]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--run", type=Path, help="the training run folder")
+    parser.add_argument("--name", help="the model's name (NAME.zip, NAME.json, NAME.md)")
+    parser.add_argument("--which", choices=("best_model", "model"), default="model")
+    parser.add_argument("--configuration", default="{}", help="JSON: the options that pick this model")
+    parser.add_argument("--search", default="", help="options of its play-time search (trained:...;OPTIONS)")
+    parser.add_argument("--command", default="", help="the command that trained it")
+    parser.add_argument("--method", default="", help="one line: how it was trained")
+    parser.add_argument("--eval", nargs=2, action="append", default=[], metavar=("DIR", "COMMAND"),
+                        help="a yokai evaluate --out folder (gauntlet) and the command that made it")
+    parser.add_argument("--cards-only", action="store_true", help="rewrite every NAME.md from NAME.json")
+    args = parser.parse_args(argv)
+    if args.cards_only:
+        for card_file in sorted(MODELS.glob("*.json")):
+            card = json.loads(card_file.read_text(encoding="utf-8"))
+            card_file.with_suffix(".md").write_text(card_markdown(card_file.stem, card), encoding="utf-8")
+        return 0
+    if args.run is None or args.name is None:
+        parser.error("--run and --name are needed (or --cards-only)")
+    config = json.loads(json.dumps(__import__("yaml").safe_load((args.run / "config.yaml").read_text())))
+    state = json.loads((args.run / "state.json").read_text(encoding="utf-8"))
+    MODELS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(args.run / f"{args.which}.zip", MODELS / f"{args.name}.zip")
+    minutes = state["train_seconds"] / 60
+    card = {"env_id": config["game"]["env_id"], "configuration": json.loads(args.configuration),
+            "search": args.search, "command": args.command, "seed": config["training"]["seed"],
+            "wall_time": f"{minutes:.0f} min of training on 2 CPU cores ({state['timesteps']} learner decisions)",
+            "method": args.method, "training": {"config": config, "distill": state.get("distill", {}).get("history")},
+            "evaluation": [row for folder, command in args.eval for row in evaluation_rows(Path(folder), command)]}
+    (MODELS / f"{args.name}.json").write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
+    (MODELS / f"{args.name}.md").write_text(card_markdown(args.name, card), encoding="utf-8")
+    if (args.run / "learning_curve.png").exists():
+        CURVES.mkdir(parents=True, exist_ok=True)
+        shutil.copy(args.run / "learning_curve.png", CURVES / f"{args.name}_curve.png")
+    print(f"shipped {args.name}: {MODELS / args.name}.zip")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -44,8 +44,9 @@ def test_the_catalog_reads_each_games_options_and_choices_from_the_game_class():
     assert games["yonkai_no_yokai_v1"]["num_players"]["choices"] == [3, 4]
     assert games["onmyoji_v3"]["mode"]["choices"] == ["duel", "solo", "coop"]
     assert games["onmyoji_v3"]["difficulty"]["choices"] == list(range(1, 11))
-    assert games["onmyoji_v3"]["characters"]["per_seat"] == 2 and "Seimei" in games["onmyoji_v3"]["characters"]["choices"]
-    assert games["yyh_tcg_v4"]["decks"]["per_seat"] == 2 and "Toguro Brothers" in games["yyh_tcg_v4"]["decks"]["choices"]
+    characters, decks = games["onmyoji_v3"]["characters"], games["yyh_tcg_v4"]["decks"]
+    assert characters["per_seat"] == 2 and "Seimei" in characters["choices"]
+    assert decks["per_seat"] == 2 and "Toguro Brothers" in decks["choices"] and decks["default"] == ["random"] * 2
     assert "Kappa Tide" in games["yokaizo_v2"]["decks"]["choices"]
 
 

@@ -79,8 +79,8 @@ def _options_of(env_id: str) -> dict[str, dict[str, Any]]:
         if per_seat:
             seats = cls(**config).num_players
             entry["per_seat"] = max(entry["per_seat"], seats)
-            fillers = list(cls.OPTIONS[name]) if isinstance(cls.OPTIONS[name], tuple | list) else \
-                [cls.OPTIONS[name]] if isinstance(cls.OPTIONS[name], str) else []
+            # a per-seat default (YYH's ("random", "random")) is a choice for each seat too
+            fillers = list(cls.OPTIONS[name]) if isinstance(cls.OPTIONS[name], tuple | list) else []
             entry["choices"] = [*dict.fromkeys([*fillers, *entry["choices"], *values])]
         else:
             entry["choices"] = [*dict.fromkeys([*entry["choices"], *values])]

@@ -183,11 +183,8 @@ __DRAW__
         if (spec.per_seat > 0) {
           var values = Array.prototype.map.call(boxes, function (b) { return b.value ? JSON.parse(b.value) : null; });
           if (values.every(function (v) { return v === null; })) return;
-          var fill = Array.isArray(spec.default) ? spec.default : null;
-          values = values.map(function (v, i) {
-            if (v !== null) return v;
-            return fill ? fill[i] : (typeof spec.default === "string" ? spec.default : null);
-          });
+          var fill = Array.isArray(spec.default) ? spec.default : [];  // unset seats keep a per-seat default
+          values = values.map(function (v, i) { return v !== null ? v : (i < fill.length ? fill[i] : null); });
           while (values.length && values[values.length - 1] === null) values.pop();
           out[name] = values;
         } else if (boxes[0].value !== "") {

@@ -35,32 +35,36 @@ CONFIGS: list[tuple[str, dict[str, Any], int, dict[str, Any]]] = [
     ("onmyoji_v3", {"mode": "coop"}, 0, {}),
 ]
 
-_DRIVER = """<!DOCTYPE html><html><body><iframe id="app" style="width:1200px;height:900px"></iframe>
+_DRIVER = """<!DOCTYPE html><html><body>
 <script>
 var CONFIGS = __CONFIGS__;
-var frame = document.getElementById("app");
-var seed = 12345;
-function rand(n) { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; }
 function sleep(ms) { return new Promise(function (done) { setTimeout(done, ms); }); }
-async function until(test, what) {
+function drawn(d) {  // the next time the page draws the game (it draws after every answer)
+  return new Promise(function (done) { d.addEventListener("yokai:drawn", done, { once: true }); });
+}
+async function until(doc, test, what) {
   var start = Date.now();
   while (!test()) {
     if (Date.now() - start > 20000) {
       var shown = doc() && doc().getElementById("error");
       throw new Error("timed out waiting for " + what + (shown ? "; the page shows: " + shown.textContent : ""));
     }
-    await sleep(1);
+    await sleep(10);
   }
 }
-function doc() { return frame.contentDocument; }
-function ready(path) {
-  var d = doc();
+function ready(d, path) {
   return d && d.location.pathname.indexOf(path) === 0 && d.body && d.body.getAttribute("data-rendered") === "yes";
 }
-async function playOne(config) {
+async function playOne(config, index) {  // in an iframe of its own: the games run side by side
   var began = Date.now();
+  var seed = 12345 + index;
+  function rand(n) { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; }
+  var frame = document.createElement("iframe");
+  frame.style.width = "1000px"; frame.style.height = "700px";
+  document.body.appendChild(frame);
+  function doc() { return frame.contentDocument; }
   frame.src = "/";
-  await until(function () { return ready("/") && doc().getElementById("start"); }, "the new-game page");
+  await until(doc, function () { return ready(doc(), "/") && doc().getElementById("start"); }, "the new-game page");
   var d = doc();
   var game = d.getElementById("game");
   game.value = config.env_id;
@@ -75,7 +79,7 @@ async function playOne(config) {
   d.getElementById("seed").value = String(config.seed);
   d.getElementById("more-options").value = JSON.stringify(config.more);
   d.getElementById("start").click();
-  await until(function () { return ready("/games/"); }, "the game page");
+  await until(doc, function () { return ready(doc(), "/games/"); }, "the game page");
   d = doc();
   if (d.getElementById("auto").checked) d.getElementById("auto").click();  // the driver presses next itself
   var clicks = 0;
@@ -83,9 +87,10 @@ async function playOne(config) {
     var step = d.body.getAttribute("data-step");
     var buttons = d.querySelectorAll("[data-action]");
     var target = buttons.length ? buttons[rand(buttons.length)] : d.getElementById("next");
+    var answered = drawn(d);
     target.click();
     clicks++;
-    await until(function () { return d.body.getAttribute("data-busy") === "no"; }, "an answer");
+    await answered;
     if (d.body.getAttribute("data-error") === "yes") throw new Error(d.getElementById("error").textContent);
     if (d.body.getAttribute("data-step") === step) throw new Error("a click changed nothing at step " + step);
   }
@@ -98,7 +103,7 @@ async function playOne(config) {
 (async function () {
   var report = { games: [], error: null };
   try {
-    for (var i = 0; i < CONFIGS.length; i++) report.games.push(await playOne(CONFIGS[i]));
+    report.games = await Promise.all(CONFIGS.map(playOne));
   } catch (err) { report.error = String(err && err.stack || err); }
   await fetch("/__report", { method: "POST", body: JSON.stringify(report) });
 })();

@@ -6,7 +6,8 @@ The page contract (docs/serve.md), kept stable for tests and users' scripts:
 - ``#next`` plays one bot move, ``#auto`` (checked by default) plays them one by one on a timer;
 - ``#error`` shows why the server refused a request (the game is unchanged);
 - ``#download`` links to the replay file once the game is over;
-- ``<body>`` carries ``data-step``, ``data-over`` and ``data-busy`` (``yes`` while a request runs).
+- ``<body>`` carries ``data-step``, ``data-over`` and ``data-busy`` (``yes`` while a request runs);
+- the document gets a ``yokai:drawn`` event each time the game is drawn (after every answer).
 """
 
 from __future__ import annotations
@@ -235,6 +236,8 @@ __DRAW__
     var view = data.view;
     var busy = false;
     var timer = null;
+    var wholeLog = false;
+    var LOG_LINES = 80;
     var next = el("button", "", "next bot move \u25B6");
     next.id = "next";
     var auto = el("input", "");
@@ -341,7 +344,14 @@ __DRAW__
       side.appendChild(el("div", "zone-name", "what you saw happen"));
       var log = el("ul", "log");
       log.id = "log";
-      view.log.forEach(function (line) { log.appendChild(el("li", "", line)); });
+      var hidden = wholeLog ? 0 : Math.max(0, view.log.length - LOG_LINES);  // a long log redrawn each move is slow
+      if (hidden) {
+        var more = el("button", "", "show the " + hidden + " earlier lines");
+        more.id = "log-all";
+        more.addEventListener("click", function () { wholeLog = true; draw(); });
+        side.appendChild(more);
+      }
+      view.log.slice(hidden).forEach(function (line) { log.appendChild(el("li", "", line)); });
       side.appendChild(log);
       columns.appendChild(side);
       app.appendChild(columns);
@@ -358,6 +368,7 @@ __DRAW__
       document.body.setAttribute("data-busy", "no");
       document.body.setAttribute("data-rendered", "yes");
       schedule();
+      document.dispatchEvent(new CustomEvent("yokai:drawn", { detail: { step: view.step, over: view.over } }));
     }
     draw();
   }

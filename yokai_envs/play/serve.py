@@ -32,8 +32,7 @@ SAVE_FORMAT = "yokai-serve-game"
 GAME_ID = re.compile(r"^[0-9a-f]{12}$")
 HUMAN = "human"
 # Suggestions for the opponents field; any agent spec works (the field is free text).
-SPEC_EXAMPLES = ("random", "heuristic", "ismcts:iterations=200;rollout=heuristic", "trained:PATH/model.zip",
-                 "pretrained")
+SPEC_EXAMPLES = ("random", "heuristic", "ismcts:iterations=200;rollout=heuristic", "trained:PATH/model.zip")
 
 
 class ApiError(Exception):
@@ -92,10 +91,12 @@ def _options_of(env_id: str) -> dict[str, dict[str, Any]]:
 
 def catalog() -> dict[str, Any]:
     """What the new-game form offers: every registered env with its options, and agent specs."""
+    from agents.specs import KINDS
     from yokai_envs.registry import ENV_IDS
 
+    extra = [kind for kind in KINDS if kind not in ("random", "heuristic", "ismcts", "trained", "policy", "rllib")]
     return {"games": [{"env_id": env_id, "options": _options_of(env_id)} for env_id in ENV_IDS],
-            "spec_examples": list(SPEC_EXAMPLES)}
+            "spec_examples": [*SPEC_EXAMPLES, *extra]}
 
 
 def _plain(value: Any) -> Any:

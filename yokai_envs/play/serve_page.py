@@ -336,6 +336,7 @@ __DRAW__
       side.appendChild(el("div", "zone-name", "recent moves"));
       var moves = el("ol", "recent");
       moves.id = "moves";
+      if (view.moves.length) moves.setAttribute("start", view.moves[0].step);  // numbered by step
       view.moves.forEach(function (m) {
         var seen = m.seen === null ? "(a choice you cannot see)" : m.seen;
         moves.appendChild(el("li", "", seatName(m.seat) + ": " + seen));

@@ -15,7 +15,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from yokai_envs.play.cli_serve import make_server
+from yokai_envs.play.cli_serve import make_server, server_url
 
 
 def main() -> int:
@@ -34,11 +34,10 @@ def main() -> int:
             session.act(session.game.legal_actions()[-1])
         while session.game.current_player != 0:
             session.advance()
-        host, port = server.server_address[:2]
         out = Path(args.out)
         subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                         f"--user-data-dir={Path(folder) / 'profile'}", "--window-size=1200,860",
-                        f"--screenshot={out.resolve()}", f"http://{host}:{port}/games/{session.game_id}#auto=off"],
+                        f"--screenshot={out.resolve()}", f"{server_url(server)}/games/{session.game_id}#auto=off"],
                        check=True, capture_output=True, timeout=120)
         server.shutdown()
     try:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from yokai_envs.play.cli_serve import Handler, make_server
+from yokai_envs.play.cli_serve import Handler, make_server, server_url
 
 
 @contextmanager
@@ -31,8 +31,7 @@ def running_server(state_dir: Path, handler: type[Handler] = Handler) -> Iterato
 
 
 def url(server: ThreadingHTTPServer, path: str) -> str:
-    host, port = server.server_address[:2]
-    return f"http://{host}:{port}{path}"
+    return server_url(server) + path
 
 
 def call(server: ThreadingHTTPServer, method: str, path: str, body: Any = None,

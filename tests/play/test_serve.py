@@ -148,6 +148,19 @@ def test_a_session_refuses_an_action_while_a_bot_is_to_move(tmp_path):
     assert session.game.steps == steps
 
 
+def test_an_unknown_game_page_says_so_in_the_page(server):
+    import urllib.error
+    import urllib.request
+
+    from tests.play.serve_client import url
+
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(url(server, "/games/0123456789ab"), timeout=30)
+    page = refused.value.read().decode()
+    assert refused.value.code == 404 and "no game &#x27;0123456789ab&#x27;" not in page
+    assert "no game '0123456789ab' on this server" in page and 'id="error"' in page
+
+
 def test_serve_is_a_yokai_subcommand():
     with pytest.raises(SystemExit):
         main(["serve", "--help"])

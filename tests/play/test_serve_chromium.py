@@ -78,10 +78,33 @@ async function playOne(config, index) {  // in an iframe of its own: the games r
   d.getElementById("opponents").value = "random";
   d.getElementById("seed").value = String(config.seed);
   d.getElementById("more-options").value = JSON.stringify(config.more);
+  var refusals = [];
+  if (index === 0) {  // a bad spec first: the form shows the server's refusal
+    d.getElementById("opponents").value = "heuristik";
+    d.getElementById("start").click();
+    await until(doc, function () { return d.body.getAttribute("data-error") === "yes"; }, "the refusal");
+    refusals.push(d.getElementById("error").textContent);
+    d.getElementById("opponents").value = "random";
+  }
   d.getElementById("start").click();
   await until(doc, function () { return ready(doc(), "/games/"); }, "the game page");
   d = doc();
   if (d.getElementById("auto").checked) d.getElementById("auto").click();  // the driver presses next itself
+  if (index === 0) {  // another tab moves the bot: this page's next is stale, refused, and the game unchanged
+    var path = "/api/games" + d.location.pathname.slice("/games".length);
+    await fetch(path + "/next", { method: "POST", body: JSON.stringify({ step: 0 }) });
+    var refused = drawn(d);
+    d.getElementById("next").click();
+    await refused;
+    refusals.push(d.getElementById("error").textContent + " | page step " + d.body.getAttribute("data-step"));
+    var again = d.location.href;
+    frame.src = "/";
+    await until(doc, function () { return ready(doc(), "/") && doc().getElementById("start"); }, "leaving");
+    frame.src = again;
+    await until(doc, function () { return ready(doc(), "/games/"); }, "the game page again");
+    d = doc();
+    if (d.getElementById("auto").checked) d.getElementById("auto").click();
+  }
   var clicks = 0;
   while (d.body.getAttribute("data-over") !== "yes") {
     var step = d.body.getAttribute("data-step");
@@ -95,7 +118,7 @@ async function playOne(config, index) {  // in an iframe of its own: the games r
     if (d.body.getAttribute("data-step") === step) throw new Error("a click changed nothing at step " + step);
   }
   var replay = await (await fetch(d.getElementById("download").href)).text();
-  return { ms: Date.now() - began, path: d.location.pathname, clicks: clicks,
+  return { ms: Date.now() - began, refusals: refusals, path: d.location.pathname, clicks: clicks,
            result: d.getElementById("result").textContent, to_act: d.getElementById("to-act").textContent,
            download_name: d.getElementById("download").getAttribute("download"), replay: replay,
            js_errors: d.getElementById("js-errors").textContent };
@@ -134,7 +157,7 @@ class DriverHandler(Handler):
 
 
 def test_every_game_configuration_plays_to_the_end_in_the_page_and_its_replay_rebuilds(tmp_path):
-    configs = [{"env_id": env_id, "options": options, "seat": seat, "more": more, "seed": 20 + i}
+    configs: list[dict[str, Any]] = [{"env_id": env_id, "options": options, "seat": seat, "more": more, "seed": 20 + i}
                for i, (env_id, options, seat, more) in enumerate(CONFIGS)]
     with running_server(tmp_path / "state", handler=DriverHandler) as server:
         server.configs = configs  # type: ignore[attr-defined]
@@ -164,6 +187,10 @@ def test_every_game_configuration_plays_to_the_end_in_the_page_and_its_replay_re
             shown = ", ".join(f"{'you (player ' + str(s) + ')' if s == config['seat'] else f'player {s} (random)'} "
                               f"{'+' if r > 0 else ''}{r:g}" for s, r in enumerate(rebuilt["returns"]))
             assert shown in played["result"], (shown, played["result"])
+    first = report["games"][0]
+    assert "unknown agent kind 'heuristik'" in first["refusals"][0]
+    assert "stale request: it was sent for step 0, but the game is at step 1" in first["refusals"][1]
+    assert first["refusals"][1].endswith("| page step 0")
     chosen = [json.loads(report["games"][i]["replay"])["options"]["decks"] for i in (2, 3)]
     assert chosen == [["Kitsune Blaze", "Kappa Tide"], ["random", "Toguro Brothers"]]  # per-seat choices
 

@@ -54,7 +54,7 @@ class Handler(BaseHTTPRequestHandler):
 
     @property
     def store(self) -> Store:
-        return self.server.store  # type: ignore[attr-defined, no-any-return]
+        return self.server.store  # type: ignore[attr-defined]
 
     def log_message(self, format: str, *args: Any) -> None:
         if getattr(self.server, "verbose", False):
@@ -157,6 +157,12 @@ def make_server(host: str, port: int, state_dir: str | Path, verbose: bool = Fal
     return server
 
 
+def server_url(server: ThreadingHTTPServer) -> str:
+    """``http://HOST:PORT`` of a listening server (its real port when it was asked for port 0)."""
+    host, port = server.server_address[:2]
+    return f"http://{host!s}:{port}" if isinstance(host, str) else f"http://{host.decode()}:{port}"
+
+
 def run(args: argparse.Namespace) -> int:
     state_dir = Path(args.state_dir) if args.state_dir else default_state_dir()
     try:
@@ -164,8 +170,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"yokai serve: error: cannot listen on {args.host}:{args.port}: {err}", file=sys.stderr)
         return 2
-    host, port = server.server_address[:2]
-    print(f"yokai serve: http://{host}:{port}/  (games saved in {state_dir}; Ctrl-C stops)", flush=True)
+    print(f"yokai serve: {server_url(server)}/  (games saved in {state_dir}; Ctrl-C stops)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -170,3 +170,21 @@ def test_a_game_file_that_cannot_be_loaded_is_an_error_naming_it(server):
     (Path(server.store.folder) / "0123456789ab.json").write_text("{broken")
     status, answer = call(server, "GET", "/api/games/0123456789ab")
     assert status == 500 and "0123456789ab.json cannot be loaded" in answer["error"]
+
+
+def test_onmyoji_a_face_down_choice_does_not_reach_the_other_seat_before_the_reveal(tmp_path):
+    """Simultaneous choices are asked in turn: the bot in seat 0 picks its card first. Two games
+    where it picked different cards give the human in seat 1 the same view until the reveal."""
+    store = Store(tmp_path)
+    request = {"env_id": "onmyoji_v3", "options": {"mode": "duel"}, "seat": 1, "opponents": "random", "seed": 2}
+    one, two = store.create(request), store.create(request)
+    assert one.game.current_player == 0
+    choices = one.game.legal_actions()
+    names = {one.game.action_name(a) for a in choices}
+    assert len(names) > 1, names  # the bot has different cards to choose from
+    one._step(choices[0])
+    two._step(choices[-1])
+    assert one.game.current_player == 1 and state_digest(one.game) != state_digest(two.game)
+    mine, theirs = one.view(), two.view()
+    assert mine["moves"][-1]["seen"] == "play a card face down"
+    assert {**mine, "game_id": ""} == {**theirs, "game_id": ""}  # the same table, log, moves and legal actions

@@ -11,8 +11,10 @@ few hundred clicks per game cheap.
 from __future__ import annotations
 
 import json
+import os
 import queue
 import re
+import signal
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -163,14 +165,14 @@ def test_every_game_configuration_plays_to_the_end_in_the_page_and_its_replay_re
         server.configs = configs  # type: ignore[attr-defined]
         server.reports = queue.Queue()  # type: ignore[attr-defined]
         profile = tmp_path / "profile"
+        # a session of its own: the browser and every process it starts end together below
         browser = subprocess.Popen([binary(), *FLAGS, f"--user-data-dir={profile}", url(server, "/__driver")],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             report = server.reports.get(timeout=150)  # type: ignore[attr-defined]
         finally:
-            browser.kill()
+            os.killpg(browser.pid, signal.SIGKILL)
             browser.wait(30)
-        print([(g["clicks"], g["ms"]) for g in report["games"]])
         assert report["error"] is None, report["error"]
         assert len(report["games"]) == len(CONFIGS)
         for config, played in zip(configs, report["games"], strict=True):

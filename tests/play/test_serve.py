@@ -188,3 +188,20 @@ def test_onmyoji_a_face_down_choice_does_not_reach_the_other_seat_before_the_rev
     mine, theirs = one.view(), two.view()
     assert mine["moves"][-1]["seen"] == "play a card face down"
     assert {**mine, "game_id": ""} == {**theirs, "game_id": ""}  # the same table, log, moves and legal actions
+
+
+class _BrokenBot:
+    def act(self, observation, mask):
+        raise RuntimeError("the checkpoint went away")
+
+
+def test_a_bot_that_fails_mid_game_is_an_error_in_the_answer_and_the_server_keeps_serving(server):
+    game_id = create(server, env_id="onmyoji_v3", seat=1, opponents="random", seed=0)["game_id"]
+    session = server.store.get(game_id)
+    while session.game.current_player != 0:
+        session.act(session.game.legal_actions()[0])
+    session.bots[0] = _BrokenBot()
+    before = call(server, "GET", f"/api/games/{game_id}")[1]
+    status, answer = call(server, "POST", f"/api/games/{game_id}/next", {})
+    assert status == 500 and "RuntimeError: the checkpoint went away" in answer["error"]
+    assert call(server, "GET", f"/api/games/{game_id}")[1] == before

@@ -26,6 +26,7 @@ import argparse
 import json
 import re
 import sys
+import traceback
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -117,7 +118,7 @@ class Handler(BaseHTTPRequestHandler):
             if method == "GET" and path == "/favicon.ico":
                 return self._send(204, b"", "image/x-icon")
             if method == "GET" and path.startswith("/games/"):
-                return self._html(200, game_page(self.store.get(path[len("/games/"):]).view()))
+                return self._html(200, game_page(self.store.view(path[len("/games/"):])))
             if path == "/api/catalog" and method == "GET":
                 return self._json(200, catalog())
             if path == "/api/games":
@@ -131,20 +132,23 @@ class Handler(BaseHTTPRequestHandler):
                                     "see docs/serve.md)")
             game_id, verb = match.groups()
             if method == "GET" and verb is None:
-                return self._json(200, self.store.get(game_id).view())
+                return self._json(200, self.store.view(game_id))
             if method == "GET" and verb == "replay":
-                session = self.store.get(game_id)
-                name = f"{session.env_id}-{game_id}.json"
-                return self._json(200, session.replay(), {"Content-Disposition": f'attachment; filename="{name}"'})
+                name, replay = self.store.replay(game_id)
+                return self._json(200, replay, {"Content-Disposition": f'attachment; filename="{name}"'})
             if method == "POST" and verb == "action":
-                return self._json(200, self.store.act(game_id, self._body()).view())
+                return self._json(200, self.store.act(game_id, self._body()))
             if method == "POST" and verb == "next":
-                return self._json(200, self.store.advance(game_id, self._body()).view())
+                return self._json(200, self.store.advance(game_id, self._body()))
             raise ApiError(405, f"{method} is not allowed on {path}")
         except ApiError as err:
-            if api:
-                return self._json(err.status, {"error": err.message, "status": err.status})
-            return self._html(err.status, error_page(err.status, err.message))
+            status, message = err.status, err.message
+        except Exception as err:  # a bot or a checkpoint failing mid-game: say so, keep serving
+            traceback.print_exc(file=sys.stderr)
+            status, message = 500, f"internal error ({type(err).__name__}: {err}); the server log has the traceback"
+        if api:
+            return self._json(status, {"error": message, "status": status})
+        return self._html(status, error_page(status, message))
 
 
 def make_server(host: str, port: int, state_dir: str | Path, verbose: bool = False,

@@ -167,7 +167,7 @@ class Session:
         if game.current_player != self.seat:
             who = game.current_player
             raise ApiError(409, f"it is player {who}'s turn ({self.agents[who]}), not yours: press next")
-        if not is_integer(action) or isinstance(action, str):
+        if not is_integer(action):
             raise ApiError(400, f"'action' must be an action id (an integer), got {json.dumps(action)}")
         action = int(action)
         if not 0 <= action < game.num_actions:
@@ -249,12 +249,12 @@ class Store:
         if not isinstance(options, dict):
             raise ApiError(400, f"'options' must be a JSON object, got {json.dumps(options)}")
         seat = request.get("seat", 0)
-        if not is_integer(seat) or isinstance(seat, str):
+        if not is_integer(seat):
             raise ApiError(400, f"'seat' must be an integer, got {json.dumps(seat)}")
         seed = request.get("seed")
         if seed is None:
             seed = secrets.randbelow(2**31)
-        if not is_integer(seed) or isinstance(seed, str) or int(seed) < 0:
+        if not is_integer(seed) or int(seed) < 0:
             raise ApiError(400, f"'seed' must be a non-negative integer or null, got {json.dumps(seed)}")
         opponents = request.get("opponents", "random")
         if isinstance(opponents, str):
@@ -321,7 +321,13 @@ class Store:
                 continue
         return sorted(out, key=lambda g: g["created"], reverse=True)
 
-    def act(self, game_id: str, body: Any) -> Session:
+    # Each of these reads or moves a game under its lock, so that two tabs never interleave.
+    def view(self, game_id: str) -> dict[str, Any]:
+        session = self.get(game_id)
+        with session.lock:
+            return session.view()
+
+    def act(self, game_id: str, body: Any) -> dict[str, Any]:
         """``{"action": id, "step": n}``: the human's move (``step`` optional: refuses a stale page)."""
         session = self.get(game_id)
         if not isinstance(body, dict) or "action" not in body:
@@ -329,9 +335,9 @@ class Store:
         with session.lock:
             session.act(body["action"], body.get("step"))
             self.save(session)
-        return session
+            return session.view()
 
-    def advance(self, game_id: str, body: Any) -> Session:
+    def advance(self, game_id: str, body: Any) -> dict[str, Any]:
         """``{"step": n}`` (optional): the next bot move."""
         session = self.get(game_id)
         if body is not None and not isinstance(body, dict):
@@ -339,4 +345,10 @@ class Store:
         with session.lock:
             session.advance((body or {}).get("step"))
             self.save(session)
-        return session
+            return session.view()
+
+    def replay(self, game_id: str) -> tuple[str, dict[str, Any]]:
+        """(file name, replay file) of a finished game."""
+        session = self.get(game_id)
+        with session.lock:
+            return f"{session.env_id}-{game_id}.json", session.replay()

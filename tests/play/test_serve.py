@@ -205,3 +205,29 @@ def test_a_bot_that_fails_mid_game_is_an_error_in_the_answer_and_the_server_keep
     status, answer = call(server, "POST", f"/api/games/{game_id}/next", {})
     assert status == 500 and "RuntimeError: the checkpoint went away" in answer["error"]
     assert call(server, "GET", f"/api/games/{game_id}")[1] == before
+
+
+def test_yokai_serve_listens_on_the_port_it_prints(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    command = [sys.executable, "-m", "yokai_envs.cli", "serve", "--port", "0", "--state-dir", str(tmp_path)]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    try:
+        line = server.stdout.readline() if server.stdout else ""
+        address = line.split()[2].rstrip("/")
+        assert line.startswith("yokai serve: http://127.0.0.1:") and str(tmp_path) in line
+        with urllib.request.urlopen(f"{address}/api/catalog", timeout=30) as answer:
+            assert answer.headers["Content-Security-Policy"].startswith("default-src 'none'")
+            assert "yokaizo_v2" in {g["env_id"] for g in json.loads(answer.read())["games"]}
+        with urllib.request.urlopen(f"{address}/", timeout=30) as answer:
+            page = answer.read().decode()
+        assert "http://" not in page.replace(address, "") and "https://" not in page  # every asset inline
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(30)
+    assert server.returncode == 0

@@ -92,7 +92,7 @@ async function playOne(config, index) {  // in an iframe of its own: the games r
   await until(doc, function () { return ready(doc(), "/games/"); }, "the game page");
   d = doc();
   if (d.getElementById("auto").checked) d.getElementById("auto").click();  // the driver presses next itself
-  if (index === 0) {  // another tab moves the bot: this page's next is stale, refused, and the game unchanged
+  if (index === 0) {  // another tab moves the bot: this page's next is stale and refused
     var path = "/api/games" + d.location.pathname.slice("/games".length);
     await fetch(path + "/next", { method: "POST", body: JSON.stringify({ step: 0 }) });
     var refused = drawn(d);
@@ -192,7 +192,7 @@ def test_every_game_configuration_plays_to_the_end_in_the_page_and_its_replay_re
     first = report["games"][0]
     assert "unknown agent kind 'heuristik'" in first["refusals"][0]
     assert "stale request: it was sent for step 0, but the game is at step 1" in first["refusals"][1]
-    assert first["refusals"][1].endswith("| page step 0")
+    assert first["refusals"][1].endswith("| page step 1")  # refused, then the page shows the game as it is
     chosen = [json.loads(report["games"][i]["replay"])["options"]["decks"] for i in (2, 3)]
     assert chosen == [["Kitsune Blaze", "Kappa Tide"], ["random", "Toguro Brothers"]]  # per-seat choices
 

@@ -4,7 +4,8 @@ The page contract (docs/serve.md), kept stable for tests and users' scripts:
 - every legal action of the human is a ``<button data-action="ID">`` labelled with its name;
 - ``#to-act`` says whose turn it is, ``#result`` holds the result once the game is over;
 - ``#next`` plays one bot move, ``#auto`` (checked by default) plays them one by one on a timer;
-- ``#error`` shows why the server refused a request (the game is unchanged);
+- ``#error`` shows why the server refused a request (the game is unchanged; ``#auto`` is unticked,
+  and after a stale request the game is redrawn as it now is);
 - ``#download`` links to the replay file once the game is over;
 - ``<body>`` carries ``data-step``, ``data-over`` and ``data-busy`` (``yes`` while a request runs);
 - the document gets a ``yokai:drawn`` event each time the game is drawn (after every answer).
@@ -258,7 +259,19 @@ __DRAW__
       if (timer) { clearTimeout(timer); timer = null; }
       document.body.setAttribute("data-busy", "yes");
       call(method, url, body).then(function (answer) {
-        if (answer[0]) { view = answer[1]; showError(""); } else { showError(answer[1].error); }
+        if (answer[0]) {
+          view = answer[1];
+          showError("");
+          return answer;
+        }
+        showError(answer[1].error);
+        auto.checked = false;  // a refused or failed move stops the bots until you look
+        if (answer[1].status !== 409 || !/^stale request/.test(answer[1].error)) return answer;
+        return call("GET", "/api/games/" + view.game_id).then(function (fresh) {  // show where the game is now
+          if (fresh[0]) view = fresh[1];
+          return fresh;
+        });
+      }).then(function () {
         busy = false;
         draw();
       });

@@ -166,10 +166,16 @@ def test_serve_is_a_yokai_subcommand():
         main(["serve", "--help"])
 
 
-def test_a_game_file_that_cannot_be_loaded_is_an_error_naming_it(server):
-    (Path(server.store.folder) / "0123456789ab.json").write_text("{broken")
-    status, answer = call(server, "GET", "/api/games/0123456789ab")
-    assert status == 500 and "0123456789ab.json cannot be loaded" in answer["error"]
+@pytest.mark.parametrize("edit", ["{broken", "actions", "format"])
+def test_a_game_file_that_cannot_be_loaded_is_an_error_naming_it(server, edit):
+    game_id = create(server, **YONKAI3, seed=1)["game_id"]
+    server.store.sessions.clear()  # as after a restart: the game is read from its file
+    path = Path(server.store.folder) / f"{game_id}.json"
+    saved = json.loads(path.read_text())
+    text = edit if edit.startswith("{") else json.dumps({**saved, edit: [10**6] if edit == "actions" else "other"})
+    path.write_text(text)
+    status, answer = call(server, "GET", f"/api/games/{game_id}")
+    assert status == 500 and f"{game_id}.json cannot be loaded" in answer["error"], answer
 
 
 def test_onmyoji_a_face_down_choice_does_not_reach_the_other_seat_before_the_reveal(tmp_path):

@@ -297,7 +297,7 @@ class Store:
                     raise ValueError("not a saved yokai serve game")
                 session = Session.start(game_id, data["env_id"], data["options"], data["seed"], data["seat"],
                                         data["agents"], data["actions"], data.get("created", ""))
-            except (OSError, ValueError, TypeError, KeyError) as err:
+            except (OSError, ValueError, TypeError, KeyError, IndexError) as err:
                 raise ApiError(500, f"saved game {path} cannot be loaded: {err}") from None
             self.sessions[game_id] = session
             return session

@@ -256,7 +256,7 @@ class Store:
             seed = secrets.randbelow(2**31)
         if not is_integer(seed) or int(seed) < 0:
             raise ApiError(400, f"'seed' must be a non-negative integer or null, got {json.dumps(seed)}")
-        opponents = request.get("opponents", "random")
+        opponents = request.get("opponents", "heuristic")  # as `yokai play --vs`
         if isinstance(opponents, str):
             opponents = [s.strip() for s in opponents.split(",") if s.strip()]
         if not isinstance(opponents, list) or not opponents or not all(isinstance(s, str) for s in opponents):

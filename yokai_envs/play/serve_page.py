@@ -22,7 +22,7 @@ AUTO_DELAY_MS = 700
 
 
 def home_page(catalog: dict[str, Any], games: list[dict[str, Any]] | None = None) -> str:
-    return _page("yokai serve: new game", {"kind": "home", "catalog": catalog, "games": games or []})
+    return _page("new game", {"kind": "home", "catalog": catalog, "games": games or []})
 
 
 def game_page(view: dict[str, Any]) -> str:
@@ -30,7 +30,7 @@ def game_page(view: dict[str, Any]) -> str:
 
 
 def error_page(status: int, message: str) -> str:
-    return _page(f"yokai serve: error {status}", {"kind": "error", "status": status, "message": message})
+    return _page(f"error {status}", {"kind": "error", "status": status, "message": message})
 
 
 def _page(title: str, data: dict[str, Any]) -> str:
@@ -72,7 +72,7 @@ header h1 a { color: #fff; }
 .side { background: #fff; border: 1px solid #ccc; border-radius: 8px; padding: 6px 10px; font-size: 13px; }
 #log { max-height: 420px; overflow-y: auto; }
 form.new label { display: block; margin: 6px 0; }
-form.new .field { display: inline-block; min-width: 140px; font-weight: 600; }
+form.new .field { display: inline-block; min-width: 190px; font-weight: 600; }
 form.new input[type=text] { width: 320px; }
 form.new button { font-size: 16px; padding: 5px 16px; margin-top: 8px; }
 """
@@ -131,7 +131,7 @@ __DRAW__
       return box;
     }
     var seat = input("seat", "0");
-    var opponents = input("opponents", "random", "agent specs, comma-separated, cycled over the other seats");
+    var opponents = input("opponents", "heuristic", "agent specs, comma-separated, cycled over the other seats");
     opponents.setAttribute("list", "spec-examples");
     var specs = el("datalist", "");
     specs.id = "spec-examples";

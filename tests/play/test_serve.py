@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import copy
 import json
+import urllib.request
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.play.serve_client import call, create, play_until, running_server
+from tests.play.serve_client import call, create, play_until, running_server, url
 from yokai_envs.cli import main
 from yokai_envs.play.replay import Replay, game_result, state_digest
 from yokai_envs.play.serve import ApiError, Store, catalog
@@ -112,6 +113,9 @@ def test_a_restarted_server_continues_every_saved_game(tmp_path):
         assert finished["over"] and finished["step"] > one["step"]
         listed = {g["game_id"] for g in call(second, "GET", "/api/games")[1]["games"]}
         assert listed == {one["game_id"], two["game_id"]}
+        with urllib.request.urlopen(url(second, "/"), timeout=30) as answer:  # the first page lists them
+            home = answer.read().decode()
+        assert one["game_id"] in home and two["game_id"] in home
 
 
 def test_the_page_and_view_of_a_seat_are_the_same_for_twin_games_differing_in_hidden_cards(tmp_path):
@@ -150,9 +154,6 @@ def test_a_session_refuses_an_action_while_a_bot_is_to_move(tmp_path):
 
 def test_an_unknown_game_page_says_so_in_the_page(server):
     import urllib.error
-    import urllib.request
-
-    from tests.play.serve_client import url
 
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(url(server, "/games/0123456789ab"), timeout=30)
@@ -218,7 +219,6 @@ def test_yokai_serve_listens_on_the_port_it_prints(tmp_path):
     import signal
     import subprocess
     import sys
-    import urllib.request
 
     command = [sys.executable, "-m", "yokai_envs.cli", "serve", "--port", "0", "--state-dir", str(tmp_path)]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -262,6 +262,7 @@ def index_page(env_ids: list[str]) -> str:
              "- [Architecture](architecture.md): the layers and the files every game package has.",
              "- [Robustness](robustness.md): every kind of bad input (actions, options, configs, run folders, "
              "checkpoints, replays, signals) and what the package does with it, as the suite checks it.",
+             "- [Play in your browser](serve.md): `yokai serve`, its page contract and its JSON API.",
              "- Design notes: [play and replay](design-notes/play.md), [training](design-notes/training.md).",
              "- [Other libraries](interop.md): PettingZoo's test kit, SuperSuit, Tianshou, AgileRL, gymnasium "
              "vector envs, OpenSpiel: what works with which game, and the command that shows it.",

@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "evaluate": ("yokai_envs.cli_evaluate", "play agents against each other on duplicate deals and rate them"),
     "balance": ("yokai_envs.cli_balance", "is invented content fair? decks, characters or levels on duplicate deals"),
     "play": ("yokai_envs.play.cli_play", "take a seat yourself against bots in the terminal"),
+    "serve": ("yokai_envs.play.cli_serve", "play the bots in your browser: a local web app (docs/serve.md)"),
     "replay": ("yokai_envs.play.cli_replay", "step through a replay file in the terminal, or write it as an HTML page"),
     "exploit": ("yokai_envs.cli_exploit", "train a best response to a frozen agent and report its win rate "
                                           "(an exploitability proxy)"),

@@ -8,32 +8,20 @@ leave a ``JS-ERROR`` marker in the DOM (window.onerror) and an "Uncaught" line i
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.play.chromium import needs_chromium, run_chromium
 from tests.play.helpers import finished_yonkai, play_random
 from yokai_envs.play import Replay
 from yokai_envs.play.html import write_html
 from yokai_envs.registry import ENV_IDS, make_game
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists() and not shutil.which("chromium"),
-                                reason="headless test needs Debian's chromium (apt-get install -y chromium)")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--enable-logging=stderr", "--v=0", "--window-size=1280,1000"]
+pytestmark = needs_chromium
 
 
-def _chromium(tmp_path: Path, url: str, *extra: str) -> tuple[str, str]:
-    profile = tmp_path / "profile"
-    profile.mkdir(exist_ok=True)
-    binary = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
-    done = subprocess.run([binary, *FLAGS, f"--user-data-dir={profile}", *extra, url],
-                          capture_output=True, text=True, timeout=120)
-    return done.stdout, done.stderr
+_chromium = run_chromium
 
 
 def _dom(tmp_path: Path, page: Path, hash_: str) -> str:

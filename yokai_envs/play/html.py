@@ -19,10 +19,49 @@ from yokai_envs.play.replay import Replay, game_result
 OMNISCIENT = "omniscient"
 
 
+# The drawing of a table_view's counters and zones, shared with ``yokai serve``'s page.
+DRAW_JS = r"""
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+  function chips(counters) {
+    var box = el("div", "chips");
+    Object.keys(counters || {}).forEach(function (key) {
+      var chip = el("span", "chip");
+      chip.appendChild(el("span", "", key + ": "));
+      chip.appendChild(el("b", "", counters[key]));
+      box.appendChild(chip);
+    });
+    return box;
+  }
+  function zone(z) {
+    var box = el("div", "zone");
+    var cards = z.cards || [];
+    var hidden = z.hidden || 0;
+    box.appendChild(el("div", "zone-name", z.name + " (" + (cards.length + hidden) + ")"));
+    var row = el("div", "cards");
+    cards.forEach(function (c) {
+      var card = el("div", "card");
+      card.appendChild(el("div", "name", c.name));
+      if (c.info) card.appendChild(el("div", "info", c.info));
+      row.appendChild(card);
+    });
+    var shownBacks = Math.min(hidden, 12);
+    for (var i = 0; i < shownBacks; i++) row.appendChild(el("div", "card back", "?"));
+    if (hidden > shownBacks) row.appendChild(el("span", "chip", "+" + (hidden - shownBacks) + " face down"));
+    if (!cards.length && !hidden) row.appendChild(el("span", "empty", "empty"));
+    box.appendChild(row);
+    return box;
+  }
+"""
+
 _SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
-def _json_for_script(data: Any) -> str:
+def json_for_script(data: Any) -> str:
     # Inside <script>, "</script" closes the tag early and "<!--<script" puts the parser in a state
     # where the real "</script>" no longer closes it (the page goes blank). JSON lets every
     # "<", ">" and "&" be written as a \u escape, which no HTML parser reads as markup.
@@ -65,8 +104,8 @@ def write_html(replay: Replay, seats: list[int] | None = None, start_view: str |
     if start_view is not None:
         data["start_view"] = start_view
     title = html.escape(f"{replay.env_id} replay (seed {replay.seed})")
-    return (_TEMPLATE.replace("__TITLE__", title).replace("__CSS__", _CSS).replace("__JS__", _JS)
-            .replace("__DATA__", _json_for_script(data)))
+    return (_TEMPLATE.replace("__TITLE__", title).replace("__CSS__", CSS).replace("__JS__", _JS)
+            .replace("__DATA__", json_for_script(data)))
 
 
 _TEMPLATE = """<!DOCTYPE html>
@@ -96,7 +135,7 @@ _TEMPLATE = """<!DOCTYPE html>
 </body></html>
 """
 
-_CSS = """
+CSS = """
 body { font-family: system-ui, sans-serif; margin: 0; background: #f3efe6; color: #222; }
 header { background: #2b2d42; color: #fff; padding: 8px 16px; position: sticky; top: 0; }
 header h1 { font-size: 18px; margin: 0 0 6px 0; }
@@ -137,7 +176,7 @@ ol.recent li.now { font-weight: bold; color: #222; }
 .error { background: #fdd; color: #900; padding: 6px 12px; font-family: monospace; }
 """
 
-_JS = r"""
+_JS_BODY = r"""
 (function () {
   "use strict";
   function reportError(message) {
@@ -154,42 +193,7 @@ _JS = r"""
   var last = data.steps.length - 1;
   var state = { step: 0, view: data.start_view || data.views[0] };
 
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-  function chips(counters) {
-    var box = el("div", "chips");
-    Object.keys(counters || {}).forEach(function (key) {
-      var chip = el("span", "chip");
-      chip.appendChild(el("span", "", key + ": "));
-      chip.appendChild(el("b", "", counters[key]));
-      box.appendChild(chip);
-    });
-    return box;
-  }
-  function zone(z) {
-    var box = el("div", "zone");
-    var cards = z.cards || [];
-    var hidden = z.hidden || 0;
-    box.appendChild(el("div", "zone-name", z.name + " (" + (cards.length + hidden) + ")"));
-    var row = el("div", "cards");
-    cards.forEach(function (c) {
-      var card = el("div", "card");
-      card.appendChild(el("div", "name", c.name));
-      if (c.info) card.appendChild(el("div", "info", c.info));
-      row.appendChild(card);
-    });
-    var shownBacks = Math.min(hidden, 12);
-    for (var i = 0; i < shownBacks; i++) row.appendChild(el("div", "card back", "?"));
-    if (hidden > shownBacks) row.appendChild(el("span", "chip", "+" + (hidden - shownBacks) + " face down"));
-    if (!cards.length && !hidden) row.appendChild(el("span", "empty", "empty"));
-    box.appendChild(row);
-    return box;
-  }
-  function seatName(seat) {
+__DRAW__  function seatName(seat) {
     return "player " + seat + " (" + data.agents[seat] + ")";
   }
 
@@ -302,3 +306,4 @@ _JS = r"""
   });
 })();
 """
+_JS = _JS_BODY.replace("__DRAW__", DRAW_JS)

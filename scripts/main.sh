@@ -31,4 +31,15 @@ if search:
         print(f"  network + search  vs 3 x {bot:9s}: {line(row)}")
     print(f"The trained opponent is the network with its search: yokai play --vs '{search['spec']}'")
 print(f"Win rates with 95% Wilson intervals; a seat's fair share at a 4-player table is {FAIR}.")
+
+from agents.pretrained import PretrainedError, find  # noqa: E402
+
+try:
+    card = find(report["env_id"], report["env_options"])
+except PretrainedError:
+    card = None
+if card is not None:
+    for row in card.data["evaluation"]:
+        print(f"  shipped {row['agent']:11s} vs {row['opponents']}: {line(row | {'ci_low': row['ci'][0], 'ci_high': row['ci'][1]})}")
+    print("Play the shipped opponent: yokai play --game yonkai_no_yokai_v1 --vs pretrained  (or yokai serve)")
 PY

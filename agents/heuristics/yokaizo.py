@@ -178,7 +178,7 @@ class HeuristicAgent(ViewDecider):
                 return self._target(w, me, enemy)
             if verb == "blight":
                 return options[0]
-            return A_PASS if A_PASS in legal else options[0]  # Shatter is "up to X": spare your own
+            return A_PASS if A_PASS in legal else options[0]  # Slow may spare your own; Shatter may not (R1)
         if verb == "freeze":
             enemy = [a for a in options if A_OPP_VOID <= a < A_OPP_VOID + 6]
             return enemy[0] if enemy else (A_PASS if A_PASS in legal else options[0])

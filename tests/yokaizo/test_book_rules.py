@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.yokaizo.helpers import POOL, act, blank, effect, field, hand, legal, start, void
+from tests.yokaizo.helpers import act, blank, effect, field, hand, legal, start, void
 from yokai_envs.yokaizo.attacks import ReturnSwap
 from yokai_envs.yokaizo.damage import Damage, banish
 from yokai_envs.yokaizo.rules import NextTurn

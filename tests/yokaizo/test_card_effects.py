@@ -42,7 +42,7 @@ PHRASES = {
     "echo": lambda p: f"Echo {p['count']}", "freeze": lambda p: f"Freeze {p['up_to']}",
     "haunt": lambda p: f"Haunt a card to your {p['to'].capitalize() if p['to'] == 'void' else p['to']}",
     "shine": lambda p: f"Shine {p['count']} ({p['match']})", "slow": lambda p: f"Slow {p['up_to']}",
-    "spin": lambda p: "Spin", "uproot": lambda p: f"Uproot up to {p['up_to']}", "swap": lambda p: "Swap",
+    "spin": lambda p: "Spin", "uproot": lambda p: f"Uproot up to {p['count']}", "swap": lambda p: "Swap",
     "if_banished": lambda p: "if it Banished",
     "if_active": lambda p: ("another " if p["another"] else "") + f"Active {POOL_ELEMENT[p['element']]}",
 }
@@ -141,7 +141,7 @@ def expected(verb, p, g0, card):
         "attach": {"relics": n},
         "shield": {"own_shields": n},
         "token": {"tokens": n},
-        "burn": {"burned": n} if p.get("target") == "deck" else {"enemy_burned": min(n, 2), "enemy_void": -min(n, 2)},
+        "burn": {"burned": n} if p.get("target") == "deck" else {"burned": min(n, 2), "enemy_void": -min(n, 2)},
         "unburn": {"burned": -1, ("own_void" if p.get("to") == "void" else "hand"): 1},
         "blight": {"blighted": min(n, 2)},
         "freeze": {"frozen": min(n, 4)},

@@ -23,7 +23,7 @@ class YokaizoGame(Table, Game):
     """Two-player YOKAIZO. Options: ``decks`` = ``"random"`` (two ready decks drawn each reset) or a
     pair ``(a, b)`` of ready-deck names, YAML deck paths or lists of card names; ``max_steps``."""
 
-    env_id: ClassVar[str] = "yokaizo_v2"
+    env_id: ClassVar[str] = "yokaizo_v3"
     OPTIONS: ClassVar[dict[str, Any]] = {"decks": "random"}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [{}, {"decks": ("Kitsune Blaze", "Kappa Tide")}]
 

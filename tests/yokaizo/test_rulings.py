@@ -297,6 +297,8 @@ def test_r17_spin_top_card_stays_known():
     assert top == g.deck[0][-1]
     world = g.determinize(1, np.random.default_rng(3))
     assert world.deck[0][-1] == top  # even the opponent's sample keeps the revealed top card
+    assert ("top", 0, g.ctype[top]) in g.known_placements(1)
+    assert all(world.placement_holds(f) for f in g.known_placements(1))
     g.draw(0, 1)
     assert g.known_top[0] == NO
 

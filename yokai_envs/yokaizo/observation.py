@@ -631,6 +631,7 @@ def placement_holds(g: Table, fact: tuple[Any, ...]) -> bool:
         _, zone, p, s, i, t = fact
         cards = g.void[p] if zone == "void" else getattr(g, zone)[p][s]
         return i < len(cards) and g.ctype[cards[i]] == t
+    if fact[0] == "top":
         _, p, t = fact
         return bool(g.deck[p]) and g.ctype[g.deck[p][-1]] == t
     if fact[0] == "deck_within":

@@ -170,6 +170,8 @@ class HeuristicAgent(ViewDecider):
         options = [a for a in legal if a != A_PASS]
         if verb in ("burn_deck", "swap") or not options:
             return A_PASS if A_PASS in legal else legal[0]
+        if verb == "burn_enemy_void" and w.grave_souls(me) >= WIN_SOULS - 4:
+            return A_PASS  # each Burned card is a Soul in your own Grave (R14): not near the end
         if verb in ("damage", "destroy_shield"):
             return self._target(w, me, options)
         if verb in ("shatter", "slow", "blight"):

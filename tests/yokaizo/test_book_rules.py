@@ -166,3 +166,15 @@ def test_shatter_hits_every_yokai_when_fewer_than_x():
     assert PASS not in legal(g)
     act(g, "enemy field yokai 0", "topdeck", "topdeck")  # the last Yokai left takes its point unasked
     assert len(g.souls[1][0]) == 1 and len(g.souls[0][0]) == 1
+
+
+@pytest.mark.parametrize("kind", ["soul", "token", "shield"])
+def test_the_views_name_an_announced_face_down_card_to_the_opponent(kind):
+    g, top = _spun_then(kind)
+    name = g.cards[g.ctype[top]].name
+    zone = {"soul": "souls of field 0", "token": "void", "shield": "shields of field 0"}[kind]
+    seat0 = g.table_view(1)["seats"][0]
+    shown = next(z for z in seat0["zones"] if z["name"] == zone)
+    assert [c["name"] for c in shown["cards"]] == [name] and shown["hidden"] == 0
+    if kind != "shield":  # the text view counts Shields only
+        assert name in g.render_for(1).split("Seat 1")[0]

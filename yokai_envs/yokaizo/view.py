@@ -171,6 +171,9 @@ def table_view(g: YokaizoGame, seat: int | None) -> dict[str, Any]:
     def shown(c: int) -> bool:
         return bool(g.shown[c])
 
+    def not_owned_by(p: int) -> Callable[[int], bool]:
+        return lambda c: c // CARDS_PER_SEAT != p
+
     seats = []
     for p in (0, 1):
         sees = seat is None or seat == p
@@ -197,7 +200,7 @@ def table_view(g: YokaizoGame, seat: int | None) -> dict[str, Any]:
         zones.append(_zone("limbo", g, g.limbo[p], None))
         zones.append(_zone("grave", g, g.grave[p], None))
         # the viewer's own cards Burned into this Grave are known to it (R14)
-        zones.append(_zone("burned", g, g.burned[p], None if sees else (lambda c, p=p: c // CARDS_PER_SEAT != p)))
+        zones.append(_zone("burned", g, g.burned[p], None if sees else not_owned_by(p)))
         if not sees:
             for label, known in (("hand, known cards", g.pub_hand[p]), ("deck, known cards", g.pub_deck[p]),
                                  ("burned, known cards", g.pub_burned[p])):

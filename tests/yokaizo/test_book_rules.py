@@ -178,3 +178,16 @@ def test_the_views_name_an_announced_face_down_card_to_the_opponent(kind):
     assert [c["name"] for c in shown["cards"]] == [name] and shown["hidden"] == 0
     if kind != "shield":  # the text view counts Shields only
         assert name in g.render_for(1).split("Seat 1")[0]
+
+
+def test_a_shine_that_takes_the_decks_last_card_leaves_the_limbo_as_the_deck():
+    g = blank()
+    src = field(g, 0, 0, "Lucky Cat Tanuki")
+    field(g, 0, 1, S)
+    field(g, 1, 0, S)
+    g.exile += g.deck[0][:-1]
+    g.deck[0] = g.deck[0][-1:]  # one Oni Brute left: it matches the Active Oni Brute by name
+    g.limbo[0] = [g.exile.pop() for _ in range(2)]
+    start(g, effect(g, 0, "[{shine: {count: 1, match: name}}]", src=src), halt=True)
+    act(g, f"card {S}")
+    assert len(g.hand[0]) == 1 and len(g.deck[0]) == 2 and not g.limbo[0]

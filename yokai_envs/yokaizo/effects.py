@@ -122,6 +122,8 @@ class Pick(Task):
             g.stack.pop()
         if self.verb == PV_SHINE:
             g.shuffle_deck(self.seat)
+            if not g.deck[self.seat] and g.limbo[self.seat]:  # the search took its last card (R3)
+                g.refill_deck(self.seat)
         return None
 
 

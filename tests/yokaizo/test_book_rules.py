@@ -191,3 +191,12 @@ def test_a_shine_that_takes_the_decks_last_card_leaves_the_limbo_as_the_deck():
     start(g, effect(g, 0, "[{shine: {count: 1, match: name}}]", src=src), halt=True)
     act(g, f"card {S}")
     assert len(g.hand[0]) == 1 and len(g.deck[0]) == 2 and not g.limbo[0]
+
+
+def test_a_mandatory_burned_card_to_hand_is_asked_even_with_one_name():
+    g = blank()
+    for p in (0, 1):
+        field(g, p, 0, S)
+    g.burned[0].append(g.deck[0].pop())  # face-down: the other seat does not know its name
+    start(g, effect(g, 0, "[{unburn: hand}]"), halt=True)
+    assert g.phase_name == "effect target" and legal(g) == {f"card {S}"}  # asked, and no pass

@@ -260,6 +260,7 @@ def test_r14_burn_goes_to_the_burners_grave():
     start(g, effect(g, 0, "[{burn: 1}]"), halt=True)
     act(g, "yes")
     start(g, effect(g, 0, "[{unburn: hand}]"), halt=True)  # mandatory: your own Burned card comes back
+    act(g, f"card {S}")
     assert g.burned[0] == [c] and len(g.hand[0]) == 1 and g.grave_souls(0) == 1
 
 

@@ -33,7 +33,8 @@ from yokai_envs.yokaizo.state import (
 )
 
 Params = dict[str, Any]
-PV_SHINE, PV_SWAP = PickVerb.SHINE, PickVerb.SWAP  # bound once: asked at every Pick step (see state.EV_*)
+# bound once: asked at every Pick step (see state.EV_*)
+PV_SHINE, PV_SWAP, PV_UNBURN = PickVerb.SHINE, PickVerb.SWAP, PickVerb.UNBURN
 
 
 class Effect(Task):
@@ -93,10 +94,11 @@ class Pick(Task):
                 return None
             options: list[int] = []
             # Forced choices are skipped only on public facts: Shine (over the picker's deck) is
-            # asked even with nothing to take (only ``pass``), Swap's hand card even when the hand
-            # is one type.
-            hidden_options = self.verb == PV_SHINE or (self.verb == PV_SWAP and self.stage == 1)
-            if not OPTIONS[self.verb](g, self, options) and not hidden_options:
+            # asked even with nothing to take (only ``pass``); Shine, Swap's hand card and a
+            # Burned card to take back (face-down) are asked even with one type to choose.
+            verb = self.verb
+            hidden_options = verb in (PV_SHINE, PV_UNBURN) or (verb == PV_SWAP and self.stage == 1)
+            if not OPTIONS[verb](g, self, options) and verb != PV_SHINE:
                 self.finish(g)
                 return None
             legal = sorted(set(options))  # the options may come in any order, a card type twice

@@ -29,15 +29,15 @@ identity one-hot, hidden flag (face-down card the observer cannot see; empty = a
                                Attached/4, Slowed, Blighted/5, took its Turn this Round, is acting,
                                still gets a Turn this Round
     soul_status, void_status   face-up and Blighted per Soul; Frozen and face-down per Void card
-    *_counts                   per card type /3: my hand, my deck, both Limbos, both Graves,
-                               my Burned cards, the Exile, my Shields on each Field Yokai (the
-                               owner peeks at its face-down cards; the enemy sees only counts)
     attached_counts            per card type /3: the cards Attached to each Field Yokai
     opp_known_shield_counts    per card type /3: the enemy's Shields announced by name, per Yokai
     opp_decklist_counts        the opponent's decklist (public), per card type /3
+    opp_deck_bound_counts      once the enemy's Limbo became its deck: what that deck can only hold
     *_public_*_counts          cards everyone knows to be in a hidden place: my and the enemy's
-                               hand, the enemy deck (and, after its Limbo became the deck, what that
-                               deck can only hold), the enemy's Burned cards
+                               hand, the enemy deck, the enemy's Burned cards
+    *_counts                   per card type /3: my hand, my deck, both Limbos, both Graves,
+                               my Burned cards, the Exile, my Shields on each Field Yokai (the
+                               owner peeks at its face-down cards; the enemy sees only counts)
     globals                    hand/deck/Limbo sizes, Grave Souls/13, Burned counts, Round, tier,
                                whether I took the last Turn, setup still hidden, enemy deck bound
     decision                   phase one-hot, am I deciding, DMG left, BREAK, picks left, unpaid

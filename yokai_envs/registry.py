@@ -16,7 +16,7 @@ _ENV_MODULES: dict[str, str] = {
     "yonkai_no_yokai_v1": "yokai_envs.yonkai_no_yokai.env",
     "yyh_tcg_v4": "yokai_envs.yyh_tcg.env",
     "onmyoji_v3": "yokai_envs.onmyoji.env",
-    "yokaizo_v2": "yokai_envs.yokaizo.env",
+    "yokaizo_v3": "yokai_envs.yokaizo.env",
 }
 
 ENV_IDS: tuple[str, ...] = tuple(_ENV_MODULES)
@@ -39,8 +39,12 @@ RETIRED: dict[str, tuple[str, str]] = {
                    "Yokai cards changed for balance (issue 21)"),
     "onmyoji_v2": ("onmyoji_v3", "in the Co-op Boss battle single-target actions hunt the Onmyoji with less HP "
                    "(ruling R32) and Co-op levels give the Boss more HP (R33), so that helping matters (issue 21)"),
-    "yokaizo_v0": ("yokaizo_v2", "information states, a fuller observation and five rules fixes (issues 17, 18)"),
-    "yokaizo_v1": ("yokaizo_v2", "four ready decks changed for balance (issue 21)"),
+    "yokaizo_v0": ("yokaizo_v3", "information states, a fuller observation and five rules fixes (issues 17, 18)"),
+    "yokaizo_v1": ("yokaizo_v3", "four ready decks changed for balance (issue 21)"),
+    "yokaizo_v2": ("yokaizo_v3", "it plays the rulebook's rules where it had its own: Shatter hits X Yokai, Burn "
+                   "goes to the burner's Grave, the Limbo becomes the deck as the deck empties, mandatory card texts "
+                   "offer no pass, one Turn per Round by card instance; announced face-down cards are public in the "
+                   "observation (issue 38)"),
 }
 
 

@@ -170,6 +170,8 @@ class HeuristicAgent(ViewDecider):
         options = [a for a in legal if a != A_PASS]
         if verb in ("burn_deck", "swap") or not options:
             return A_PASS if A_PASS in legal else legal[0]
+        if verb == "burn_enemy_void" and w.grave_souls(me) >= WIN_SOULS - 4:
+            return A_PASS  # each Burned card is a Soul in your own Grave (R14): not near the end
         if verb in ("damage", "destroy_shield"):
             return self._target(w, me, options)
         if verb in ("shatter", "slow", "blight"):
@@ -178,7 +180,7 @@ class HeuristicAgent(ViewDecider):
                 return self._target(w, me, enemy)
             if verb == "blight":
                 return options[0]
-            return A_PASS if A_PASS in legal else options[0]  # Shatter is "up to X": spare your own
+            return A_PASS if A_PASS in legal else options[0]  # Slow may spare your own; Shatter may not (R1)
         if verb == "freeze":
             enemy = [a for a in options if A_OPP_VOID <= a < A_OPP_VOID + 6]
             return enemy[0] if enemy else (A_PASS if A_PASS in legal else options[0])

@@ -7,6 +7,8 @@ that card's effect, changes the table exactly as its vocabulary verb promises (d
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.yokaizo.helpers import POOL, act, blank, field, hand, legal, start, void
@@ -40,7 +42,7 @@ PHRASES = {
     "echo": lambda p: f"Echo {p['count']}", "freeze": lambda p: f"Freeze {p['up_to']}",
     "haunt": lambda p: f"Haunt a card to your {p['to'].capitalize() if p['to'] == 'void' else p['to']}",
     "shine": lambda p: f"Shine {p['count']} ({p['match']})", "slow": lambda p: f"Slow {p['up_to']}",
-    "spin": lambda p: "Spin", "uproot": lambda p: f"Uproot up to {p['up_to']}", "swap": lambda p: "Swap",
+    "spin": lambda p: "Spin", "uproot": lambda p: f"Uproot up to {p['count']}", "swap": lambda p: "Swap",
     "if_banished": lambda p: "if it Banished",
     "if_active": lambda p: ("another " if p["another"] else "") + f"Active {POOL_ELEMENT[p['element']]}",
 }
@@ -139,7 +141,7 @@ def expected(verb, p, g0, card):
         "attach": {"relics": n},
         "shield": {"own_shields": n},
         "token": {"tokens": n},
-        "burn": {"burned": n} if p.get("target") == "deck" else {"enemy_burned": min(n, 2), "enemy_void": -min(n, 2)},
+        "burn": {"burned": n} if p.get("target") == "deck" else {"burned": min(n, 2), "enemy_void": -min(n, 2)},
         "unburn": {"burned": -1, ("own_void" if p.get("to") == "void" else "hand"): 1},
         "blight": {"blighted": min(n, 2)},
         "freeze": {"frozen": min(n, 4)},
@@ -251,3 +253,69 @@ def test_whole_effect_resolves_and_keeps_invariants(card, where, ops):
                                                   g.void[p], [y for y in g.field[p] if y != NO],
                                                   *g.souls[p], *g.shields[p], *g.relics[p]) for c in zone)
     assert sorted(seen + g.exile) == list(range(80))
+
+
+# ------------------------------------------------------------------ (3) "may" and "up to" <-> pass
+#: the keyword each choice verb's text uses; Burn, Blight, Freeze and Slow are "up to X" by the
+#: rulebook's own definitions of those keywords, whatever the card says
+CHOICE_WORDS = {"burn": "Burn", "blight": "Blight", "freeze": "Freeze", "slow": "Slow", "shatter": "Shatter",
+                "echo": "Echo", "haunt": "Haunt", "shine": "Shine", "uproot": "Uproot", "swap": "Swap",
+                "exile": "Exile", "destroy": "Destroy", "attach": "Attach", "shield": "Shield",
+                "unburn": "Burned card"}
+UP_TO_KEYWORDS = {"Burn", "Blight", "Freeze", "Slow"}
+LABELS = {"Void entry": "void.on_entry", "Field entry": "field.on_entry", "Return": "field.on_return",
+          "Soul": "soul", "Field, end of Round": "field.round_end", "Void, end of Round": "void.round_end",
+          "Field, start of Round": "field.round_start"}
+WORD = re.compile(r"\b(" + "|".join(w for w in CHOICE_WORDS.values() if " " not in w) + r")\b|Burned card")
+
+
+def text_choices(card):
+    """Per effect list, the choice keywords of the card's text in order, each with whether the
+    text lets the player stop early ("may" before it in its clause, "up to" after it)."""
+    parts = re.split(r"(?:^|\. )(" + "|".join(map(re.escape, LABELS)) + r"): ", card.text)
+    segments = {"attack": parts[0].split(": ", 1)[1]}
+    segments |= {LABELS[label]: body for label, body in zip(parts[1::2], parts[2::2])}
+    out = {}
+    for where, body in segments.items():
+        found, clause_start = [], 0
+        for m in WORD.finditer(body):
+            before = body[clause_start:m.start()]
+            may = bool(re.search(r"\bmay\b", before)) or body[m.end():].startswith(" up to")
+            found.append((m.group(0), may or m.group(0) in UP_TO_KEYWORDS))
+            clause_start = m.end()
+        out[where] = found
+    return out
+
+
+def rich_choice_board(card):
+    """The rich board, with a deck card of every faction so that Shine always finds a match."""
+    g, src, vsrc = rich_board(card)
+    for name in ("Kitsune Emberling", "Karasu Scout", "Kappa Bowlkeeper", "Weeping Yurei", "Kasa-obake",
+                 "Yuki-onna", "Tanuki Gambler", "Jorogumo", "Raiju Pup"):
+        c = hand(g, 0, name)[0]
+        g.hand[0].remove(c)
+        g.deck[0].insert(0, c)
+    return g, src, vsrc
+
+
+@pytest.mark.parametrize("card", CARDS, ids=[c.name for c in CARDS])
+def test_card_choices_offer_a_pass_exactly_where_the_text_says_may_or_up_to(card):
+    texts = text_choices(card)
+    for where, ops in effect_lists(card):
+        choices = [(verb, params) for verb, params in walk(ops) if verb in CHOICE_WORDS]
+        words = texts.get(where, [])
+        assert [w for w, _ in words] == [CHOICE_WORDS[v] for v, _ in choices], \
+            f"{card.name} {where}: the text's choices {words} do not match the data's {choices}"
+        for (verb, params), (word, may) in zip(choices, words):
+            g, src, vsrc = rich_choice_board(card)
+            source = vsrc if where.startswith("void") else src
+            before = snapshot(g)
+            start(g, Effect((Op(verb, params),), 0, source, EffectZone.NONE, g.banish_count), halt=True)
+            asked = g.phase_name == "effect target"
+            if may:
+                assert asked and "pass / done / no" in legal(g), f"{card.name} {where} {word}: no pass"
+            else:
+                assert not asked or "pass / done / no" not in legal(g), \
+                    f"{card.name} {where} {word}: a pass where the text makes it mandatory"
+                assert asked or g.phase_name == "damage" or snapshot(g) != before, \
+                    f"{card.name} {where} {word}: nothing to choose on the rich board"

@@ -1,4 +1,4 @@
-"""The yokaizo_v2 env, observation encoding (what each seat may see), decision context, determinize."""
+"""The yokaizo_v3 env, observation encoding (what each seat may see), decision context, determinize."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ S = "Oni Brute"
 
 
 def test_env_is_registered_and_plays():
-    env = yokai_envs.make("yokaizo_v2", decks=("Oni Rampage", "Yurei Lament"))
+    env = yokai_envs.make("yokaizo_v3", decks=("Oni Rampage", "Yurei Lament"))
     env.reset(seed=4)
     steps = 0
     for _agent in env.agent_iter():

@@ -100,13 +100,14 @@ def test_observation_and_determinize_keep_the_burned_enemy_void_card():
     g = blank()
     field(g, 0, 0, S)
     field(g, 1, 0, S)
-    void(g, 1, "Karasu Scout")
-    start(g, effect(g, 0, "[{burn: {up_to: 1, target: enemy_void}}]"), halt=True)
-    act(g, "enemy void card 0")
+    void(g, 0, "Karasu Scout")
+    start(g, effect(g, 1, "[{burn: {up_to: 1, target: enemy_void}}]"), halt=True)
+    act(g, "enemy void card 0")  # seat 1 Burns seat 0's card into its own Grave (R14)
     assert block(g, 0, "opp_public_burned_counts")[t("Karasu Scout")] == 1 / 3
+    assert block(g, 1, "my_burned_counts")[t("Karasu Scout")] == 1 / 3
     for k in range(20):
         w = g.determinize(0, np.random.default_rng(k))
-        assert [w.ctype[c] for c in w.burned[1]] == [t("Karasu Scout")]
+        assert [w.ctype[c] for c in w.burned[1]] == [t("Karasu Scout")] and w.burned[1] == g.burned[1]
 
 
 def test_swap_void_position_does_not_spill_into_the_field_focus():
@@ -154,7 +155,7 @@ def test_seats_see_private_cards_and_public_events():
 
 
 def test_history_option_gives_event_tokens():
-    env = yokai_envs.make("yokaizo_v2", history=8)
+    env = yokai_envs.make("yokaizo_v3", history=8)
     env.reset(seed=0)
     obs, *_ = env.last()
     assert obs["history"].shape == (8, 5)

@@ -85,13 +85,13 @@ def test_dmg_and_break_dmg():
 def test_destroy_enemy_void_cards_and_shields():
     g = board()
     void(g, 1, S, S)
-    start(g, effect(g, 0, "[{destroy: 1}]"))
+    start(g, effect(g, 0, "[{destroy: {count: 1, may: true}}]"))
     assert legal(g) == {"pass / done / no", "enemy void card 0", "enemy void card 1"}
     act(g, "enemy void card 1")
     assert len(g.void[1]) == 1 and len(g.limbo[1]) == 1
     g = board()
     g.shields[1][1].append(g.deck[1].pop())
-    start(g, effect(g, 0, "[{destroy: {up_to: 2, what: shield}}]"))
+    start(g, effect(g, 0, "[{destroy: {count: 2, may: true, what: shield}}]"))
     assert legal(g) == {"pass / done / no", "enemy field yokai 1"}
     act(g, "enemy field yokai 1")
     assert not g.shields[1][1]
@@ -100,9 +100,13 @@ def test_destroy_enemy_void_cards_and_shields():
 def test_exile_removes_cards_from_the_enemy_limbo():
     g = board()
     g.limbo[1] += [g.deck[1].pop(), g.deck[1].pop()]
-    start(g, effect(g, 0, "[{exile: 2}]"))
+    start(g, effect(g, 0, "[{exile: {count: 2, may: true}}]"))
     act(g, f"card {S}", f"card {S}")
     assert len(g.exile) == 2 and not g.limbo[1]
+    g = board()
+    g.limbo[1] += [g.deck[1].pop(), g.deck[1].pop()]
+    start(g, effect(g, 0, "[{exile: 1}]"))  # mandatory: the one name there goes unasked
+    assert len(g.exile) == 1 and len(g.limbo[1]) == 1
 
 
 def test_return_triggers_on_return_effects_before_the_swap():
@@ -130,10 +134,8 @@ def test_soul_effects_trigger_when_flipped():
     g = board(down1=1, soul1="Weeping Yurei")  # Soul: Haunt to hand
     g.limbo[1].append(g.deck[1].pop())
     start(g, Damage(1, 0, g.field[1][0], 1, False))
-    act(g, "soul 0")
-    assert g.decider == 1 and f"card {S}" in legal(g)
-    act(g, f"card {S}")
-    assert len(g.hand[1]) == 1
+    act(g, "soul 0")  # Haunt is mandatory: the only card in the Limbo comes back unasked
+    assert len(g.hand[1]) == 1 and not g.limbo[1]
 
 
 def test_swap_a_void_card_with_a_hand_card():
@@ -141,9 +143,9 @@ def test_swap_a_void_card_with_a_hand_card():
     out = void(g, 0, "Karasu Scout")[0]
     g.frozen[out] = 1
     hand(g, 0, "Kappa Bowlkeeper")
-    start(g, effect(g, 0, "[{swap: 1}]"))
+    start(g, effect(g, 0, "[{swap: {count: 1, may: true}}]"))
     act(g, "my void card 0")
-    assert legal(g) == {"card Kappa Bowlkeeper"}  # asked even with one choice: the hand is hidden
+    assert legal(g) == {"card Kappa Bowlkeeper", "pass / done / no"}  # asked: the hand is hidden
     act(g, "card Kappa Bowlkeeper")
     assert out in g.hand[0] and not g.frozen[out]
     assert name_of(g, g.void[0][0]) == "Kappa Bowlkeeper" and not g.shields[0][0]  # no entry trigger
@@ -167,12 +169,12 @@ def test_burn_sends_deck_cards_face_down_to_the_grave():
     assert len(g.burned[0]) == 1 and g.grave_souls(0) == 1
 
 
-def test_burn_an_enemy_void_card_to_its_owners_grave():
+def test_burn_an_enemy_void_card_to_your_own_grave():
     g = board()
     void(g, 1, "Karasu Scout")
     start(g, effect(g, 0, "[{burn: {up_to: 1, target: enemy_void}}]"))
     act(g, "enemy void card 0")
-    assert len(g.burned[1]) == 1 and g.grave_souls(1) == 1
+    assert len(g.burned[0]) == 1 and g.grave_souls(0) == 1 and g.grave_souls(1) == 0
 
 
 def test_blight_then_banish_deals_break_dmg_to_the_ally():
@@ -192,7 +194,7 @@ def test_blighted_souls_cannot_be_uprooted():
     field(g, 0, 0, S, down=2)
     field(g, 1, 0, S)
     g.blighted[g.souls[0][0][0]] = 1
-    start(g, effect(g, 0, "[{uproot: {up_to: 2, to: hand}}]"))
+    start(g, effect(g, 0, "[{uproot: {count: 2, may: true, to: hand}}]"))
     act(g, "my field yokai 0")
     assert legal(g) == {"pass / done / no", "soul 1"}
 
@@ -201,8 +203,7 @@ def test_echo_retriggers_entry_effects_even_frozen_and_repeatedly():
     g = board()
     c = void(g, 0, "Cucumber Trader")[0]  # Void entry: draw 1
     g.frozen[c] = 1
-    start(g, effect(g, 0, "[{echo: 2}]"))
-    act(g, "my void card 0", "my void card 0")
+    start(g, effect(g, 0, "[{echo: 2}]"))  # mandatory, one target: Echoed twice unasked
     assert len(g.hand[0]) == 2
 
 
@@ -225,8 +226,9 @@ def test_haunt_searches_limbo_but_not_for_a_copy_of_itself():
     field(g, 1, 0, S)
     g.limbo[0] += [g.deck[0].pop(), hand(g, 0, "Grave Keeper")[0]]
     g.hand[0].clear()
-    start(g, effect(g, 0, "[{haunt: hand}]", src=src))
-    assert legal(g) == {"pass / done / no", f"card {S}"}
+    start(g, effect(g, 0, "[{haunt: hand}]", src=src), halt=True)
+    # mandatory, and the copy is no target: the one other card comes back unasked
+    assert [name_of(g, c) for c in g.hand[0]] == [S] and [name_of(g, c) for c in g.limbo[0]] == ["Grave Keeper"]
 
 
 def test_shine_searches_the_deck_for_a_match_of_an_active_card():
@@ -238,7 +240,7 @@ def test_shine_searches_the_deck_for_a_match_of_an_active_card():
         g.hand[0].remove(c)
         g.deck[0].insert(0, c)
     start(g, effect(g, 0, "[{shine: {count: 1, match: element}}]", src=src))
-    assert legal(g) == {"pass / done / no", "card Karasu Scout"}  # Wind, not a Bake-danuki copy
+    assert legal(g) == {"card Karasu Scout"}  # Wind, not a Bake-danuki copy; asked: the deck is hidden
     act(g, "card Karasu Scout")
     assert name_of(g, g.hand[0][0]) == "Karasu Scout"
 
@@ -271,12 +273,11 @@ def test_spin_reveals_a_top_card_and_checks_the_condition():
 def test_shatter_break_dmg_one_to_each_of_x_yokai_in_chosen_order():
     g = board()
     start(g, effect(g, 0, "[{shatter: 3}]"))
-    assert legal(g) == {"pass / done / no", "my field yokai 0", "my field yokai 1", "enemy field yokai 0",
-                        "enemy field yokai 1"}
+    assert legal(g) == {"my field yokai 0", "my field yokai 1", "enemy field yokai 0", "enemy field yokai 1"}
     act(g, "enemy field yokai 1", "topdeck")
     assert "enemy field yokai 1" not in legal(g)
     act(g, "enemy field yokai 0", "topdeck")
-    assert legal(g) == {"pass / done / no", "my field yokai 0", "my field yokai 1"}  # up to 3 different
+    assert legal(g) == {"my field yokai 0", "my field yokai 1"}  # 3 different Yokai, your own too (R1)
     act(g, "my field yokai 0", "topdeck")
     assert slot_souls(g, 1, 0) == (0, 1) and slot_souls(g, 1, 1) == (0, 1) and slot_souls(g, 0, 0) == (0, 1)
 
@@ -285,7 +286,7 @@ def test_uproot_moves_face_down_souls():
     g = blank()
     field(g, 0, 0, S, up=1, down=2)
     field(g, 1, 0, S)
-    start(g, effect(g, 0, "[{uproot: {up_to: 1, to: void}}]"))
+    start(g, effect(g, 0, "[{uproot: {count: 1, may: true, to: void}}]"))
     act(g, "my field yokai 0")
     assert legal(g) == {"pass / done / no", "soul 1", "soul 2"}
     act(g, "soul 2")

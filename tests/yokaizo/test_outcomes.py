@@ -43,15 +43,15 @@ def test_burning_your_own_deck_to_thirteen_loses_by_own_burn() -> None:
     assert g.outcome_facts()["end"] == EndCause.OWN_BURN
 
 
-def test_burning_the_enemy_void_to_thirteen_wins_by_enemy_burn() -> None:
+def test_burning_an_enemy_void_card_as_your_thirteenth_grave_soul_loses_by_own_burn() -> None:
     g = board()
     for _ in range(12):
-        g.burned[1].append(g.deck[1].pop())
+        g.burned[0].append(g.deck[0].pop())
     void(g, 1, S)
     start(g, effect(g, 0, "[{burn: {up_to: 1, target: enemy_void}}]"))
-    act(g, "enemy void card 0")
-    assert g.is_terminal and g.winner == 0
-    assert g.outcome_facts()["end"] == EndCause.ENEMY_BURN
+    act(g, "enemy void card 0")  # the Burned card goes to the burner's own Grave (R14)
+    assert g.is_terminal and g.winner == 1
+    assert g.outcome_facts()["end"] == EndCause.OWN_BURN
 
 
 def test_a_round_without_turns_is_a_draw_by_that_cause() -> None:
@@ -89,7 +89,7 @@ def test_first_player_is_the_seat_of_the_first_turn_and_causes_match_the_grave(s
     if g.winner != NO:
         loser = 1 - g.winner
         assert g.grave_souls(loser) >= 13 > g.grave_souls(g.winner)
-        assert facts["end"] in {EndCause.BANISH, EndCause.OWN_BURN, EndCause.ENEMY_BURN}
+        assert facts["end"] in {EndCause.BANISH, EndCause.OWN_BURN}
         # the last card into the loser's Grave came the way the cause says
         last = next(e for e in reversed(g._seen[0]) if e[0] in (Event.BANISHED, Event.BURNED))
         assert last[1] == loser

@@ -282,8 +282,9 @@ def test_multi_stage_attack_resolves_in_order():
     assert g.decider == 0 and legal(g) == {"pass / done / no", "card Kitsune Emberling"}  # stage 2
     act(g, "card Kitsune Emberling")
     assert name_of(g, g.void[0][0]) == "Kitsune Emberling" and not g.burned[0]
-    # stage 3: Echo 1 - the Emberling's Void entry (Burn up to 1) may be Echoed
-    assert "my void card 0" in legal(g)
+    # stage 3: Echo 1 is mandatory and the Emberling is its one target: its Void entry (Burn up
+    # to 1) is Echoed unasked
+    assert legal(g) == {"pass / done / no", "yes"}
 
 
 def test_basic_attack_destroys_one_to_three_for_that_much_damage():

@@ -11,7 +11,6 @@ from tests.yokaizo.helpers import (
     POOL,
     act,
     blank,
-    card,
     effect,
     field,
     hand,
@@ -48,22 +47,20 @@ def test_every_ruling_has_a_test():
         assert name in globals(), f"{name} named in RULES_NOTES.md has no test"
 
 
-def test_r1_shatter_named_up_to_x():
+def test_r1_shatter_hits_x_yokai():
+    from tests.yokaizo.test_book_rules import (
+        test_shatter_hits_every_yokai_when_fewer_than_x,
+        test_shatter_hits_x_yokai_your_own_too_when_the_enemy_has_fewer,
+    )
+
     assert "Shatter" in KEYWORDS and "Shatter" in NOTES.read_text()
     g = board()
     start(g, effect(g, 0, "[{shatter: 2}]"))
-    assert "pass / done / no" in legal(g)  # up to X
+    assert "pass / done / no" not in legal(g)  # X Yokai, not up to X
     act(g, "enemy field yokai 0", "topdeck", "enemy field yokai 1", "topdeck")
     assert g.phase_name != "effect target"
-    g = blank()  # one enemy and two of your own: Shatter 3 never has to hit your own
-    field(g, 0, 0, S)
-    field(g, 0, 1, S)
-    field(g, 1, 0, S)
-    start(g, effect(g, 0, "[{shatter: 3}]"))
-    act(g, "enemy field yokai 0", "topdeck")
-    assert legal(g) == {"pass / done / no", "my field yokai 0", "my field yokai 1"}
-    act(g, "pass / done / no")
-    assert not g.souls[0][0] and not g.souls[0][1] and len(g.souls[1][0]) == 1
+    test_shatter_hits_x_yokai_your_own_too_when_the_enemy_has_fewer()
+    test_shatter_hits_every_yokai_when_fewer_than_x()
 
 
 def test_r2_first_grave_to_thirteen_loses_immediately():
@@ -75,7 +72,10 @@ def test_r2_first_grave_to_thirteen_loses_immediately():
     assert g.is_terminal and g.winner == 1 and len(g.hand[0]) == 0  # the draw never happens
 
 
-def test_r3_empty_deck_and_limbo():
+def test_r3_limbo_becomes_the_deck_as_the_deck_empties():
+    from tests.yokaizo.test_book_rules import test_the_limbo_becomes_the_deck_as_soon_as_the_deck_empties
+
+    test_the_limbo_becomes_the_deck_as_soon_as_the_deck_empties()
     g = board()
     g.exile += g.deck[0]
     g.deck[0] = []
@@ -114,8 +114,7 @@ def test_r6_only_played_cards_trigger_void_entry():
     g = board()
     g.limbo[0].append(hand(g, 0, "Cucumber Trader")[0])
     g.hand[0].clear()
-    start(g, effect(g, 0, "[{haunt: void}]"))
-    act(g, "card Cucumber Trader")
+    start(g, effect(g, 0, "[{haunt: void}]"))  # the one card in the Limbo: Haunted unasked
     assert name_of(g, g.void[0][0]) == "Cucumber Trader" and not g.hand[0]
     y = g.field[0][0]
     hand(g, 0, "Cucumber Trader")
@@ -221,6 +220,13 @@ def test_r11_a_yokai_counted_at_its_tier_keeps_its_turn():
 
 
 def test_r12_attach_gives_no_speed():
+    from tests.yokaizo.test_book_rules import (
+        test_a_copy_swapped_in_is_not_taken_for_the_yokai_that_acted,
+        test_a_yokai_that_returned_after_its_turn_never_acts_again_that_round,
+    )
+
+    test_a_yokai_that_returned_after_its_turn_never_acts_again_that_round()
+    test_a_copy_swapped_in_is_not_taken_for_the_yokai_that_acted()
     g = board()
     speed = g.field_speed(0, 1)
     start(g, effect(g, 0, "[{attach: 2}]"))
@@ -241,12 +247,21 @@ def test_r13_token_pays_as_a_non_matching_card():
     assert g.observation(0)[g.observation_layout["my_void"]][g.observer.width - 1] == 0  # owner sees it
 
 
-def test_r14_burn_goes_to_the_owners_grave():
-    g = board()
+def test_r14_burn_goes_to_the_burners_grave():
+    from tests.yokaizo.test_book_rules import test_a_burned_enemy_void_card_goes_to_the_burners_grave
+
+    test_a_burned_enemy_void_card_goes_to_the_burners_grave()
+    g = board()  # the enemy's card in your Grave never joins your hand
     c = void(g, 1, S)[0]
     start(g, effect(g, 0, "[{burn: {up_to: 1, target: enemy_void}}]"))
     act(g, "enemy void card 0")
-    assert c in g.burned[1] and g.grave_souls(1) == 1 and g.grave_souls(0) == 0
+    start(g, effect(g, 0, "[{unburn: hand}]"), halt=True)
+    assert g.burned[0] == [c] and g.phase_name == "halt"
+    start(g, effect(g, 0, "[{burn: 1}]"), halt=True)
+    act(g, "yes")
+    start(g, effect(g, 0, "[{unburn: hand}]"), halt=True)  # mandatory: your own Burned card comes back
+    act(g, f"card {S}")
+    assert g.burned[0] == [c] and len(g.hand[0]) == 1 and g.grave_souls(0) == 1
 
 
 def test_r15_limbo_is_public():
@@ -271,7 +286,7 @@ def test_r16_shine_match_and_shuffle():
     assert g.known_top[0] == NO  # shuffled anyway
     field(g, 0, 1, S)
     start(g, effect(g, 0, "[{shine: {count: 2, match: name}}]", src=src))
-    assert legal(g) == {"pass / done / no", f"card {S}"}
+    assert legal(g) == {f"card {S}"}  # X cards where the deck has them: no pass
     act(g, f"card {S}", f"card {S}")
     assert len(g.hand[0]) == 2
 
@@ -283,6 +298,8 @@ def test_r17_spin_top_card_stays_known():
     assert top == g.deck[0][-1]
     world = g.determinize(1, np.random.default_rng(3))
     assert world.deck[0][-1] == top  # even the opponent's sample keeps the revealed top card
+    assert ("top", 0, g.ctype[top]) in g.known_placements(1)
+    assert all(world.placement_holds(f) for f in g.known_placements(1))
     g.draw(0, 1)
     assert g.known_top[0] == NO
 
@@ -369,7 +386,7 @@ def test_r24_void_space_needed():
     start(g, effect(g, 0, "[{haunt: void}]"), halt=True)
     assert g.phase_name == "halt"
     start(g, effect(g, 0, "[{haunt: hand}]"), halt=True)
-    assert "card Karasu Scout" in legal(g)
+    assert [name_of(g, c) for c in g.hand[0]] == ["Karasu Scout"]
 
 
 def test_r25_payment_masks_keep_cost_payable():
@@ -404,8 +421,8 @@ def test_r27_swap_effect():
     g = board()
     c = void(g, 0, S)[0]
     hand(g, 0, "Cucumber Trader", "Karasu Scout")
-    start(g, effect(g, 0, "[{swap: 1}]"))
-    act(g, "my void card 0", "card Cucumber Trader")
+    start(g, effect(g, 0, "[{swap: 1}]"))  # mandatory: the one Void card is chosen unasked
+    act(g, "card Cucumber Trader")
     assert c in g.hand[0] and len(g.hand[0]) == 2  # no entry draw
 
 
@@ -426,17 +443,15 @@ def test_r29_reentry_tier_check():
     g.round, g.round_stage, g.tier = 1, 1, 5
     g.turn_round[y] = 1
     g.field[0][0] = NO
-    g.hand[0].append(y)
-    g.acted_in_hand[0] = {POOL.by_name[S]: 1}  # it Returned after its Turn
+    g.hand[0].append(y)  # it Returned after its Turn
     field(g, 0, 1, "Iron Kanabo Oni")
     field(g, 1, 0, "Iron Kanabo Oni")
     field(g, 1, 1, "Iron Kanabo Oni")
-    g.hand[0].append(card(g, 0, S))  # another copy: which one comes back, nobody can tell
     g.stack = [NextTurn()]
     start(g)
     act(g, f"card {S}")  # the Yokai that took its Turn this Round re-enters at tier 5: no second Turn
     entered = g.field[0][0]
-    assert g.turn_round[entered] == 1 and not g.still_to_act(0, 0)
+    assert entered == y and g.turn_round[entered] == 1 and not g.still_to_act(0, 0)
     assert g.active is None or g.active[2] != entered
     # a Yokai that has not acted, entering at tier 5 with Speed 2, is counted at tier 2
     g = blank()
@@ -465,14 +480,24 @@ def test_r31_hidden_forced_choices_are_asked():
     g = board()
     hand(g, 0, "Kappa Bowlkeeper")
     void(g, 0, S)
-    start(g, effect(g, 0, "[{swap: 1}]"))
-    act(g, "my void card 0")
+    start(g, effect(g, 0, "[{swap: 1}]"))  # (the one Void card: chosen unasked, it is public)
     assert legal(g) == {"card Kappa Bowlkeeper"}  # one name in hand, asked all the same
     g = board()
     start(g, effect(g, 0, "[{shine: {count: 1, match: element}}]", src=g.field[0][0]))
     g.deck[0][:] = [c for c in g.deck[0] if name_of(g, c) != S]
     g.stack[-1].run(g)
     assert g.phase_name == "effect target" and "pass / done / no" in legal(g)
+
+
+def test_r33_announced_face_down_cards_stay_public():
+    from tests.yokaizo.test_book_rules import (
+        test_a_face_down_card_announced_by_name_stays_in_place_in_every_sample,
+        test_the_observation_shows_an_announced_face_down_card_to_both_seats,
+    )
+
+    for kind in ("soul", "token", "shield"):
+        test_a_face_down_card_announced_by_name_stays_in_place_in_every_sample(kind)
+        test_the_observation_shows_an_announced_face_down_card_to_both_seats(kind)
 
 
 def test_r32_publicly_known_cards_stay_known():
@@ -488,3 +513,11 @@ def test_r21_simultaneous_replacements_trigger_together():
     from tests.yokaizo.test_issue18 import test_simultaneous_replacements_are_all_chosen_before_entry_effects
 
     test_simultaneous_replacements_are_all_chosen_before_entry_effects()
+
+
+def test_r34_mandatory_texts_offer_no_pass():
+    from tests.yokaizo.test_card_effects import test_card_choices_offer_a_pass_exactly_where_the_text_says_may_or_up_to
+
+    for name in ("Kitsune Ember Priest", "Weeping Yurei", "Lantern Ghost", "Onryo Avenger", "Grave Keeper",
+                 "Hollow Husk", "Nine-Tail Matron", "Raijin Stormlord"):
+        test_card_choices_offer_a_pass_exactly_where_the_text_says_may_or_up_to(POOL.cards[POOL.by_name[name]])

@@ -1,4 +1,4 @@
-"""YOKAIZO: a two-player yokai trading-card game (``yokaizo_v2``).
+"""YOKAIZO: a two-player yokai trading-card game (``yokaizo_v3``).
 
 Modules: ``state`` (the table as data, constants and enums), ``rules`` (the match flow and the
 decision loop) with its topics ``attacks`` (the Action phase), ``damage`` (DMG and Banish),

@@ -249,13 +249,10 @@ class ReturnSwap(Task):
         if a == A_PASS:
             return
         p, s, y = self.seat, self.slot, self.yid
-        new = g.take_from(g.hand[p], a - A_CARD)
+        new = g.take_from_hand(p, a - A_CARD, to_field=True)
         g.hand_out(p, new, public=True)
         g.slowed[y] = 0  # Slow is not passed on; attachments stay with the slot
-        g.to_hand(p, y)
-        if g.turn_round[y] == g.round:  # it took its Turn this Round: no other if it comes back
-            acted = g.acted_in_hand[p]
-            acted[g.ctype[y]] = acted.get(g.ctype[y], 0) + 1
+        g.to_hand(p, y)  # keeps its turn_round: if it acted this Round it takes no other (R12)
         g.enter_field(p, s, new)
         g.see(None, Event.ENTERED, p, s, g.ctype[new])
         entry_effect(g, p, new)

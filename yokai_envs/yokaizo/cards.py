@@ -73,19 +73,23 @@ def _verb(params: dict[str, tuple[ParamKind | tuple[str, ...], Any]], shorthand:
 COUNT, BOOL, OPS, ELEMENT, COND = ParamKind.COUNT, ParamKind.BOOL, ParamKind.OPS, ParamKind.ELEMENT, ParamKind.CONDITION
 TO_HAND_VOID = ("hand", "void")
 
-#: The effects vocabulary: verb -> its parameter schema, shorthand parameter and keywords.
+#: The effects vocabulary: verb -> its parameter schema, shorthand parameter and keywords. A
+#: verb's choices are mandatory where a legal target exists, unless its keyword's own definition
+#: says "up to" (``UP_TO_BY_THE_BOOK``: then ``up_to`` is its count) or the card's text says
+#: "may" or "up to" (``may: true``, for the verbs that take it).
 VOCABULARY: dict[str, VerbSpec] = {
     "damage": _verb({"amount": (COUNT, None), "break": (BOOL, False),
                      "target": (("enemy", "active", "all_enemies", "same"), "enemy")}, "amount", "DMG"),
     "shatter": _verb({"count": (COUNT, None)}, "count", "Shatter", "BREAK DMG"),
     "draw": _verb({"count": (COUNT, None)}, "count"),
-    "destroy": _verb({"up_to": (COUNT, None), "what": (("void", "shield"), "void")}, "up_to", "Destroy"),
-    "exile": _verb({"up_to": (COUNT, None)}, "up_to", "Exile"),
+    "destroy": _verb({"count": (COUNT, None), "may": (BOOL, False), "what": (("void", "shield"), "void")}, "count",
+                     "Destroy"),
+    "exile": _verb({"count": (COUNT, None), "may": (BOOL, False)}, "count", "Exile"),
     "attach": _verb({"count": (COUNT, None)}, "count", "Attach", "Exile"),
     "shield": _verb({"count": (COUNT, None)}, "count", "Shield", "Attach"),
     "token": _verb({"count": (COUNT, None)}, "count", "Token"),
     "burn": _verb({"up_to": (COUNT, None), "target": (("deck", "enemy_void"), "deck")}, "up_to", "Burn"),
-    "unburn": _verb({"to": (TO_HAND_VOID, "void")}, "to", "Burn"),
+    "unburn": _verb({"to": (TO_HAND_VOID, "void"), "may": (BOOL, False)}, "to", "Burn"),
     "blight": _verb({"up_to": (COUNT, None)}, "up_to", "Blight"),
     "echo": _verb({"count": (COUNT, None)}, "count", "Echo"),
     "freeze": _verb({"up_to": (COUNT, None)}, "up_to", "Freeze"),
@@ -94,12 +98,22 @@ VOCABULARY: dict[str, VerbSpec] = {
                    "Shine", "Active"),
     "slow": _verb({"up_to": (COUNT, None)}, "up_to", "Slow"),
     "spin": _verb({"deck": (("own", "enemy"), "own"), "if": (COND, None), "then": (OPS, None)}, None, "Spin"),
-    "uproot": _verb({"up_to": (COUNT, None), "to": (("hand", "void", "limbo"), "hand")}, "up_to", "Uproot"),
-    "swap": _verb({"count": (COUNT, None)}, "count", "Swap"),
+    "uproot": _verb({"count": (COUNT, None), "may": (BOOL, False), "to": (("hand", "void", "limbo"), "hand")},
+                    "count", "Uproot"),
+    "swap": _verb({"count": (COUNT, None), "may": (BOOL, False)}, "count", "Swap"),
     "if_banished": _verb({"then": (OPS, None)}, "then", "Banish"),
     "if_active": _verb({"element": (ELEMENT, None), "another": (BOOL, False), "then": (OPS, None)}, None,
                        "Active"),
 }
+
+
+#: Verbs whose keyword the rulebook defines as "up to X" (Burn, Blight, Freeze, Slow): always optional.
+UP_TO_BY_THE_BOOK: frozenset[str] = frozenset({"burn", "blight", "freeze", "slow"})
+
+
+def optional(op: Op) -> bool:
+    """Whether an operation's choices may stop early (offer ``pass``) where a legal target exists."""
+    return op.verb in UP_TO_BY_THE_BOOK or bool(op.params.get("may", False))
 
 
 @dataclass(frozen=True)

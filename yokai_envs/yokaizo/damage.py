@@ -58,10 +58,11 @@ class Damage(Task):
                 c = g.take_top(p)
                 seen = g.top_was_known
             else:
-                c = g.take_from(g.hand[p], a - A_CARD)
+                c = g.take_from_hand(p, a - A_CARD, to_field=False)
                 g.hand_out(p, c, public=False)
                 seen = False
             souls.append(c)
+            g.shown[c] = 1 if seen else 0  # a known top card stays public face-down (R33)
             if g._seen is None:  # not recording (asked first: the calls to see cost more)
                 pass
             elif seen:

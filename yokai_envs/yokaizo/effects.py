@@ -3,8 +3,10 @@
 A card's effect is a list of ``{verb: params}`` operations (validated by ``cards.parse_ops`` against
 ``cards.VOCABULARY``). :class:`Effect` runs the list in order; verbs without choices act at once
 (``START``), verbs that need choices push a :class:`Pick`, a run of atomic choices whose options
-and application per verb live in :mod:`yokai_envs.yokaizo.picks`. "Up to X" picks may stop early
-(action ``pass``); mandatory picks with a single option resolve without asking.
+and application per verb live in :mod:`yokai_envs.yokaizo.picks`. "Up to X" and "may" picks
+(``cards.optional``) may stop early (action ``pass``); the others go on while a legal target
+exists, and with a single option resolve without asking, unless the options depend on the
+picker's hidden cards (R31).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from yokai_envs.yokaizo.actions import A_PASS
-from yokai_envs.yokaizo.cards import Op
+from yokai_envs.yokaizo.cards import Op, optional
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.picks import APPLY, OPTIONS
 from yokai_envs.yokaizo.state import (
@@ -31,7 +33,8 @@ from yokai_envs.yokaizo.state import (
 )
 
 Params = dict[str, Any]
-PV_SHINE, PV_SWAP = PickVerb.SHINE, PickVerb.SWAP  # bound once: asked at every Pick step (see state.EV_*)
+# bound once: asked at every Pick step (see state.EV_*)
+PV_SHINE, PV_SWAP, PV_UNBURN = PickVerb.SHINE, PickVerb.SWAP, PickVerb.UNBURN
 
 
 class Effect(Task):
@@ -90,14 +93,16 @@ class Pick(Task):
                 self.finish(g)
                 return None
             options: list[int] = []
-            if not OPTIONS[self.verb](g, self, options) and self.verb != PV_SHINE:
+            # Forced choices are skipped only on public facts: Shine (over the picker's deck) is
+            # asked even with nothing to take (only ``pass``); Shine, Swap's hand card and a
+            # Burned card to take back (face-down) are asked even with one type to choose.
+            verb = self.verb
+            hidden_options = verb in (PV_SHINE, PV_UNBURN) or (verb == PV_SWAP and self.stage == 1)
+            if not OPTIONS[verb](g, self, options) and verb != PV_SHINE:
                 self.finish(g)
                 return None
             legal = sorted(set(options))  # the options may come in any order, a card type twice
-            # Forced choices are skipped only on public facts: Shine (over the picker's deck) is
-            # asked even with nothing to take, Swap's hand card even when the hand is one type.
-            hidden_options = self.verb == PV_SWAP and self.stage == 1
-            if self.optional and not hidden_options:
+            if self.optional or not legal:
                 legal.insert(0, A_PASS)  # no option is A_PASS itself
             elif len(legal) == 1 and not hidden_options:
                 before = len(g.stack)
@@ -119,6 +124,8 @@ class Pick(Task):
             g.stack.pop()
         if self.verb == PV_SHINE:
             g.shuffle_deck(self.seat)
+            if not g.deck[self.seat] and g.limbo[self.seat]:  # the search took its last card (R3)
+                g.refill_deck(self.seat)
         return None
 
 
@@ -216,41 +223,42 @@ def start_if_active(g: Table, eff: Effect, prm: Params) -> None:
 Start = Callable[[Table, Effect, Params], None]
 
 
-def _picker(verb: PickVerb, count_key: str | None, optional: bool, count: int = 1) -> Start:
+def _picker(verb: PickVerb, count_key: str | None, count: int = 1) -> Start:
     def start(g: Table, eff: Effect, prm: Params) -> None:
-        _push(g, Pick(verb, eff, prm, prm[count_key] if count_key else count, optional, len(g.stack) - 1))
+        _push(g, Pick(verb, eff, prm, prm[count_key] if count_key else count, optional(Op(verb, prm)),
+                      len(g.stack) - 1))
     return start
 
 
 def start_destroy(g: Table, eff: Effect, prm: Params) -> None:
-    _push(g, Pick(PickVerb("destroy_" + prm["what"]), eff, prm, prm["up_to"], True))
+    _push(g, Pick(PickVerb("destroy_" + prm["what"]), eff, prm, prm["count"], optional(Op("destroy", prm))))
 
 
 def start_burn(g: Table, eff: Effect, prm: Params) -> None:
-    _push(g, Pick(PickVerb("burn_" + prm["target"]), eff, prm, prm["up_to"], True))
+    _push(g, Pick(PickVerb("burn_" + prm["target"]), eff, prm, prm["up_to"], True))  # Burn: "up to" by the book
 
 
 #: card-data verb -> what starting it does
 START: dict[str, Start] = {
     "damage": start_damage,
-    "shatter": _picker(PickVerb.SHATTER, "count", True),  # up to X (R1)
+    "shatter": _picker(PickVerb.SHATTER, "count"),  # X different Yokai, all of them if fewer (R1)
     "draw": start_draw,
     "destroy": start_destroy,
-    "exile": _picker(PickVerb.EXILE, "up_to", True),
-    "attach": _picker(PickVerb.ATTACH, "count", False),
-    "shield": _picker(PickVerb.SHIELD, None, False),
+    "exile": _picker(PickVerb.EXILE, "count"),
+    "attach": _picker(PickVerb.ATTACH, "count"),
+    "shield": _picker(PickVerb.SHIELD, None),
     "token": start_token,
     "burn": start_burn,
-    "unburn": _picker(PickVerb.UNBURN, None, True),
-    "blight": _picker(PickVerb.BLIGHT, "up_to", True),
-    "echo": _picker(PickVerb.ECHO, "count", True),
-    "freeze": _picker(PickVerb.FREEZE, "up_to", True),
-    "haunt": _picker(PickVerb.HAUNT, None, True),
-    "shine": _picker(PickVerb.SHINE, "count", True),
-    "slow": _picker(PickVerb.SLOW, "up_to", True),
+    "unburn": _picker(PickVerb.UNBURN, None),
+    "blight": _picker(PickVerb.BLIGHT, "up_to"),
+    "echo": _picker(PickVerb.ECHO, "count"),
+    "freeze": _picker(PickVerb.FREEZE, "up_to"),
+    "haunt": _picker(PickVerb.HAUNT, None),
+    "shine": _picker(PickVerb.SHINE, "count"),
+    "slow": _picker(PickVerb.SLOW, "up_to"),
     "spin": start_spin,
-    "uproot": _picker(PickVerb.UPROOT, "up_to", True),
-    "swap": _picker(PickVerb.SWAP, "count", True),
+    "uproot": _picker(PickVerb.UPROOT, "count"),
+    "swap": _picker(PickVerb.SWAP, "count"),
     "if_banished": start_if_banished,
     "if_active": start_if_active,
 }

@@ -23,7 +23,7 @@ class YokaizoGame(Table, Game):
     """Two-player YOKAIZO. Options: ``decks`` = ``"random"`` (two ready decks drawn each reset) or a
     pair ``(a, b)`` of ready-deck names, YAML deck paths or lists of card names; ``max_steps``."""
 
-    env_id: ClassVar[str] = "yokaizo_v2"
+    env_id: ClassVar[str] = "yokaizo_v3"
     OPTIONS: ClassVar[dict[str, Any]] = {"decks": "random"}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [{}, {"decks": ("Kitsune Blaze", "Kappa Tide")}]
 
@@ -167,9 +167,9 @@ class YokaizoGame(Table, Game):
             d[key] = [list(d[key][0]), list(d[key][1])]
         for key in ("souls", "shields", "relics"):
             d[key] = [[list(x) for x in d[key][0]], [list(x) for x in d[key][1]]]
-        for key in ("pub_hand", "pub_deck", "pub_burned", "deck_bound", "acted_in_hand"):
+        for key in ("pub_hand", "pub_deck", "pub_burned", "deck_bound"):
             d[key] = [None if x is None else dict(x) for x in d[key]]
-        for key in ("exile", "up", "blighted", "frozen", "facedown", "slowed", "turn_round", "enter_round",
+        for key in ("exile", "up", "blighted", "frozen", "facedown", "shown", "slowed", "turn_round", "enter_round",
                     "enter_tier", "known_top", "action_history"):
             d[key] = list(d[key])
         for key in ("_seen", "_seen_text"):

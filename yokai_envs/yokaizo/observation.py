@@ -56,7 +56,7 @@ FIFTHS_TO_5 = [min(k, 5) * 0.2 for k in _UPTO]
 QUARTERS_TO_4 = [min(k, 4) * 0.25 for k in _UPTO]
 FORTIETHS = [k / 40 for k in _UPTO]
 THIRTEENTHS_TO_13 = [min(k, 13) / 13 for k in _UPTO]
-MAX_ZONES = 17  # zones counted by ``encode`` (14, and 3 more in the state tensor)
+MAX_ZONES = 19  # zones counted by ``encode`` (16, and 3 more in the state tensor)
 CONTEXT = len(Decision) + 1 + 3 + len(ELEMENTS) + 3 + 4 + len(PICK_VERBS) + VOID_SLOTS
 
 
@@ -79,8 +79,8 @@ class _SeatMemo:
         self.decklist: tuple[int, ...] | None = None
         self.work = np.empty(0, dtype=np.float32)
         self.field: tuple[bool, list[list[int]]] | None = None
-        self.soul_flags: tuple[list[int], list[int]] | None = None  # up, blighted
-        self.void_flags: tuple[list[int], list[int]] | None = None  # frozen, facedown
+        self.soul_flags: tuple[list[int], list[int], list[int]] | None = None  # up, blighted, shown
+        self.void_flags: tuple[list[int], list[int], list[int]] | None = None  # frozen, facedown, shown
         self.souls: list[list[list[int]] | None] = [None, None]
         self.void: list[list[int] | None] = [None, None]
         self.tops: tuple[int, int] | None = None
@@ -125,7 +125,8 @@ class Observer:
             ("void_status", 2 * VOID_SLOTS * VOID_EXTRA),
             ("my_hand_counts", n), ("my_deck_counts", n), ("my_limbo_counts", n), ("opp_limbo_counts", n),
             ("my_grave_counts", n), ("opp_grave_counts", n), ("my_burned_counts", n), ("exile_counts", n),
-            ("my_shield_counts", 2 * n), ("attached_counts", 4 * n), ("opp_decklist_counts", n),
+            ("my_shield_counts", 2 * n), ("attached_counts", 4 * n), ("opp_known_shield_counts", 2 * n),
+            ("opp_decklist_counts", n),
             ("my_public_hand_counts", n), ("opp_public_hand_counts", n), ("opp_public_deck_counts", n),
             ("opp_deck_bound_counts", n), ("opp_public_burned_counts", n),
             ("globals", GLOBALS), ("decision", CONTEXT),
@@ -233,15 +234,17 @@ class Observer:
             memo.field = (hide_field, [list(field[0]), list(field[1])])
             field_key = None  # changed: the Field status below is recomputed too
         # the per-card flags are compared once for both seats (they change on few decisions)
-        up, blighted, frozen, facedown = g.up, g.blighted, g.frozen, g.facedown
+        up, blighted, frozen, facedown, shown = g.up, g.blighted, g.frozen, g.facedown, g.shown
         soul_flags = memo.soul_flags
-        soul_flags_same = soul_flags is not None and soul_flags[0] == up and soul_flags[1] == blighted
+        soul_flags_same = (soul_flags is not None and soul_flags[0] == up and soul_flags[1] == blighted
+                           and soul_flags[2] == shown)
         if not soul_flags_same:
-            memo.soul_flags = (list(up), list(blighted))
+            memo.soul_flags = (list(up), list(blighted), list(shown))
         void_flags = memo.void_flags
-        void_flags_same = void_flags is not None and void_flags[0] == frozen and void_flags[1] == facedown
+        void_flags_same = (void_flags is not None and void_flags[0] == frozen and void_flags[1] == facedown
+                           and void_flags[2] == shown)
         if not void_flags_same:
-            memo.void_flags = (list(frozen), list(facedown))
+            memo.void_flags = (list(frozen), list(facedown), list(shown))
         souls_same = field_key is not None and soul_flags_same
         for k, p in enumerate((seat, opp)):
             souls = g.souls[p]
@@ -280,11 +283,12 @@ class Observer:
             self._thirds(work, at + 2 * n, tables, zones)
             memo.zones = [list(zone) for zone in zones]
         bound = g.deck_bound[opp]
-        known = (g.pub_hand[seat], g.pub_hand[opp], g.pub_deck[opp], bound, g.pub_burned[opp], len(g.deck[opp]))
+        known = (g.pub_hand[seat], g.pub_hand[opp], g.pub_deck[opp], bound, g.pub_burned[opp], len(g.deck[opp]),
+                 g.burned[opp])
         if memo.known != known:
             self._known(work, g, seat)
             memo.known = (dict(known[0]), dict(known[1]), dict(known[2]), None if bound is None else dict(bound),
-                          dict(known[4]), known[5])
+                          dict(known[4]), known[5], list(known[6]))
         self._tail(work, g, seat)
         return work.copy()
 
@@ -304,13 +308,14 @@ class Observer:
     def _soul_rows(self, out: np.ndarray, g: Table, p: int, k: int, see_all: bool) -> None:
         """Seat ``p``'s Soul slots (``k`` 0: the observer's, 1: the opponent's) and their flags
         (face-up, Blighted)."""
-        ctype, up, blighted = g.ctype, g.up, g.blighted
+        ctype, up, blighted, shown = g.ctype, g.up, g.blighted, g.shown
         H, pads = self.HIDDEN, self.empty_pads
         ids: list[int] = []
         flags: list[int] = []
         for souls in g.souls[p]:
             if souls:
-                ids += map(ctype.__getitem__, souls) if see_all else [ctype[c] if up[c] else H for c in souls]
+                ids += map(ctype.__getitem__, souls) if see_all else [
+                    ctype[c] if up[c] or shown[c] else H for c in souls]
                 for c in souls:
                     flags += (up[c], blighted[c])
             pad = MAX_SOULS - len(souls)
@@ -322,12 +327,13 @@ class Observer:
 
     def _void_rows(self, out: np.ndarray, g: Table, p: int, k: int, see_all: bool) -> None:
         """Seat ``p``'s Void slots and their flags (Frozen, face-down)."""
-        ctype, frozen, fd = g.ctype, g.frozen, g.facedown
+        ctype, frozen, fd, shown = g.ctype, g.frozen, g.facedown, g.shown
         void = g.void[p]
         ids: list[int] = []
         flags: list[int] = []
         if void:
-            ids += map(ctype.__getitem__, void) if see_all else [self.HIDDEN if fd[c] else ctype[c] for c in void]
+            ids += map(ctype.__getitem__, void) if see_all else [
+                self.HIDDEN if fd[c] and not shown[c] else ctype[c] for c in void]
             for c in void:
                 flags += (frozen[c], fd[c])
         pad = VOID_SLOTS - len(void)
@@ -387,10 +393,10 @@ class Observer:
     def _other_zones(g: Table, seat: int) -> list[list[int]]:
         """The counted zones after the observer's hand and deck, in layout order."""
         opp = 1 - seat
-        relics = g.relics
+        relics, shields, shown = g.relics, g.shields, g.shown
         return [g.limbo[seat], g.limbo[opp], g.grave[seat], g.grave[opp], g.burned[seat], g.exile,
-                g.shields[seat][0], g.shields[seat][1], relics[seat][0], relics[seat][1], relics[opp][0],
-                relics[opp][1]]
+                shields[seat][0], shields[seat][1], relics[seat][0], relics[seat][1], relics[opp][0],
+                relics[opp][1], [c for c in shields[opp][0] if shown[c]], [c for c in shields[opp][1] if shown[c]]]
 
     def _thirds(self, out: np.ndarray, at: int, tables: list[list[int]], zones: list[list[int]]) -> None:
         """Per-type counts/3 of ``zones`` into ``out[at:]``, back to back (one bincount)."""
@@ -403,11 +409,16 @@ class Observer:
         write_thirds(out, at, idx, self.n_types * len(zones))
 
     def _known(self, out: np.ndarray, g: Table, seat: int) -> None:
-        """Cards everyone knows to be in hidden places, per type /3."""
+        """Cards everyone knows to be in hidden places, per type /3 (among the opponent's Burned
+        cards: its own known ones and the observer's cards it Burned, R14)."""
         opp = 1 - seat
         bound = g.deck_bound[opp]
+        burned = dict(g.pub_burned[opp])
+        for c in g.burned[opp]:
+            if c // CARDS_PER_SEAT == seat:
+                burned[g.ctype[c]] = burned.get(g.ctype[c], 0) + 1
         known = (g.pub_hand[seat], g.pub_hand[opp], g.known_in_deck(opp) if bound else g.pub_deck[opp],
-                 bound or {}, g.pub_burned[opp])
+                 bound or {}, burned)
         n = self.n_types
         idx: list[int] = []
         base = 0
@@ -502,13 +513,18 @@ def hidden_places(g: Table, seat: int) -> list[tuple[list[int], int]]:
     deck = g.deck[opp]
     top_known = g.known_top[opp] != NO
     places += [(deck, i) for i in range(len(deck) - (1 if top_known else 0))]
-    places += [(g.burned[opp], i) for i in range(len(g.burned[opp]))]
+    # the observer's own cards the opponent Burned are known to it (R14); face-down cards
+    # announced by name stay where they are (``shown``, R33)
+    burned = g.burned[opp]
+    places += [(burned, i) for i in range(len(burned)) if burned[i] // CARDS_PER_SEAT == opp]
+    shown = g.shown
     for s in (0, 1):
         souls = g.souls[opp][s]
-        places += [(souls, i) for i in range(len(souls)) if not g.up[souls[i]]]
-        places += [(g.shields[opp][s], i) for i in range(len(g.shields[opp][s]))]
+        places += [(souls, i) for i in range(len(souls)) if not g.up[souls[i]] and not shown[souls[i]]]
+        shields = g.shields[opp][s]
+        places += [(shields, i) for i in range(len(shields)) if not shown[shields[i]]]
     void = g.void[opp]
-    places += [(void, i) for i in range(len(void)) if g.facedown[void[i]]]
+    places += [(void, i) for i in range(len(void)) if g.facedown[void[i]] and not shown[void[i]]]
     if g.hidden_setup:
         places += [(g.field[opp], s) for s in (0, 1) if g.field[opp][s] != NO]
     return places
@@ -521,6 +537,13 @@ def resample_hidden(g: Table, seat: int, rng: np.random.Generator) -> None:
     places = hidden_places(g, seat)
     if places:
         opp = 1 - seat
+        # which cards in the opponent's hand took a Turn this Round (everyone saw them Return): the
+        # mark goes with the card type dealt there, not with the card that had it (R12)
+        rnd, turn_round = g.round, g.turn_round
+        acted: dict[int, int] = {}
+        for c in g.hand[opp]:
+            if turn_round[c] == rnd:
+                acted[g.ctype[c]] = acted.get(g.ctype[c], 0) + 1
         # sorted first: the sample depends only on what the seat knows, not the real order
         cards = sorted(zone[i] for zone, i in places)
         pool = [cards[k] for k in rng.permutation(len(cards))]
@@ -560,6 +583,12 @@ def resample_hidden(g: Table, seat: int, rng: np.random.Generator) -> None:
         for (zone, i), c, (bl, fr, fd) in zip(places, deal, flags):
             zone[i] = c
             g.blighted[c], g.frozen[c], g.facedown[c] = bl, fr, fd
+            if turn_round[c] == rnd:
+                turn_round[c] = 0
+        for c in g.hand[opp]:
+            if acted.get(ctype[c], 0):
+                acted[ctype[c]] -= 1
+                turn_round[c] = rnd
     own = g.deck[seat]
     n = len(own) - (1 if g.known_top[seat] != NO else 0)
     if n > 1:
@@ -586,10 +615,22 @@ def known_placements(g: Table, seat: int) -> list[tuple[Any, ...]]:
     if bound is not None:
         facts.append(("deck_within", opp, tuple(sorted(bound.items()))))
     facts += [("top", p, g.ctype[g.known_top[p]]) for p in (0, 1) if g.known_top[p] != NO]
+    # face-down cards announced by name (R33): ("at", zone, owner, slot, position, type)
+    shown, ctype = g.shown, g.ctype
+    for p in (0, 1):
+        for s in (0, 1):
+            for zone in ("souls", "shields"):
+                cards = getattr(g, zone)[p][s]
+                facts += [("at", zone, p, s, i, ctype[c]) for i, c in enumerate(cards) if shown[c] and not g.up[c]]
+        facts += [("at", "void", p, NO, i, ctype[c]) for i, c in enumerate(g.void[p]) if shown[c] and g.facedown[c]]
     return facts
 
 
 def placement_holds(g: Table, fact: tuple[Any, ...]) -> bool:
+    if fact[0] == "at":
+        _, zone, p, s, i, t = fact
+        cards = g.void[p] if zone == "void" else getattr(g, zone)[p][s]
+        return i < len(cards) and g.ctype[cards[i]] == t
     if fact[0] == "top":
         _, p, t = fact
         return bool(g.deck[p]) and g.ctype[g.deck[p][-1]] == t

@@ -19,7 +19,7 @@ from yokai_envs.yokaizo.actions import (
 )
 from yokai_envs.yokaizo.cards import Card, Op
 from yokai_envs.yokaizo.knowledge import forget_one, lose
-from yokai_envs.yokaizo.state import NO, VOID_SLOTS, EffectZone, Event, PickVerb, Table
+from yokai_envs.yokaizo.state import CARDS_PER_SEAT, NO, VOID_SLOTS, EffectZone, Event, PickVerb, Table
 
 if TYPE_CHECKING:
     from yokai_envs.yokaizo.effects import Pick
@@ -96,7 +96,18 @@ def opt_burn_void(g: Table, pk: Pick, m: list[int]) -> bool:
 def opt_unburn(g: Table, pk: Pick, m: list[int]) -> bool:
     if pk.params["to"] == "void" and len(g.void[pk.seat]) >= VOID_SLOTS:
         return False
-    return _types_in(g, g.burned[pk.seat], m)
+    p = pk.seat
+    # only your own cards: an enemy card Burned into your Grave never joins your hand or Void (R14)
+    return _types_in(g, [c for c in g.burned[p] if c // CARDS_PER_SEAT == p], m)
+
+
+def _take_own_burned(g: Table, p: int, ctype: int) -> int:
+    burned = g.burned[p]
+    for i in range(len(burned) - 1, -1, -1):
+        c = burned[i]
+        if g.ctype[c] == ctype and c // CARDS_PER_SEAT == p:
+            return burned.pop(i)
+    raise AssertionError(f"no own Burned card of type {ctype}")
 
 
 def _soul_slots(g: Table, m: list[int], p: int, s: int, test: Callable[[int], bool]) -> bool:
@@ -281,6 +292,7 @@ def app_shield(g: Table, pk: Pick, a: int) -> None:
         if c == NO:
             break
         g.shields[p][s].append(c)
+        g.shown[c] = 1 if g.top_was_known else 0  # a known top card stays public face-down (R33)
         if g.top_was_known:
             g.see(None, Event.SHIELDED, p, s, g.ctype[c])
         else:
@@ -297,12 +309,12 @@ def app_burn_void(g: Table, pk: Pick, a: int) -> None:
     p, i = _void(pk, a)
     pk.left -= 1
     c = g.void[p].pop(i)
-    g.burn_card(c, seen=not g.facedown[c], by=pk.seat)
+    g.burn_card(c, seen=not g.facedown[c] or bool(g.shown[c]), by=pk.seat)
 
 
 def app_unburn(g: Table, pk: Pick, a: int) -> None:
     pk.left -= 1
-    c = g.take_from(g.burned[pk.seat], a - A_CARD)
+    c = _take_own_burned(g, pk.seat, a - A_CARD)
     if pk.params["to"] == "void":
         lose(g.pub_burned[pk.seat], g.ctype[c])
         g.to_void(pk.seat, c)
@@ -329,7 +341,10 @@ def app_uproot(g: Table, pk: Pick, a: int) -> None:
     pk.left -= 1
     c = g.souls[p][pk.target].pop(a - A_SOUL)
     to = pk.params["to"]
-    if to == "hand":
+    if to == "hand" and g.shown[c]:  # everyone knows which card it is
+        g.shown[c] = 0
+        g.to_hand(p, c)
+    elif to == "hand":
         g.hand[p].append(c)
     elif to == "void":
         g.to_void(p, c)
@@ -391,10 +406,10 @@ def app_swap(g: Table, pk: Pick, a: int) -> None:
     pk.stage = 0
     i = pk.target
     out = g.void[p][i]
-    incoming = g.take_from(g.hand[p], a - A_CARD)
+    incoming = g.take_from_hand(p, a - A_CARD, to_field=False)
     g.hand_out(p, incoming, public=True)
-    token = g.facedown[out]
-    g.frozen[out] = g.facedown[out] = 0
+    token = g.facedown[out] and not g.shown[out]
+    g.frozen[out] = g.facedown[out] = g.shown[out] = 0
     if token:  # a Token goes back to hand unseen by the other seat
         g.hand[p].append(out)
     else:

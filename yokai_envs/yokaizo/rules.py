@@ -81,7 +81,7 @@ class SetupPick(Task):
 
     def choose(self, g: Table, a: int) -> None:
         g.stack.pop()
-        c = g.take_from(g.hand[self.seat], a - A_CARD)
+        c = g.take_from_hand(self.seat, a - A_CARD, to_field=True)
         g.hand_out(self.seat, c, public=False)
         g.enter_field(self.seat, self.slot, c)
 
@@ -125,7 +125,6 @@ class NextTurn(Task):
                 g.end_cause = EndCause.NO_TURNS
                 return None
             g.round += 1
-            g.acted_in_hand = [{}, {}]
             g.see(None, EV_ROUND, g.round)
             g.tier = BIG_TIER
             g.round_stage = RS_TURNS
@@ -285,7 +284,7 @@ class Replace(Task):
         if a == A_TOPDECK:
             y = g.take_top(p, public=True)
         else:
-            y = g.take_from(g.hand[p], a - A_CARD)
+            y = g.take_from_hand(p, a - A_CARD, to_field=True)
             g.hand_out(p, y, public=True)
         g.enter_field(p, self.slot, y)
         if g._seen is not None:  # (asked first on the per-step paths: a call to see costs more)
@@ -398,7 +397,7 @@ class VoidPlay(Task):
             g.stack.pop()
             return
         self.left -= 1
-        c = g.take_from(g.hand[p], a - A_CARD)
+        c = g.take_from_hand(p, a - A_CARD, to_field=False)
         g.hand_out(p, c, public=True)
         g.to_void(p, c)
         ops = g.cards[g.ctype[c]].void.get("on_entry")

@@ -51,7 +51,7 @@ class Event(IntEnum):
     TOKEN = FIRST_GAME_EVENT + 14  # (seat, card): a top card goes face-down to the Void
     SHIELDED = FIRST_GAME_EVENT + 15  # (seat, slot, card): a top card becomes a face-down Shield
     ATTACHED = FIRST_GAME_EVENT + 16  # (seat, slot, card): a top card is Exiled face up and Attached
-    BURNED = FIRST_GAME_EVENT + 17  # (seat, card): a card goes face-down to its owner's Grave
+    BURNED = FIRST_GAME_EVENT + 17  # (seat, card): a card goes face-down to the Grave of the seat that Burned it
     TO_VOID = FIRST_GAME_EVENT + 18  # (seat, card): a card enters the Void face up
     TO_HAND = FIRST_GAME_EVENT + 19  # (seat, card): a card everyone saw goes to its owner's hand
 
@@ -62,13 +62,12 @@ EVENT_ARGS: Final = 4
 
 class EndCause(StrEnum):
     """Why a game ended, for ``outcome_facts``: the loser's Grave reached 13 Souls (``WIN_SOULS``)
-    with the card that just entered it (a Banished Yokai, a card the loser Burned from its own
-    deck, or a Void card the winner Burned), or no Yokai could take a Turn for a whole Round (a
-    draw, RULES_NOTES R23). The step cap is the Game's own (``is_truncated``)."""
+    with the card that just entered it (a Banished Yokai, or a card the loser Burned: a Burned
+    card goes to the burner's own Grave, R14), or no Yokai could take a Turn for a whole Round
+    (a draw, RULES_NOTES R23). The step cap is the Game's own (``is_truncated``)."""
 
     BANISH = "13 Grave Souls: a Banish"
     OWN_BURN = "13 Grave Souls: own Burn"
-    ENEMY_BURN = "13 Grave Souls: Burned by the enemy"
     NO_TURNS = "draw: a Round without Turns"
 
 
@@ -228,7 +227,10 @@ class Table:
         self.frozen = [0] * n      # Void card Frozen
         self.facedown = [0] * n    # face-down Void card (Token)
         self.slowed = [0] * n      # Field Yokai Slowed
-        self.turn_round = [0] * n  # Round of the Yokai's last Turn
+        self.turn_round = [0] * n  # Round of the Yokai's last Turn (kept wherever the card goes: R12)
+        # a face-down card (Soul, Shield, Token) everyone saw by name as it went face-down (a
+        # deck's known top card): public while it stays there (R33)
+        self.shown = [0] * n
         self.enter_round = [0] * n
         self.enter_tier = [0] * n
         self.known_top = [NO, NO]  # a deck's top card revealed by Spin (public until it moves)
@@ -247,9 +249,6 @@ class Table:
         self.round_stage = RS_START
         self.turns_this_round = 0
         self.counted: tuple[int, ...] = ()  # the Yokai counted at the current Speed tier
-        # per seat: names of Yokai that took their Turn this Round and Returned to hand; the next
-        # Yokai of that name to enter from hand this Round is that one (copies look alike, R12)
-        self.acted_in_hand: list[dict[int, int]] = [{}, {}]
         self.last_turn = NO        # seat that took the last Turn
         self.last_trigger = NO     # seat that last triggered an effect or took a Turn
         self.active: ActiveYokai | None = None
@@ -314,7 +313,8 @@ class Table:
         self.see(1 - owner, kind, owner, *head, self.unseen)
 
     def refill_deck(self, p: int) -> bool:
-        """An empty deck takes the shuffled Limbo as its new deck (ruling: when a card is needed)."""
+        """An empty deck takes the shuffled Limbo as its new deck: as soon as the deck empties, or
+        when a card is needed from a deck that emptied while the Limbo was empty (R3)."""
         if self.deck[p]:
             return True
         if not self.limbo[p]:
@@ -341,7 +341,8 @@ class Table:
         and whoever moves it says who sees it."""
         if not self.refill_deck(p):
             return NO
-        c = self.deck[p].pop()
+        deck = self.deck[p]
+        c = deck.pop()
         self.top_was_known = self.known_top[p] == c
         if self.top_was_known:
             self.known_top[p] = NO
@@ -353,6 +354,8 @@ class Table:
                 lose(bound, t)
         else:
             forget_one(self.pub_deck[p])
+        if not deck and self.limbo[p]:  # the deck just emptied: the Limbo is its new deck at once (R3)
+            self.refill_deck(p)
         return c
 
     def known_in_deck(self, p: int) -> dict[int, int]:
@@ -399,6 +402,24 @@ class Table:
         gain(self.pub_hand[p], self.ctype[c])
         self.see(None, EV_TO_HAND, p, self.ctype[c])
 
+    def take_from_hand(self, p: int, ctype: int, to_field: bool) -> int:
+        """Remove one card of type ``ctype`` from seat ``p``'s hand. Copies differ only in whether
+        they took a Turn this Round (R12): one entering the Field is a copy that has not, if any
+        (its owner would choose it); one going elsewhere is a copy that has, if any (keeping the
+        fresh one in hand)."""
+        hand, types, turn_round, rnd = self.hand[p], self.ctype, self.turn_round, self.round
+        fallback = NO
+        for i in range(len(hand) - 1, -1, -1):
+            c = hand[i]
+            if types[c] == ctype:
+                if (turn_round[c] == rnd) != to_field:
+                    return hand.pop(i)
+                if fallback == NO:
+                    fallback = i
+        if fallback == NO:
+            raise AssertionError(f"no card of type {ctype} in hand")
+        return hand.pop(fallback)
+
     def take_from(self, zone: list[int], ctype: int) -> int:
         """Remove one card of type ``ctype`` from ``zone`` (copies are interchangeable)."""
         types = self.ctype
@@ -409,7 +430,7 @@ class Table:
 
     def to_limbo(self, c: int) -> None:
         """Destroy: send a card to its owner's Limbo, clearing every rotation."""
-        self.up[c] = self.blighted[c] = self.frozen[c] = self.facedown[c] = 0
+        self.up[c] = self.blighted[c] = self.frozen[c] = self.facedown[c] = self.shown[c] = 0
         p = c // CARDS_PER_SEAT
         self.limbo[p].append(c)
         if self._seen is not None:
@@ -420,6 +441,7 @@ class Table:
         unless everyone ``seen`` it as the known top card)."""
         self.up[c] = self.blighted[c] = self.frozen[c] = 0
         self.facedown[c] = 1 if face_down else 0
+        self.shown[c] = 1 if face_down and seen else 0
         self.void[p].append(c)
         if face_down and not seen:
             self.see_card(EV_TOKEN, p, c)
@@ -429,30 +451,25 @@ class Table:
             self.see(None, EV_TO_VOID, p, self.ctype[c])
 
     def burn_card(self, c: int, seen: bool, by: int) -> None:
-        """Burn: the card goes face-down to its owner's Grave (1 Soul there); ``seen``: everyone
-        saw which card it was; ``by``: the seat whose effect Burned it."""
-        self.up[c] = self.blighted[c] = self.frozen[c] = self.facedown[c] = 0
-        p = c // CARDS_PER_SEAT
-        self.burned[p].append(c)
-        if seen:
-            gain(self.pub_burned[p], self.ctype[c])
-            self.see(None, EV_BURNED, p, self.ctype[c])
+        """Burn: the card goes face-down to the Grave of the seat ``by`` whose effect Burned it,
+        1 Soul there (R14); ``seen``: everyone saw which card it was. An enemy card Burned into
+        your Grave is known to both: its owner knew it, and you may look at your face-down cards
+        (``pub_burned`` counts only the Grave owner's own cards, the hidden ones)."""
+        self.up[c] = self.blighted[c] = self.frozen[c] = self.facedown[c] = self.shown[c] = 0
+        self.burned[by].append(c)
+        if c // CARDS_PER_SEAT != by:
+            self.see(None, EV_BURNED, by, self.ctype[c])
+        elif seen:
+            gain(self.pub_burned[by], self.ctype[c])
+            self.see(None, EV_BURNED, by, self.ctype[c])
         else:
-            self.see_card(EV_BURNED, p, c)
-        self.check_win(EndCause.OWN_BURN if by == p else EndCause.ENEMY_BURN)
+            self.see_card(EV_BURNED, by, c)
+        self.check_win(EndCause.OWN_BURN)
 
     def enter_field(self, p: int, s: int, c: int) -> None:
         self.field[p][s] = c
-        self.slowed[c] = 0
-        # one Turn per Yokai per Round (R12): a Yokai that acted, Returned and comes back is known
-        # by its name (copies look alike), so the entering card takes that Yokai's record
-        acted = self.acted_in_hand[p]
-        t = self.ctype[c]
-        if acted.get(t, 0) and self.round_stage == RS_TURNS:
-            lose(acted, t)
-            self.turn_round[c] = self.round
-        else:
-            self.turn_round[c] = 0
+        self.slowed[c] = self.shown[c] = 0
+        # turn_round stays with the card: one that took its Turn this Round takes no other (R12)
         self.enter_round[c] = self.round
         self.enter_tier[c] = self.tier if self.round_stage == RS_TURNS else BIG_TIER
 

@@ -11,7 +11,7 @@ from yokai_envs.yokaizo.cards import ELEMENTS
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.effects import Pick
 from yokai_envs.yokaizo.rules import SetupPick
-from yokai_envs.yokaizo.state import NO, Event, PickVerb
+from yokai_envs.yokaizo.state import CARDS_PER_SEAT, NO, Event, PickVerb
 
 if TYPE_CHECKING:
     from yokai_envs.yokaizo.game import YokaizoGame
@@ -38,13 +38,13 @@ def seat_text(g: YokaizoGame, p: int, viewer: int | None) -> list[str]:
             lines.append(f"  Field {s}: (face-down)")
             continue
         souls = " ".join(
-            (card_text(g, c) if (g.up[c] or see) else "??") + ("^" if g.up[c] else "v")
+            (card_text(g, c) if (g.up[c] or g.shown[c] or see) else "??") + ("^" if g.up[c] else "v")
             + ("B" if g.blighted[c] else "") for c in g.souls[p][s])
         relics = ", ".join(card_text(g, c) for c in g.relics[p][s])
         lines.append(f"  Field {s}: {card_text(g, y)} speed {g.field_speed(p, s)}"
                      f"{' SLOWED' if g.slowed[y] else ''} | souls [{souls}] "
                      f"shields {len(g.shields[p][s])} attached [{relics}]")
-    void = ", ".join(("??" if (g.facedown[c] and not see) else card_text(g, c))
+    void = ", ".join(("??" if (g.facedown[c] and not g.shown[c] and not see) else card_text(g, c))
                      + ("(frozen)" if g.frozen[c] else "") + ("(token)" if g.facedown[c] else "")
                      for c in g.void[p])
     lines.append(f"  Void: {void}")
@@ -162,11 +162,17 @@ def _zone(name: str, g: YokaizoGame, cards: list[int], visible: Callable[[int], 
 def table_view(g: YokaizoGame, seat: int | None) -> dict[str, Any]:
     """Each seat's zones; face-down cards (hand, deck, face-down Souls, Shields, Tokens, Burned) show
     only as a count to the other seat; the omniscient view (``seat`` None) shows everything."""
-    def face_up(c: int) -> bool:
-        return bool(g.up[c])
+    def face_up(c: int) -> bool:  # or announced by name as it went face-down (R33)
+        return bool(g.up[c] or g.shown[c])
 
     def not_token(c: int) -> bool:
-        return not g.facedown[c]
+        return not g.facedown[c] or bool(g.shown[c])
+
+    def shown(c: int) -> bool:
+        return bool(g.shown[c])
+
+    def not_owned_by(p: int) -> Callable[[int], bool]:
+        return lambda c: c // CARDS_PER_SEAT != p
 
     seats = []
     for p in (0, 1):
@@ -186,14 +192,15 @@ def table_view(g: YokaizoGame, seat: int | None) -> dict[str, Any]:
             zones.append(_zone(f"souls of field {s}", g, g.souls[p][s], None if sees else face_up,
                                lambda c: ("face up" if g.up[c] else "face down")
                                + (", Blighted" if g.blighted[c] else "")))
-            zones.append(_zone(f"shields of field {s}", g, g.shields[p][s], private))
+            zones.append(_zone(f"shields of field {s}", g, g.shields[p][s], None if sees else shown))
             zones.append(_zone(f"attached to field {s}", g, g.relics[p][s], None))
         zones.append(_zone("void", g, g.void[p], None if sees else not_token,
                            lambda c: ", ".join(w for w, f in (("Token", g.facedown[c]), ("Frozen", g.frozen[c])) if f)))
         zones.append(_zone("hand", g, g.hand[p], private))
         zones.append(_zone("limbo", g, g.limbo[p], None))
         zones.append(_zone("grave", g, g.grave[p], None))
-        zones.append(_zone("burned", g, g.burned[p], private))
+        # the viewer's own cards Burned into this Grave are known to it (R14)
+        zones.append(_zone("burned", g, g.burned[p], None if sees else not_owned_by(p)))
         if not sees:
             for label, known in (("hand, known cards", g.pub_hand[p]), ("deck, known cards", g.pub_deck[p]),
                                  ("burned, known cards", g.pub_burned[p])):

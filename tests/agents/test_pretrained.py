@@ -117,3 +117,25 @@ def test_evaluate_and_play_take_the_pretrained_spec(shipped, tmp_path, capsys):
     assert yokai_main(["evaluate", "--game", YONKAI, "--env-kwargs", '{"num_players": 4}', "--agents",
                        "pretrained,random", "--games", "1", "--no-progress"]) == 2
     assert "no pretrained model for yonkai_no_yokai_v1" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_yonkai_4p_models_headline_holds_on_fresh_deals():
+    """The card's network-alone win rate against three heuristics, measured again on deals the card
+    never saw: the two estimates differ by less than three standard errors of their difference."""
+    from yokai_envs.training.evaluate import evaluate_vector
+
+    try:
+        card = pretrained.find(YONKAI, {"num_players": 4})
+    except pretrained.PretrainedError:
+        pytest.skip("no Yonkai 4p model is shipped")
+    headline = next(row for row in card.data["evaluation"] if row["agent"] == "pretrained")
+    games = 2000
+    fresh = evaluate_vector(str(card.path), YONKAI, {"num_players": 4}, ["heuristic"], games, seed=20261205)
+    rate = fresh["heuristic"]["win_rate"]
+
+    def variance(p, n):
+        return max(p * (1 - p), 0.01) / n
+
+    spread = 3 * (variance(headline["win_rate"], headline["games"]) + variance(rate, games)) ** 0.5
+    assert abs(rate - headline["win_rate"]) < spread, (rate, headline)

@@ -88,7 +88,7 @@ def test_a_model_of_another_version_of_the_game_is_not_used(shipped):
     (shipped / "yonkai_3p.json").write_text(json.dumps({**card, "env_id": "yonkai_no_yokai_v0"}))
     with pytest.raises(ValueError, match="yonkai_3p were trained for another version of this game"):
         agents.make("pretrained", YONKAI, {"num_players": 3})
-    with pytest.raises(ValueError, match="no pretrained model for yonkai_no_yokai_v0: .*retired"):
+    with pytest.raises(ValueError, match=r"no pretrained model for yonkai_no_yokai_v0: .*retired"):
         pretrained.find("yonkai_no_yokai_v0", {"num_players": 3})
 
 

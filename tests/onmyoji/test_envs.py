@@ -226,3 +226,21 @@ def test_parallel_max_cycles_counts_parallel_steps():
     for bad in (0, -1, True, 2.5):
         with pytest.raises(ConfigError, match="max_cycles"):
             parallel_env(mode="duel", max_cycles=bad)
+
+
+def test_parallel_step_cap_between_the_two_face_down_cards_commits_nothing():
+    """A ``max_steps`` cap that leaves room for only one of the two face-down cards truncates the
+    parallel step before either card is played (no half-played joint action, no error)."""
+    probe = parallel_env(mode="duel")
+    _to_face_down_step(probe)
+    cap = probe.game.steps + 1  # room for the first face-down card only
+    env = parallel_env(mode="duel", max_steps=cap)
+    _to_face_down_step(env)
+    game = env.game
+    assert game.steps == cap - 1 and len(game.order) == 2
+    before = (game.steps, game.state_tensor().tobytes(), [p.played for p in game.players])
+    first, second = (f"player_{s}" for s in game.order)
+    obs, rewards, terms, truncs, _ = env.step({first: act.PLAY, second: act.PLAY + 1})
+    assert (game.steps, game.state_tensor().tobytes(), [p.played for p in game.players]) == before
+    assert all(truncs.values()) and not any(terms.values()) and rewards == dict.fromkeys(obs, 0.0)
+    assert env.agents == [] and all(o["action_mask"].sum() == 1 and o["action_mask"][act.WAIT] for o in obs.values())

@@ -10,7 +10,8 @@ README), and ``max_cycles=K``: in the AEC env no seat makes more than K decision
 env, PettingZoo's meaning: the game is truncated after K parallel steps.
 
 A Parallel step is atomic: every action of the joint action is checked before any is applied, and
-a rejected joint action changes nothing. With ``illegal_action="penalize"`` (the default, as in
+a rejected joint action changes nothing; a ``max_steps`` cap that leaves room for only one of the
+two face-down cards truncates the game before either is played. With ``illegal_action="penalize"`` (the default, as in
 PettingZoo's classic games) an action outside its seat's mask (a real action from a waiting seat
 too) ends the game at once: each offender gets -1, every other agent 0, the offenders' infos say
 ``illegal_action``, with PettingZoo's illegal-move warning. With ``"raise"`` it raises
@@ -212,8 +213,12 @@ class OnmyojiParallelEnv(ParallelEnv):
                 raise next(iter(bad.values()))
             EnvLogger.warn_on_illegal_move()
             return self._end_for_illegal_actions(bad)
-        for seat in deciders:
-            g.step(int(actions[self.possible_agents[seat]]))
+        # The face-down step is two game steps: when the step cap leaves room for only the first,
+        # the game is truncated before either card is played, so no joint action is half applied.
+        capped = g.steps + len(deciders) > g.max_steps
+        if not capped:
+            for seat in deciders:
+                g.step(int(actions[self.possible_agents[seat]]))
         self.cycles += 1
         returns = g.returns()
         delta = returns - self._last
@@ -221,8 +226,8 @@ class OnmyojiParallelEnv(ParallelEnv):
         agents = self.agents
         rewards = {a: float(delta[i]) for i, a in enumerate(self.possible_agents) if a in agents}
         terminated = g.is_terminal
-        truncated = g.is_truncated or (not terminated and self.max_cycles is not None
-                                       and self.cycles >= self.max_cycles)
+        truncated = g.is_truncated or capped or (not terminated and self.max_cycles is not None
+                                                 and self.cycles >= self.max_cycles)
         terms = dict.fromkeys(agents, terminated)
         truncs = dict.fromkeys(agents, truncated)
         if truncated:

@@ -14,13 +14,13 @@ import pytest
 from agents.arena.balance import compare_levels, run_balance
 from agents.arena.match import run_match
 
-ENV = "onmyoji_v3"
+ENV = "onmyoji_v4"
 
 pytestmark = pytest.mark.soak
 
 
 def test_duel_characters_and_first_mover_of_the_final():
-    """yokai balance --game onmyoji_v3 --env-kwargs '{"mode": "duel"}' --agents heuristic --games 170 --seed 0"""
+    """yokai balance --game onmyoji_v4 --env-kwargs '{"mode": "duel"}' --agents heuristic --games 170 --seed 0"""
     result = run_balance(ENV, "heuristic", games=170, seed=0, env_options={"mode": "duel"})
     rates = {row["choice"]: row["win_rate"] for row in result.field_rows}
     assert all(0.42 <= rate <= 0.58 for rate in rates.values()), rates
@@ -29,7 +29,7 @@ def test_duel_characters_and_first_mover_of_the_final():
 
 
 def test_holding_back_buys_no_edge():
-    """yokai evaluate --game onmyoji_v3 --env-kwargs '{"mode": "duel"}'
+    """yokai evaluate --game onmyoji_v4 --env-kwargs '{"mode": "duel"}'
     --agents H=heuristic,HB=heuristic:hold_back=true --games 2000 --seed 0"""
     match = run_match(ENV, ["H=heuristic", "HB=heuristic:hold_back=true"], games=2000, seed=0,
                       env_options={"mode": "duel"})
@@ -40,7 +40,7 @@ def test_holding_back_buys_no_edge():
 
 
 def test_solo_curve_can_be_climbed():
-    """yokai balance --game onmyoji_v3 --env-kwargs '{"mode": "solo"}' --agents heuristic --games 400 --seed 0"""
+    """yokai balance --game onmyoji_v4 --env-kwargs '{"mode": "solo"}' --agents heuristic --games 400 --seed 0"""
     result = run_balance(ENV, "heuristic", games=400, seed=0, env_options={"mode": "solo"})
     rates = [row["win_rate"] for row in sorted(result.rows, key=lambda row: int(row["choice"]))]
     assert len(rates) == 10
@@ -49,7 +49,7 @@ def test_solo_curve_can_be_climbed():
     assert 0.02 <= rates[-1] <= 0.15, rates
 
 
-COOP_COMMAND = ("yokai balance --game onmyoji_v3 --env-kwargs '{\"mode\": \"coop\"}' "
+COOP_COMMAND = ("yokai balance --game onmyoji_v4 --env-kwargs '{\"mode\": \"coop\"}' "
                 "--agents heuristic,heuristic:selfish=true --games 200 --seed 0")
 
 

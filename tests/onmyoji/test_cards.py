@@ -126,7 +126,8 @@ def test_equip_edge_numbers_and_effect(name, edge, card):
     g.step(card)
     g.step(G if card != G else A)
     while g.current_player != 0:
-        g.step(act.DONE)
+        if act.DONE in legal(g):
+            g.step(act.DONE)
     g.players[0].hand[2 if card != S else 0] = False
     g.players[0].used[2 if card != S else 0] = True
     before = _snapshot(g)
@@ -239,6 +240,11 @@ def test_shikigami_in_the_duel_final_uses_its_duel_text_on_the_other_onmyoji(nam
     me, other = g.players
     before = (me.hp, me.shield, me.atk_up, me.spl_up, me.act_first, other.hp, other.weak)
     g.step(use)
+    if sk.timing == "start_of_turn":  # R28: what it does to the other Onmyoji lands at the reveal
+        if act.DONE in legal(g):
+            g.step(act.DONE)
+        g.step(A)
+        g.step(S)
     hp, shield, atk_up, spl_up, act_first, other_hp, other_weak = before
     def_left = 1
     for verb, n in ability.effects:
@@ -326,7 +332,7 @@ def _heal_or_shield_abilities():
 
 
 def test_every_partner_able_heal_and_shield_aims_at_an_ally():
-    """onmyoji_v3 (issue 21, Co-op helping): Tanuki's Shikigami shield and the Guard-edge heals of
+    """onmyoji_v4 (issue 21, Co-op helping): Tanuki's Shikigami shield and the Guard-edge heals of
     Tanuki, Yuki-onna and Umibozu aim at an ally, so in Co-op they can reach the partner;
     only Nure-onna's refresh-and-heal stays on its user (it refreshes the user's own hand)."""
     own = [(name, where) for name, where, a in _heal_or_shield_abilities() if a.target != AbilityTarget.ALLY]
@@ -342,6 +348,6 @@ def test_every_partner_able_heal_and_shield_aims_at_an_ally():
 
 
 def test_boss_actions_in_order():
-    """onmyoji_v3: the Boss's fifth action hits the first player alone (it hit both in v1)."""
+    """onmyoji_v4: the Boss's fifth action hits the first player alone (it hit both in v1)."""
     assert [(a.damage, a.target.value if a.target else None) for a in POOL.boss.actions] == [
         (2, "first"), (3, "second"), (0, None), (2, "both"), (3, "first")]

@@ -41,7 +41,7 @@ def test_characters_option_and_solo_takes_one_name():
 
 
 def test_solo_is_a_one_agent_aec_game():
-    env = yokai_envs.make("onmyoji_v3", mode="solo")
+    env = yokai_envs.make("onmyoji_v4", mode="solo")
     env.reset(seed=1)
     assert env.possible_agents == ["player_0"]
     rng = np.random.default_rng(0)
@@ -108,7 +108,7 @@ def test_solo_single_agent_gym_env_passes_sb3_check():
     make_gym = getattr(yokai_envs, "make_gym", None)
     if make_gym is None:
         pytest.skip("yokai_envs.make_gym not available")
-    env = make_gym("onmyoji_v3", mode="solo")
+    env = make_gym("onmyoji_v4", mode="solo")
     check_env(env)
     env.reset(seed=0)
     assert env.action_masks().shape == (act.NUM_ACTIONS,)
@@ -182,19 +182,19 @@ def test_parallel_penalize_passes_the_api_test():
 
 
 def test_retired_v0_is_refused():
-    with pytest.raises(ValueError, match=r"retired.*onmyoji_v3"):
+    with pytest.raises(ValueError, match=r"retired.*onmyoji_v4"):
         yokai_envs.make("onmyoji_v0", mode="duel")
 
 
 def test_retired_v1_is_refused_naming_issue_21():
     with pytest.raises(ValueError, match=r"'onmyoji_v1' was retired: the Duel Final's first player.*issue 21.*"
-                                         r"use 'onmyoji_v3'"):
+                                         r"use 'onmyoji_v4'"):
         yokai_envs.make("onmyoji_v1", mode="duel")
 
 
 def test_retired_v2_is_refused_naming_the_coop_rulings():
     with pytest.raises(ValueError, match=r"'onmyoji_v2' was retired: in the Co-op Boss battle.*R32.*R33.*"
-                                         r"use 'onmyoji_v3'"):
+                                         r"use 'onmyoji_v4'"):
         yokai_envs.make("onmyoji_v2", mode="coop")
 
 

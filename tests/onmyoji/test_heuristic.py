@@ -212,7 +212,7 @@ def test_hold_back_plays_as_the_default_elsewhere():
 #: heuristic as it was before it had options (main at 9953a65): the options must leave its
 #: decisions as they were. A rules or card change moves the games and so this digest: re-record
 #: it then, after checking the heuristic module's own diff changes no decision. Re-recorded on
-#: onmyoji_v3 (R32/R33 change the Co-op Boss battle; the heuristic reads the Boss's HP against its
+#: onmyoji_v4 (R32/R33 change the Co-op Boss battle; the heuristic reads the Boss's HP against its
 #: starting HP, which is the card's HP everywhere but the Co-op Boss).
 DEFAULT_GAMES_DIGEST = "75614824aa7292f243b696a3f0130dee7ab2ffbbf95a57f9f96fea035d383bd7"
 
@@ -225,7 +225,7 @@ def test_options_leave_the_default_decisions_unchanged():
     digest = hashlib.sha256()
     for mode, difficulty in (("duel", 1), ("solo", 5), ("coop", 5), ("coop", 9), ("solo", 9)):
         for seed in range(20):
-            g = make_game("onmyoji_v3", mode=mode, difficulty=difficulty)
+            g = make_game("onmyoji_v4", mode=mode, difficulty=difficulty, variant="balanced")
             g.reset(seed)
             bots = [HeuristicAgent(100 * seed + s, selfish=False, hold_back=False) for s in range(g.num_players)]
             while not g.is_over:

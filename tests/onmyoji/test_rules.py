@@ -453,7 +453,7 @@ def test_solo_heal_before_boss_and_lone_plus_one():
     rules.next_battle(g)
     assert g.boss_battle and g.players[0].hp == 15
     g10 = new_game("solo", characters="Doman", difficulty=10)
-    # Every level heals before the Boss since onmyoji_v3 (R31 moved the difficulty into the nights).
+    # Every level heals before the Boss since onmyoji_v4 (R31 moved the difficulty into the nights).
     g10.solo_level = dataclasses.replace(g10.solo_level, heal_before_boss=False)
     g10.players[0].hp = 3
     g10.night, g10.battle = 3, 2

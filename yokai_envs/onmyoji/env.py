@@ -1,4 +1,4 @@
-"""PettingZoo envs of Onmyoji: three nights (``onmyoji_v3``).
+"""PettingZoo envs of Onmyoji: three nights (``onmyoji_v4``).
 
 ``env(mode=..., difficulty=..., characters=...)`` is the AEC env (agents ``player_0`` and, in Duel
 and Co-op, ``player_1``; Solo is a 1-agent AEC game). ``parallel_env(...)`` is the Parallel API
@@ -48,7 +48,7 @@ __doc__ = f"{__doc__}\n{_observation.__doc__}\n{act.__doc__}\n{difficulty_tables
 
 class raw_env(YokaiAECEnv):
     game_class = OnmyojiGame
-    metadata = {"name": "onmyoji_v3", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = {"name": "onmyoji_v4", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
 
 def env(**options: Any):
@@ -58,7 +58,7 @@ def env(**options: Any):
 class OnmyojiParallelEnv(ParallelEnv):
     """Every live seat acts each step; the simultaneous face-down choice is one parallel step."""
 
-    metadata = {"name": "onmyoji_parallel_v3", "render_modes": ["ansi", "human"]}
+    metadata = {"name": "onmyoji_parallel_v4", "render_modes": ["ansi", "human"]}
 
     def __init__(self, **options: Any) -> None:
         env_opts, game_opts = split_options(OnmyojiGame, options)

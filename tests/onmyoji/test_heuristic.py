@@ -232,3 +232,30 @@ def test_options_leave_the_default_decisions_unchanged():
                 g.step(bots[g.current_player].act(None, g.legal_action_mask(), g))
             digest.update(str(g.action_history).encode())
     assert digest.hexdigest() == DEFAULT_GAMES_DIGEST
+
+
+def test_guards_against_start_of_turn_damage_held_for_the_reveal_in_the_duel_final():
+    """Book R28: Guard this turn stops the other's Start-of-turn damage, which lands at the reveal."""
+    g = new_game("duel", characters=("Doman", "Seimei"))
+    give(g, 0, "Yuki-onna", 0)  # Start of turn, Duel: pierce 2
+    g.final_duel = True
+    g.first_seat = 0
+    rules.start_battle(g, [None, None])
+    rules.advance(g)
+    g.players[1].hp = 6  # Doman's card alone would deal at most 2: not worth a Guard, with the held 2 it is
+    g.players[1].equip_stats = g.players[1].equip_stats._replace(defense=2)
+    g.step(act.DONE)  # Yuki-onna not used
+    g.step(A)
+    assert g.current_player == 1 and _act(HeuristicAgent(1), g) != G
+    g = new_game("duel", characters=("Doman", "Seimei"))
+    give(g, 0, "Yuki-onna", 0)
+    g.final_duel = True
+    g.first_seat = 0
+    rules.start_battle(g, [None, None])
+    rules.advance(g)
+    g.players[1].hp = 6
+    g.players[1].equip_stats = g.players[1].equip_stats._replace(defense=2)
+    g.step(act.USE_SHIKIGAMI + Y["Yuki-onna"])
+    g.step(A)
+    assert g.current_player == 1 and g.players[1].incoming
+    assert _act(HeuristicAgent(1), g) == G

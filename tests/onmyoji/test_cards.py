@@ -6,6 +6,8 @@ independently of ``effects.py``; the ability is driven through the real menus an
 
 from __future__ import annotations
 
+import itertools
+
 import copy
 
 import pytest
@@ -147,7 +149,7 @@ def test_shipped_pool_is_complete():
     assert {c.name: c.evolve_at for c in POOL.characters}["Seimei"] == 3
     assert {c.name: c.evolve_at for c in POOL.characters}["Kuzunoha"] == 3
     assert all(c.evolve_at == 5 for c in POOL.characters if c.name not in ("Seimei", "Kuzunoha"))
-    assert set(POOL.coop) == set(POOL.solo) == set(range(1, 11))
+    assert set(POOL.coop) == set(POOL.solo) == set(POOL.coop_balanced) == set(POOL.solo_balanced) == set(range(1, 11))
 
 
 @pytest.mark.parametrize(("mutate", "message"), [
@@ -164,9 +166,14 @@ def test_shipped_pool_is_complete():
     (lambda d: d["characters"].pop("Doman"), "expected 4 Characters"),
     (lambda d: d["yokai"]["Kappa"].__setitem__("lv", 2), "expected 6 Yokai of Lv1"),
     (lambda d: d["solo_difficulty"][3].__setitem__("take", ["everyone"]), "solo_difficulty.3.take"),
-    (lambda d: d["solo_difficulty"][7].__setitem__("night_plus", [1, 0]), "night_plus: expected a list of 3"),
-    (lambda d: d["solo_difficulty"][7].__setitem__("night_plus", [1, 0, 4]), "solo_difficulty.7.night_plus[2]"),
-    (lambda d: d["solo_difficulty"][7].pop("night_plus"), "solo_difficulty.7"),
+    (lambda d: d["solo_difficulty_balanced"][7].__setitem__("night_plus", [1, 0]), "night_plus: expected a list of 3"),
+    (lambda d: d["solo_difficulty_balanced"][7].__setitem__("night_plus", [1, 0, 4]),
+     "solo_difficulty_balanced.7.night_plus[2]"),
+    (lambda d: d["solo_difficulty_balanced"][7].pop("night_plus"), "solo_difficulty_balanced.7"),
+    (lambda d: d["solo_difficulty"][7].__setitem__("night_plus", [1, 0, 0]),
+     "solo_difficulty.7.night_plus: not a column of the book's table"),
+    (lambda d: d["coop_difficulty"][7].__setitem__("boss_hp_plus", 4),
+     "coop_difficulty.7.boss_hp_plus: not a column of the book's table"),
     (lambda d: d["coop_difficulty"].pop(7), "coop_difficulty: missing field(s) 7"),
     (lambda d: d["yokai"]["Kodama"]["shikigami"].__setitem__("effects", [{"act_first": 1}]), "act_first works only"),
 ])
@@ -180,14 +187,15 @@ def test_bad_card_data_names_card_and_field(mutate, message):
 
 def test_difficulty_tables_are_monotone():
     """Each modifier only gets harder as the level rises (Co-op and Solo)."""
-    for lv in range(1, 10):
-        a, b = POOL.coop[lv], POOL.coop[lv + 1]
+    for lv, (coop, solo) in itertools.product(range(1, 10), ((POOL.coop, POOL.solo),
+                                                              (POOL.coop_balanced, POOL.solo_balanced))):
+        a, b = coop[lv], coop[lv + 1]
         boss_a = 2 * a.boss_boost + a.boss_plus + a.enemy_plus_one
         boss_b = 2 * b.boss_boost + b.boss_plus + b.enemy_plus_one
         assert boss_b >= boss_a and b.lone_plus_one >= a.lone_plus_one and b.enemy_plus_one >= a.enemy_plus_one
         assert b.boss_hp_plus >= a.boss_hp_plus
         assert b != a
-        s, t = POOL.solo[lv], POOL.solo[lv + 1]
+        s, t = solo[lv], solo[lv + 1]
         assert t.character_plus <= s.character_plus and t.starting_shikigami_lv <= s.starting_shikigami_lv
         assert t.take >= s.take and t.heal_before_boss <= s.heal_before_boss
         assert t.lone_plus_one >= s.lone_plus_one and t.boss_plus >= s.boss_plus
@@ -314,11 +322,11 @@ NIGHT_FIELDS = ("character_plus", "starting_shikigami_lv", "take", "lone_plus_on
 
 
 def test_solo_levels_differ_in_their_nights():
-    """Issue 21: every Solo level is harder than the one below in its nights, not only in the Boss
-    battle (the fields that act before the Boss: starting HP and Shikigami, actions taken, +1 lone
-    Yokai, Night N damage +K, R31)."""
+    """Variant "balanced": every Solo level is harder than the one below in its nights, not only in
+    the Boss battle (the fields that act before the Boss: starting HP and Shikigami, actions taken,
+    +1 lone Yokai, Night N damage +K, R31). The book's table has no Night N column."""
     for lv in range(1, 10):
-        below, above = POOL.solo[lv], POOL.solo[lv + 1]
+        below, above = POOL.solo_balanced[lv], POOL.solo_balanced[lv + 1]
         assert [getattr(below, f) for f in NIGHT_FIELDS] != [getattr(above, f) for f in NIGHT_FIELDS], (lv, lv + 1)
         assert all(a >= b for a, b in zip(above.night_plus, below.night_plus)), (lv, lv + 1)
 

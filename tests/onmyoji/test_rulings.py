@@ -335,7 +335,8 @@ def test_R25_guard_is_not_redirected():
 
 
 def test_R26_solo_boss_plus():
-    assert [POOL.solo[lv].boss_plus for lv in range(1, 11)] == [0] * 5 + [1] * 5
+    assert [POOL.solo[lv].boss_plus for lv in range(1, 11)] == [0] * 4 + [1, 2, 2, 2, 3, 3]
+    assert [POOL.solo_balanced[lv].boss_plus for lv in range(1, 11)] == [0] * 5 + [1] * 5
     # Issue 20.5: one source. The prose names the levels the data gives; the docs show the generated table.
     notes = (Path(fx.__file__).parent / "RULES_NOTES.md").read_text()
     first, last = map(int, re.search(r"^- R26 .*?Solo Lv(\d+)-(\d+)", notes, flags=re.M).groups())
@@ -345,6 +346,8 @@ def test_R26_solo_boss_plus():
     page = (Path(fx.__file__).parents[2] / "docs" / "onmyoji.md").read_text()
     assert difficulty_tables(POOL) in page
     g = put_battle(new_game("solo", characters="Doman", difficulty=10), ["Oni"], boss=True)
+    assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == 2 + 3  # the book's Lv10: Boss +3
+    g = put_battle(new_game("solo", characters="Doman", difficulty=10, variant="balanced"), ["Oni"], boss=True)
     assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == 2 + 1  # Boss +1, and no Night 3 +1 (R31)
 
 
@@ -502,10 +505,10 @@ def test_R31_balanced_solo_night_plus_by_night(difficulty, night):
         action = next(a for a in g.card(minion.yokai).actions if a.damage)
         return fx.yokai_damage(g, minion, action) - action.damage
 
-    level = POOL.solo[difficulty]
+    level = POOL.solo_balanced[difficulty]
     assert first_hit(boss=False) == level.night_plus[night - 1]
     assert first_hit(boss=True) == 0
-    assert POOL.solo[10].night_plus == (3, 2, 1) and POOL.solo[1].night_plus == (0, 0, 0)
+    assert POOL.solo_balanced[10].night_plus == (3, 2, 1) and POOL.solo_balanced[1].night_plus == (0, 0, 0)
     assert first_hit(boss=False, variant="book") == 0  # an invented modifier kind: not in the book's game
 
 
@@ -564,7 +567,7 @@ def test_R33_balanced_coop_boss_hp_plus_by_level_and_the_book_boss_hp(mode, diff
         rules.next_battle(g)
     assert g.boss_battle
     boss = g.enemies[0]
-    plus = POOL.coop[difficulty].boss_hp_plus if mode == "coop" and variant == "balanced" else 0
+    plus = POOL.coop_balanced[difficulty].boss_hp_plus if mode == "coop" and variant == "balanced" else 0
     assert boss.is_boss and boss.hp == boss.full_hp == POOL.boss.hp + plus
     if mode == "coop" and difficulty == 10 and variant == "balanced":
         assert plus == 24

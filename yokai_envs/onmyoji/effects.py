@@ -305,7 +305,7 @@ def yokai_damage(g: OnmyojiGame, e: Enemy, action: YokaiAction) -> int:
         solo = g.solo_level
         if lone and solo.lone_plus_one:
             amount += 1
-        if not g.boss_battle and not g.book:  # R31 (balanced variant): the nights' Yokai, not the Boss battle
+        if not g.boss_battle:  # R31 (0 but in variant "balanced"): the nights' Yokai, not the Boss battle
             amount += solo.night_plus[g.night - 1]
         if e.is_boss:
             amount += solo.boss_plus

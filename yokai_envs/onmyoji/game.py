@@ -90,8 +90,11 @@ class OnmyojiGame(Game):
         if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 1 <= difficulty <= 10:
             raise ConfigError(f"onmyoji_v4: option difficulty must be an int 1..10, got {difficulty!r}")
         self.difficulty = difficulty
-        self.coop_level = self.pool.coop[difficulty]
-        self.solo_level = self.pool.solo[difficulty]
+        # The balanced variant's tables add its invented modifiers (R31, R33); the book's have none.
+        coop, solo = (self.pool.coop, self.pool.solo) if self.book else (self.pool.coop_balanced,
+                                                                          self.pool.solo_balanced)
+        self.coop_level = coop[difficulty]
+        self.solo_level = solo[difficulty]
         self._num_players = 1 if self.mode == Mode.SOLO else 2
         self.fixed_characters = self._parse_characters(self.options["characters"])
         self.yokai_names = tuple(y.name for y in self.pool.yokai)

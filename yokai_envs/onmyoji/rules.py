@@ -114,8 +114,8 @@ def start_boss_battle(g: OnmyojiGame) -> None:
     minion = _draw_yokai(g, 3)
     boss = g.pool.boss
     # The minion stands to the right of the Boss.
-    # R33 (balanced variant): each Co-op level's Boss starts with more HP, a modifier the book does not list.
-    boss_hp = boss.hp + (g.coop_level.boss_hp_plus if g.mode == MODE_COOP and not g.book else 0)
+    # R33: a Co-op level's Boss HP +N (0 but in variant "balanced", a modifier the book does not list)
+    boss_hp = boss.hp + (g.coop_level.boss_hp_plus if g.mode == MODE_COOP else 0)
     start_battle(g, [Enemy(boss.index, boss_hp, is_boss=True), Enemy(minion, g.card(minion).hp)])
 
 

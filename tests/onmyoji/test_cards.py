@@ -6,9 +6,8 @@ independently of ``effects.py``; the ability is driven through the real menus an
 
 from __future__ import annotations
 
-import itertools
-
 import copy
+import itertools
 
 import pytest
 import yaml

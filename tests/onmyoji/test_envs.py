@@ -198,6 +198,12 @@ def test_retired_v2_is_refused_naming_the_coop_rulings():
         yokai_envs.make("onmyoji_v2", mode="coop")
 
 
+def test_retired_v3_is_refused_naming_the_books_rules_and_the_balanced_variant():
+    with pytest.raises(ValueError, match=r"'onmyoji_v3' was retired: the default game plays the rulebook.*"
+                                         r"variant='balanced'.*use 'onmyoji_v4'"):
+        yokai_envs.make("onmyoji_v3", mode="duel")
+
+
 def test_parallel_defaults_to_penalize_and_samples_from_each_agents_mask():
     """Issue 22: the Parallel env follows the AEC env's PettingZoo conventions."""
     env = parallel_env(mode="duel")
@@ -244,3 +250,12 @@ def test_parallel_step_cap_between_the_two_face_down_cards_commits_nothing():
     assert (game.steps, game.state_tensor().tobytes(), [p.played for p in game.players]) == before
     assert all(truncs.values()) and not any(terms.values()) and rewards == dict.fromkeys(obs, 0.0)
     assert env.agents == [] and all(o["action_mask"].sum() == 1 and o["action_mask"][act.WAIT] for o in obs.values())
+
+
+def test_the_book_is_the_default_game_and_balanced_is_the_only_variant():
+    from yokai_envs.onmyoji.game import OnmyojiGame
+
+    assert OnmyojiGame().book and not OnmyojiGame(variant="balanced").book
+    assert list(OnmyojiGame.VARIANTS) == ["balanced"]
+    with pytest.raises(ConfigError, match=r"unknown variant 'fair'; valid variants: 'book', 'balanced'"):
+        OnmyojiGame(variant="fair")

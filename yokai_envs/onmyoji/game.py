@@ -63,7 +63,8 @@ class OnmyojiGame(Game):
         """How the game ended, for ``yokai balance``. Duel: ``a fall in the nights``, ``a fall in
         the Final``, ``the Final's turn cap`` (higher HP wins) or ``step cap``; when the Final was
         reached, ``final_first``, the seat that led its first turn, and ``final_last_first``, the
-        seat that led its last turn (R30: the lead can change from turn to turn)."""
+        seat that led its last turn (the same in the book's game; in variant "balanced" the lead
+        can change from turn to turn, R30)."""
         facts: dict[str, Any] = {"end": "step cap" if self.is_truncated else "end"}
         if self.mode != Mode.DUEL or self.is_truncated:
             return facts

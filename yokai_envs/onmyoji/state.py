@@ -133,7 +133,7 @@ class Event(IntEnum):
     DAMAGE = FIRST_GAME_EVENT + 7  # (target, HP lost): damage after DEF
     HEAL = FIRST_GAME_EVENT + 8  # (target, HP gained)
     FALL = FIRST_GAME_EVENT + 9  # (target,): an enemy is defeated or an Onmyoji falls
-    TURN = FIRST_GAME_EVENT + 10  # (turn, first seat): a turn begins (R30: the Final's lead can change)
+    TURN = FIRST_GAME_EVENT + 10  # (turn, first seat): a turn begins (balanced variant: the Final's lead may change)
     GAME_OVER = FIRST_GAME_EVENT + 11  # (outcome,): 0 seat 0 wins, 1 seat 1 wins, 2 every seat loses, 3 a clear
 
 

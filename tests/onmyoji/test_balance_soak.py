@@ -1,10 +1,11 @@
 """The Onmyoji balance tables, re-run from the seed-0 commands recorded in BALANCE.md: the book's
 game (the default) and variant "balanced".
 
-Each test replays one recorded command through ``agents.arena.balance.run_balance`` (or the
-arena, for the hold-back probe) and asserts the target, or for the book's game the fact the
-table records; results depend only on the seed, so a change to the cards, the levels or the
-heuristic that moves a table fails here.
+The balanced variant's tests replay its recorded commands through
+``agents.arena.balance.run_balance`` (or the arena, for the hold-back probe) and assert the
+targets; the book's game is checked on cuts of its tables (a few levels, fewer games), so that
+the suite's time grows little, asserting the facts its tables record. Results depend only on the
+seed, so a change to the cards, the levels or the heuristic that moves a table fails here.
 """
 
 from __future__ import annotations
@@ -26,14 +27,12 @@ def _field_rates(result) -> dict:
     return {row["choice"]: row["win_rate"] for row in result.field_rows}
 
 
-def test_duel_characters_in_the_books_game_and_its_first_mover_of_the_final():
-    """yokai balance --game onmyoji_v4 --env-kwargs '{"mode": "duel"}' --agents heuristic --games 170
-    --seed 0 --variants book: the Characters are fair; the Final's first mover (whoever took a Yokai
-    second in the last night battle, R30) wins about 3 in 4, a fact of the book's rule."""
-    result = run_balance(ENV, "heuristic", games=170, seed=0, env_options={"mode": "duel"})
-    rates = _field_rates(result)
-    assert all(0.42 <= rate <= 0.58 for rate in rates.values()), rates
-    assert result.overall["final_first"]["win_rate"] >= 0.65, result.overall["final_first"]
+def test_the_books_duel_final_favours_its_first_mover():
+    """A cut of BALANCE.md's book Duel table (its full command takes about 35 s: 20 deals per
+    pairing here, 240 games): whoever took a Yokai second in the last night battle leads the Final
+    (R30) and wins about 3 in 4 (0.735 over 2,040 games), a fact of the book's rule."""
+    result = run_balance(ENV, "heuristic", games=20, seed=0, env_options={"mode": "duel"})
+    assert result.overall["final_first"]["win_rate"] >= 0.62, result.overall["final_first"]
 
 
 def test_duel_characters_and_first_mover_of_the_final_in_the_balanced_variant():
@@ -61,14 +60,12 @@ def _solo_rates(options: dict) -> list[float]:
     return [row["win_rate"] for row in sorted(result.rows, key=lambda row: int(row["choice"]))]
 
 
-def test_solo_curve_of_the_books_game():
-    """yokai balance ... '{"mode": "solo"}' --agents heuristic --games 400 --seed 0 --variants book:
-    the curve falls; the book's columns move the Boss battle in coarse steps (Boss damage +2 to +3 is
-    the largest, 0.274), and Lv10 is about 1 clear in 50."""
-    rates = _solo_rates({})
-    steps = [easier - harder for easier, harder in itertools.pairwise(rates)]
-    assert all(0 <= step <= 0.28 for step in steps), steps
-    assert 0.005 <= rates[-1] <= 0.15, rates
+def test_the_books_solo_top_levels_are_hard_but_apart():
+    """A cut of BALANCE.md's book Solo table (Lv8-10, 100 games each instead of 400 at every
+    level): Boss damage +2 to +3 is the table's largest step, Lv10 is about 1 clear in 50."""
+    result = run_balance(ENV, "heuristic", games=100, seed=0, env_options={"mode": "solo"}, choices=[8, 9, 10])
+    lv8, lv9, lv10 = (row["win_rate"] for row in sorted(result.rows, key=lambda row: int(row["choice"])))
+    assert lv8 > lv9 >= lv10 and 0.25 <= lv8 <= 0.55 and lv10 <= 0.10, (lv8, lv9, lv10)
 
 
 def test_solo_curve_can_be_climbed_in_the_balanced_variant():
@@ -81,7 +78,7 @@ def test_solo_curve_can_be_climbed_in_the_balanced_variant():
 
 
 COOP_COMMAND = ("yokai balance --game onmyoji_v4 --env-kwargs '{\"mode\": \"coop\"}' "
-                "--agents heuristic,heuristic:selfish=true --games 200 --seed 0 --variants all")
+                "--agents heuristic,heuristic:selfish=true --games 200 --seed 0 --variants balanced")
 
 
 def _coop_comparison(options: dict) -> dict[int, dict]:
@@ -95,19 +92,11 @@ def coop_comparison() -> dict[int, dict]:
     return _coop_comparison(BALANCED)
 
 
-@pytest.fixture(scope="module")
-def coop_book_comparison() -> dict[int, dict]:
-    return _coop_comparison({})
-
-
-def test_coop_curve_of_the_books_game(coop_book_comparison):
-    """COOP_COMMAND, the book's game: the cooperative curve falls (Boss damage +N, one step a level
-    from Lv5, the largest step 0.225), Lv10 is hard but not hopeless, and helping never hurts."""
-    rates = [coop_book_comparison[level]["rate_a"] for level in range(1, 11)]
-    steps = [easier - harder for easier, harder in itertools.pairwise(rates)]
-    assert all(-0.03 <= step <= 0.25 for step in steps), steps
-    assert 0.10 <= rates[-1] <= 0.40, rates
-    assert all(row["high"] >= 0 for row in coop_book_comparison.values()), coop_book_comparison
+def test_the_books_coop_lv10_is_hard_but_not_hopeless():
+    """A cut of BALANCE.md's book Co-op table (Lv10 only, 60 games instead of 200 at every level
+    and for two pairs): Boss damage +6 leaves about 1 clear in 5 (0.215 over 200 games)."""
+    result = run_balance(ENV, "heuristic", games=60, seed=0, env_options={"mode": "coop"}, choices=[10])
+    assert 0.05 <= result.rows[0]["win_rate"] <= 0.40, result.rows
 
 
 def test_coop_helping_never_hurts(coop_comparison):

@@ -25,8 +25,8 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def win_rate(mode: str, level: int, games: int, use_random: bool = False) -> int:
-    game = OnmyojiGame(mode=mode, difficulty=level)
+def win_rate(mode: str, level: int, games: int, use_random: bool = False, variant: str = "book") -> int:
+    game = OnmyojiGame(mode=mode, difficulty=level, variant=variant)
     agent = RandomAgent(seed=level) if use_random else HeuristicAgent(seed=level)
     wins = 0
     for i in range(games):
@@ -43,6 +43,8 @@ def main() -> None:
     parser.add_argument("--mode", choices=("solo", "coop"), default="solo")
     parser.add_argument("--levels", default="1-10", help="e.g. 1-10 or 1,5,10")
     parser.add_argument("--random", action="store_true", help="measure the random player instead")
+    parser.add_argument("--variant", choices=("book", *OnmyojiGame.VARIANTS), default="book",
+                        help="the rules: the book's game (default) or a named variant")
     args = parser.parse_args()
     if "-" in args.levels:
         lo, hi = map(int, args.levels.split("-"))
@@ -50,12 +52,13 @@ def main() -> None:
     else:
         levels = [int(x) for x in args.levels.split(",")]
     who = "random" if args.random else "heuristic"
-    print(f"Onmyoji {args.mode}: {who} player's win rate per difficulty level ({args.games} games each)\n")
+    print(f"Onmyoji {args.mode} ({args.variant}): {who} player's win rate per difficulty level "
+          f"({args.games} games each)\n")
     print("| level | games | wins | win rate | 95% CI |")
     print("|---:|---:|---:|---:|---|")
     start = time.time()
     for level in levels:
-        wins = win_rate(args.mode, level, args.games, args.random)
+        wins = win_rate(args.mode, level, args.games, args.random, args.variant)
         lo, hi = wilson(wins, args.games)
         print(f"| {level} | {args.games} | {wins} | {wins / args.games:.3f} | {lo:.3f}-{hi:.3f} |", flush=True)
     print(f"\n({time.time() - start:.0f} s)")

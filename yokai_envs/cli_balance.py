@@ -5,8 +5,9 @@ Several specs on levels are also paired on the same deals: each one's clear rate
 spec's, level by level, with the difference and its 95% interval.
 
     yokai balance --game yokaizo_v3 --agents heuristic --games 50 --seed 0 --out runs/balance --workers 2
-    yokai balance --game onmyoji_v3 --env-kwargs '{"mode": "solo"}' --agents heuristic --games 200
-    yokai balance --game onmyoji_v3 --env-kwargs '{"mode": "coop"}' --agents heuristic,heuristic:selfish=true
+    yokai balance --game onmyoji_v4 --env-kwargs '{"mode": "solo"}' --agents heuristic --games 200
+    yokai balance --game onmyoji_v4 --env-kwargs '{"mode": "coop"}' --agents heuristic,heuristic:selfish=true
+    yokai balance --game onmyoji_v4 --env-kwargs '{"mode": "duel"}' --agents heuristic --variants all
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from yokai_envs.cli_evaluate import _env_kwargs, _split_specs
 
@@ -28,6 +30,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "on the same deals (per level: both clear rates, the difference, its 95%% interval), "
                              "e.g. heuristic,heuristic:selfish=true for Onmyoji Co-op (the heuristic that never "
                              "heals or shields its partner); Onmyoji heuristic options: selfish, hold_back")
+    parser.add_argument("--variants", default=None, metavar="NAME,NAME,...|all",
+                        help="rule variants to measure, each a separate run: 'book' (the rulebook's game, the "
+                             "default), a variant name (see `yokai list`) or 'all' (the book's game and every "
+                             "variant); default: the variant in --env-kwargs, else the book's game")
     parser.add_argument("--choices", default=None, metavar="A,B,...",
                         help="only these decks / characters / levels (default: all the game names)")
     parser.add_argument("--games", type=int, default=100,
@@ -43,23 +49,47 @@ def run(args: argparse.Namespace) -> int:
 
     choices = [c.strip() for c in args.choices.split(",") if c.strip()] if args.choices else None
     started = time.perf_counter()
-    results = []
     try:
-        for spec in args.agents:
-            results.append(run_balance(args.game, spec, games=args.games, seed=args.seed, env_options=args.env_kwargs,
-                                       choices=choices, workers=args.workers, progress=not args.no_progress))
+        variants = _variants(args.game, args.variants)
+        runs = []  # per variant: its results
+        for variant in variants:
+            options = dict(args.env_kwargs) if variant is None else {**args.env_kwargs, "variant": variant}
+            runs.append([run_balance(args.game, spec, games=args.games, seed=args.seed, env_options=options,
+                                     choices=choices, workers=args.workers, progress=not args.no_progress)
+                         for spec in args.agents])
     except (ValueError, FileNotFoundError, ImportError) as err:
         print(f"yokai balance: error: {err}", file=sys.stderr)
         return 2
-    for result in results:
-        print(markdown(result) + "\n")
-    comparisons = compare_levels(results)
-    if comparisons:
-        print(comparison_markdown(comparisons, results[0].axis) + "\n")
-    if args.out:
-        print(f"wrote {', '.join(write_outputs(results, args.out))}")
+    for variant, results in zip(variants, runs):
+        for result in results:
+            print(markdown(result) + "\n")
+        comparisons = compare_levels(results)  # specs pair only within one variant (the same deals)
+        if comparisons:
+            print(comparison_markdown(comparisons, results[0].axis) + "\n")
+        if args.out:
+            out = args.out if len(variants) == 1 else str(Path(args.out) / str(variant))
+            print(f"wrote {', '.join(write_outputs(results, out))}")
     print(f"({time.perf_counter() - started:.1f} s)")
     return 0
+
+
+def _variants(env_id: str, names: str | None) -> list[str | None]:
+    """The variants of ``--variants`` (None: as --env-kwargs says); ValueError for a game without
+    variants or an unknown name."""
+    if names is None:
+        return [None]
+    from yokai_envs.registry import game_class
+
+    game = game_class(env_id)
+    known = ["book", *game.VARIANTS]
+    if "variant" not in game.OPTIONS:
+        raise ValueError(f"--variants: {env_id} has no rule variants (only the book's game)")
+    wanted = known if names.strip() == "all" else [n.strip() for n in names.split(",") if n.strip()]
+    unknown = [n for n in wanted if n not in known]
+    if unknown or not wanted:
+        raise ValueError(f"--variants: unknown variant(s) {', '.join(map(repr, unknown)) or '(none given)'} "
+                         f"for {env_id}; valid: {', '.join(map(repr, known))} or 'all'")
+    return list(dict.fromkeys(wanted))
 
 
 def main(argv: list[str] | None = None) -> int:

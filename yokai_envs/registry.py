@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 _ENV_MODULES: dict[str, str] = {
     "yonkai_no_yokai_v1": "yokai_envs.yonkai_no_yokai.env",
     "yyh_tcg_v4": "yokai_envs.yyh_tcg.env",
-    "onmyoji_v3": "yokai_envs.onmyoji.env",
+    "onmyoji_v4": "yokai_envs.onmyoji.env",
     "yokaizo_v3": "yokai_envs.yokaizo.env",
 }
 
@@ -34,11 +34,14 @@ RETIRED: dict[str, tuple[str, str]] = {
                    "costs 3 Spirit, so that search play rarely ends a game by a deck-out (issue 21)"),
     "yyh_tcg_v3": ("yyh_tcg_v4", "four starter decks trade cards and Bakken (Masho) gains 1 Defense so that the "
                    "decks are level under search play too (issue 21)"),
-    "onmyoji_v0": ("onmyoji_v3", "Onmyoji records what each seat sees (issue 17) and its rules changed (issue 20)"),
-    "onmyoji_v1": ("onmyoji_v3", "the Duel Final's first player (ruling R30), the Characters, the Solo levels and "
+    "onmyoji_v0": ("onmyoji_v4", "Onmyoji records what each seat sees (issue 17) and its rules changed (issue 20)"),
+    "onmyoji_v1": ("onmyoji_v4", "the Duel Final's first player (ruling R30), the Characters, the Solo levels and "
                    "Yokai cards changed for balance (issue 21)"),
-    "onmyoji_v2": ("onmyoji_v3", "in the Co-op Boss battle single-target actions hunt the Onmyoji with less HP "
+    "onmyoji_v2": ("onmyoji_v4", "in the Co-op Boss battle single-target actions hunt the Onmyoji with less HP "
                    "(ruling R32) and Co-op levels give the Boss more HP (R33), so that helping matters (issue 21)"),
+    "onmyoji_v3": ("onmyoji_v4", "the default game plays the rulebook (R28 Guard covers Start-of-turn effects, "
+                   "R30 the Final led by who took a Yokai second, R32 Co-op Boss actions hit the seat named, no "
+                   "invented modifier kinds); onmyoji_v3's game is variant='balanced' (issue 38)"),
     "yokaizo_v0": ("yokaizo_v3", "information states, a fuller observation and five rules fixes (issues 17, 18)"),
     "yokaizo_v1": ("yokaizo_v3", "four ready decks changed for balance (issue 21)"),
     "yokaizo_v2": ("yokaizo_v3", "it plays the rulebook's rules where it had its own: Shatter hits X Yokai, Burn "

@@ -21,7 +21,7 @@ from agents.base import Agent
 HEURISTIC_MODULES: dict[str, str] = {
     "yonkai_no_yokai_v1": "agents.heuristics.yonkai_no_yokai",
     "yokaizo_v3": "agents.heuristics.yokaizo",
-    "onmyoji_v3": "agents.heuristics.onmyoji",
+    "onmyoji_v4": "agents.heuristics.onmyoji",
     "yyh_tcg_v4": "agents.heuristics.yyh_tcg",
 }
 

@@ -1,4 +1,4 @@
-"""A casual player's heuristic for Onmyoji: three nights (``onmyoji_v3``, every mode).
+"""A casual player's heuristic for Onmyoji: three nights (``onmyoji_v4``, every mode).
 
 What a sensible human does: Guard on a turn a heavy Yokai action is coming at you (or when the
 other Onmyoji could finish you in the Duel Final), otherwise play the card that deals the most
@@ -158,12 +158,14 @@ def incoming_damage(g: OnmyojiGame, seat: int) -> int:
     if g.final_duel:
         other = g.players[1 - seat]
         hand = [c for c in range(3) if not other.used[c]]
-        best = 0
+        # Start-of-turn damage held for the reveal (R28, the book's game): a Guard stops it too.
+        held = sum(n for verb, n in p.incoming if verb in DAMAGE_VERBS)
+        hit = 0
         if ATTACK in hand:
-            best = max(best, fx.player_atk(g, other) - fx.player_def(g, p))
+            hit = max(hit, fx.player_atk(g, other) - fx.player_def(g, p))
         if SPELL in hand:
-            best = max(best, fx.player_spl(g, other))
-        return best
+            hit = max(hit, fx.player_spl(g, other))
+        return held + hit
     total = 0
     marked = 0
     for e in g.enemies:

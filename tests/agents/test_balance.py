@@ -157,3 +157,19 @@ def test_yokaizo_endings_are_named_by_cause_and_first_player_is_reported() -> No
     assert "end" not in result.overall["endings"]  # every finished game names its cause
     first = result.overall["first_player"]
     assert first["games"] == 4 and first["ci_low"] <= first["win_rate"] <= first["ci_high"]
+
+
+def test_the_cli_measures_the_books_game_and_each_variant_and_names_them(tmp_path, capsys) -> None:
+    code = balance_main(["--game", ONMYOJI, "--env-kwargs", '{"mode": "solo"}', "--agents", "heuristic",
+                         "--choices", "1", "--games", "2", "--variants", "all", "--out", str(tmp_path),
+                         "--no-progress"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert f"## {ONMYOJI} (the book's game) balance" in out and f"## {ONMYOJI} (variant 'balanced') balance" in out
+    for variant in ("book", "balanced"):
+        written = json.loads((tmp_path / variant / "results.json").read_text())
+        assert written[0]["env_options"]["variant"] == variant
+    assert balance_main(["--game", ONMYOJI, "--agents", "heuristic", "--variants", "fair", "--no-progress"]) == 2
+    assert "unknown variant(s) 'fair'" in capsys.readouterr().err
+    assert balance_main(["--game", YONKAI, "--agents", "heuristic", "--variants", "all", "--no-progress"]) == 2
+    assert "has no rule variants" in capsys.readouterr().err

@@ -15,11 +15,11 @@ T_LEFT, T_RIGHT, T_P0, T_P1 = act.TARGET, act.TARGET + 1, act.TARGET + 2, act.TA
 
 
 def new_game(mode: str = "duel", characters=("Kuzunoha", "Yasunori"), seed: int = 0, difficulty: int = 1,
-             solo_start: str | None = "Kappa") -> OnmyojiGame:
+             solo_start: str | None = "Kappa", variant: str = "book") -> OnmyojiGame:
     """A game after setup (Solo: the starting Yokai taken as an Equip on the right edge)."""
     if mode == "solo" and characters is not None and not isinstance(characters, str):
         characters = characters[0]
-    g = OnmyojiGame(mode=mode, characters=characters, difficulty=difficulty)
+    g = OnmyojiGame(mode=mode, characters=characters, difficulty=difficulty, variant=variant)
     g.reset(seed)
     if mode == "solo" and solo_start is not None:
         lv = g.solo_level.starting_shikigami_lv

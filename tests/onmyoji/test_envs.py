@@ -41,7 +41,7 @@ def test_characters_option_and_solo_takes_one_name():
 
 
 def test_solo_is_a_one_agent_aec_game():
-    env = yokai_envs.make("onmyoji_v3", mode="solo")
+    env = yokai_envs.make("onmyoji_v4", mode="solo")
     env.reset(seed=1)
     assert env.possible_agents == ["player_0"]
     rng = np.random.default_rng(0)
@@ -108,7 +108,7 @@ def test_solo_single_agent_gym_env_passes_sb3_check():
     make_gym = getattr(yokai_envs, "make_gym", None)
     if make_gym is None:
         pytest.skip("yokai_envs.make_gym not available")
-    env = make_gym("onmyoji_v3", mode="solo")
+    env = make_gym("onmyoji_v4", mode="solo")
     check_env(env)
     env.reset(seed=0)
     assert env.action_masks().shape == (act.NUM_ACTIONS,)
@@ -182,20 +182,26 @@ def test_parallel_penalize_passes_the_api_test():
 
 
 def test_retired_v0_is_refused():
-    with pytest.raises(ValueError, match=r"retired.*onmyoji_v3"):
+    with pytest.raises(ValueError, match=r"retired.*onmyoji_v4"):
         yokai_envs.make("onmyoji_v0", mode="duel")
 
 
 def test_retired_v1_is_refused_naming_issue_21():
     with pytest.raises(ValueError, match=r"'onmyoji_v1' was retired: the Duel Final's first player.*issue 21.*"
-                                         r"use 'onmyoji_v3'"):
+                                         r"use 'onmyoji_v4'"):
         yokai_envs.make("onmyoji_v1", mode="duel")
 
 
 def test_retired_v2_is_refused_naming_the_coop_rulings():
     with pytest.raises(ValueError, match=r"'onmyoji_v2' was retired: in the Co-op Boss battle.*R32.*R33.*"
-                                         r"use 'onmyoji_v3'"):
+                                         r"use 'onmyoji_v4'"):
         yokai_envs.make("onmyoji_v2", mode="coop")
+
+
+def test_retired_v3_is_refused_naming_the_books_rules_and_the_balanced_variant():
+    with pytest.raises(ValueError, match=r"'onmyoji_v3' was retired: the default game plays the rulebook.*"
+                                         r"variant='balanced'.*use 'onmyoji_v4'"):
+        yokai_envs.make("onmyoji_v3", mode="duel")
 
 
 def test_parallel_defaults_to_penalize_and_samples_from_each_agents_mask():
@@ -226,3 +232,30 @@ def test_parallel_max_cycles_counts_parallel_steps():
     for bad in (0, -1, True, 2.5):
         with pytest.raises(ConfigError, match="max_cycles"):
             parallel_env(mode="duel", max_cycles=bad)
+
+
+def test_parallel_step_cap_between_the_two_face_down_cards_commits_nothing():
+    """A ``max_steps`` cap that leaves room for only one of the two face-down cards truncates the
+    parallel step before either card is played (no half-played joint action, no error)."""
+    probe = parallel_env(mode="duel")
+    _to_face_down_step(probe)
+    cap = probe.game.steps + 1  # room for the first face-down card only
+    env = parallel_env(mode="duel", max_steps=cap)
+    _to_face_down_step(env)
+    game = env.game
+    assert game.steps == cap - 1 and len(game.order) == 2
+    before = (game.steps, game.state_tensor().tobytes(), [p.played for p in game.players])
+    first, second = (f"player_{s}" for s in game.order)
+    obs, rewards, terms, truncs, _ = env.step({first: act.PLAY, second: act.PLAY + 1})
+    assert (game.steps, game.state_tensor().tobytes(), [p.played for p in game.players]) == before
+    assert all(truncs.values()) and not any(terms.values()) and rewards == dict.fromkeys(obs, 0.0)
+    assert env.agents == [] and all(o["action_mask"].sum() == 1 and o["action_mask"][act.WAIT] for o in obs.values())
+
+
+def test_the_book_is_the_default_game_and_balanced_is_the_only_variant():
+    from yokai_envs.onmyoji.game import OnmyojiGame
+
+    assert OnmyojiGame().book and not OnmyojiGame(variant="balanced").book
+    assert list(OnmyojiGame.VARIANTS) == ["balanced"]
+    with pytest.raises(ConfigError, match=r"unknown variant 'fair'; valid variants: 'book', 'balanced'"):
+        OnmyojiGame(variant="fair")

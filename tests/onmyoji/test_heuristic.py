@@ -212,7 +212,7 @@ def test_hold_back_plays_as_the_default_elsewhere():
 #: heuristic as it was before it had options (main at 9953a65): the options must leave its
 #: decisions as they were. A rules or card change moves the games and so this digest: re-record
 #: it then, after checking the heuristic module's own diff changes no decision. Re-recorded on
-#: onmyoji_v3 (R32/R33 change the Co-op Boss battle; the heuristic reads the Boss's HP against its
+#: onmyoji_v4 (R32/R33 change the Co-op Boss battle; the heuristic reads the Boss's HP against its
 #: starting HP, which is the card's HP everywhere but the Co-op Boss).
 DEFAULT_GAMES_DIGEST = "75614824aa7292f243b696a3f0130dee7ab2ffbbf95a57f9f96fea035d383bd7"
 
@@ -225,10 +225,37 @@ def test_options_leave_the_default_decisions_unchanged():
     digest = hashlib.sha256()
     for mode, difficulty in (("duel", 1), ("solo", 5), ("coop", 5), ("coop", 9), ("solo", 9)):
         for seed in range(20):
-            g = make_game("onmyoji_v3", mode=mode, difficulty=difficulty)
+            g = make_game("onmyoji_v4", mode=mode, difficulty=difficulty, variant="balanced")
             g.reset(seed)
             bots = [HeuristicAgent(100 * seed + s, selfish=False, hold_back=False) for s in range(g.num_players)]
             while not g.is_over:
                 g.step(bots[g.current_player].act(None, g.legal_action_mask(), g))
             digest.update(str(g.action_history).encode())
     assert digest.hexdigest() == DEFAULT_GAMES_DIGEST
+
+
+def test_guards_against_start_of_turn_damage_held_for_the_reveal_in_the_duel_final():
+    """Book R28: Guard this turn stops the other's Start-of-turn damage, which lands at the reveal."""
+    g = new_game("duel", characters=("Doman", "Seimei"))
+    give(g, 0, "Yuki-onna", 0)  # Start of turn, Duel: pierce 2
+    g.final_duel = True
+    g.first_seat = 0
+    rules.start_battle(g, [None, None])
+    rules.advance(g)
+    g.players[1].hp = 6  # Doman's card alone would deal at most 2: not worth a Guard, with the held 2 it is
+    g.players[1].equip_stats = g.players[1].equip_stats._replace(defense=2)
+    g.step(act.DONE)  # Yuki-onna not used
+    g.step(A)
+    assert g.current_player == 1 and _act(HeuristicAgent(1), g) != G
+    g = new_game("duel", characters=("Doman", "Seimei"))
+    give(g, 0, "Yuki-onna", 0)
+    g.final_duel = True
+    g.first_seat = 0
+    rules.start_battle(g, [None, None])
+    rules.advance(g)
+    g.players[1].hp = 6
+    g.players[1].equip_stats = g.players[1].equip_stats._replace(defense=2)
+    g.step(act.USE_SHIKIGAMI + Y["Yuki-onna"])
+    g.step(A)
+    assert g.current_player == 1 and g.players[1].incoming
+    assert _act(HeuristicAgent(1), g) == G

@@ -379,19 +379,21 @@ def test_coop_a_fall_loses_at_once():
     assert g.is_over and list(g.returns()) == [-1.0, -1.0]
 
 
-@pytest.mark.parametrize(("level", "boss", "normal"),
-                         [(1, 2, 2), (2, 3, 3), (3, 4, 3), (4, 5, 3), (6, 5, 3), (10, 5, 3)])
-def test_coop_modifiers(level, boss, normal):
+@pytest.mark.parametrize(("level", "variant", "boss", "normal"),
+                         [(1, "book", 2, 2), (2, "book", 3, 3), (3, "book", 4, 3), (4, "book", 5, 3),
+                          (6, "book", 7, 3), (10, "book", 11, 3), (6, "balanced", 5, 3), (10, "balanced", 5, 3)])
+def test_coop_modifiers(level, variant, boss, normal):
     """Boss (1) 2 first; Jorogumo (3) 2 both, lone +1 printed; Kappa (3) 2 second."""
     from yokai_envs.onmyoji import effects as fx
-    g = new_game("coop", characters=("Doman", "Seimei"), difficulty=level)
+    g = new_game("coop", characters=("Doman", "Seimei"), difficulty=level, variant=variant)
+    table = POOL.coop if variant == "book" else POOL.coop_balanced
     put_battle(g, ["Umibozu"], boss=True)
-    with_minion = 2 + (2 if POOL.coop[level].boss_boost else 0) + POOL.coop[level].boss_plus \
-        + POOL.coop[level].enemy_plus_one
+    with_minion = 2 + (2 if table[level].boss_boost else 0) + table[level].boss_plus \
+        + table[level].enemy_plus_one
     assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == with_minion == boss
     g.enemies[1].alive = False  # the Boss alone now
-    expect_boss = 2 + (2 if POOL.coop[level].boss_boost else 0) + POOL.coop[level].boss_plus \
-        + POOL.coop[level].lone_plus_one + POOL.coop[level].enemy_plus_one
+    expect_boss = 2 + (2 if table[level].boss_boost else 0) + table[level].boss_plus \
+        + table[level].lone_plus_one + table[level].enemy_plus_one
     assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == expect_boss
     put_battle(g, ["Kappa", "Tanuki"])
     g.boss_battle = False
@@ -453,7 +455,7 @@ def test_solo_heal_before_boss_and_lone_plus_one():
     rules.next_battle(g)
     assert g.boss_battle and g.players[0].hp == 15
     g10 = new_game("solo", characters="Doman", difficulty=10)
-    # Every level heals before the Boss since onmyoji_v3 (R31 moved the difficulty into the nights).
+    # Every level heals before the Boss since onmyoji_v4 (R31 moved the difficulty into the nights).
     g10.solo_level = dataclasses.replace(g10.solo_level, heal_before_boss=False)
     g10.players[0].hp = 3
     g10.night, g10.battle = 3, 2

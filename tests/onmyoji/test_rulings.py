@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agents.heuristics.onmyoji import HeuristicAgent
 from tests.onmyoji.helpers import POOL, T_LEFT, T_RIGHT, A, G, S, Y, give, legal, new_game, play_turn, put_battle
 from yokai_envs.onmyoji import actions as act
 from yokai_envs.onmyoji import effects as fx
@@ -334,7 +335,8 @@ def test_R25_guard_is_not_redirected():
 
 
 def test_R26_solo_boss_plus():
-    assert [POOL.solo[lv].boss_plus for lv in range(1, 11)] == [0] * 5 + [1] * 5
+    assert [POOL.solo[lv].boss_plus for lv in range(1, 11)] == [0] * 4 + [1, 2, 2, 2, 3, 3]
+    assert [POOL.solo_balanced[lv].boss_plus for lv in range(1, 11)] == [0] * 5 + [1] * 5
     # Issue 20.5: one source. The prose names the levels the data gives; the docs show the generated table.
     notes = (Path(fx.__file__).parent / "RULES_NOTES.md").read_text()
     first, last = map(int, re.search(r"^- R26 .*?Solo Lv(\d+)-(\d+)", notes, flags=re.M).groups())
@@ -344,6 +346,8 @@ def test_R26_solo_boss_plus():
     page = (Path(fx.__file__).parents[2] / "docs" / "onmyoji.md").read_text()
     assert difficulty_tables(POOL) in page
     g = put_battle(new_game("solo", characters="Doman", difficulty=10), ["Oni"], boss=True)
+    assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == 2 + 3  # the book's Lv10: Boss +3
+    g = put_battle(new_game("solo", characters="Doman", difficulty=10, variant="balanced"), ["Oni"], boss=True)
     assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == 2 + 1  # Boss +1, and no Night 3 +1 (R31)
 
 
@@ -365,15 +369,41 @@ def test_R27_pile_and_deck_contents_public_order_hidden():
     assert [c["name"] for c in pile["cards"]] == [g.yokai_names[y] for y in sorted(g.piles[2])]
 
 
-def test_R28_start_of_turn_damage_hits_a_player_who_then_guards_in_the_duel_final():
-    g = new_game("duel", characters=("Doman", "Seimei"))
-    give(g, 0, "Yuki-onna", 0)  # start of turn; Duel: pierce 2
+def _final_with_start_shikigami(variant: str, name: str = "Yuki-onna"):
+    """A Duel Final, seat 0 leading with a Start-of-turn Shikigami, at its Start-of-turn menu."""
+    g = new_game("duel", characters=("Doman", "Seimei"), variant=variant)
+    give(g, 0, name, 0)
     g.final_duel = True
     g.first_seat = 0
     rules.start_battle(g, [None, None])
     rules.advance(g)
     assert g.decision == Decision.START_MENU and g.current_player == 0
-    g.step(act.USE_SHIKIGAMI + Y["Yuki-onna"])
+    g.step(act.USE_SHIKIGAMI + Y[name])
+    return g
+
+
+def test_R28_a_player_who_guards_takes_no_start_of_turn_damage_that_turn():
+    g = _final_with_start_shikigami("book")  # Yuki-onna, Duel: pierce 2 at the start of turn
+    assert g.players[1].hp == 14  # held until the reveal: Guard there would shield from it
+    obs = g.observation(1)[g.observation_layout["me"]]
+    assert obs[PF["incoming"]] == pytest.approx(2 / 5)  # the held damage is shown (it is public)
+    play_turn(g, [A, G])  # Seimei Guards: neither the Start-of-turn damage nor the Attack lands
+    assert g.players[1].hp == 14 and not g.players[1].incoming
+
+
+def test_R28_start_of_turn_damage_lands_at_the_reveal_on_a_player_who_does_not_guard():
+    g = _final_with_start_shikigami("book", "Nue")  # Duel: weaken 2, pierce 1
+    play_turn(g, [G, S])  # Seimei plays Spell: weakened and pierced at the reveal
+    assert g.players[1].hp == 14 - 1
+    g = _final_with_start_shikigami("book")
+    g.players[1].hp = 2
+    g.step(A)
+    g.step(S)  # the reveal lands the held pierce 2: Seimei falls, Doman wins the Final at once (R2)
+    assert g.is_over and g.returns().tolist() == [1.0, -1.0]
+
+
+def test_R28_balanced_start_of_turn_damage_hits_a_player_who_then_guards_in_the_duel_final():
+    g = _final_with_start_shikigami("balanced")
     assert g.players[1].hp == 14 - 2
     play_turn(g, [A, G])  # Seimei Guards: Doman's Attack does nothing, the Start-of-turn damage stays
     assert g.players[1].hp == 12
@@ -390,9 +420,9 @@ def test_R29_two_battles_of_two_yokai_each_night_in_duel_and_coop(mode):
     assert g.final_duel if mode == "duel" else g.boss_battle
 
 
-def _to_the_final(hp: tuple[int, int], took_second: int):
+def _to_the_final(hp: tuple[int, int], took_second: int, variant: str = "balanced"):
     """A Duel at the end of Night 3 (``took_second`` would lead a next battle), HP set, then the Final."""
-    g = new_game("duel", characters=("Doman", "Seimei"))
+    g = new_game("duel", characters=("Doman", "Seimei"), variant=variant)
     g.record_information()
     g.reset(0)  # recording what each seat sees (the public log of a game with HP set by hand)
     for _ in range(5):
@@ -405,7 +435,34 @@ def _to_the_final(hp: tuple[int, int], took_second: int):
     return g
 
 
-def test_R30_final_led_by_less_hp_and_on_a_tie_by_who_picked_first():
+def test_R30_the_final_is_led_throughout_by_who_took_a_yokai_second():
+    for took_second in (0, 1):
+        for hp in ((12, 12), (9, 12), (12, 9)):
+            g = _to_the_final(hp, took_second, variant="book")
+            assert g.first_seat == took_second == g.final_opening_seat == g.current_player
+    g = _to_the_final((12, 12), took_second=0, variant="book")
+    g.players[0].hp = 16
+    play_turn(g, [G, G])
+    assert g.first_seat == 0 and g.public_log(1)[-1] == f"turn {g.turn}, seat 0 first"  # more HP, still first
+    g.players[0].hp = 5
+    play_turn(g, [A, A])
+    assert g.first_seat == 0 and g.outcome_facts()["final_last_first"] == 0
+
+
+def test_R30_the_last_night_taker_of_a_real_game_leads_the_final():
+    g = new_game("duel", characters=("Doman", "Seimei"), seed=1)
+    g.record_information()
+    g.reset(1)
+    bots = [HeuristicAgent(s) for s in range(2)]
+    second_taker = -1
+    while not g.final_duel and not g.is_over:
+        if g.decision == Decision.TAKE:
+            second_taker = g.current_player  # the last seat to take in a battle
+        g.step(bots[g.current_player].act(None, g.legal_action_mask(), g))
+    assert g.final_duel and g.first_seat == second_taker
+
+
+def test_R30_balanced_final_led_by_less_hp_and_on_a_tie_by_who_picked_first():
     for took_second in (0, 1):
         g = _to_the_final((12, 12), took_second)
         assert g.first_seat == 1 - took_second == g.final_opening_seat  # the finisher leads the tie
@@ -417,7 +474,7 @@ def test_R30_final_led_by_less_hp_and_on_a_tie_by_who_picked_first():
     assert g.observation(0)[first_flag] == 1 and g.observation(1)[first_flag] == 0
 
 
-def test_R30_every_turn_of_the_final_is_led_by_the_onmyoji_with_less_hp():
+def test_R30_balanced_every_turn_of_the_final_is_led_by_the_onmyoji_with_less_hp():
     g = _to_the_final((12, 12), took_second=0)  # Doman ATK 3 SPL 2, Seimei ATK 2 SPL 3 (front sides)
     assert g.first_seat == 1
     play_turn(g, [G, G])
@@ -438,24 +495,51 @@ def test_R30_every_turn_of_the_final_is_led_by_the_onmyoji_with_less_hp():
 
 @pytest.mark.parametrize("difficulty", [1, 8, 10])
 @pytest.mark.parametrize("night", [1, 2, 3])
-def test_R31_solo_night_plus_by_night(difficulty, night):
+def test_R31_balanced_solo_night_plus_by_night(difficulty, night):
     """A night's Yokai deal that night's +K (after +1 lone); the Boss battle's minion takes none."""
-    def first_hit(boss: bool) -> int:
-        g = new_game("solo", characters="Doman", difficulty=difficulty)
+    def first_hit(boss: bool, variant: str = "balanced") -> int:
+        g = new_game("solo", characters="Doman", difficulty=difficulty, variant=variant)
         g = put_battle(g, ["Kappa"] if boss else ["Kappa", "Tanuki"], boss=boss)  # two alive: no lone +1
         g.night = night if not boss else 3
         minion = next(e for e in g.enemies if e is not None and not e.is_boss)
         action = next(a for a in g.card(minion.yokai).actions if a.damage)
         return fx.yokai_damage(g, minion, action) - action.damage
 
-    level = POOL.solo[difficulty]
+    level = POOL.solo_balanced[difficulty]
     assert first_hit(boss=False) == level.night_plus[night - 1]
     assert first_hit(boss=True) == 0
-    assert POOL.solo[10].night_plus == (3, 2, 1) and POOL.solo[1].night_plus == (0, 0, 0)
+    assert POOL.solo_balanced[10].night_plus == (3, 2, 1) and POOL.solo_balanced[1].night_plus == (0, 0, 0)
+    assert first_hit(boss=False, variant="book") == 0  # an invented modifier kind: not in the book's game
 
 
-def test_R32_coop_boss_battle_first_and_second_actions_hit_the_onmyoji_with_less_hp():
+def test_R32_coop_boss_actions_aimed_at_the_first_or_second_player_hit_that_player():
     g = new_game("coop", characters=("Doman", "Seimei"))
+    for _ in range(6):
+        rules.next_battle(g)
+    assert g.boss_battle
+    g.first_seat = 0
+    g.players[0].hp, g.players[1].hp = 15, 9
+    assert fx.yokai_action_seats(g, fx.YokaiTarget.FIRST) == [0]
+    assert fx.yokai_action_seats(g, fx.YokaiTarget.SECOND) == [1]
+
+
+def test_R32_a_coop_boss_action_aimed_at_a_guarding_player_is_lost():
+    g = new_game("coop", characters=("Doman", "Seimei"))
+    for _ in range(6):
+        rules.next_battle(g)
+    boss = g.enemies[0]
+    aimed = next(i for i, a in enumerate(POOL.boss.actions) if a.target == "first" and a.damage)
+    boss.next_action = aimed
+    g.first_seat = 0
+    g.players[0].hp, g.players[1].hp = 15, 9
+    hp = [p.hp for p in g.players]
+    g.players[0].guarding = True  # the first player Guards this turn
+    fx.yokai_take_action(g, 0)
+    assert [p.hp for p in g.players] == hp  # lost, not redirected to the partner
+
+
+def test_R32_balanced_coop_boss_battle_first_and_second_actions_hit_the_onmyoji_with_less_hp():
+    g = new_game("coop", characters=("Doman", "Seimei"), variant="balanced")
     for _ in range(6):
         rules.next_battle(g)
     assert g.boss_battle
@@ -472,18 +556,20 @@ def test_R32_coop_boss_battle_first_and_second_actions_hit_the_onmyoji_with_less
     assert fx.yokai_action_seats(g, fx.YokaiTarget.FIRST) == [0]
 
 
+@pytest.mark.parametrize("variant", ["book", "balanced"])
 @pytest.mark.parametrize("mode,difficulty", [("coop", 1), ("coop", 7), ("coop", 10), ("solo", 10)])
-def test_R33_coop_boss_hp_plus_by_level(mode, difficulty):
-    """The Co-op Boss comes out with its card's HP plus its level's Boss HP +N (Solo: the card's;
-    Duel has no Boss); the observation reads its HP and its rounds against that starting HP."""
-    g = new_game(mode, characters=("Doman", "Seimei"), difficulty=difficulty)
+def test_R33_balanced_coop_boss_hp_plus_by_level_and_the_book_boss_hp(mode, difficulty, variant):
+    """The Co-op Boss comes out with its card's HP plus its level's Boss HP +N in the balanced
+    variant (the book's game and Solo: the card's; Duel has no Boss); the observation reads its HP
+    and its rounds against that starting HP."""
+    g = new_game(mode, characters=("Doman", "Seimei"), difficulty=difficulty, variant=variant)
     for _ in range(6):
         rules.next_battle(g)
     assert g.boss_battle
     boss = g.enemies[0]
-    plus = POOL.coop[difficulty].boss_hp_plus if mode == "coop" else 0
+    plus = POOL.coop_balanced[difficulty].boss_hp_plus if mode == "coop" and variant == "balanced" else 0
     assert boss.is_boss and boss.hp == boss.full_hp == POOL.boss.hp + plus
-    if mode == "coop" and difficulty == 10:
+    if mode == "coop" and difficulty == 10 and variant == "balanced":
         assert plus == 24
     boss.hp -= 13  # one round of 12 gone and 1 more: the dial reads 11 of 12
     enemy = g.observation(0)[g.observation_layout["enemies"]]

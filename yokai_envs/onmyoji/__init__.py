@@ -1,6 +1,6 @@
-"""Onmyoji: three nights (``onmyoji_v3``): Solo, Duel and Co-op; AEC and Parallel PettingZoo envs.
+"""Onmyoji: three nights (``onmyoji_v4``): Solo, Duel and Co-op; AEC and Parallel PettingZoo envs.
 
-``yokai_envs.make("onmyoji_v3", mode=...)`` gives the AEC env (module ``yokai_envs.onmyoji.env``);
+``yokai_envs.make("onmyoji_v4", mode=...)`` gives the AEC env (module ``yokai_envs.onmyoji.env``);
 ``yokai_envs.onmyoji.parallel_env(mode=...)`` the Parallel one. Importing this package imports no
 gymnasium/pettingzoo.
 

@@ -168,8 +168,10 @@ class CardPool:
     characters: tuple[Character, ...]
     yokai: tuple[Yokai, ...]
     boss: Yokai                               # index == len(yokai)
-    coop: dict[int, CoopLevel]
+    coop: dict[int, CoopLevel]                # the book's game: the book's columns only
     solo: dict[int, SoloLevel]
+    coop_balanced: dict[int, CoopLevel]       # variant "balanced": also Boss HP +N (R33)
+    solo_balanced: dict[int, SoloLevel]       # variant "balanced": also Night 1/2/3 damage +N (R31)
 
     def character_index(self, name: str) -> int:
         for c in self.characters:
@@ -312,7 +314,8 @@ def _side(where: str, raw: Any) -> Side:
 
 def parse_pool(data: Any) -> CardPool:
     """Validate raw YAML data and build the card pool."""
-    data = _map("cards", data, ("characters", "yokai", "boss", "coop_difficulty", "solo_difficulty"))
+    data = _map("cards", data, ("characters", "yokai", "boss", "coop_difficulty", "solo_difficulty",
+                                "coop_difficulty_balanced", "solo_difficulty_balanced"))
     chars = _map("characters", data["characters"], optional=None)
     if len(chars) != 4:
         raise ConfigError(f"characters: expected 4 Characters, got {len(chars)}")
@@ -330,40 +333,66 @@ def parse_pool(data: Any) -> CardPool:
             raise ConfigError(f"yokai: expected 6 Yokai of Lv{lv}, got {count}")
     boss_raw = data["boss"]
     boss = _yokai(len(yokai), str(boss_raw.get("name", "?")) if isinstance(boss_raw, dict) else "?", boss_raw, True)
-    coop_raw = _map("coop_difficulty", data["coop_difficulty"], DIFFICULTY_LEVELS)
-    coop = {}
+    coop, solo = _coop_table(data, "coop_difficulty", False), _solo_table(data, "solo_difficulty", False)
+    coop_balanced = _coop_table(data, "coop_difficulty_balanced", True)
+    solo_balanced = _solo_table(data, "solo_difficulty_balanced", True)
+    return CardPool(tuple(characters), yokai, boss, coop, solo, coop_balanced, solo_balanced)
+
+
+#: The book's columns of each difficulty table, and the invented ones a balanced table adds.
+_COOP_BOOK = ("boss_boost", "lone_plus_one", "enemy_plus_one", "boss_plus")
+_SOLO_BOOK = ("character_plus", "starting_shikigami_lv", "take", "heal_before_boss", "lone_plus_one", "boss_plus")
+
+
+def _table(data: dict, name: str, book: tuple[str, ...], invented: str, balanced: bool) -> dict[int, dict]:
+    """The raw levels of table ``name``: the book's columns, plus ``invented`` in a balanced table
+    (a book table that names it is refused: the book's game has no such modifier)."""
+    raw = _map(name, data.get(name), DIFFICULTY_LEVELS)
     for lv in DIFFICULTY_LEVELS:
-        w = f"coop_difficulty.{lv}"
-        r = _map(w, coop_raw[lv], ("boss_boost", "lone_plus_one", "enemy_plus_one", "boss_plus", "boss_hp_plus"))
-        for flag in ("boss_boost", "lone_plus_one", "enemy_plus_one"):
-            if not isinstance(r[flag], bool):
-                raise ConfigError(f"{w}.{flag}: expected true/false")
-        coop[lv] = CoopLevel(r["boss_boost"], r["lone_plus_one"], r["enemy_plus_one"],
-                             _int(f"{w}.boss_plus", r["boss_plus"], 0, 9),
-                             _int(f"{w}.boss_hp_plus", r["boss_hp_plus"], 0, 60))
-    solo_raw = _map("solo_difficulty", data["solo_difficulty"], DIFFICULTY_LEVELS)
-    solo = {}
-    for lv in DIFFICULTY_LEVELS:
-        w = f"solo_difficulty.{lv}"
-        r = _map(w, solo_raw[lv], ("character_plus", "starting_shikigami_lv", "take", "heal_before_boss",
-                                   "lone_plus_one", "night_plus", "boss_plus"))
+        if not balanced and isinstance(raw[lv], dict) and invented in raw[lv]:
+            raise ConfigError(f"{name}.{lv}.{invented}: not a column of the book's table (an invented "
+                              f"modifier: it belongs in {name}_balanced)")
+    return {lv: _map(f"{name}.{lv}", raw[lv], (*book, invented) if balanced else book) for lv in DIFFICULTY_LEVELS}
+
+
+def _flags(where: str, r: dict, names: tuple[str, ...]) -> None:
+    for flag in names:
+        if not isinstance(r[flag], bool):
+            raise ConfigError(f"{where}.{flag}: expected true/false")
+
+
+def _coop_table(data: dict, name: str, balanced: bool) -> dict[int, CoopLevel]:
+    table = {}
+    for lv, r in _table(data, name, _COOP_BOOK, "boss_hp_plus", balanced).items():
+        w = f"{name}.{lv}"
+        _flags(w, r, ("boss_boost", "lone_plus_one", "enemy_plus_one"))
+        table[lv] = CoopLevel(r["boss_boost"], r["lone_plus_one"], r["enemy_plus_one"],
+                              _int(f"{w}.boss_plus", r["boss_plus"], 0, 9),
+                              _int(f"{w}.boss_hp_plus", r["boss_hp_plus"], 0, 60) if balanced else 0)
+    return table
+
+
+def _solo_table(data: dict, name: str, balanced: bool) -> dict[int, SoloLevel]:
+    table = {}
+    for lv, r in _table(data, name, _SOLO_BOOK, "night_plus", balanced).items():
+        w = f"{name}.{lv}"
         take = r["take"]
         if not isinstance(take, list) or any(t not in ("first", "second", "left", "right") for t in take):
             raise ConfigError(f"{w}.take: expected a list of first/second/left/right, got {take!r}")
-        for flag in ("heal_before_boss", "lone_plus_one"):
-            if not isinstance(r[flag], bool):
-                raise ConfigError(f"{w}.{flag}: expected true/false")
-        solo[lv] = SoloLevel(_int(f"{w}.character_plus", r["character_plus"], 0, 6),
-                             _int(f"{w}.starting_shikigami_lv", r["starting_shikigami_lv"], 1, 3),
-                             frozenset(YokaiTarget(t) for t in take), r["heal_before_boss"], r["lone_plus_one"],
-                             _int(f"{w}.boss_plus", r["boss_plus"], 0, 9),
-                             _night_plus(f"{w}.night_plus", r["night_plus"]))
-    return CardPool(tuple(characters), yokai, boss, coop, solo)
+        _flags(w, r, ("heal_before_boss", "lone_plus_one"))
+        table[lv] = SoloLevel(_int(f"{w}.character_plus", r["character_plus"], 0, 6),
+                              _int(f"{w}.starting_shikigami_lv", r["starting_shikigami_lv"], 1, 3),
+                              frozenset(YokaiTarget(t) for t in take), r["heal_before_boss"], r["lone_plus_one"],
+                              _int(f"{w}.boss_plus", r["boss_plus"], 0, 9),
+                              _night_plus(f"{w}.night_plus", r["night_plus"]) if balanced else (0, 0, 0))
+    return table
+
 
 
 def difficulty_tables(pool: CardPool) -> str:
-    """The Co-op and Solo difficulty tables as plain text, generated from the data (the docs show
-    this, so the numbers have one source: ``cards.yaml``)."""
+    """The Co-op and Solo difficulty tables of the book's game and of variant "balanced" as plain
+    text, generated from the data (the docs show this, so the numbers have one source:
+    ``cards.yaml``)."""
     def yes(flag: bool) -> str:
         return "yes" if flag else "-"
 
@@ -373,20 +402,29 @@ def difficulty_tables(pool: CardPool) -> str:
     def plus(n: int) -> str:
         return f"+{n}" if n else "-"
 
-    lines = ["Co-op difficulty (generated from cards.yaml):", "",
-             "  Lv  Boss boost  +1 lone Yokai  Enemy damage +1  Boss damage +N  Boss HP +N"]
-    for lv, c in pool.coop.items():
-        lines.append(f"  {lv:>2}  {yes(c.boss_boost):<10}  {yes(c.lone_plus_one):<13}  {yes(c.enemy_plus_one):<15}  "
-                     f"{plus(c.boss_plus):<14}  {plus(c.boss_hp_plus)}")
-    lines += ["", "Solo difficulty (generated from cards.yaml):", "",
-              "  Lv  HP  Start Lv  Actions you take (and Both)  Heal before Boss  +1 lone Yokai  Night 1/2/3 damage +N"
-              "  Boss damage +N"]
-    for lv, s in pool.solo.items():
-        take = ", ".join(t.value for t in YokaiTarget if t in s.take)
-        lines.append(f"  {lv:>2}  +{s.character_plus:<2} {s.starting_shikigami_lv:<8}  {take:<27}  "
-                     f"{yes(s.heal_before_boss):<16}  {yes(s.lone_plus_one):<13}  {night_plus(s):<20}  "
-                     f"{f'+{s.boss_plus}' if s.boss_plus else '-'}")
-    return "\n".join(lines)
+    lines: list[str] = []
+    for title, coop, solo, balanced in (("the book's game", pool.coop, pool.solo, False),
+                                        ('variant "balanced"', pool.coop_balanced, pool.solo_balanced, True)):
+        lines += [f"Co-op difficulty, {title} (generated from cards.yaml):", "",
+                  "  Lv  Boss boost  +1 lone Yokai  Enemy damage +1  Boss damage +N  Boss's damage in all"
+                  + ("  Boss HP +N" if balanced else "")]
+        for lv, c in coop.items():
+            # what the Boss's own actions deal on top of their printed numbers: Boss boost's +2,
+            # Boss damage +N and Enemy damage +1 (+1 lone Yokai adds 1 more once its minion falls)
+            total = 2 * c.boss_boost + c.boss_plus + c.enemy_plus_one
+            lines.append((f"  {lv:>2}  {yes(c.boss_boost):<10}  {yes(c.lone_plus_one):<13}  "
+                          f"{yes(c.enemy_plus_one):<15}  {plus(c.boss_plus):<14}  {plus(total):<19}"
+                          + (f"  {plus(c.boss_hp_plus)}" if balanced else "")).rstrip())
+        lines += ["", f"Solo difficulty, {title} (generated from cards.yaml):", "",
+                  "  Lv  HP  Start Lv  Actions you take (and Both)  Heal before Boss  +1 lone Yokai  Boss damage +N"
+                  + ("  Night 1/2/3 damage +N" if balanced else "")]
+        for lv, s in solo.items():
+            take = ", ".join(t.value for t in YokaiTarget if t in s.take)
+            lines.append((f"  {lv:>2}  +{s.character_plus:<2} {s.starting_shikigami_lv:<8}  {take:<27}  "
+                          f"{yes(s.heal_before_boss):<16}  {yes(s.lone_plus_one):<13}  {plus(s.boss_plus):<14}"
+                          + (f"  {night_plus(s)}" if balanced else "")).rstrip())
+        lines.append("")
+    return "\n".join(lines).rstrip()
 
 
 @lru_cache(maxsize=1)

@@ -26,7 +26,7 @@ DECISION_NONE = Decision.NONE
     Event.DAMAGE, Event.FALL, Event.GAME_OVER, Event.HEAL, Event.YOKAI_ACTS,
 )
 MODE_COOP, MODE_DUEL, MODE_SOLO = Mode.COOP, Mode.DUEL, Mode.SOLO
-STAGE_OVER = Stage.OVER
+STAGE_OVER, STAGE_START = Stage.OVER, Stage.START
 
 
 HP_CAP = 20
@@ -238,6 +238,11 @@ def _enemy_effect(g: OnmyojiGame, seat: int, verb: Verb, n: int, target: int | N
         return
     if target >= PLAYER_0:  # the other Onmyoji, in the Duel Final Battle
         other = g.players[target - PLAYER_0]
+        if g.book and g.stage == STAGE_START:
+            # R28: Guard shields its player for the whole turn, and whether they Guard is known
+            # only at the reveal, so a Start-of-turn effect on them is held until then.
+            other.incoming.append((verb, n))
+            return
         if other.guarding:  # Guard: no enemy action affects you
             return
         if verb in _DAMAGE_VERBS:
@@ -255,6 +260,21 @@ def _enemy_effect(g: OnmyojiGame, seat: int, verb: Verb, n: int, target: int | N
         e.weak += n
     elif verb == Verb.STOP:
         e.stopped = True
+
+
+def land_held_effects(g: OnmyojiGame) -> None:
+    """R28: at the reveal, the Start-of-turn effects held for each Onmyoji reach it, in the order
+    their users acted, unless it Guards this turn (then they are lost). Only the Duel Final has any."""
+    if not g.final_duel:
+        return
+    for user in g.order:
+        seat = 1 - user
+        p = g.players[seat]
+        held, p.incoming = p.incoming, []
+        for verb, n in held:
+            if g.over or p.guarding:
+                break
+            _enemy_effect(g, user, verb, n, PLAYER_0 + seat)
 
 
 def resolve_card(g: OnmyojiGame, seat: int, card: int, target: int | None) -> None:
@@ -285,7 +305,7 @@ def yokai_damage(g: OnmyojiGame, e: Enemy, action: YokaiAction) -> int:
         solo = g.solo_level
         if lone and solo.lone_plus_one:
             amount += 1
-        if not g.boss_battle:  # the nights' Yokai, not the Boss or its minion
+        if not g.boss_battle:  # R31 (0 but in variant "balanced"): the nights' Yokai, not the Boss battle
             amount += solo.night_plus[g.night - 1]
         if e.is_boss:
             amount += solo.boss_plus
@@ -304,8 +324,10 @@ def yokai_action_seats(g: OnmyojiGame, target: YokaiTarget | None) -> list[int]:
         return alive
     seat = {YokaiTarget.FIRST: g.first_seat, YokaiTarget.SECOND: 1 - g.first_seat,
             YokaiTarget.LEFT: 0, YokaiTarget.RIGHT: 1}[target]
-    if g.mode == MODE_COOP and g.boss_battle and len(alive) == 2 and target in (YokaiTarget.FIRST, YokaiTarget.SECOND):
-        # R32: in the Boss battle "first"/"second" hunt the weaker Onmyoji, so the partner must save it
+    if (not g.book and g.mode == MODE_COOP and g.boss_battle and len(alive) == 2
+            and target in (YokaiTarget.FIRST, YokaiTarget.SECOND)):
+        # R32 (balanced variant): in the Boss battle "first"/"second" hunt the weaker Onmyoji, so
+        # the partner must save it. The book hits the seat named (lost on a Guarding one).
         hp = (g.players[0].hp, g.players[1].hp)
         if hp[0] != hp[1]:
             seat = 0 if hp[0] < hp[1] else 1

@@ -1,4 +1,4 @@
-"""PettingZoo envs of Onmyoji: three nights (``onmyoji_v3``).
+"""PettingZoo envs of Onmyoji: three nights (``onmyoji_v4``).
 
 ``env(mode=..., difficulty=..., characters=...)`` is the AEC env (agents ``player_0`` and, in Duel
 and Co-op, ``player_1``; Solo is a 1-agent AEC game). ``parallel_env(...)`` is the Parallel API
@@ -10,7 +10,8 @@ README), and ``max_cycles=K``: in the AEC env no seat makes more than K decision
 env, PettingZoo's meaning: the game is truncated after K parallel steps.
 
 A Parallel step is atomic: every action of the joint action is checked before any is applied, and
-a rejected joint action changes nothing. With ``illegal_action="penalize"`` (the default, as in
+a rejected joint action changes nothing; a ``max_steps`` cap that leaves room for only one of the
+two face-down cards truncates the game before either is played. With ``illegal_action="penalize"`` (the default, as in
 PettingZoo's classic games) an action outside its seat's mask (a real action from a waiting seat
 too) ends the game at once: each offender gets -1, every other agent 0, the offenders' infos say
 ``illegal_action``, with PettingZoo's illegal-move warning. With ``"raise"`` it raises
@@ -47,7 +48,7 @@ __doc__ = f"{__doc__}\n{_observation.__doc__}\n{act.__doc__}\n{difficulty_tables
 
 class raw_env(YokaiAECEnv):
     game_class = OnmyojiGame
-    metadata = {"name": "onmyoji_v3", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = {"name": "onmyoji_v4", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
 
 def env(**options: Any):
@@ -57,7 +58,7 @@ def env(**options: Any):
 class OnmyojiParallelEnv(ParallelEnv):
     """Every live seat acts each step; the simultaneous face-down choice is one parallel step."""
 
-    metadata = {"name": "onmyoji_parallel_v3", "render_modes": ["ansi", "human"]}
+    metadata = {"name": "onmyoji_parallel_v4", "render_modes": ["ansi", "human"]}
 
     def __init__(self, **options: Any) -> None:
         env_opts, game_opts = split_options(OnmyojiGame, options)
@@ -212,8 +213,12 @@ class OnmyojiParallelEnv(ParallelEnv):
                 raise next(iter(bad.values()))
             EnvLogger.warn_on_illegal_move()
             return self._end_for_illegal_actions(bad)
-        for seat in deciders:
-            g.step(int(actions[self.possible_agents[seat]]))
+        # The face-down step is two game steps: when the step cap leaves room for only the first,
+        # the game is truncated before either card is played, so no joint action is half applied.
+        capped = g.steps + len(deciders) > g.max_steps
+        if not capped:
+            for seat in deciders:
+                g.step(int(actions[self.possible_agents[seat]]))
         self.cycles += 1
         returns = g.returns()
         delta = returns - self._last
@@ -221,8 +226,8 @@ class OnmyojiParallelEnv(ParallelEnv):
         agents = self.agents
         rewards = {a: float(delta[i]) for i, a in enumerate(self.possible_agents) if a in agents}
         terminated = g.is_terminal
-        truncated = g.is_truncated or (not terminated and self.max_cycles is not None
-                                       and self.cycles >= self.max_cycles)
+        truncated = g.is_truncated or capped or (not terminated and self.max_cycles is not None
+                                                 and self.cycles >= self.max_cycles)
         terms = dict.fromkeys(agents, terminated)
         truncs = dict.fromkeys(agents, truncated)
         if truncated:

@@ -37,8 +37,14 @@ from yokai_envs.onmyoji.state import (
 
 
 class OnmyojiGame(Game):
-    env_id = "onmyoji_v3"
-    OPTIONS: ClassVar[dict[str, Any]] = {"mode": "duel", "difficulty": 1, "characters": None}
+    env_id = "onmyoji_v4"
+    OPTIONS: ClassVar[dict[str, Any]] = {"mode": "duel", "difficulty": 1, "characters": None, "variant": "book"}
+    VARIANTS: ClassVar[dict[str, str]] = {
+        "balanced": "the Duel Final led turn by turn by the Onmyoji with less HP (R30); Co-op Boss actions at "
+                    "the first/second player hit the one with less HP (R32); Start-of-turn damage hits a "
+                    "player who then Guards (R28); invented modifiers: Co-op Boss HP +N (R33), Solo Night "
+                    "damage +N (R31)",
+    }
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [
         {"mode": "solo"}, {"mode": "duel"}, {"mode": "coop"}, {"mode": "solo", "difficulty": 10},
         {"mode": "coop", "difficulty": 10},
@@ -57,7 +63,8 @@ class OnmyojiGame(Game):
         """How the game ended, for ``yokai balance``. Duel: ``a fall in the nights``, ``a fall in
         the Final``, ``the Final's turn cap`` (higher HP wins) or ``step cap``; when the Final was
         reached, ``final_first``, the seat that led its first turn, and ``final_last_first``, the
-        seat that led its last turn (R30: the lead can change from turn to turn)."""
+        seat that led its last turn (the same in the book's game; in variant "balanced" the lead
+        can change from turn to turn, R30)."""
         facts: dict[str, Any] = {"end": "step cap" if self.is_truncated else "end"}
         if self.mode != Mode.DUEL or self.is_truncated:
             return facts
@@ -75,14 +82,20 @@ class OnmyojiGame(Game):
         self.pool = load_pool()
         mode = self.options["mode"]
         if mode not in MODES:
-            raise ConfigError(f"onmyoji_v3: option mode must be one of {MODES}, got {mode!r}")
+            raise ConfigError(f"onmyoji_v4: option mode must be one of {MODES}, got {mode!r}")
         self.mode = Mode(mode)
+        #: The rulebook's game (``variant="book"``); False: the ``balanced`` variant (``VARIANTS``).
+        #: Each rule the variant changes reads this flag in one place.
+        self.book = self.options["variant"] == "book"
         difficulty = self.options["difficulty"]
         if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 1 <= difficulty <= 10:
-            raise ConfigError(f"onmyoji_v3: option difficulty must be an int 1..10, got {difficulty!r}")
+            raise ConfigError(f"onmyoji_v4: option difficulty must be an int 1..10, got {difficulty!r}")
         self.difficulty = difficulty
-        self.coop_level = self.pool.coop[difficulty]
-        self.solo_level = self.pool.solo[difficulty]
+        # The balanced variant's tables add its invented modifiers (R31, R33); the book's have none.
+        coop, solo = (self.pool.coop, self.pool.solo) if self.book else (self.pool.coop_balanced,
+                                                                          self.pool.solo_balanced)
+        self.coop_level = coop[difficulty]
+        self.solo_level = solo[difficulty]
         self._num_players = 1 if self.mode == Mode.SOLO else 2
         self.fixed_characters = self._parse_characters(self.options["characters"])
         self.yokai_names = tuple(y.name for y in self.pool.yokai)
@@ -100,11 +113,11 @@ class OnmyojiGame(Game):
         if isinstance(chars, str):
             chars = [chars]
         if not isinstance(chars, (list, tuple)) or len(chars) != self._num_players:
-            raise ConfigError(f"onmyoji_v3: option characters must list {self._num_players} Character name(s), "
+            raise ConfigError(f"onmyoji_v4: option characters must list {self._num_players} Character name(s), "
                               f"got {chars!r}")
         idx = [self.pool.character_index(c) for c in chars]
         if len(set(idx)) != len(idx):
-            raise ConfigError(f"onmyoji_v3: option characters names the same Character twice: {chars!r}")
+            raise ConfigError(f"onmyoji_v4: option characters names the same Character twice: {chars!r}")
         return idx
 
     def _init_empty(self) -> None:
@@ -272,7 +285,7 @@ class OnmyojiGame(Game):
             return placement[1] in self.yokai_deck
         if kind == "played":
             return self.players[placement[1]].played == placement[2]
-        raise ValueError(f"onmyoji_v3: unknown placement {placement!r}")
+        raise ValueError(f"onmyoji_v4: unknown placement {placement!r}")
 
     def check_invariants(self) -> None:
         invariants.check_invariants(self)

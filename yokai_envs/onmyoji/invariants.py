@@ -45,6 +45,9 @@ def check_invariants(g: OnmyojiGame) -> None:
         for y, edge in p.equips:
             stats = stats.plus(g.card(y).edges[edge].stats)
         assert stats == p.equip_stats
+        # R28: effects are held only between a Duel Final turn's start and its reveal
+        assert not p.incoming or (g.final_duel and g.book and g.stage in (Stage.START, Stage.PLAY)), \
+            f"seat {s} holds Start-of-turn effects in {g.phase_name}"
     for lv in (1, 2, 3):
         for y in g.piles[lv]:
             assert g.zone[y] == Zone.PILE and g.card(y).lv == lv, f"{g.yokai_names[y]} misplaced in pile"

@@ -1,4 +1,4 @@
-"""Observation tensor of ``onmyoji_v3`` (seat-relative; only that seat's information) and the state tensor.
+"""Observation tensor of ``onmyoji_v4`` (seat-relative; only that seat's information) and the state tensor.
 
 Layout (``observation_layout``; every entry in [0, 1]):
 
@@ -7,7 +7,8 @@ Layout (``observation_layout``; every entry in [0, 1]):
   Boss battle, Duel Final.
 - ``decision``: pending decision one-hot (8), stage one-hot (7), "I am the seat to decide".
 - ``me`` then ``other`` (2-player modes): the Onmyoji block (see ``PLAYER_FIELDS``; HP/20, ATK, DEF and
-  SPL /20, boosts /5, DEF used /12, Shikigami uses left as a fraction). For the other
+  SPL /20, boosts /5, Start-of-turn effects held for the reveal /5 (R28), DEF used /12, Shikigami
+  uses left as a fraction). For the other
   seat, the hand is left blank and its card shows only as "face down" until the reveal, so the
   choice of the first seat never reaches the second before both are revealed.
 - ``enemies``: left and right slot: present, alive, Boss, Yokai one-hot (18 + Boss), HP over its
@@ -45,7 +46,7 @@ DECISION_FIELDS = (("decision", 8), ("stage", 7), ("to_decide", 1))
 PLAYER_FIELDS = (
     ("alive", 1), ("hp", 1), ("character", 4), ("evolved", 1), ("atk", 1), ("def", 1), ("spl", 1),
     ("first_player", 1), ("left_player", 1), ("hand", 3), ("used", 3), ("face_down", 1), ("revealed_card", 3),
-    ("guarding", 1), ("act_first", 1), ("atk_up", 1), ("spl_up", 1), ("shield", 1), ("weaken", 1),
+    ("guarding", 1), ("incoming", 1), ("act_first", 1), ("atk_up", 1), ("spl_up", 1), ("shield", 1), ("weaken", 1),
     ("def_spent", 1), ("shikigami", N), ("shikigami_uses_left", N), ("used_this_turn", N),
     ("equip_left", N), ("equip_right", N), ("equip_bottom", N), ("under_character", N),
 )
@@ -106,6 +107,7 @@ _ALIVE, _HP, _CHAR, _EVOLVED = PF["alive"], PF["hp"], PF["character"], PF["evolv
 _ATK, _DEF, _SPL, _FIRST, _LEFT = PF["atk"], PF["def"], PF["spl"], PF["first_player"], PF["left_player"]
 _HAND, _USED, _FACE_DOWN, _REVEALED = PF["hand"], PF["used"], PF["face_down"], PF["revealed_card"]
 _GUARDING, _ACT_FIRST, _ATK_UP, _SPL_UP = PF["guarding"], PF["act_first"], PF["atk_up"], PF["spl_up"]
+_INCOMING = PF["incoming"]
 _SHIELD, _WEAKEN, _DEF_SPENT = PF["shield"], PF["weaken"], PF["def_spent"]
 _SHIKI, _USES, _THIS_TURN, _EQUIP, _UNDER = (PF["shikigami"], PF["shikigami_uses_left"], PF["used_this_turn"],
                                              PF["equip_left"], PF["under_character"])
@@ -150,6 +152,8 @@ def _player(g: OnmyojiGame, out: np.ndarray, base: int, seat: int, own: bool, un
             out[base + _REVEALED + p.played] = 1
     if p.guarding:
         out[base + _GUARDING] = 1
+    if p.incoming:  # R28: held Start-of-turn effects (public: the abilities were used face up)
+        out[base + _INCOMING] = _clip(sum(n for _, n in p.incoming) / 5)
     if p.act_first:
         out[base + _ACT_FIRST] = 1
     if p.atk_up or p.spl_up or p.shield or p.weak:

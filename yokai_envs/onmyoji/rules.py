@@ -114,25 +114,28 @@ def start_boss_battle(g: OnmyojiGame) -> None:
     minion = _draw_yokai(g, 3)
     boss = g.pool.boss
     # The minion stands to the right of the Boss.
+    # R33: a Co-op level's Boss HP +N (0 but in variant "balanced", a modifier the book does not list)
     boss_hp = boss.hp + (g.coop_level.boss_hp_plus if g.mode == MODE_COOP else 0)
     start_battle(g, [Enemy(boss.index, boss_hp, is_boss=True), Enemy(minion, g.card(minion).hp)])
 
 
 def start_duel_final(g: OnmyojiGame) -> None:
     g.final_duel = True
-    # R30: on a tie in HP the Final's first turn is led by the Onmyoji who picked first after the
-    # last Night-3 battle (its finisher, R12), not the one who took second (``first_seat`` now,
-    # who would lead a next night battle): leaving that Yokai to the other buys nothing.
-    g.first_seat = final_first_player(g, tie=1 - g.first_seat)
+    if not g.book:
+        # R30 (balanced variant): on a tie in HP the Final's first turn is led by the Onmyoji who
+        # picked first after the last Night-3 battle (its finisher, R12), not the one who took
+        # second (``first_seat`` now): leaving that Yokai to the other buys nothing. The book keeps
+        # ``first_seat``: whoever took a Yokai second leads the next battle, the Final included.
+        g.first_seat = final_first_player(g, tie=1 - g.first_seat)
     g.final_opening_seat = g.first_seat
     start_battle(g, [None, None])
 
 
 def final_first_player(g: OnmyojiGame, tie: int) -> int:
-    """R30: in the Duel Final every turn is led by the Onmyoji with less HP (the setup rule, §3
-    step 5, applied to each turn of the Final), ``tie`` when their HP are equal. The first player
-    wins a race in which both could bring the other to 0, so this hands that edge to the one
-    behind instead of fixing it for the whole Final."""
+    """R30 (balanced variant): in the Duel Final every turn is led by the Onmyoji with less HP
+    (the setup rule, §3 step 5, applied to each turn of the Final), ``tie`` when their HP are
+    equal. The first player wins a race in which both could bring the other to 0, so this hands
+    that edge to the one behind instead of fixing it for the whole Final."""
     hp0, hp1 = g.players[0].hp, g.players[1].hp
     return tie if hp0 == hp1 else int(hp1 < hp0)
 
@@ -193,7 +196,7 @@ def begin_turn(g: OnmyojiGame) -> None:
     for e in g.enemies:
         if e is not None:
             e.reset_turn()
-    if g.final_duel and g.turn > 1:
+    if g.final_duel and g.turn > 1 and not g.book:
         g.first_seat = final_first_player(g, tie=g.first_seat)
     g.stage = STAGE_START
     g.order = turn_order(g)
@@ -247,6 +250,9 @@ def _reveal(g: OnmyojiGame) -> None:
         g.see(None, EVENT_REVEAL, s, p.played)
         p.revealed = True
         p.guarding = p.played == GUARD
+    fx.land_held_effects(g)
+    if g.over:  # a held Start-of-turn effect ended the Duel Final (R2)
+        return
     g.stage = STAGE_GUARD
     g.order = [s for s in turn_order(g) if g.players[s].played == GUARD]
     g.cursor = 0

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from yokai_envs.core.information import FIRST_GAME_EVENT
 
 if TYPE_CHECKING:
-    from yokai_envs.onmyoji.cards import Ability
+    from yokai_envs.onmyoji.cards import Ability, Verb
 
 
 class TextEnum(StrEnum):
@@ -133,8 +133,8 @@ class Event(IntEnum):
     DAMAGE = FIRST_GAME_EVENT + 7  # (target, HP lost): damage after DEF
     HEAL = FIRST_GAME_EVENT + 8  # (target, HP gained)
     FALL = FIRST_GAME_EVENT + 9  # (target,): an enemy is defeated or an Onmyoji falls
-    TURN = FIRST_GAME_EVENT + 10  # (turn, first seat): a turn begins (R30: the Final's lead can change)
-    GAME_OVER = FIRST_GAME_EVENT + 11  # (winner seat, or -1 none / both / a clear): the game ends
+    TURN = FIRST_GAME_EVENT + 10  # (turn, first seat): a turn begins (balanced variant: the Final's lead may change)
+    GAME_OVER = FIRST_GAME_EVENT + 11  # (outcome,): 0 seat 0 wins, 1 seat 1 wins, 2 every seat loses, 3 a clear
 
 
 #: Most arguments an event carries (BATTLE, YOKAI_ACTS).
@@ -182,7 +182,7 @@ class Player:
     """One Onmyoji: Character side, HP, the three action cards and the Yokai taken."""
 
     __slots__ = ("act_first", "atk_up", "character", "def_spent", "equip_stats", "equips", "evolved",
-                 "fallen", "guarding", "hand", "hp", "played", "revealed", "shield", "shiki_uses",
+                 "fallen", "guarding", "hand", "hp", "incoming", "played", "revealed", "shield", "shiki_uses",
                  "shikigami", "spl_up", "used", "used_this_turn", "weak")
 
     def __init__(self, character: int, hp: int) -> None:
@@ -203,6 +203,7 @@ class Player:
 
     def reset_turn(self) -> None:
         self.guarding = False
+        self.incoming: list[tuple[Verb, int]] = []  # Start-of-turn effects held until the reveal (R28)
         self.act_first = False
         self.atk_up = 0
         self.spl_up = 0
@@ -221,6 +222,7 @@ class Player:
         p.shiki_uses = dict(self.shiki_uses)
         p.equips = self.equips[:]
         p.used_this_turn = set(self.used_this_turn)
+        p.incoming = self.incoming[:]
         return p
 
 

@@ -44,6 +44,16 @@ class Agent(ABC):
     @abstractmethod
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int: ...
 
+    def last_distribution(self) -> np.ndarray | None:
+        """The probabilities over action ids (length of the mask, summing to 1) that the last
+        :meth:`act` chose from, or None for an agent that has none (a deterministic bot).
+
+        Optional: datasets record the behaviour policy's probability of each action taken and
+        its entropy from it (``agents.arena`` asks right after each ``act``). It describes the
+        last ``act`` only; :meth:`act_in_world` (a search's rollouts) need not update it.
+        """
+        return None
+
     def act_in_world(self, world: Game) -> int:
         """This agent's action for the seat to act in ``world``: the same action, drawn from
         the same randomness, as ``act_in_game(self, world)``.
@@ -91,12 +101,23 @@ class RandomAgent(Agent):
     """Uniform over the legal actions."""
 
     reads_observation: ClassVar[bool] = False
+    _last_legal: tuple[np.ndarray, int] | None = None  # the last act's legal ids and mask length
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:
             raise ValueError("random agent: the action mask has no legal action")
+        self._last_legal = (legal, len(action_mask))
         return int(legal[self.rng.integers(legal.size)])
+
+    def last_distribution(self) -> np.ndarray | None:
+        last = self._last_legal
+        if last is None:
+            return None
+        legal, size = last
+        probs = np.zeros(size, dtype=np.float64)
+        probs[legal] = 1.0 / legal.size
+        return probs
 
     def act_in_world(self, world: Game) -> int:
         legal = world.legal_actions()

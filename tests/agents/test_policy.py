@@ -89,6 +89,25 @@ def test_arena_plays_a_policy(checkpoint):
     assert len(result.records) == 3
 
 
+def test_the_arena_records_the_policys_probability_of_each_action(checkpoint):
+    _, path = checkpoint
+    bot = agents.make(f"policy:{path}", YONKAI, OPTIONS)
+    result = run_match(YONKAI, [f"P=policy:{path}", "R=random"], games=1, seed=0, env_options=OPTIONS)
+    record = result.records[0]
+    game = make_game(YONKAI, **OPTIONS)
+    game.reset(record["deal_seed"])
+    for action, entry in zip(record["actions"], record["behaviour"], strict=True):
+        seat = game.current_player
+        mask = game.legal_action_mask()
+        if record["seats"][seat] == "P":
+            probs = bot.action_probabilities(game.observation(seat), mask)
+            assert entry[0] == pytest.approx(probs[action])
+            assert entry[1] == pytest.approx(-(probs[probs > 0] * np.log(probs[probs > 0])).sum())
+        else:
+            assert entry[0] == pytest.approx(1 / mask.sum())
+        game.step(action)
+
+
 def test_wrong_game_or_spaces_fail_clearly(checkpoint, tmp_path):
     _, path = checkpoint
     with pytest.raises(CheckpointError, match="was trained for 'yonkai_no_yokai_v1', not 'yyh_tcg_v4'"):

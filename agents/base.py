@@ -124,3 +124,30 @@ class RandomAgent(Agent):
         if not legal:
             raise ValueError("random agent: the action mask has no legal action")
         return legal[self.rng.integers(len(legal))]  # the same draw as act's
+
+
+class LowestAgent(Agent):
+    """Plays its lowest legal action id that is not a pass (the pass only when nothing else is
+    legal): a trivial baseline. In Yonkai no Yokai, whose ids go up with count and value, it
+    sheds its smallest cards first and already beats random seats by far, so a trained policy is
+    judged against the heuristic, not against random."""
+
+    reads_observation: ClassVar[bool] = False
+
+    def __init__(self, pass_actions: frozenset[int] = frozenset(), seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.pass_actions = pass_actions
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("lowest agent: the action mask has no legal action")
+        for action in legal.tolist():
+            if action not in self.pass_actions:
+                return int(action)
+        return int(legal[0])
+
+
+def pass_actions_of(game: Game) -> frozenset[int]:
+    """The ids the game describes as a pass."""
+    return frozenset(a for a in range(game.num_actions) if game.describe_action(a).get("kind") == "pass")

@@ -184,3 +184,24 @@ def test_broken_checkpoints_name_the_file(checkpoint, tmp_path):
         bad.write_bytes(damaged)
         with pytest.raises(CheckpointError, match=rf"{name}\.zip: "):
             agents.make(f"policy:{bad}", YONKAI, OPTIONS)
+
+
+def test_the_policy_hands_torch_writable_masks(checkpoint, monkeypatch):
+    """A game's legal mask is read-only (cached); torch warns about undefined behaviour when one
+    reaches it (once per process, so the check is on what SB3 is handed, not on the warning)."""
+    _, path = checkpoint
+    bot = agents.make(f"policy:{path}", YONKAI, OPTIONS)
+    handed = []
+    original = bot.policy.get_distribution
+
+    def spy(obs, action_masks=None):
+        handed.append(action_masks.flags.writeable)
+        return original(obs, action_masks=action_masks)
+
+    monkeypatch.setattr(bot.policy, "get_distribution", spy)
+    game = make_game(YONKAI, **OPTIONS)
+    game.reset(0)
+    mask = game.legal_action_mask()
+    assert not mask.flags.writeable
+    bot.act(game.observation(game.current_player), mask)
+    assert handed == [True]

@@ -25,10 +25,9 @@ env: ``make_gym``). Needs numba (the ``fast`` extra), as ``VectorGame`` does.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
-
-import time
 
 import numpy as np
 

@@ -21,6 +21,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from yokai_envs.envs import openspiel
+from yokai_envs.envs.example_flags import add_game_flags, game_options
 
 
 def play(state: pyspiel.State, bots: list) -> pyspiel.State:
@@ -40,13 +41,14 @@ def deal(game: pyspiel.Game, rng: np.random.RandomState) -> pyspiel.State:
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--env", default="yonkai_no_yokai_v1")
-    parser.add_argument("--options", default="{}", help='game options as JSON, e.g. \'{"num_players": 3}\'')
+    add_game_flags(parser)
+    parser.add_argument("--options", default="{}", help='other game options as JSON, e.g. \'{"variant": "book"}\'')
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--simulations", type=int, default=30, help="ISMCTS simulations per decision (0: random)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
-    game = openspiel.load_game(args.env, **json.loads(args.options))
+    game = openspiel.load_game(args.env, **{**json.loads(args.options), **game_options(args)})
     rng = np.random.RandomState(args.seed)
     deals = np.random.RandomState(args.seed + 1)
     if args.simulations > 0:

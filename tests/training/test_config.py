@@ -112,7 +112,8 @@ def test_all_problems_reported_at_once(tmp_path):
 
 def test_overrides_and_out(tmp_path):
     config = load_config(QUICK, ["training.total_timesteps=5000", "algorithm.hyperparameters.learning_rate=1e-3",
-                                 "opponents.bots.0.weight=2", "evaluation.bots=[heuristic, heuristic]"], out="somewhere")
+                                 "opponents.bots.0.weight=2", "evaluation.bots=[heuristic, heuristic]"],
+                         out="somewhere")
     assert config["training"]["total_timesteps"] == 5000
     assert config["algorithm"]["hyperparameters"]["learning_rate"] == pytest.approx(1e-3)  # "1e-3" is a YAML str
     assert config["opponents"]["bots"][0]["weight"] == 2.0

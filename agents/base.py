@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -53,6 +54,15 @@ class Agent(ABC):
         last ``act`` only; :meth:`act_in_world` (a search's rollouts) need not update it.
         """
         return None
+
+    def behaviour(self, action: int) -> tuple[float, float] | None:
+        """``(probability of action, entropy in nats)`` of :meth:`last_distribution`, or None;
+        what the arena records per step (an agent may answer it faster, as the random one does)."""
+        probs = self.last_distribution()
+        if probs is None:
+            return None
+        support = probs[probs > 0]
+        return float(probs[action]), float(-(support * np.log(support)).sum())
 
     def act_in_world(self, world: Game) -> int:
         """This agent's action for the seat to act in ``world``: the same action, drawn from
@@ -109,6 +119,12 @@ class RandomAgent(Agent):
             raise ValueError("random agent: the action mask has no legal action")
         self._last_legal = (legal, len(action_mask))
         return int(legal[self.rng.integers(legal.size)])
+
+    def behaviour(self, action: int) -> tuple[float, float] | None:
+        if self._last_legal is None:
+            return None
+        count = self._last_legal[0].size  # uniform: no vector needed (the arena asks every step)
+        return 1.0 / count, math.log(count)
 
     def last_distribution(self) -> np.ndarray | None:
         last = self._last_legal

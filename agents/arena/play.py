@@ -91,12 +91,9 @@ class Runner:
 def behaviour_of(agent: Agent, action: int) -> list[float] | None:
     """``[probability of action, entropy in nats]`` of the distribution ``agent``'s last act drew
     from (:meth:`Agent.last_distribution`), or None when it has none."""
-    read = getattr(agent, "last_distribution", None)
-    probs = read() if read is not None else None
-    if probs is None:
-        return None
-    support = probs[probs > 0]
-    return [float(probs[action]), float(-(support * np.log(support)).sum())]
+    read = getattr(agent, "behaviour", None)  # any object with act() may play; only Agents have it
+    found = read(action) if read is not None else None
+    return None if found is None else [found[0], found[1]]
 
 
 _RUNNER: Runner | None = None

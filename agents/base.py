@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -43,6 +44,25 @@ class Agent(ABC):
 
     @abstractmethod
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int: ...
+
+    def last_distribution(self) -> np.ndarray | None:
+        """The probabilities over action ids (length of the mask, summing to 1) that the last
+        :meth:`act` chose from, or None for an agent that has none (a deterministic bot).
+
+        Optional: datasets record the behaviour policy's probability of each action taken and
+        its entropy from it (``agents.arena`` asks right after each ``act``). It describes the
+        last ``act`` only; :meth:`act_in_world` (a search's rollouts) need not update it.
+        """
+        return None
+
+    def behaviour(self, action: int) -> tuple[float, float] | None:
+        """``(probability of action, entropy in nats)`` of :meth:`last_distribution`, or None;
+        what the arena records per step (an agent may answer it faster, as the random one does)."""
+        probs = self.last_distribution()
+        if probs is None:
+            return None
+        support = probs[probs > 0]
+        return float(probs[action]), float(-(support * np.log(support)).sum())
 
     def act_in_world(self, world: Game) -> int:
         """This agent's action for the seat to act in ``world``: the same action, drawn from
@@ -91,15 +111,59 @@ class RandomAgent(Agent):
     """Uniform over the legal actions."""
 
     reads_observation: ClassVar[bool] = False
+    _last_legal: tuple[np.ndarray, int] | None = None  # the last act's legal ids and mask length
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:
             raise ValueError("random agent: the action mask has no legal action")
+        self._last_legal = (legal, len(action_mask))
         return int(legal[self.rng.integers(legal.size)])
+
+    def behaviour(self, action: int) -> tuple[float, float] | None:
+        if self._last_legal is None:
+            return None
+        count = self._last_legal[0].size  # uniform: no vector needed (the arena asks every step)
+        return 1.0 / count, math.log(count)
+
+    def last_distribution(self) -> np.ndarray | None:
+        last = self._last_legal
+        if last is None:
+            return None
+        legal, size = last
+        probs = np.zeros(size, dtype=np.float64)
+        probs[legal] = 1.0 / legal.size
+        return probs
 
     def act_in_world(self, world: Game) -> int:
         legal = world.legal_actions()
         if not legal:
             raise ValueError("random agent: the action mask has no legal action")
         return legal[self.rng.integers(len(legal))]  # the same draw as act's
+
+
+class LowestAgent(Agent):
+    """Plays its lowest legal action id that is not a pass (the pass only when nothing else is
+    legal): a trivial baseline. In Yonkai no Yokai, whose ids go up with count and value, it
+    sheds its smallest cards first and already beats random seats by far, so a trained policy is
+    judged against the heuristic, not against random."""
+
+    reads_observation: ClassVar[bool] = False
+
+    def __init__(self, pass_actions: frozenset[int] = frozenset(), seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.pass_actions = pass_actions
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("lowest agent: the action mask has no legal action")
+        for action in legal.tolist():
+            if action not in self.pass_actions:
+                return int(action)
+        return int(legal[0])
+
+
+def pass_actions_of(game: Game) -> frozenset[int]:
+    """The ids the game describes as a pass."""
+    return frozenset(a for a in range(game.num_actions) if game.describe_action(a).get("kind") == "pass")

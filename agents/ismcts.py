@@ -145,6 +145,7 @@ class ISMCTSAgent(Agent):
         self.base_agent = base_agent if base_agent is not None else rollout_agent
         if base_agent is not None and base_agent.needs_game:
             base_agent.plays_in_sampled_worlds = True
+        self._last_probs: np.ndarray | None = None
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -160,7 +161,10 @@ class ISMCTSAgent(Agent):
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:
             raise ValueError("ismcts: the action mask has no legal action")
+        self._last_probs = None
         if legal.size == 1:
+            self._last_probs = np.zeros(len(action_mask), dtype=np.float64)
+            self._last_probs[legal[0]] = 1.0
             return int(legal[0])
         default = self._default_action(observation, action_mask, game, legal)
         if self.flat:
@@ -169,6 +173,7 @@ class ISMCTSAgent(Agent):
         else:
             root = self._search_root(game)
             values = {a: float(child.visits) for a, child in root.children.items()}
+            self._last_probs = _visit_shares(values, len(action_mask))
         # Best score; a tie goes to what the base policy would play (not to the lowest action,
         # which in many games is "pass"), then to the lowest action.
         best = int(max(legal.tolist(), key=lambda a: (values.get(a, 0.0), a == default, -a)))
@@ -180,6 +185,11 @@ class ISMCTSAgent(Agent):
             if margin <= self.confidence * error:
                 return default  # not shown better than the base policy's own move: keep it
         return best
+
+    def last_distribution(self) -> np.ndarray | None:
+        """The root's visit shares at the last decision (one-hot when it was forced; None
+        after a flat search, whose scores are values, not visits)."""
+        return self._last_probs
 
     def _default_action(self, observation: np.ndarray, action_mask: np.ndarray, game: Game,
                         legal: np.ndarray) -> int:
@@ -333,6 +343,14 @@ class ISMCTSAgent(Agent):
         if not world.is_over and self.leaf_evaluator is not None:
             return np.asarray(self.leaf_evaluator(world), dtype=np.float64)
         return world.returns()
+
+
+def _visit_shares(visits: dict[int, float], size: int) -> np.ndarray | None:
+    probs = np.zeros(size, dtype=np.float64)
+    for action, count in visits.items():
+        probs[action] = count
+    total = probs.sum()
+    return probs / total if total > 0 else None
 
 
 def _margin(root: _Node, best: int, default: int) -> tuple[float, float]:

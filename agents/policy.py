@@ -159,6 +159,7 @@ class PolicyAgent(Agent):
             raise CheckpointError(f"{self.path}: cannot load the model ({type(err).__name__}: {err})") from None
         self.policy = self.model.policy
         self.policy.set_training_mode(False)
+        self._last_probs: np.ndarray | None = None
 
     def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         return self.batch_probabilities(np.asarray(observation)[None], np.asarray(action_mask, dtype=bool)[None])[0]
@@ -166,7 +167,7 @@ class PolicyAgent(Agent):
     def batch_probabilities(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """The policy's distribution over legal actions for each row (rows sum to 1)."""
         torch = self._torch
-        masks = np.asarray(action_masks, dtype=bool)
+        masks = np.array(action_masks, dtype=bool)  # a copy: torch warns on read-only masks
         with torch.no_grad():
             obs_tensor, _ = self.policy.obs_to_tensor(np.asarray(observations, dtype=np.float32))
             dist = self.policy.get_distribution(obs_tensor, action_masks=masks)
@@ -184,6 +185,12 @@ class PolicyAgent(Agent):
         if not np.any(action_mask):
             raise ValueError("policy agent: the action mask has no legal action")
         probs = self.action_probabilities(observation, action_mask)
+        self._last_probs = probs
         if self.deterministic:
             return int(np.argmax(probs))
         return int(self.rng.choice(probs.size, p=probs))
+
+    def last_distribution(self) -> np.ndarray | None:
+        """The network's distribution at the last decision (with ``deterministic=True`` the
+        action played is its most likely one, so this is the policy's, not the play rule's)."""
+        return self._last_probs

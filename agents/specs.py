@@ -1,6 +1,8 @@
 """Agent spec strings: one name for every bot, usable everywhere (arena, training, CLI).
 
     random                                   uniform over the mask
+    lowest                                   its lowest legal action id that is not a pass (a trivial
+                                             baseline: in Yonkai no Yokai it beats random seats by far)
     heuristic                                the game's heuristic bot
     heuristic:selfish=true                   ... with options its game's heuristic declares (Onmyoji:
     heuristic:hold_back=true                 selfish, hold_back; separated by ';'), checked by make()
@@ -39,7 +41,7 @@ from typing import Any
 
 from agents.base import Agent, RandomAgent
 
-KINDS = ("random", "heuristic", "ismcts", "policy", "rllib", "trained", "pretrained")
+KINDS = ("random", "heuristic", "ismcts", "policy", "rllib", "trained", "pretrained", "lowest")
 ISMCTS_OPTIONS = {"iterations": int, "time": float, "rollout": str, "c": float, "max_rollout_steps": int,
                   "leaf": str, "opponents": str, "search": str, "confidence": float, "beliefs": str,
                   "policy": str}
@@ -147,7 +149,7 @@ def parse_spec(spec: str) -> AgentSpec:
         return AgentSpec("ismcts", search.options, None, text)
     if kind == "pretrained":
         return _parse_pretrained(rest, spec, text)
-    if kind == "random":
+    if kind in ("random", "lowest"):
         if rest.strip():
             raise ValueError(f"agent spec {spec!r}: {kind} takes no options")
         return AgentSpec(kind, {}, None, text)
@@ -216,6 +218,11 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
         return make(target, env_id, env_options, seed)
     if parsed.kind == "random":
         return RandomAgent(seed)
+    if parsed.kind == "lowest":
+        from agents.base import LowestAgent, pass_actions_of
+        from yokai_envs.registry import make_game
+
+        return LowestAgent(pass_actions_of(make_game(env_id, **(env_options or {}))), seed)
     if parsed.kind == "heuristic":
         from agents.heuristics import heuristic_class
 

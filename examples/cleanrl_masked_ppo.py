@@ -23,11 +23,13 @@ from torch import nn
 from torch.distributions.categorical import Categorical
 
 import yokai_envs
+from yokai_envs.envs.example_flags import add_game_flags, game_options
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--env", default="yonkai_no_yokai_v1")
+    add_game_flags(parser)
     parser.add_argument("--opponent", default="random", help="agent spec of the other seats")
     parser.add_argument("--autoreset", choices=["next", "same"], default="next")
     parser.add_argument("--seed", type=int, default=1)
@@ -81,8 +83,9 @@ def main(argv: list[str] | None = None) -> dict:
     torch.set_num_threads(1)  # small networks: threads cost more than they give
 
     mode = gym.vector.AutoresetMode.NEXT_STEP if args.autoreset == "next" else gym.vector.AutoresetMode.SAME_STEP
+    options = game_options(args)
     envs = gym.vector.SyncVectorEnv(
-        [lambda: yokai_envs.make_gym(args.env, opponents=[args.opponent]) for _ in range(args.num_envs)],
+        [lambda: yokai_envs.make_gym(args.env, opponents=[args.opponent], **options) for _ in range(args.num_envs)],
         autoreset_mode=mode)
     obs_size = envs.single_observation_space.shape[0]
     num_actions = envs.single_action_space.n

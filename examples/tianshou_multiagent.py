@@ -26,6 +26,7 @@ from tianshou.trainer import OffPolicyTrainerParams
 from tianshou.utils.net.common import Net
 
 import yokai_envs
+from yokai_envs.envs.example_flags import add_game_flags, game_options
 
 
 def make_env(env_id: str, options: dict) -> PettingZooEnv:
@@ -35,13 +36,13 @@ def make_env(env_id: str, options: dict) -> PettingZooEnv:
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--env", default="yonkai_no_yokai_v1")
-    parser.add_argument("--num-players", type=int, default=None, help="for games with a player count option")
+    add_game_flags(parser)
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--steps-per-epoch", type=int, default=500)
     parser.add_argument("--envs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    options = {} if args.num_players is None else {"num_players": args.num_players}
+    options = game_options(args)
 
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)  # the random seats draw with numpy's global generator

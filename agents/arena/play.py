@@ -66,8 +66,13 @@ class Runner:
         for agent, agent_seed in zip(seat_agents, spec.agent_seeds):
             agent.reset(agent_seed)
         started = time.perf_counter()
+        behaviour: list[list[float] | None] = []
         while not game.is_over:
-            game.step(act_in_game(seat_agents[game.current_player], game))
+            agent = seat_agents[game.current_player]
+            action = act_in_game(agent, game)
+            if self.keep_actions:
+                behaviour.append(behaviour_of(agent, action))
+            game.step(action)
         returns = np.array(game.returns(), dtype=np.float64)
         record = {
             "index": spec.index, "table": spec.table, "deal": spec.deal, "arrangement": spec.arrangement,
@@ -78,7 +83,17 @@ class Runner:
         }
         if self.keep_actions:
             record["actions"] = [int(a) for a in game.action_history]
+            if any(entry is not None for entry in behaviour):
+                record["behaviour"] = behaviour
         return record
+
+
+def behaviour_of(agent: Agent, action: int) -> list[float] | None:
+    """``[probability of action, entropy in nats]`` of the distribution ``agent``'s last act drew
+    from (:meth:`Agent.last_distribution`), or None when it has none."""
+    read = getattr(agent, "behaviour", None)  # any object with act() may play; only Agents have it
+    found = read(action) if read is not None else None
+    return None if found is None else [found[0], found[1]]
 
 
 _RUNNER: Runner | None = None

@@ -89,6 +89,25 @@ def test_arena_plays_a_policy(checkpoint):
     assert len(result.records) == 3
 
 
+def test_the_arena_records_the_policys_probability_of_each_action(checkpoint):
+    _, path = checkpoint
+    bot = agents.make(f"policy:{path}", YONKAI, OPTIONS)
+    result = run_match(YONKAI, [f"P=policy:{path}", "R=random"], games=1, seed=0, env_options=OPTIONS)
+    record = result.records[0]
+    game = make_game(YONKAI, **OPTIONS)
+    game.reset(record["deal_seed"])
+    for action, entry in zip(record["actions"], record["behaviour"], strict=True):
+        seat = game.current_player
+        mask = game.legal_action_mask()
+        if record["seats"][seat] == "P":
+            probs = bot.action_probabilities(game.observation(seat), mask)
+            assert entry[0] == pytest.approx(probs[action])
+            assert entry[1] == pytest.approx(-(probs[probs > 0] * np.log(probs[probs > 0])).sum())
+        else:
+            assert entry[0] == pytest.approx(1 / mask.sum())
+        game.step(action)
+
+
 def test_wrong_game_or_spaces_fail_clearly(checkpoint, tmp_path):
     _, path = checkpoint
     with pytest.raises(CheckpointError, match="was trained for 'yonkai_no_yokai_v1', not 'yyh_tcg_v4'"):
@@ -165,3 +184,24 @@ def test_broken_checkpoints_name_the_file(checkpoint, tmp_path):
         bad.write_bytes(damaged)
         with pytest.raises(CheckpointError, match=rf"{name}\.zip: "):
             agents.make(f"policy:{bad}", YONKAI, OPTIONS)
+
+
+def test_the_policy_hands_torch_writable_masks(checkpoint, monkeypatch):
+    """A game's legal mask is read-only (cached); torch warns about undefined behaviour when one
+    reaches it (once per process, so the check is on what SB3 is handed, not on the warning)."""
+    _, path = checkpoint
+    bot = agents.make(f"policy:{path}", YONKAI, OPTIONS)
+    handed = []
+    original = bot.policy.get_distribution
+
+    def spy(obs, action_masks=None):
+        handed.append(action_masks.flags.writeable)
+        return original(obs, action_masks=action_masks)
+
+    monkeypatch.setattr(bot.policy, "get_distribution", spy)
+    game = make_game(YONKAI, **OPTIONS)
+    game.reset(0)
+    mask = game.legal_action_mask()
+    assert not mask.flags.writeable
+    bot.act(game.observation(game.current_player), mask)
+    assert handed == [True]

@@ -101,3 +101,25 @@ def test_heuristic_options_are_the_games_own():
 def test_bad_heuristic_options_are_named(spec, env_id, message):
     with pytest.raises(ValueError, match=message):
         agents.make(spec, ONMYOJI if env_id == "onmyoji" else env_id)
+
+
+def test_lowest_plays_its_lowest_legal_non_pass_action():
+    import numpy as np
+
+    from agents.arena.match import run_match
+    from yokai_envs.registry import make_game
+
+    bot = agents.make("lowest", YONKAI, {"num_players": 4})
+    game = make_game(YONKAI, num_players=4)
+    assert bot.pass_actions == {0} and game.describe_action(0)["kind"] == "pass"
+    mask = np.zeros(game.num_actions, dtype=bool)
+    mask[[0, 7, 30]] = True
+    assert bot.act(np.zeros(0), mask) == 7
+    mask[[7, 30]] = False
+    assert bot.act(np.zeros(0), mask) == 0  # the pass only when nothing else is legal
+    with pytest.raises(ValueError, match="takes no options"):
+        parse_spec("lowest:x=1")
+    # the trivial baseline beats three random seats by far: why "beats random" proves little
+    result = run_match(YONKAI, ["L=lowest", "random"], games=20, seed=0, env_options={"num_players": 4})
+    wins = sum(r["credits"][r["seats"].index("L")] for r in result.records)
+    assert wins / len(result.records) > 0.7

@@ -89,9 +89,18 @@ def check_round_trip(rows: list[dict], folder: Path) -> None:
             np.testing.assert_array_equal(np.asarray(row["observation"], dtype=np.float32), game.observation(seat))
             legal = int(game.legal_action_mask().sum())
             assert row["legal_actions"] == legal and row["forced"] == (legal == 1)
+            assert row["legal_action_ids"] == np.flatnonzero(game.legal_action_mask()).tolist()
+            if row["agent"] == "R":  # the random bot: uniform over the legal ids
+                assert row["behaviour_prob"] == pytest.approx(1 / legal)
+                assert row["behaviour_entropy"] == pytest.approx(np.log(legal))
+            else:  # a heuristic has no distribution
+                assert row["behaviour_prob"] is None and row["behaviour_entropy"] is None
             assert row["action_name"] == game.action_name(action)
             game.step(action)
         assert game.is_over
+        for seat, final in enumerate(record["returns"]):
+            seat_rewards = [row["reward"] for row in game_rows if row["seat"] == seat]
+            assert sum(seat_rewards) == pytest.approx(final if seat_rewards else 0.0)
         for row in game_rows:
             assert row["returns"] == pytest.approx(record["returns"])
             assert row["return"] == pytest.approx(record["returns"][row["seat"]])
@@ -129,6 +138,9 @@ def test_parquet_and_replay_files_give_the_same_rows(arena: dict[str, Path], tmp
     for row in rows:
         row["observation"] = list(row["observation"])
         row["returns"] = list(row["returns"])
+        row["legal_action_ids"] = list(row["legal_action_ids"])
+        for key in ("behaviour_prob", "behaviour_entropy"):  # Parquet reads a missing float as NaN
+            row[key] = None if row[key] is None or np.isnan(row[key]) else row[key]
     check_round_trip(rows, folder)
     assert "state_tensor" in frame and frame["forced"].dtype == bool
     assert {"action_card", "action_target"} <= set(frame.columns)
@@ -169,6 +181,40 @@ def test_a_record_that_does_not_rebuild_is_an_error(arena: dict[str, Path], tmp_
         (tmp_path / "lone").mkdir()
         (tmp_path / "lone" / "games.jsonl").write_text(lines[0] + "\n")
         list(iter_decisions(tmp_path / "lone" / "games.jsonl"))
+
+
+def test_a_behaviour_record_that_does_not_fit_the_game_is_an_error(arena: dict[str, Path],
+                                                                   tmp_path: Path) -> None:
+    forged = tmp_path / "forged"
+    forged.mkdir()
+    (forged / "match.json").write_text((arena[DUEL] / "match.json").read_text())
+    record = json.loads((arena[DUEL] / "games.jsonl").read_text().splitlines()[0])
+    assert "behaviour" in record and len(record["behaviour"]) == len(record["actions"])
+    played = next(i for i, entry in enumerate(record["behaviour"]) if entry is not None)
+    record["behaviour"][played] = [0.0, 0.0]  # the action taken had no chance of being played
+    (forged / "games.jsonl").write_text(json.dumps(record) + "\n")
+    with pytest.raises(TrajectoryError, match="cannot have played it"):
+        list(iter_decisions(forged))
+    record["behaviour"] = record["behaviour"][:-1]
+    (forged / "games.jsonl").write_text(json.dumps(record) + "\n")
+    with pytest.raises(TrajectoryError, match="behaviour entries for"):
+        list(iter_decisions(forged))
+
+
+def test_search_and_policy_agents_expose_the_distribution_they_chose_from() -> None:
+    from agents.base import act_in_game
+    from agents.ismcts import ISMCTSAgent
+
+    game = make_game(DUEL)
+    game.reset(5)
+    while len(game.legal_actions()) < 2:
+        game.step(game.legal_actions()[0])
+    search = ISMCTSAgent(iterations=30, seed=1)
+    action = act_in_game(search, game)
+    shares = search.last_distribution()
+    assert shares is not None and shares.sum() == pytest.approx(1.0) and shares[action] > 0
+    assert set(np.flatnonzero(shares)) <= set(game.legal_actions())
+    assert ISMCTSAgent(iterations=5, search="flat", seed=1).last_distribution() is None
 
 
 def test_games_jsonl_is_read_as_the_arena_reads_it(arena: dict[str, Path], tmp_path: Path) -> None:

@@ -110,7 +110,31 @@ class _SeededModule:
 # card then its effect) or sits out a trick (Yonkai no Yokai with 4), the median seat often has
 # fewer, and no per-seat step cap can make PettingZoo's AEC check (max and median seat both at
 # max_cycles) hold. The Parallel half of the test (exactly max_cycles parallel steps) must pass.
-UNEVEN_TURNS = "a seat took several decisions in a row or sat out, so the median seat's count lagged the max"
+# The configurations where that happens, each with its reason: an expected failure, decided and
+# documented (docs/interop.md, note (a)), shown with its reason in every test report (-rx).
+UNEVEN_TURNS = {
+    ("yonkai_no_yokai", "num_players=4"): "with 4 players a seat sits out a trick",
+    ("onmyoji", "mode=duel"): "a card and then its effect are two decisions in a row by one seat",
+    ("onmyoji", "mode=coop"): "a card and then its effect are two decisions in a row by one seat",
+    ("yokaizo", ""): "a multi-part choice is several decisions in a row by one seat",
+}
+
+
+def _uneven_reason(env_id: str, options: dict) -> str | None:
+    key = (env_id.rpartition("_v")[0], ",".join(f"{k}={v}" for k, v in options.items()))
+    return UNEVEN_TURNS.get(key)
+
+
+def _max_cycles_params() -> list:
+    params = []
+    for param in PARAMS:
+        env_id, options = param.values
+        reason = _uneven_reason(env_id, options)
+        marks = [pytest.mark.xfail(raises=AssertionError, strict=False, reason=(
+            f"decided, not a bug (docs/interop.md (a)): {reason}, so PettingZoo's median seat lags the "
+            "busiest; no seat exceeds max_cycles decisions"))] if reason else []
+        params.append(pytest.param(env_id, options, id=param.id, marks=marks))
+    return params
 
 
 def _turns_in_rotation(module: _SeededModule, max_cycles: int = 4) -> bool:
@@ -141,20 +165,22 @@ def _parallel_steps(module: _SeededModule, max_cycles: int = 4) -> int:
     return step + 1
 
 
-@pytest.mark.parametrize(("env_id", "options"), PARAMS)
+@pytest.mark.parametrize(("env_id", "options"), _max_cycles_params())
 def test_max_cycles_test(env_id, options):
-    uneven = 0
+    uneven = []
     for seed in range(10):
         module = _SeededModule(env_id, options, seed)
-        assert _parallel_steps(module) == 4
+        assert _parallel_steps(module) == 4, "the Parallel half must hold everywhere"
         try:
             _quiet(max_cycles_test, module)
         except AssertionError:
-            # a failure is only excused by turns that were not in rotation
-            assert not _turns_in_rotation(module), f"seed {seed}: max_cycles_test failed with turns in rotation"
-            uneven += 1
-    if uneven:
-        pytest.xfail(f"{uneven}/10 seeds: {UNEVEN_TURNS}")
+            # never excused where seats took turns in rotation, nor in a configuration not declared
+            if _turns_in_rotation(module):
+                pytest.fail(f"seed {seed}: max_cycles_test failed with turns in rotation")
+            if _uneven_reason(env_id, options) is None:
+                pytest.fail(f"seed {seed}: uneven turns in a configuration not declared in UNEVEN_TURNS")
+            uneven.append(seed)
+    assert not uneven, f"seeds {uneven} of 10: {_uneven_reason(env_id, options)}"
 
 
 @pytest.mark.slow

@@ -104,7 +104,7 @@ def test_evaluate_on_a_cluster_spreads_games_and_survives_losing_a_node(cluster,
 TINY_RLLIB = ["backend=rllib", "training.total_timesteps=2000", "training.n_envs=2",
               "algorithm.hyperparameters.n_steps=100", "algorithm.hyperparameters.batch_size=100",
               "algorithm.hyperparameters.n_epochs=1", "algorithm.network.net_arch=[16]", "evaluation.every=0",
-              "evaluation.games=2", "evaluation.final_games=2", "evaluation.bots=[random]",
+              "evaluation.games=2", "evaluation.final_games=2", "evaluation.bots=[random]", "evaluation.best_by=random",
               "output.checkpoint_every=400", "output.progress_bar=false", "rllib.num_env_runners=2"]
 
 

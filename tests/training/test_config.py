@@ -39,6 +39,14 @@ def test_ready_configs_validate():
     assert config["game"]["env_id"] == "yonkai_no_yokai_v1"
 
 
+@pytest.mark.parametrize("path", ["configs/yonkai_no_yokai/quick.yaml", "configs/yonkai_no_yokai/quick_vector.yaml",
+                                  "configs/onmyoji/quick.yaml", "configs/yokaizo/quick.yaml",
+                                  "configs/yyh_tcg/quick.yaml"])
+def test_quick_configs_judge_the_policy_against_the_heuristic(path):
+    evaluation = load_config(path)["evaluation"]
+    assert evaluation["best_by"] == "heuristic" and "heuristic" in evaluation["bots"]
+
+
 def test_unknown_key_gets_its_path_and_a_suggestion(tmp_path):
     data = {**MINIMAL, "algorithm": {"hyperparamters": {"n_steps": 64}}}
     message = errors_of(tmp_path, data)
@@ -104,11 +112,12 @@ def test_all_problems_reported_at_once(tmp_path):
 
 def test_overrides_and_out(tmp_path):
     config = load_config(QUICK, ["training.total_timesteps=5000", "algorithm.hyperparameters.learning_rate=1e-3",
-                                 "opponents.bots.0.weight=2", "evaluation.bots=[random, random]"], out="somewhere")
+                                 "opponents.bots.0.weight=2", "evaluation.bots=[heuristic, heuristic]"],
+                         out="somewhere")
     assert config["training"]["total_timesteps"] == 5000
     assert config["algorithm"]["hyperparameters"]["learning_rate"] == pytest.approx(1e-3)  # "1e-3" is a YAML str
     assert config["opponents"]["bots"][0]["weight"] == 2.0
-    assert config["evaluation"]["bots"] == ["random", "random"]
+    assert config["evaluation"]["bots"] == ["heuristic", "heuristic"]
     assert config["output"]["dir"] == "somewhere"
     with pytest.raises(ConfigError, match=re.escape("training.n_env: unknown key (did you mean 'n_envs'?)")):
         load_config(QUICK, ["training.n_env=4"])

@@ -22,7 +22,8 @@ OPTIONS = {"num_players": 4}
 SMALL = ["training.total_timesteps=64", "training.n_envs=1", "algorithm.hyperparameters.n_steps=64",
          "algorithm.hyperparameters.batch_size=64", "algorithm.hyperparameters.n_epochs=1",
          "algorithm.network.net_arch=[64]", "evaluation.every=0", "evaluation.games=4",
-         "evaluation.final_games=4", "evaluation.bots=[random]", "output.progress_bar=false",
+         "evaluation.final_games=4", "evaluation.bots=[random]", "evaluation.best_by=random",
+         "output.progress_bar=false",
          "opponents.self_play.enabled=false", "pretrain.imitate=heuristic", "pretrain.steps=3000",
          "pretrain.epochs=60", "pretrain.batch_size=256", "pretrain.learning_rate=0.003"]
 

@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parents[2]
 QUICK = "configs/yonkai_no_yokai/quick.yaml"
 TINY = ["training.n_envs=2", "algorithm.hyperparameters.n_steps=32", "algorithm.hyperparameters.batch_size=64",
         "algorithm.hyperparameters.n_epochs=1", "algorithm.network.net_arch=[16]", "evaluation.games=2",
-        "evaluation.final_games=2", "evaluation.bots=[random]", "output.progress_bar=false",
+        "evaluation.final_games=2", "evaluation.bots=[random]", "evaluation.best_by=random",
+        "output.progress_bar=false",
         "output.tensorboard=false"]
 
 

@@ -15,7 +15,17 @@ row). A row holds:
   ``phase`` (the game's phase name);
 - ``action`` (its id), ``action_kind``, ``action_name`` and one ``action_<field>`` column per
   field of the game's :meth:`~yokai_envs.core.game.Game.describe_action` (card, target, yokai...);
-- ``legal_actions`` (how many were legal), ``forced`` (only one was);
+- ``legal_actions`` (how many were legal), ``legal_action_ids`` (which: the ids where the
+  seat's action mask was True, ascending), ``forced`` (only one was);
+- ``reward``: the deciding seat's reward for this decision, the change in its return from this
+  decision to its next one (or to the end of the game), so what the others did in between counts
+  and a seat's rewards add up to its return (an RL transition's reward, seat by seat);
+- ``behaviour_prob`` and ``behaviour_entropy`` (nats): the probability the playing agent gave
+  the action it took and the entropy of that distribution, recorded by the arena from
+  :meth:`agents.base.Agent.last_distribution` (random: uniform over the legal actions; a trained
+  policy: its network's distribution, also when it plays the most likely action; ISMCTS: the
+  root's visit shares, one-hot when forced); None where the agent has none (heuristics, a flat
+  search) or the source does not record it (replay files, older arena folders);
 - ``log`` (the lines of the seat's public log since its previous decision, its own previous
   decision included: what it learned in between) and ``events``, the same as event tuples
   (lists of ints: ``(kind, *args)``, kinds in :mod:`yokai_envs.core.information` and each
@@ -53,9 +63,10 @@ class _GameSpec:
 
     def __init__(self, source: str, env_id: str, options: dict[str, Any], index: int, seed: int,
                  actions: list[int], agents: list[str], returns: list[float] | None,
-                 extra: dict[str, Any]) -> None:
+                 extra: dict[str, Any], behaviour: list[Any] | None = None) -> None:
         self.source, self.env_id, self.options, self.index = source, env_id, options, index
         self.seed, self.actions, self.agents, self.returns, self.extra = seed, actions, agents, returns, extra
+        self.behaviour = behaviour
 
 
 def _from_games_file(path: Path) -> Iterator[_GameSpec]:
@@ -76,7 +87,7 @@ def _from_games_file(path: Path) -> Iterator[_GameSpec]:
         yield _GameSpec(str(path), env_id, options, int(record["index"]), int(record["deal_seed"]),
                         [int(a) for a in record["actions"]], [str(s) for s in record["seats"]],
                         [float(r) for r in record["returns"]],
-                        {"table": record.get("table"), "deal": record.get("deal")})
+                        {"table": record.get("table"), "deal": record.get("deal")}, record.get("behaviour"))
 
 
 def _from_replay(path: Path, position: int) -> Iterator[_GameSpec]:
@@ -123,14 +134,20 @@ def _make(env_id: str, options: dict[str, Any]) -> Game:
 
 
 def game_rows(game: Game, seed: int, actions: list[int], *, agents: list[str] | None = None,
-              observation: bool = True, state_tensor: bool = False) -> list[dict[str, Any]]:
+              observation: bool = True, state_tensor: bool = False,
+              behaviour: list[Any] | None = None) -> list[dict[str, Any]]:
     """The decision rows of one game (``game`` is reset to ``seed`` with recording on and
-    stepped through ``actions``); the game-level columns (returns...) are filled in at the end."""
+    stepped through ``actions``); the game-level columns (returns...) are filled in at the end.
+    ``behaviour`` is the arena's per-step ``[probability, entropy]`` (or None) list; it must have
+    one entry per action and give the action taken a positive probability."""
+    if behaviour is not None and len(behaviour) != len(actions):
+        raise TrajectoryError(f"{len(behaviour)} behaviour entries for {len(actions)} actions")
     game.record_information()
     game.reset(seed)
     rows: list[dict[str, Any]] = []
     log_seen = [0] * game.num_players
     decisions = [0] * game.num_players
+    pending: list[int | None] = [None] * game.num_players  # each seat's latest row, its reward open
     for step, action in enumerate(actions):
         seat = int(game.current_player)
         mask = game.legal_action_mask()
@@ -145,9 +162,21 @@ def game_rows(game: Game, seed: int, actions: list[int], *, agents: list[str] | 
         for key, value in described.items():
             if key not in ("kind", "id", "name"):
                 row[f"action_{key}"] = value
-        legal = int(mask.sum())
-        row["legal_actions"] = legal
-        row["forced"] = legal == 1
+        legal_ids = np.flatnonzero(mask)
+        row["legal_actions"] = int(legal_ids.size)
+        row["legal_action_ids"] = legal_ids.tolist()
+        row["forced"] = legal_ids.size == 1
+        entry = behaviour[step] if behaviour is not None else None
+        if entry is not None and not (0.0 < float(entry[0]) <= 1.0 + 1e-9):
+            raise TrajectoryError(f"step {step}: the behaviour policy gave the action taken ({int(action)}) "
+                                  f"probability {entry[0]}, so it cannot have played it")
+        row["behaviour_prob"] = None if entry is None else float(entry[0])
+        row["behaviour_entropy"] = None if entry is None else float(entry[1])
+        now = game.returns()
+        if pending[seat] is not None:
+            rows[pending[seat]]["reward"] = float(now[seat]) - rows[pending[seat]].pop("_before")
+        pending[seat] = len(rows)
+        row["_before"] = float(now[seat])
         row["log"] = log[log_seen[seat]:]
         row["events"] = [list(event) for event in events[log_seen[seat]:]]
         if observation:
@@ -159,6 +188,9 @@ def game_rows(game: Game, seed: int, actions: list[int], *, agents: list[str] | 
         decisions[seat] += 1
         rows.append(row)
     returns = [float(r) for r in game.returns()]
+    for index in pending:
+        if index is not None:
+            rows[index]["reward"] = returns[rows[index]["seat"]] - rows[index].pop("_before")
     for row in rows:
         row["return"] = returns[row["seat"]]
         row["returns"] = returns
@@ -182,7 +214,9 @@ def iter_decisions(source: str | Path | Iterable[str | Path], *, observation: bo
             game = engines[key] = _make(spec.env_id, spec.options)
         try:
             rows = game_rows(game, spec.seed, spec.actions, agents=spec.agents, observation=observation,
-                             state_tensor=state_tensor)
+                             state_tensor=state_tensor, behaviour=spec.behaviour)
+        except TrajectoryError as err:
+            raise TrajectoryError(f"{spec.source}: game {spec.index}: {err}") from None
         except Exception as err:  # an illegal action: the record does not fit this env version
             raise TrajectoryError(f"{spec.source}: game {spec.index} does not replay on {spec.env_id}: "
                                   f"{err}") from None

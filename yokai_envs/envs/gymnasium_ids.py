@@ -1,4 +1,4 @@
-"""gymnasium ids for the single-seat envs: ``gymnasium.make("yokai_envs/yonkai_no_yokai-v0")``.
+"""gymnasium ids for the single-seat envs: ``gymnasium.make("yokai_envs/yonkai_no_yokai-v1")``.
 
 Each env id ``<name>_v<N>`` is registered as ``yokai_envs/<name>-v<N>``, built by
 :func:`yokai_envs.make_gym` with ``opponents=["random"]`` unless you pass others (keyword
@@ -12,8 +12,8 @@ imported, which ``import yokai_envs`` does by itself when gymnasium is already l
     import gymnasium as gym
     import yokai_envs
 
-    env = gym.make("yokai_envs/yonkai_no_yokai-v0", num_players=4)
-    # or, in any order: gym.make("yokai_envs:yokai_envs/yonkai_no_yokai-v0")
+    env = gym.make("yokai_envs/yonkai_no_yokai-v1", num_players=4)
+    # or, in any order: gym.make("yokai_envs:yokai_envs/yonkai_no_yokai-v1")
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ ENTRY_POINT = "yokai_envs.training.gym_env:make_gym"
 
 
 def gym_id(env_id: str) -> str:
-    """``yonkai_no_yokai_v1`` -> ``yokai_envs/yonkai_no_yokai-v0``."""
+    """``yonkai_no_yokai_v1`` -> ``yokai_envs/yonkai_no_yokai-v1``."""
     name, _, version = env_id.rpartition("_v")
     return f"{NAMESPACE}/{name}-v{version}"
 

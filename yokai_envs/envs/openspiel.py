@@ -9,23 +9,28 @@
 
 The pyspiel game's name is the env id; its parameters are the game's options (ints, floats,
 bools and strings as they are; an option whose default is None, a tuple or a list is a string
-parameter holding JSON, "" for the default), ``max_steps``, ``max_cycles`` (0 = none) and
-``rng_seed`` (-1: fresh entropy; else the deals of successive ``new_initial_state()`` calls
-follow from it).
+parameter holding JSON, "" for the default), ``max_steps`` and ``max_cycles`` (0 = none).
+``new_initial_state()`` is the chance node of the deal: apply a seed (``state.apply_action(seed)``)
+for a given deal, or let the algorithm sample it (every OpenSpiel algorithm handles chance nodes).
 
 **What OpenSpiel is told** (:func:`game_type`):
 
 * ``SEQUENTIAL`` dynamics (one seat decides at a time; Onmyoji's simultaneous face-down choice is
   sequential with hidden actions in the Game contract), ``IMPERFECT_INFORMATION``.
-* Chance is ``SAMPLED_STOCHASTIC``: each engine draws its deals, draws and shuffles from its own
-  generator, inside the rules, at points only the rules know; listing them as explicit chance
-  nodes would mean rewriting every rules engine around chance nodes, and their outcome sets (a
-  shuffled 40-card deck) are far too large to enumerate anyway. A state's future chance lives in
-  its generator: ``clone()`` copies it (a clone replays the same future), and
+* Chance is ``EXPLICIT_STOCHASTIC`` with **one** chance event, the first: the initial state is a
+  chance node whose outcome is the deal seed (uniform over :data:`DEAL_SEEDS` seeds). Each
+  engine draws its deals, draws and shuffles from a generator seeded by it, inside the rules, so
+  the seed and the action history rebuild a state exactly: the state serializes
+  (``random_sim_test(serialize=True)``, ``pyspiel.serialize_game_and_state``). Listing every
+  draw as its own chance node would mean rewriting every rules engine around chance nodes.
+  ``clone()`` copies the engine with its generator (a clone replays the same future), and
   ``resample_from_infostate`` (:meth:`Game.determinize`) draws a new hidden world *and* re-seeds
-  future chance, which is what ISMCTS needs. So algorithms that sample (MCTS/ISMCTS, outcome
-  sampling MCCFR, policy evaluation by play) work; those that enumerate chance (full CFR,
-  exact best responses) do not apply, as to any sampled-stochastic game.
+  its future draws, which is what ISMCTS needs (such a world is no longer the replay of its
+  history; it still serializes, its engine pickled whole). So algorithms that sample (MCTS/ISMCTS,
+  outcome sampling MCCFR, RL through ``rl_environment``, which samples the deal) work; those that
+  enumerate the tree (full CFR, exact best responses) do not, the tree being far too large.
+  (A sampled-stochastic python game cannot serialize: OpenSpiel then asks the game for its
+  generator's state, ``GetRNGState``, which a python game cannot provide.)
 * Utility: ``ZERO_SUM`` for the games whose every configuration is two players with opposite
   returns (YYH, YOKAIZO), ``GENERAL_SUM`` otherwise (Yonkai no Yokai's winners and losers do not
   cancel; Onmyoji has Solo, Duel and a Co-op team under one id). ``TERMINAL`` reward model: the
@@ -33,7 +38,11 @@ follow from it).
 * ``information_state_string(p)`` is :meth:`Game.information_state` (the seat's event record:
   equal strings for histories it cannot tell apart); ``observation_string(p)`` is the seat's
   text view (:meth:`Game.render_for`, else its observation vector); ``observation_tensor(p)``
-  is :meth:`Game.observation`. No information-state tensor (the record grows with the game).
+  is :meth:`Game.observation`. ``information_state_tensor(p)`` (the perfect-recall observer) is
+  the observation followed by the seat's last :data:`EVENT_WINDOW` recorded events, each as
+  :data:`EVENT_WIDTH` slots of ``value + 1`` (0: empty), oldest first: a fixed size for
+  tensor-based algorithms (NFSP, deep CFR-style nets); a record longer than the window keeps its
+  older events only in the string. Before the deal (the chance node) every tensor is zeros.
 * Utility bounds are [-1, 1] (every game's default reward); ``max_game_length`` is ``max_steps``.
 """
 
@@ -51,6 +60,11 @@ from yokai_envs.registry import ENV_IDS, game_class
 #: Games whose every configuration is two players with returns summing to zero (checked over
 #: random games in tests/interop/test_openspiel.py), by the env id's name without its version.
 ZERO_SUM_GAMES = ("yyh_tcg", "yokaizo")
+#: How many deal seeds the opening chance node offers (uniformly): each a different deal.
+DEAL_SEEDS = 2**16
+#: The information-state tensor's event window: events kept, and int slots per event.
+EVENT_WINDOW = 256
+EVENT_WIDTH = 8
 _PRIMITIVES = (bool, int, float, str)
 
 
@@ -64,7 +78,7 @@ def parameter_spec(env_id: str) -> dict[str, Any]:
     spec: dict[str, Any] = {}
     for name, default in cls.OPTIONS.items():
         spec[name] = default if isinstance(default, _PRIMITIVES) else ""
-    spec.update(max_steps=cls.DEFAULT_MAX_STEPS, max_cycles=0, rng_seed=-1)
+    spec.update(max_steps=cls.DEFAULT_MAX_STEPS, max_cycles=0)
     return spec
 
 
@@ -96,14 +110,14 @@ def game_type(env_id: str) -> pyspiel.GameType:
         short_name=env_id,
         long_name=f"yokai-envs {env_id}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max(players),
         min_num_players=min(players),
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         provides_factored_observation_string=False,
@@ -124,7 +138,7 @@ class YokaiSpielGame(pyspiel.Game):
         zero_sum = _base_name(self.env_id) in ZERO_SUM_GAMES
         info = pyspiel.GameInfo(
             num_distinct_actions=engine.num_actions,
-            max_chance_outcomes=0,
+            max_chance_outcomes=DEAL_SEEDS,
             num_players=engine.num_players,
             min_utility=-1.0,
             max_utility=1.0,
@@ -132,13 +146,11 @@ class YokaiSpielGame(pyspiel.Game):
             max_game_length=engine.max_steps,
         )
         super().__init__(game_type(self.env_id), info, params)
-        seed = int(params["rng_seed"])
-        self._deals = np.random.default_rng(None if seed < 0 else seed)
 
     def new_initial_state(self) -> YokaiSpielState:
+        """The chance node before the deal (its outcome: the deal seed)."""
         engine = game_class(self.env_id)(**self.options)
         engine.record_information()  # information_state_string reads the record
-        engine.reset(int(self._deals.integers(2**62)))
         return YokaiSpielState(self, engine)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> YokaiObserver:
@@ -150,15 +162,26 @@ class _Engine:
     """Holds a state's rules engine; pyspiel clones a python state with ``copy.deepcopy``, and
     this makes that the engine's own fast ``clone()`` with a record of its own."""
 
-    __slots__ = ("game",)
+    __slots__ = ("dealt", "game")
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, dealt: bool = True) -> None:
         self.game = game
+        self.dealt = dealt  # False at the opening chance node: the engine is not reset yet
 
     def __deepcopy__(self, memo: dict) -> _Engine:
+        if not self.dealt:  # a fresh engine of its own: resetting one must not deal the other
+            fresh = type(self.game)(**self.game.options)
+            fresh.record_information()
+            return _Engine(fresh, False)
         twin = self.game.clone()
         twin.detach_record()
         return _Engine(twin)
+
+    def __getstate__(self) -> tuple[Game, bool]:
+        return self.game, self.dealt
+
+    def __setstate__(self, state: tuple[Game, bool]) -> None:
+        self.game, self.dealt = state
 
 
 class YokaiSpielState(pyspiel.State):
@@ -166,7 +189,11 @@ class YokaiSpielState(pyspiel.State):
 
     def __init__(self, game: YokaiSpielGame, engine: Game) -> None:
         super().__init__(game)
-        self._engine = _Engine(engine)
+        self._engine = _Engine(engine, dealt=False)
+
+    @property
+    def dealt(self) -> bool:
+        return self._engine.dealt
 
     @property
     def engine(self) -> Game:
@@ -177,26 +204,43 @@ class YokaiSpielState(pyspiel.State):
         self._engine = _Engine(game)
 
     def current_player(self) -> int:
+        if not self.dealt:
+            return int(pyspiel.PlayerId.CHANCE)
         engine = self.engine
         return int(pyspiel.PlayerId.TERMINAL) if engine.is_over else int(engine.current_player)
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.dealt:
+            return []
+        return list(zip(range(DEAL_SEEDS), [1.0 / DEAL_SEEDS] * DEAL_SEEDS, strict=True))
+
     def _legal_actions(self, player: int) -> list[int]:
+        if not self.dealt:
+            return []
         engine = self.engine
         if engine.is_over or player != engine.current_player:
             return []
         return np.flatnonzero(engine.legal_action_mask()).tolist()
 
     def _apply_action(self, action: int) -> None:
+        if not self.dealt:
+            if not 0 <= int(action) < DEAL_SEEDS:
+                raise ValueError(f"deal seed {action} is outside the chance outcomes 0..{DEAL_SEEDS - 1}")
+            self.engine.reset(int(action))
+            self._engine.dealt = True
+            return
         self.engine.step(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == int(pyspiel.PlayerId.CHANCE):
+            return f"deal seed {int(action)}"
         return self.engine.action_name(int(action))
 
     def is_terminal(self) -> bool:
-        return self.engine.is_over
+        return self.dealt and self.engine.is_over
 
     def returns(self) -> list[float]:
-        if not self.engine.is_over:
+        if not self.is_terminal():
             return [0.0] * self.engine.num_players
         return [float(r) for r in self.engine.returns()]
 
@@ -210,24 +254,39 @@ class YokaiSpielState(pyspiel.State):
         return twin
 
     def __str__(self) -> str:
-        return self.engine.render()
+        return self.engine.render() if self.dealt else "before the deal (chance: the deal seed)"
 
 
 class YokaiObserver:
-    """pyspiel python observer: the observation vector as tensor; the information state (perfect
-    recall) or the seat's view as string."""
+    """pyspiel python observer: the observation vector (perfect recall: followed by the seat's
+    latest events, see the module docstring) as tensor; the information state (perfect recall)
+    or the seat's view as string."""
 
     def __init__(self, observation_size: int, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
-        # The information state has no fixed-size tensor; the observation does.
-        self.tensor = np.zeros(0 if perfect_recall else observation_size, dtype=np.float32)
-        self.dict = {"observation": self.tensor}
+        self.observation_size = observation_size
+        events = EVENT_WINDOW * EVENT_WIDTH if perfect_recall else 0
+        self.tensor = np.zeros(observation_size + events, dtype=np.float32)
+        self.dict = {"observation": self.tensor[:observation_size]}
+        if perfect_recall:
+            self.dict["events"] = self.tensor[observation_size:].reshape(EVENT_WINDOW, EVENT_WIDTH)
 
     def set_from(self, state: YokaiSpielState, player: int) -> None:
-        if not self.perfect_recall:
-            self.tensor[:] = state.engine.observation(player)
+        self.tensor[:] = 0.0
+        if not state.dealt:
+            return
+        engine = state.engine
+        self.tensor[:self.observation_size] = engine.observation(player)
+        if self.perfect_recall:
+            window = self.dict["events"]
+            for row, event in enumerate(engine.seen_events(player)[-EVENT_WINDOW:]):
+                if len(event) > EVENT_WIDTH:
+                    raise ValueError(f"event {event} has more than {EVENT_WIDTH} fields: raise EVENT_WIDTH")
+                window[row, :len(event)] = np.asarray(event, dtype=np.float32) + 1.0
 
     def string_from(self, state: YokaiSpielState, player: int) -> str:
+        if not state.dealt:
+            return ""
         engine = state.engine
         if self.perfect_recall:
             return engine.information_state(player)

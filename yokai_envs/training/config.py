@@ -70,7 +70,9 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     if base is not None:
         user = base
     elif path is not None:
-        user = read_yaml(path)
+        from yokai_envs.training.shipped import resolve_config_path
+
+        user = read_yaml(resolve_config_path(path))
     else:
         raise ConfigError("no config: pass --config FILE (or --resume with a run folder)")
     user = _copy_tree(user)

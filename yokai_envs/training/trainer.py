@@ -73,10 +73,11 @@ def build_vec_env(config: dict[str, Any], pool: tuple[list[str], list[float]]) -
 
         specs, weights = pool
         game = config["game"]
-        return VecMonitor(make_vec_gym(game["env_id"], config["training"]["n_envs"], opponents=specs,
-                                       opponent_weights=weights, learner_seat=game["learner_seat"], api="sb3",
-                                       critic_state=config["algorithm"]["network"]["critic_state"],
-                                       seed=config["training"]["seed"], **game["options"]))
+        # its infos carry the episode statistics VecMonitor would add
+        return make_vec_gym(game["env_id"], config["training"]["n_envs"], opponents=specs,
+                            opponent_weights=weights, learner_seat=game["learner_seat"], api="sb3",
+                            critic_state=config["algorithm"]["network"]["critic_state"],
+                            seed=config["training"]["seed"], **game["options"])
     factories = env_factories(config, pool)
     vec = SubprocVecEnv(factories) if config["training"]["vec_env"] == "subproc" else DummyVecEnv(factories)
     return VecMonitor(vec)

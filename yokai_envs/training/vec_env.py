@@ -14,14 +14,18 @@ of the learner's return since its previous decision, and the final ``info`` of a
 pending (a finished game is dealt anew at once), so no row is ever all False.
 
 The two front ends share one core: ``api="gymnasium"`` (a ``gymnasium.vector.VectorEnv``,
-same-step autoreset: ``infos["final_obs"]`` / ``infos["final_info"]`` for the envs that ended)
-and ``api="sb3"`` (a ``stable_baselines3`` ``VecEnv``: ``infos[i]["terminal_observation"]``).
+same-step autoreset, gymnasium 1.x infos: ``infos["final_info"]`` a dict of arrays (``returns``,
+``win``...) each with its ``_key`` mask, ``infos["_final_info"]`` the envs that ended, and
+``infos["final_obs"]`` likewise) and ``api="sb3"`` (a ``stable_baselines3`` ``VecEnv``:
+``infos[i]["terminal_observation"]``, and ``infos[i]["episode"]`` as SB3's ``VecMonitor`` writes
+it, so the episode statistics are logged without one).
 Only the batched bots above can be opponents (a network or a search bot would need the scalar
 env: ``make_gym``). Needs numba (the ``fast`` extra), as ``VectorGame`` does.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -230,15 +234,10 @@ def _gym_vector_class() -> type:
         def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
             obs, reward, terminated, truncated, ended = self.core.step(actions)
             infos: dict[str, Any] = {}
-            if ended:
-                n = self.num_envs
-                final_obs = np.empty(n, dtype=object)
-                final_info = np.empty(n, dtype=object)
-                for env, observation, info in ended:
-                    final_obs[env], final_info[env] = observation, info
-                mask = np.zeros(n, dtype=bool)
-                mask[[e for e, _, _ in ended]] = True
-                infos = {"final_obs": final_obs, "_final_obs": mask, "final_info": final_info, "_final_info": mask}
+            for env, observation, info in ended:
+                # gymnasium's own batching, as its SyncVectorEnv does in same-step mode: final_info
+                # a dict of arrays, each key with its "_key" mask, and "_final_info" the envs that ended
+                infos = self._add_info(infos, {"final_obs": observation, "final_info": info}, env)
             return obs, reward.astype(np.float64), terminated, truncated, infos
 
         def action_masks(self) -> np.ndarray:
@@ -263,10 +262,15 @@ def _sb3_vec_class() -> type:
             super().__init__(core.num_envs, observation_space, action_space)
             self._actions: np.ndarray | None = None
             self._seed: int | None = None
+            self._episode_return = np.zeros(self.num_envs, dtype=np.float64)
+            self._episode_length = np.zeros(self.num_envs, dtype=np.int64)
+            self._started = time.time()
 
         def reset(self) -> np.ndarray:
             obs = self.core.reset(self._seed)
             self._seed = None
+            self._episode_return[:] = 0.0
+            self._episode_length[:] = 0
             return obs
 
         def seed(self, seed: int | None = None) -> list[int | None]:
@@ -280,9 +284,16 @@ def _sb3_vec_class() -> type:
             assert self._actions is not None, "step_async first"
             obs, reward, terminated, truncated, ended = self.core.step(self._actions)
             infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+            self._episode_return += reward
+            self._episode_length += 1
             for env, observation, info in ended:
                 info["terminal_observation"] = observation
                 info["TimeLimit.truncated"] = bool(truncated[env] and not terminated[env])
+                # what SB3's VecMonitor would add, so the logger's ep_rew_mean works without one
+                info["episode"] = {"r": float(self._episode_return[env]), "l": int(self._episode_length[env]),
+                                   "t": round(time.time() - self._started, 6)}
+                self._episode_return[env] = 0.0
+                self._episode_length[env] = 0
                 infos[env] = info
             return obs, reward, terminated | truncated, infos
 

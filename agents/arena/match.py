@@ -164,7 +164,8 @@ def run_match(game: str | type[Game], agents: Sequence[AgentEntry], games: int =
         config = {"env_id": env_id, "env_options": env_options, "agents": labels, "agent_specs": specs,
                   "gauntlet": gauntlet_label, "games": games, "seed": seed, "keep_actions": keep_actions,
                   "package_version": package_version()}
-        journal = Journal(journal_dir, config, plan, resume, log)
+        journal = Journal(journal_dir, config, plan, resume, log,
+                          verify=RecordCheck(game, env_options, sources, keep_actions))
         done = journal.done
     batches = [[s for s in group if s.index not in done]
                for _, group in groupby(plan, key=lambda s: (s.table, s.deal))]
@@ -207,6 +208,52 @@ def run_match(game: str | type[Game], agents: Sequence[AgentEntry], games: int =
 
 
 Finished = Callable[[list[dict[str, Any]]], None]
+
+
+class RecordCheck:
+    """Whether a stored game record is the game its seeds give: its actions replayed from its
+    deal seed (or, when the arena kept no actions, the game played again by its agents) must
+    give the stored returns, credits, steps and truncation. Returns the difference, or None."""
+
+    def __init__(self, game: str | type[Game], env_options: dict[str, Any], sources: dict[str, str | Agent],
+                 keep_actions: bool) -> None:
+        self.game = build_game(game, env_options)
+        self.runner_args = (game, env_options, sources, keep_actions)
+        self.runner: Runner | None = None
+
+    def __call__(self, record: dict[str, Any], spec: GameSpec) -> str | None:
+        from yokai_envs.core.game import win_credits
+        from yokai_envs.play.replay import returns_agree
+
+        actions = record.get("actions")
+        if actions is None:
+            if self.runner is None:
+                self.runner = Runner(*self.runner_args)
+            rebuilt = self.runner.play(spec)
+        else:
+            if not isinstance(actions, list) or not all(type(a) is int and a >= 0 for a in actions):
+                return "has an action list that is not a list of non-negative integers"
+            game = self.game
+            try:
+                game.replay(spec.deal_seed, actions)
+            except ValueError as err:
+                return f"does not replay from its deal seed ({err})"
+            if not game.is_over:
+                return f"is unfinished after its {len(actions)} actions"
+            returns = game.returns()
+            rebuilt = {"returns": [float(r) for r in returns], "steps": int(game.steps),
+                       "truncated": bool(game.is_truncated),
+                       "credits": win_credits(returns, game.cooperative).tolist()}
+        differs = [key for key in ("returns", "credits")
+                   if not isinstance(record.get(key), list) or not all(
+                       isinstance(v, int | float) and not isinstance(v, bool) for v in record[key])
+                   or not returns_agree(record[key], rebuilt[key])]
+        differs += [key for key in ("steps", "truncated") if record.get(key) != rebuilt[key]
+                    or type(record.get(key)) is not type(rebuilt[key])]
+        if differs:
+            return (f"states {', '.join(differs)} its game does not give "
+                    f"(stored returns {record.get('returns')!r}, replayed {rebuilt['returns']!r})")
+        return None
 
 
 def _play_on_ray(game: str | type[Game], env_options: dict[str, Any], sources: dict[str, str | Agent],

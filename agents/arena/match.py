@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -16,9 +17,11 @@ from yokai_envs.core.game import Game
 from . import stats
 from .journal import Estimate, Journal
 from .play import Runner, build_game, env_id_of, init_worker, play_batch
-from .schedule import GameSpec, Table, build_tables, schedule
+from .schedule import GameSpec, Table, build_tables, deals_per_table, schedule
 
 BACKENDS = ("local", "ray")
+# Most games one match schedules (its plan is a list held in memory, about 1 KB a game).
+MAX_GAMES = 10_000_000
 # ALIAS=SPEC: an alias has no ':', ';', ',' or '=' (so "ismcts:iterations=30" is a spec, not an alias).
 ALIAS = re.compile(r"^\s*([^=:;,\s][^=:;,]*?)\s*=\s*(\S.*)$")
 AgentEntry = str | tuple[str, str | Agent]
@@ -133,6 +136,9 @@ def run_match(game: str | type[Game], agents: Sequence[AgentEntry], games: int =
         raise ValueError(f"games must be a positive int, got {games!r}")
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
+    if ray_address is not None and backend != "ray":
+        raise ValueError(f"ray_address {ray_address!r} is only used by the ray backend (--backend ray); "
+                         f"this match uses backend {backend!r}")
     labels, sources = _labelled(agents)
     gauntlet_label = None
     if gauntlet is not None:
@@ -154,6 +160,15 @@ def run_match(game: str | type[Game], agents: Sequence[AgentEntry], games: int =
         raise ValueError("in-memory agents run in this process only: use spec strings or workers=1")
 
     tables = build_tables(labels, num_players, gauntlet_label)
+    planned = sum(deals_per_table(games, t) * len(t.arrangements) for t in tables)
+    if planned > MAX_GAMES:  # the schedule is built whole before the first game: refuse, never swap
+        raise ValueError(f"games={games} would schedule {planned:,} games over {len(tables)} table(s); "
+                         f"one match plays at most {MAX_GAMES:,} (split it over several seeds)")
+    cpus = os.cpu_count() or 1
+    if workers > cpus and backend == "local":
+        if log is not None:
+            log(f"workers: {workers} asked, this machine has {cpus} CPUs: using {cpus}")
+        workers = cpus
     plan = schedule(tables, games, seed)
     specs = {label: _spec_text(source) for label, source in sources.items()}
     done: dict[int, dict[str, Any]] = {}

@@ -89,7 +89,8 @@ def _from_replay(path: Path, position: int) -> Iterator[_GameSpec]:
     yield _GameSpec(str(path), replay.env_id, options, int(index) if isinstance(index, int) else position,
                     int(replay.seed), list(replay.actions), list(replay.agents),
                     [float(r) for r in replay.result["returns"]],
-                    {"table": replay.meta.get("table"), "deal": None, "sha256": replay.final_state_sha256})
+                    {"table": replay.meta.get("table"), "deal": None, "sha256": replay.final_state_sha256,
+                     "digest": replay.digest})
 
 
 def _games(source: str | Path | Iterable[str | Path]) -> Iterator[_GameSpec]:
@@ -172,7 +173,7 @@ def iter_decisions(source: str | Path | Iterable[str | Path], *, observation: bo
     """One dict per decision of every game in ``source`` (see the module docstring): an arena
     folder (``match.json`` + ``games.jsonl``), a ``games.jsonl`` (with its ``match.json``
     beside it), a replay file, a folder of replay files, or a list of any of these."""
-    from yokai_envs.play.replay import returns_agree, state_digest
+    from yokai_envs.play.replay import returns_agree
 
     engines: dict[tuple[str, str], Game] = {}
     for spec in _games(source):
@@ -190,9 +191,10 @@ def iter_decisions(source: str | Path | Iterable[str | Path], *, observation: bo
         if spec.returns is not None and not returns_agree(spec.returns, rebuilt):
             raise TrajectoryError(f"{spec.source}: game {spec.index} rebuilds to returns {rebuilt}, the record "
                                   f"says {spec.returns}")
-        sha = spec.extra.get("sha256")
-        if sha is not None and state_digest(game) != sha:
-            raise TrajectoryError(f"{spec.source}: the rebuilt final state differs from the recorded one")
+        sha, digest = spec.extra.get("sha256"), spec.extra.get("digest")
+        if sha is not None and digest is not None and digest(game) != sha:
+            raise TrajectoryError(f"{spec.source}: the rebuilt final state or the agents list differs from the "
+                                  "recorded one")
         front = {"game": spec.index, "source": spec.source, "env_id": spec.env_id,
                  "table": spec.extra.get("table"), "deal": spec.extra.get("deal"), "deal_seed": spec.seed}
         for row in rows:

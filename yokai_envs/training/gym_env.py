@@ -49,8 +49,8 @@ import numpy as np
 from gymnasium import spaces
 
 from agents.base import act_in_game
-from yokai_envs.core.errors import ConfigError
-from yokai_envs.core.game import Game, win_credits
+from yokai_envs.core.errors import ConfigError, IllegalActionError
+from yokai_envs.core.game import Game, is_integer, win_credits
 from yokai_envs.core.render import render_in_mode
 from yokai_envs.registry import make_game
 
@@ -89,6 +89,13 @@ class YokaiGymEnv(gym.Env):
                  render_mode: str | None = None, illegal_action: str = "penalize", critic_state: bool = False,
                  mask_in_infos: bool = False, skip_forced: bool = False, **options: Any) -> None:
         super().__init__()
+        for name, flag in (("critic_state", critic_state), ("mask_in_infos", mask_in_infos),
+                           ("skip_forced", skip_forced)):
+            if not isinstance(flag, bool | np.bool_):  # 'no' would be truthy
+                raise ConfigError(f"option {name} must be True or False, got {type(flag).__name__} {flag!r}")
+        if isinstance(opponents, str) or (opponents is not None and not isinstance(opponents, Sequence)):
+            raise ConfigError(f"opponents must be a list of agent specs (e.g. ['random']), got "
+                              f"{type(opponents).__name__} {opponents!r}")
         # A Game subclass instead of an id builds that class (tests use scripted toy games).
         self.game: Game = make_game(env_id, **options) if isinstance(env_id, str) else env_id(**options)
         self.env_id: str = self.game.env_id
@@ -97,6 +104,7 @@ class YokaiGymEnv(gym.Env):
         self.num_players = game.num_players
         self.cooperative = game.cooperative
         if learner_seat is not None and not (isinstance(learner_seat, int | np.integer)
+                                             and not isinstance(learner_seat, bool)
                                              and 0 <= learner_seat < self.num_players):
             raise ConfigError(f"learner_seat {learner_seat!r} must be None (rotate) or a seat "
                               f"0..{self.num_players - 1}")
@@ -225,12 +233,16 @@ class YokaiGymEnv(gym.Env):
         game = self.game
         if game.is_over or not self._game_started:
             raise RuntimeError("the episode is over; call reset()")
+        if not is_integer(action):  # 31.7, '31', True: a bug in the caller, never an action to penalize
+            raise IllegalActionError(action, game.current_player, game.phase_name,
+                                     reason=f"not an integer action ({type(action).__name__}); "
+                                            f"actions are integers 0..{game.num_actions - 1}")
         if self.penalize_illegal and not _is_legal(game, action):
             self._game_started = False
             info = {"illegal_action": True, "learner_seat": self.learner_seat, "win": 0.0,
                     "returns": np.asarray(game.returns(), dtype=np.float64).tolist()}
             return self._observe(), ILLEGAL_ACTION_REWARD, True, False, self._info(info)
-        game.step(int(action))
+        game.step(action)
         self._play_opponents()
         now = self._learner_return()
         reward = now - self._last_return

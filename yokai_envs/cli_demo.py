@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from yokai_envs.cli_types import non_negative_int
 from yokai_envs.registry import ENV_IDS, make_game
 
 
@@ -14,7 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--env-kwargs", default="{}", help="game options as JSON, e.g. '{\"num_players\": 3}'")
     parser.add_argument("--agents", default="heuristic,random",
                         help="agent specs, comma-separated, cycled over the seats (default heuristic,random)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--quiet", action="store_true", help="print only the final table")
 
 

@@ -288,6 +288,8 @@ def returns_agree(recorded: Sequence[Any], rebuilt: Sequence[float]) -> bool:
 def load_replay(path: str | Path) -> Replay:
     """Read a replay file; ReplayError naming the file when it is missing or malformed."""
     path = Path(path)
+    if path.is_dir():
+        raise ReplayError(f"replay file {str(path)!r} is a folder; name a replay file (.json) in it")
     if not path.is_file():
         raise ReplayError(f"replay file {str(path)!r} does not exist")
     source = f"replay file {str(path)!r}"

@@ -49,7 +49,7 @@ import numpy as np
 from gymnasium import spaces
 
 from agents.base import act_in_game
-from yokai_envs.core.errors import ConfigError, IllegalActionError
+from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game, is_integer, win_credits
 from yokai_envs.core.render import render_in_mode
 from yokai_envs.registry import make_game
@@ -233,10 +233,6 @@ class YokaiGymEnv(gym.Env):
         game = self.game
         if game.is_over or not self._game_started:
             raise RuntimeError("the episode is over; call reset()")
-        if not is_integer(action):  # 31.7, '31', True: a bug in the caller, never an action to penalize
-            raise IllegalActionError(action, game.current_player, game.phase_name,
-                                     reason=f"not an integer action ({type(action).__name__}); "
-                                            f"actions are integers 0..{game.num_actions - 1}")
         if self.penalize_illegal and not _is_legal(game, action):
             self._game_started = False
             info = {"illegal_action": True, "learner_seat": self.learner_seat, "win": 0.0,
@@ -319,11 +315,8 @@ class YokaiGymEnv(gym.Env):
 
 
 def _is_legal(game: Game, action: Any) -> bool:
-    try:
-        a = int(action)
-    except (TypeError, ValueError):
-        return False
-    return a == action and 0 <= a < game.num_actions and bool(game.legal_action_mask()[a])
+    # 1.0, True, '31', Decimal(1): never an action, however they convert (the AEC env's rule)
+    return is_integer(action) and 0 <= int(action) < game.num_actions and bool(game.legal_action_mask()[int(action)])
 
 
 def _spec_key(spec: OpponentSpec) -> Any:

@@ -24,7 +24,10 @@ def run(args: argparse.Namespace) -> int:
     from agents.base import act_in_game
 
     try:
-        options = json.loads(args.env_kwargs)
+        try:
+            options = json.loads(args.env_kwargs)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"--env-kwargs is not valid JSON ({err}): {args.env_kwargs!r}") from None
         if not isinstance(options, dict):
             raise ValueError(f"--env-kwargs must be a JSON object, got {args.env_kwargs!r}")
         game = make_game(args.game, **options)

@@ -86,7 +86,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     _check_tree(config, SCHEMA, "", errors)
     _check_semantics(config, errors, check_agents)
     if errors:
-        raise ConfigError(f"invalid training config ({source}):\n  - " + "\n  - ".join(errors))
+        raise ConfigError(f"invalid training config ({source}): {_listed(errors)}")
     config = _ordered(config, SCHEMA)
     if config["output"]["dir"] is None:
         name = Path(path).stem if path is not None else "run"
@@ -95,12 +95,19 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
 
     problem = check_writable_folder(config["output"]["dir"])
     if problem:  # found now, not after hours of training
-        raise ConfigError(f"invalid training config ({source}):\n  - output.dir {config['output']['dir']}: "
+        raise ConfigError(f"invalid training config ({source}): output.dir {config['output']['dir']}: "
                           f"cannot hold the run: {problem}")
     return config
 
 
 #: A config expanded past this many YAML nodes (aliases counted every time they are used) is refused.
+def _listed(problems: list[str]) -> str:
+    """Every problem at once, on one line (a command's error is one line): "(1) ...; (2) ..."."""
+    if len(problems) == 1:
+        return problems[0]
+    return f"{len(problems)} problems: " + "; ".join(f"({i}) {p}" for i, p in enumerate(problems, 1))
+
+
 def game_name(env_id: str) -> str:
     """``yonkai_no_yokai_v1`` -> ``yonkai_no_yokai`` (the configs/ and runs/ folder name)."""
     head, _, version = env_id.rpartition("_v")

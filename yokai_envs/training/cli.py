@@ -68,6 +68,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     try:
         config = resolve(args)
+        if getattr(args, "ray_address", None) and config.get("backend") != "rllib":
+            raise ConfigError(f"--ray-address {args.ray_address} is only used by the rllib backend "
+                              f"(--backend rllib); this run's backend is {config.get('backend')}")
     except ConfigError as err:
         print(f"yokai train: error: {err}", file=sys.stderr)
         return 2

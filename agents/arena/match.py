@@ -237,8 +237,7 @@ class RecordCheck:
         self.runner: Runner | None = None
 
     def __call__(self, record: dict[str, Any], spec: GameSpec) -> str | None:
-        from yokai_envs.core.game import win_credits
-        from yokai_envs.play.replay import returns_agree
+        from yokai_envs.core.game import returns_agree, win_credits
 
         actions = record.get("actions")
         if actions is None:

@@ -34,7 +34,7 @@ import numpy as np
 
 from yokai_envs.core.errors import IllegalActionError
 from yokai_envs.core.files import read_limited
-from yokai_envs.core.game import Game
+from yokai_envs.core.game import Game, returns_agree
 
 FORMAT = "yokai-replay"
 FORMAT_VERSION = 2
@@ -276,13 +276,6 @@ class Replay:
             game = step.game
         assert game is not None
         return game
-
-
-def returns_agree(recorded: Sequence[Any], rebuilt: Sequence[float]) -> bool:
-    """Whether recorded returns are a rebuilt game's: as many, each within 1e-9 (a NaN never
-    agrees). Replays and arena records are checked by this one rule."""
-    return len(recorded) == len(rebuilt) and all(
-        abs(float(a) - float(b)) <= 1e-9 for a, b in zip(recorded, rebuilt, strict=True))
 
 
 def load_replay(path: str | Path) -> Replay:

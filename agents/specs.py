@@ -36,6 +36,7 @@ the checkpoint) at once, so bad input fails before any game runs.
 from __future__ import annotations
 
 import difflib
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,6 +84,8 @@ def _convert(kind: str, key: str, raw: str, spec: str, valid: dict[str, type]) -
         value = wanted(raw.strip())
     except ValueError:
         raise ValueError(f"agent spec {spec!r}: option {key} must be {wanted.__name__}, got {raw!r}") from None
+    if wanted is float and not math.isfinite(value):  # time=inf never ends, c=nan breaks every comparison
+        raise ValueError(f"agent spec {spec!r}: option {key} must be a finite number, got {raw!r}")
     if wanted in (int, float) and value <= 0:
         raise ValueError(f"agent spec {spec!r}: option {key} must be positive, got {raw!r}")
     return value
@@ -97,6 +100,8 @@ def _key_values(kind: str, parts: list[str], spec: str, valid: dict[str, type]) 
             raise ValueError(f"agent spec {spec!r}: expected key=value, got {part!r}; "
                              f"valid {kind} options: {', '.join(valid)}")
         key, raw = part.split("=", 1)
+        if key.strip() in options:
+            raise ValueError(f"agent spec {spec!r}: {kind} option {key.strip()!r} is given twice")
         options[key.strip()] = _convert(kind, key.strip(), raw, spec, valid)
     return options
 
@@ -145,7 +150,12 @@ def parse_spec(spec: str) -> AgentSpec:
             raise ValueError(f"agent spec {spec!r}: trained needs a checkpoint path, e.g. trained:runs/model.zip")
         if any(part.split("=", 1)[0].strip() == "policy" for part in parts):
             raise ValueError(f"agent spec {spec!r}: trained takes its checkpoint as the path, not policy=")
-        search = parse_spec("ismcts:" + ";".join([TRAINED_SEARCH, *parts, f"policy={path.strip()}"]))
+        given = [part.split("=", 1)[0].strip() for part in parts if part.strip()]
+        twice = sorted({key for key in given if given.count(key) > 1})
+        if twice:
+            raise ValueError(f"agent spec {spec!r}: trained option {twice[0]!r} is given twice")
+        defaults = [part for part in TRAINED_SEARCH.split(";") if part.split("=", 1)[0] not in given]
+        search = parse_spec("ismcts:" + ";".join([*defaults, *parts, f"policy={path.strip()}"]))
         return AgentSpec("ismcts", search.options, None, text)
     if kind == "pretrained":
         return _parse_pretrained(rest, spec, text)

@@ -25,13 +25,17 @@ import argparse
 import gc
 import importlib
 import json
+import math
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from yokai_envs.cli_types import non_negative_int, positive_finite_float, positive_int
 from yokai_envs.registry import ENV_IDS, game_class, make, make_game
 
 Row = dict[str, Any]
@@ -452,27 +456,48 @@ def median_rows(rounds: list[list[Row]]) -> list[Row]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    parser.add_argument("--seconds", type=positive_finite_float, default=3.0,
+                        help="time per measurement (default 3; finite, above 0)")
     parser.add_argument("--env", action="append", help="only this env id (repeatable)")
     parser.add_argument("--configs", choices=["default", "all"], default="default",
                         help="default options only, or every configuration the conformance suite runs")
     parser.add_argument("--no-peers", action="store_true", help="skip the peer environments")
     parser.add_argument("--ismcts", action="store_true", help="also time ISMCTS decisions/s for the README's specs")
-    parser.add_argument("--vector", type=int, default=4096, metavar="N",
+    parser.add_argument("--vector", type=non_negative_int, default=4096, metavar="N",
                         help="Yonkai no Yokai's batched engine and vector env with N games (0: skip; needs numba)")
-    parser.add_argument("--repeat", type=int, default=1, metavar="K",
+    parser.add_argument("--repeat", type=positive_int, default=1, metavar="K",
                         help="K interleaved rounds of the env and peer rows: medians, and each ratio as the median "
                              "of its per-round ratios with their range (the machine's speed drifts between rows)")
     parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
 
 
+MAX_VECTOR_GAMES = 1 << 16  # the batched engine's arrays grow with N; past this a bench measures swap
+
+
+def _fail(message: str) -> int:
+    print(f"yokai bench: error: {message}", file=sys.stderr)
+    return 2
+
+
 def run(args: argparse.Namespace) -> int:
     unknown = [e for e in (args.env or []) if e not in ENV_IDS]
     if unknown:
-        raise SystemExit(f"unknown env id(s) {unknown}; valid: {', '.join(ENV_IDS)}")
+        return _fail(f"--env: unknown env id(s) {', '.join(unknown)}; valid: {', '.join(ENV_IDS)}")
     repeat = getattr(args, "repeat", 1)
+    seconds = args.seconds
+    if not (isinstance(seconds, int | float) and math.isfinite(seconds) and seconds > 0):
+        return _fail(f"--seconds must be a finite number above 0, got {seconds}")
     if repeat < 1:
-        raise SystemExit(f"--repeat must be at least 1, got {repeat}")
+        return _fail(f"--repeat must be at least 1, got {repeat}")
+    if not 0 <= getattr(args, "vector", 0) <= MAX_VECTOR_GAMES:
+        return _fail(f"--vector must be 0..{MAX_VECTOR_GAMES} games, got {args.vector}")
+    if args.json:
+        from yokai_envs.training.safety import check_writable_folder
+
+        target = Path(args.json)
+        problem = "it is a folder" if target.is_dir() else check_writable_folder(target.parent)
+        if problem:  # found now, not after minutes of measuring
+            return _fail(f"--json {args.json}: {problem}")
     rounds = []
     for _ in range(repeat):
         round_rows = yokai_rows(args.seconds, args.configs == "all", args.env)
@@ -498,6 +523,6 @@ def run(args: argparse.Namespace) -> int:
             print(vector_markdown(vector))
             rows += [{"kind": "vector", **row} for row in vector]
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
+        with open(args.json, "w", encoding="utf-8") as handle:  # checked writable before measuring
             json.dump(rows, handle, indent=2)
     return 0

@@ -47,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from agents.arena.balance import compare_levels, comparison_markdown, markdown, run_balance, write_outputs
 
-    choices = [c.strip() for c in args.choices.split(",") if c.strip()] if args.choices else None
+    choices = [c.strip() for c in args.choices.split(",") if c.strip()] if args.choices is not None else None
     started = time.perf_counter()
     try:
         variants = _variants(args.game, args.variants)

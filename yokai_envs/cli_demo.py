@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from yokai_envs.cli_types import non_negative_int
 from yokai_envs.registry import ENV_IDS, make_game
 
 
@@ -14,7 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--env-kwargs", default="{}", help="game options as JSON, e.g. '{\"num_players\": 3}'")
     parser.add_argument("--agents", default="heuristic,random",
                         help="agent specs, comma-separated, cycled over the seats (default heuristic,random)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--quiet", action="store_true", help="print only the final table")
 
 
@@ -23,7 +24,10 @@ def run(args: argparse.Namespace) -> int:
     from agents.base import act_in_game
 
     try:
-        options = json.loads(args.env_kwargs)
+        try:
+            options = json.loads(args.env_kwargs)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"--env-kwargs is not valid JSON ({err}): {args.env_kwargs!r}") from None
         if not isinstance(options, dict):
             raise ValueError(f"--env-kwargs must be a JSON object, got {args.env_kwargs!r}")
         game = make_game(args.game, **options)

@@ -13,6 +13,7 @@ import sys
 import time
 
 from agents.specs import KINDS
+from yokai_envs.cli_types import non_negative_int, positive_int
 
 
 def _split_specs(text: str) -> list[str]:
@@ -42,22 +43,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "in results, tables and plots (e.g. ISMCTS-30=ismcts:iterations=30,H=heuristic)")
     parser.add_argument("--gauntlet", default=None, metavar="[ALIAS=]SPEC",
                         help="play this agent against the others instead of a round-robin")
-    parser.add_argument("--games", type=int, default=100,
+    parser.add_argument("--games", type=positive_int, default=100,
                         help="games per table (rounded up so every seat arrangement plays every deal)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="folder for results.json/.csv/.md/.tex, games.jsonl (written as games finish), "
                              "ratings.png, head_to_head.png")
     parser.add_argument("--resume", action="store_true",
                         help="continue the cut run in --out: play only the games missing from its games.jsonl")
-    parser.add_argument("--workers", type=int, default=1, help="processes (results do not depend on it)")
+    parser.add_argument("--workers", type=positive_int, default=1,
+                        help="processes (results do not depend on it; capped at this machine's CPUs)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
                         help="local: this machine's processes (--workers); ray: Ray tasks (same results)")
     parser.add_argument("--ray-address", default=None, metavar="ADDRESS",
                         help="with --backend ray: an existing cluster (e.g. ray://head:10001 or auto); "
                              "default: start a local Ray instance with 2 CPUs")
-    parser.add_argument("--save-replays", type=int, default=0, metavar="N",
+    parser.add_argument("--save-replays", type=non_negative_int, default=0, metavar="N",
                         help="also write the first N games as replay files to OUT/replays/ (see yokai replay)")
 
 
@@ -69,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.resume and not args.out:
         print("yokai evaluate: error: --resume needs --out DIR (the folder of the cut run)", file=sys.stderr)
+        return 2
+    if args.ray_address and args.backend != "ray":
+        print(f"yokai evaluate: error: --ray-address {args.ray_address} needs --backend ray", file=sys.stderr)
         return 2
     if args.save_replays and not args.out:
         print("yokai evaluate: error: --save-replays needs --out DIR (replays go to DIR/replays/)", file=sys.stderr)
@@ -91,6 +96,11 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, FileNotFoundError, ImportError) as err:  # bad spec / option / checkpoint: before any game
         print(f"yokai evaluate: error: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # the finished games are in games.jsonl already
+        again = (f"; continue with the same command and --resume (--out {args.out})" if args.out
+                 else "; nothing was kept (pass --out DIR to keep finished games and resume)")
+        print(f"\nyokai evaluate: interrupted{again}", file=sys.stderr)
+        return 130
     print(markdown(result))
     if args.out:
         paths = write_outputs(result, args.out)

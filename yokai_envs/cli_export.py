@@ -16,16 +16,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import warnings
+
     from yokai_envs.analysis.trajectories import TrajectoryError, export
 
     try:
-        count = export(args.source, args.out, observation=not args.no_observation, state_tensor=args.state_tensor)
-    except (TrajectoryError, OSError) as err:
-        print(f"yokai export: {err}", file=sys.stderr)
-        return 2
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            count = export(args.source, args.out, observation=not args.no_observation,
+                           state_tensor=args.state_tensor)
     except ModuleNotFoundError as err:
-        print(f"yokai export: {err}; install the 'analysis' extra (pip install -e '.[analysis]') "
+        print(f"yokai export: error: {err}; install the 'analysis' extra (pip install -e '.[analysis]') "
               "or write .jsonl", file=sys.stderr)
         return 2
+    except (TrajectoryError, ValueError, OSError) as err:  # every reader's errors are ValueErrors
+        print(f"yokai export: error: {err}", file=sys.stderr)
+        return 2
+    for warning in said:
+        print(f"yokai export: note: {warning.message}", file=sys.stderr)
     print(f"wrote {count} decisions to {args.out}")
     return 0

@@ -74,8 +74,11 @@ def resolve_axis(env_id: str, env_options: dict[str, Any],
     if axis is None:
         raise ValueError(f"{env_id} has no invented content to balance (no decks, characters or levels)")
     name, known, per_seat = axis
-    if not choices:
+    if choices is None:
         return name, list(known), per_seat
+    if not choices:  # an empty --choices would silently mean "all of them"
+        raise ValueError(f"choices: give at least one of the {name} to compare ({', '.join(map(str, known))}), "
+                         "or leave the option out for all of them")
     by_text = {str(k): k for k in known}
     unknown = [c for c in choices if str(c) not in by_text]
     if unknown:

@@ -8,6 +8,10 @@ that ``DIR/match.json`` describes the same match, keeps every finished game that
 the schedule plans at its index (same table, seats, deal and agent seeds), and plays only the
 others. Every game depends only on its scheduled seeds, so the results equal an uncut run's,
 whatever ``--workers`` either run used. A line cut off mid-write is dropped.
+
+Every kept game is checked before it is counted (``verify``: the arena replays its actions from
+its deal seed, or plays it again when no actions were kept, and compares returns, credits, steps
+and truncation), so an edited ``games.jsonl`` is refused with the line number, never counted.
 """
 
 from __future__ import annotations
@@ -37,23 +41,64 @@ def _spec_matches(record: dict[str, Any], spec: GameSpec) -> bool:
             and list(record.get("agent_seeds", [])) == list(spec.agent_seeds))
 
 
-def read_games(path: Path) -> tuple[list[dict[str, Any]], int]:
-    """The records in a games.jsonl, and how many lines could not be read (a line cut off by
-    a kill is the last one; any other unreadable line is an error)."""
-    records: list[dict[str, Any]] = []
-    lines = path.read_text().splitlines() if path.exists() else []
+def read_numbered_games(path: Path) -> tuple[list[tuple[int, dict[str, Any]]], int]:
+    """(line number, record) for each game in a games.jsonl, and how many lines could not be
+    read (a line cut off by a kill is the last one; any other unreadable line is an error)."""
+    records: list[tuple[int, dict[str, Any]]] = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    except (OSError, UnicodeDecodeError) as err:
+        raise ResumeError(f"{path}: cannot be read ({err})") from None
     bad = 0
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
+            record = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
             if number != len(lines):
                 raise ResumeError(f"{path}: line {number} is not JSON (only a last line cut off by a kill "
                                   "is skipped)") from None
             bad += 1
+            continue
+        if not isinstance(record, dict):
+            raise ResumeError(f"{path}: line {number} is not a game record (a JSON object), "
+                              f"got {type(record).__name__}")
+        records.append((number, record))
     return records, bad
+
+
+def read_games(path: Path) -> tuple[list[dict[str, Any]], int]:
+    """The records in a games.jsonl, and how many lines could not be read (see read_numbered_games)."""
+    numbered, bad = read_numbered_games(path)
+    return [record for _, record in numbered], bad
+
+
+def read_match(path: Path) -> dict[str, Any]:
+    """A match.json as a dict; ResumeError naming the file when it is not one."""
+    try:
+        match = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        raise ResumeError(f"{path}: not a readable match file ({err})") from None
+    if not isinstance(match, dict):
+        raise ResumeError(f"{path}: not a match file (expected a JSON object, got {type(match).__name__})")
+    return match
+
+
+# What an arena folder holds; anything else in it means the folder is not (only) the arena's.
+ARENA_FILES = frozenset({MATCH_FILE, GAMES_FILE, RESULTS_FILE, "results.csv", "results.md", "results.tex",
+                         "ratings.png", "head_to_head.png", "replays", f"{GAMES_FILE}.tmp"})
+
+
+def foreign_files(folder: Path) -> list[str]:
+    """The entries of ``folder`` the arena did not write: every entry when it has no match.json
+    (an arena folder always has one), else the names outside :data:`ARENA_FILES`."""
+    if not folder.is_dir():
+        return []
+    names = sorted(entry.name for entry in folder.iterdir())
+    if MATCH_FILE not in names:
+        return names
+    return [name for name in names if name not in ARENA_FILES]
 
 
 class Journal:
@@ -61,8 +106,18 @@ class Journal:
     ``DIR/match.json``. ``done`` holds the games a resumed run already has, by index."""
 
     def __init__(self, folder: str | Path, config: dict[str, Any], plan: list[GameSpec], resume: bool,
-                 log: Callable[[str], None] | None = None) -> None:
+                 log: Callable[[str], None] | None = None,
+                 verify: Callable[[dict[str, Any], GameSpec], str | None] | None = None) -> None:
         self.folder = Path(folder)
+        if self.folder.exists() and not self.folder.is_dir():
+            raise ResumeError(f"{self.folder} is a file, not a folder")
+        if resume and not self.folder.is_dir():
+            raise ResumeError(f"--resume: {self.folder} does not exist, so there is no cut run to continue")
+        foreign = foreign_files(self.folder)
+        if foreign:  # results.md, notes... of someone else's: never replaced
+            shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+            raise ResumeError(f"{self.folder} holds files the arena did not write ({shown}): "
+                              "use a new or empty folder")
         self.folder.mkdir(parents=True, exist_ok=True)
         self.games_path = self.folder / GAMES_FILE
         match_path = self.folder / MATCH_FILE
@@ -74,18 +129,23 @@ class Journal:
             if not match_path.exists():
                 raise ResumeError(f"{self.folder} has {GAMES_FILE} but no {MATCH_FILE}: cannot tell which match "
                                   "it belongs to, so it cannot be resumed")
-            before = json.loads(match_path.read_text())
+            before = read_match(match_path)
             changed = [key for key in sorted(set(before) | set(config)) if before.get(key) != config.get(key)]
             if changed:
                 detail = "; ".join(f"{k}: {before.get(k)!r} then, {config.get(k)!r} now" for k in changed)
                 raise ResumeError(f"{self.folder} holds another match ({detail}): resume with the same "
                                   "game, options, agents, games and seed, or use another folder")
-            records, cut = read_games(self.games_path)
-            for record in records:
+            numbered, cut = read_numbered_games(self.games_path)
+            for number, record in numbered:
                 index = record.get("index")
-                if not isinstance(index, int) or not 0 <= index < len(plan) or not _spec_matches(record, plan[index]):
-                    raise ResumeError(f"{self.games_path}: game {index!r} is not the game this match plans at "
-                                      "that index")
+                if (not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(plan)
+                        or not _spec_matches(record, plan[index])):
+                    raise ResumeError(f"{self.games_path} line {number}: game {index!r} is not the game this "
+                                      "match plans at that index")
+                problem = verify(record, plan[index]) if verify is not None else None
+                if problem:
+                    raise ResumeError(f"{self.games_path} line {number}: game {index} {problem}; refusing an "
+                                      "edited or damaged record (move the folder aside and run again)")
                 self.done.setdefault(index, record)
             log(f"resuming: {len(self.done)} of {len(plan)} games already played"
                 + (" (a cut-off last line dropped)" if cut else ""))

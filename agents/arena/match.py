@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -16,9 +17,11 @@ from yokai_envs.core.game import Game
 from . import stats
 from .journal import Estimate, Journal
 from .play import Runner, build_game, env_id_of, init_worker, play_batch
-from .schedule import GameSpec, Table, build_tables, schedule
+from .schedule import GameSpec, Table, build_tables, deals_per_table, schedule
 
 BACKENDS = ("local", "ray")
+# Most games one match schedules (its plan is a list held in memory, about 1 KB a game).
+MAX_GAMES = 10_000_000
 # ALIAS=SPEC: an alias has no ':', ';', ',' or '=' (so "ismcts:iterations=30" is a spec, not an alias).
 ALIAS = re.compile(r"^\s*([^=:;,\s][^=:;,]*?)\s*=\s*(\S.*)$")
 AgentEntry = str | tuple[str, str | Agent]
@@ -133,6 +136,9 @@ def run_match(game: str | type[Game], agents: Sequence[AgentEntry], games: int =
         raise ValueError(f"games must be a positive int, got {games!r}")
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
+    if ray_address is not None and backend != "ray":
+        raise ValueError(f"ray_address {ray_address!r} is only used by the ray backend (--backend ray); "
+                         f"this match uses backend {backend!r}")
     labels, sources = _labelled(agents)
     gauntlet_label = None
     if gauntlet is not None:
@@ -154,6 +160,15 @@ def run_match(game: str | type[Game], agents: Sequence[AgentEntry], games: int =
         raise ValueError("in-memory agents run in this process only: use spec strings or workers=1")
 
     tables = build_tables(labels, num_players, gauntlet_label)
+    planned = sum(deals_per_table(games, t) * len(t.arrangements) for t in tables)
+    if planned > MAX_GAMES:  # the schedule is built whole before the first game: refuse, never swap
+        raise ValueError(f"games={games} would schedule {planned:,} games over {len(tables)} table(s); "
+                         f"one match plays at most {MAX_GAMES:,} (split it over several seeds)")
+    cpus = os.cpu_count() or 1
+    if workers > cpus and backend == "local":
+        if log is not None:
+            log(f"workers: {workers} asked, this machine has {cpus} CPUs: using {cpus}")
+        workers = cpus
     plan = schedule(tables, games, seed)
     specs = {label: _spec_text(source) for label, source in sources.items()}
     done: dict[int, dict[str, Any]] = {}
@@ -164,7 +179,8 @@ def run_match(game: str | type[Game], agents: Sequence[AgentEntry], games: int =
         config = {"env_id": env_id, "env_options": env_options, "agents": labels, "agent_specs": specs,
                   "gauntlet": gauntlet_label, "games": games, "seed": seed, "keep_actions": keep_actions,
                   "package_version": package_version()}
-        journal = Journal(journal_dir, config, plan, resume, log)
+        journal = Journal(journal_dir, config, plan, resume, log,
+                          verify=RecordCheck(game, env_options, sources, keep_actions))
         done = journal.done
     batches = [[s for s in group if s.index not in done]
                for _, group in groupby(plan, key=lambda s: (s.table, s.deal))]
@@ -207,6 +223,51 @@ def run_match(game: str | type[Game], agents: Sequence[AgentEntry], games: int =
 
 
 Finished = Callable[[list[dict[str, Any]]], None]
+
+
+class RecordCheck:
+    """Whether a stored game record is the game its seeds give: its actions replayed from its
+    deal seed (or, when the arena kept no actions, the game played again by its agents) must
+    give the stored returns, credits, steps and truncation. Returns the difference, or None."""
+
+    def __init__(self, game: str | type[Game], env_options: dict[str, Any], sources: dict[str, str | Agent],
+                 keep_actions: bool) -> None:
+        self.game = build_game(game, env_options)
+        self.runner_args = (game, env_options, sources, keep_actions)
+        self.runner: Runner | None = None
+
+    def __call__(self, record: dict[str, Any], spec: GameSpec) -> str | None:
+        from yokai_envs.core.game import returns_agree, win_credits
+
+        actions = record.get("actions")
+        if actions is None:
+            if self.runner is None:
+                self.runner = Runner(*self.runner_args)
+            rebuilt = self.runner.play(spec)
+        else:
+            if not isinstance(actions, list) or not all(type(a) is int and a >= 0 for a in actions):
+                return "has an action list that is not a list of non-negative integers"
+            game = self.game
+            try:
+                game.replay(spec.deal_seed, actions)
+            except ValueError as err:
+                return f"does not replay from its deal seed ({err})"
+            if not game.is_over:
+                return f"is unfinished after its {len(actions)} actions"
+            returns = game.returns()
+            rebuilt = {"returns": [float(r) for r in returns], "steps": int(game.steps),
+                       "truncated": bool(game.is_truncated),
+                       "credits": win_credits(returns, game.cooperative).tolist()}
+        differs = [key for key in ("returns", "credits")
+                   if not isinstance(record.get(key), list) or not all(
+                       isinstance(v, int | float) and not isinstance(v, bool) for v in record[key])
+                   or not returns_agree(record[key], rebuilt[key])]
+        differs += [key for key in ("steps", "truncated") if record.get(key) != rebuilt[key]
+                    or type(record.get(key)) is not type(rebuilt[key])]
+        if differs:
+            return (f"states {', '.join(differs)} its game does not give "
+                    f"(stored returns {record.get('returns')!r}, replayed {rebuilt['returns']!r})")
+        return None
 
 
 def _play_on_ray(game: str | type[Game], env_options: dict[str, Any], sources: dict[str, str | Agent],

@@ -24,6 +24,30 @@ LOCAL_NUM_CPUS = 2
 CHUNKS_PER_CPU = 4
 
 
+# How long a cluster address may take to accept a connection before the run gives up on it (Ray's
+# own client retries for minutes without a word).
+CONNECT_TIMEOUT = 10.0
+
+
+def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """ValueError unless ``address`` (``[ray://]host:port``; ``auto`` and other forms are left to
+    Ray) accepts a TCP connection within ``timeout`` seconds."""
+    import socket
+
+    target = address.removeprefix("ray://")
+    host, sep, port = target.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except (OSError, ValueError) as err:
+        why = "timed out" if isinstance(err, TimeoutError | socket.timeout) else (err.strerror or str(err))
+        raise ValueError(f"cannot reach the Ray cluster at {address!r} within {timeout:g} s ({why}); "
+                         "check the address (head node host:port, or ray://host:10001) and that the cluster "
+                         "is up") from None
+
+
 def ensure_ray(address: str | None = None, num_cpus: int = LOCAL_NUM_CPUS) -> Any:
     """Connect to ``address`` (or ``RAY_ADDRESS``), or start a local instance; return the ray module."""
     try:
@@ -34,6 +58,7 @@ def ensure_ray(address: str | None = None, num_cpus: int = LOCAL_NUM_CPUS) -> An
         address = address or os.environ.get("RAY_ADDRESS")
         try:
             if address:
+                check_reachable(address)
                 ray.init(address=address, log_to_driver=False)
             else:
                 ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)

@@ -79,7 +79,7 @@ def test_resume_after_a_cut_run_equals_an_uncut_run(tmp_path, monkeypatch):
     assert strip_timing(games_file(tmp_path)[:7]) == strip_timing(sorted(kept, key=lambda g: g["index"]))
     assert sorted(g["index"] for g in games_file(tmp_path)) == list(range(total))
 
-    out_uncut = tmp_path / "uncut"
+    out_uncut = tmp_path.parent / f"{tmp_path.name}_uncut"  # beside the run: the arena folder holds only its own files
     write_outputs(uncut, out_uncut)
     write_outputs(resumed, tmp_path)
     for name in ("results.json", "results.csv", "results.md", "results.tex"):

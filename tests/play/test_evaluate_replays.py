@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from yokai_envs.cli import main
 from yokai_envs.play import load_replay
@@ -32,5 +33,7 @@ def test_save_replays(tmp_path, capsys):
 def test_save_replays_needs_out(capsys):
     assert main([*ARGS, "--save-replays", "2"]) == 2
     assert "--save-replays needs --out" in capsys.readouterr().err
-    assert main([*ARGS, "--save-replays", "-1"]) == 2
-    assert "must be >= 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:  # argparse: one line naming the flag
+        main([*ARGS, "--save-replays", "-1"])
+    assert refused.value.code == 2
+    assert "argument --save-replays: must be a non-negative integer, got -1" in capsys.readouterr().err

@@ -78,10 +78,19 @@ def test_input_ending_abandons_the_game(monkeypatch, capsys, tmp_path):
     replay.build_game()  # an unfinished game replays too
 
 
-def test_unwritable_replay_path(monkeypatch, capsys):
-    code, _, err = _run(monkeypatch, capsys, "q\n", "--game", YONKAI, "--vs", "random",
-                        "--save-replay", "/proc/no/such/dir/r.json")
-    assert code == 2 and "cannot write the replay" in err
+@pytest.mark.parametrize(("target", "message"), [
+    ("/proc/no/such/dir/r.json", "cannot write in /proc"),
+    ("FOLDER", "is a folder"),
+    ("EXISTING", "already exists"),
+])
+def test_a_replay_path_is_checked_before_the_game(monkeypatch, capsys, tmp_path, target, message):
+    existing = tmp_path / "mine.json"
+    existing.write_text("keep me")
+    path = {"FOLDER": str(tmp_path), "EXISTING": str(existing)}.get(target, target)
+    code, out, err = _run(monkeypatch, capsys, "q\n", "--game", YONKAI, "--vs", "random", "--save-replay", path)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+    assert "you are player" not in out  # refused before the deal
+    assert existing.read_text() == "keep me"
 
 
 def test_quit(monkeypatch, capsys):

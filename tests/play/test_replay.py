@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import conformance_params
 from tests.play.helpers import YONKAI, finished_yonkai, play_random
-from yokai_envs.play import Replay, ReplayError, load_replay, save_replay, state_digest
+from yokai_envs.play import Replay, ReplayError, load_replay, replay_digest, save_replay
 from yokai_envs.registry import make_game
 
 
@@ -34,7 +34,7 @@ def test_replay_file_fields(tmp_path):
     assert data["format"] == "yokai-replay" and data["env_id"] == YONKAI
     assert data["options"] == {"num_players": 3, "reward": "win", "rounds_per_game": 1, "max_steps": 5000}
     assert data["agents"] == ["human", "heuristic", "random"]
-    assert data["package_version"] and data["final_state_sha256"] == state_digest(game)
+    assert data["package_version"] and data["final_state_sha256"] == replay_digest(game, data["agents"])
     assert data["result"]["terminal"] is True and len(data["result"]["returns"]) == 3
 
 

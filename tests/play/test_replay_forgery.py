@@ -150,3 +150,37 @@ def test_the_viewer_shows_the_rebuilt_result(tmp_path, capsys):
     shown = ", ".join(f"player {s} (random): {r:+g}" for s, r in enumerate(game.returns()))
     assert f"finished; returns: {shown}" in out
     assert _script_data(write_html(load_replay(path)))["result"]["returns"] == [float(r) for r in game.returns()]
+
+
+def test_an_edited_agents_list_is_refused(tmp_path, capsys):
+    data = _data()
+    data["agents"] = ["heuristic", "random", "random"]  # claim a stronger bot won
+    _refused(tmp_path, capsys, data, "agents list differs")
+
+
+def test_a_version_1_replay_still_plays_and_says_its_agents_are_unchecked(tmp_path, capsys):
+    from yokai_envs.play.replay import state_digest
+
+    game = finished_yonkai()
+    data = Replay.record(game, ["random"] * 3).to_json()
+    data.update(format_version=1, final_state_sha256=state_digest(game))
+    path = _file(tmp_path, data)
+    assert load_replay(path).build_game().steps == game.steps
+    assert yokai_main(["replay", str(path), "--all"]) == 0
+    assert "does not cover the agents list" in capsys.readouterr().err
+
+
+def test_an_out_of_range_action_is_a_replay_error(tmp_path, capsys):
+    data = _data()
+    data["actions"][3] = 10**6
+    _refused(tmp_path, capsys, data, "at step 4: action 1000000 is out of range")
+
+
+def test_html_over_the_replay_itself_is_refused(tmp_path, capsys):
+    path = _file(tmp_path, _data())
+    before = path.read_bytes()
+    for target in (str(path), str(tmp_path / "." / path.name)):
+        assert yokai_main(["replay", str(path), "--html", target]) == 2
+        err = capsys.readouterr().err
+        assert "is the replay file itself" in err and len(err.strip().splitlines()) == 1
+    assert path.read_bytes() == before

@@ -107,7 +107,7 @@ def test_bad_bot_spec_and_missing_required(tmp_path):
 def test_all_problems_reported_at_once(tmp_path):
     data = {**MINIMAL, "training": {"total_timesteps": -1, "seed": "x"}, "output": {"csv": "yes"}}
     message = errors_of(tmp_path, data)
-    assert message.count("\n  - ") == 3
+    assert message.count("; (") == 2 and "3 problems: (1) " in message and "\n" not in message
 
 
 def test_overrides_and_out(tmp_path):

@@ -67,7 +67,7 @@ def test_a_run_stopped_in_a_round_resumes_from_the_last_whole_round(tmp_path, mo
 
 
 def test_a_bad_teacher_is_refused_with_the_key():
-    with pytest.raises(ConfigError, match="distill.teacher: .*unknown ismcts option 'iteration'"):
+    with pytest.raises(ConfigError, match=r"distill.teacher: .*unknown ismcts option 'iteration'"):
         load_config("configs/yonkai_no_yokai/distill.yaml", ["distill.teacher=iteration=5"])
-    with pytest.raises(ConfigError, match="distill.teacher: .*critic_state"):
+    with pytest.raises(ConfigError, match=r"distill.teacher: .*critic_state"):
         load_config("configs/yonkai_no_yokai/distill.yaml", ["algorithm.network.critic_state=true"])

@@ -39,13 +39,15 @@ row). A row holds:
 from __future__ import annotations
 
 import json
+import os
+import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from agents.arena.journal import GAMES_FILE, MATCH_FILE, RESULTS_FILE, ResumeError, read_games
+from agents.arena.journal import GAMES_FILE, MATCH_FILE, RESULTS_FILE, ResumeError, read_match, read_numbered_games
 from yokai_envs.core.game import Game
 
 if TYPE_CHECKING:
@@ -74,33 +76,53 @@ def _from_games_file(path: Path) -> Iterator[_GameSpec]:
     if not match_path.is_file():
         raise TrajectoryError(f"{path}: no {MATCH_FILE} beside it, so the env and its options are unknown "
                               "(an arena folder written by yokai evaluate --out has both)")
-    match = json.loads(match_path.read_text())
-    env_id, options = match["env_id"], dict(match.get("env_options") or {})
     try:
-        records, _ = read_games(path)  # the arena's own reading: a last line cut off by a kill is dropped
+        match = read_match(match_path)
+        numbered, cut = read_numbered_games(path)  # the arena's own reading
     except ResumeError as err:
         raise TrajectoryError(str(err)) from None
-    for record in records:
+    env_id, options = match.get("env_id"), match.get("env_options") or {}
+    if not isinstance(env_id, str) or not isinstance(options, dict):
+        raise TrajectoryError(f"{match_path}: env_id must be a string and env_options an object, got "
+                              f"{env_id!r} and {options!r}")
+    if cut:  # said, never silent: a kill cut the last game off mid-write
+        warnings.warn(f"{path}: the last line is cut off (a run killed mid-write); it is left out", stacklevel=2)
+    for number, record in numbered:
         if "actions" not in record:
-            raise TrajectoryError(f"{path}: game {record.get('index')!r} has no action list (the arena ran with "
-                                  "keep_actions=False): the game cannot be rebuilt")
-        yield _GameSpec(str(path), env_id, options, int(record["index"]), int(record["deal_seed"]),
-                        [int(a) for a in record["actions"]], [str(s) for s in record["seats"]],
-                        [float(r) for r in record["returns"]],
-                        {"table": record.get("table"), "deal": record.get("deal")}, record.get("behaviour"))
+            raise TrajectoryError(f"{path} line {number}: game {record.get('index')!r} has no action list (the "
+                                  "arena ran with keep_actions=False): the game cannot be rebuilt")
+        try:
+            spec = _GameSpec(str(path), env_id, dict(options), _whole(record["index"]), _whole(record["deal_seed"]),
+                             [_whole(a) for a in record["actions"]], [str(s) for s in record["seats"]],
+                             [float(r) for r in record["returns"]],
+                             {"table": record.get("table"), "deal": record.get("deal")}, record.get("behaviour"))
+        except (KeyError, TypeError, ValueError) as err:
+            raise TrajectoryError(f"{path} line {number}: not a game record the arena writes "
+                                  f"({type(err).__name__}: {err})") from None
+        yield spec
+
+
+def _whole(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"expected a non-negative integer, got {value!r}")
+    return value
 
 
 def _from_replay(path: Path, position: int) -> Iterator[_GameSpec]:
-    from yokai_envs.play.replay import load_replay
+    from yokai_envs.play.replay import ReplayError, load_replay
 
-    replay = load_replay(path)
+    try:
+        replay = load_replay(path)
+    except ReplayError as err:
+        raise TrajectoryError(str(err)) from None
     index = replay.meta.get("game_index", position)
     options = {k: v for k, v in replay.options.items()}
     assert replay.seed is not None
     yield _GameSpec(str(path), replay.env_id, options, int(index) if isinstance(index, int) else position,
                     int(replay.seed), list(replay.actions), list(replay.agents),
                     [float(r) for r in replay.result["returns"]],
-                    {"table": replay.meta.get("table"), "deal": None, "sha256": replay.final_state_sha256})
+                    {"table": replay.meta.get("table"), "deal": None, "sha256": replay.final_state_sha256,
+                     "digest": replay.digest})
 
 
 def _games(source: str | Path | Iterable[str | Path]) -> Iterator[_GameSpec]:
@@ -204,14 +226,18 @@ def iter_decisions(source: str | Path | Iterable[str | Path], *, observation: bo
     """One dict per decision of every game in ``source`` (see the module docstring): an arena
     folder (``match.json`` + ``games.jsonl``), a ``games.jsonl`` (with its ``match.json``
     beside it), a replay file, a folder of replay files, or a list of any of these."""
-    from yokai_envs.play.replay import returns_agree, state_digest
+    from yokai_envs.play.replay import returns_agree
 
     engines: dict[tuple[str, str], Game] = {}
     for spec in _games(source):
         key = (spec.env_id, json.dumps(spec.options, sort_keys=True))
         game = engines.get(key)
         if game is None:
-            game = engines[key] = _make(spec.env_id, spec.options)
+            try:
+                game = engines[key] = _make(spec.env_id, spec.options)
+            except (ValueError, TypeError) as err:
+                raise TrajectoryError(f"{spec.source}: cannot build {spec.env_id!r} with {spec.options}: "
+                                      f"{err}") from None
         try:
             rows = game_rows(game, spec.seed, spec.actions, agents=spec.agents, observation=observation,
                              state_tensor=state_tensor, behaviour=spec.behaviour)
@@ -224,9 +250,10 @@ def iter_decisions(source: str | Path | Iterable[str | Path], *, observation: bo
         if spec.returns is not None and not returns_agree(spec.returns, rebuilt):
             raise TrajectoryError(f"{spec.source}: game {spec.index} rebuilds to returns {rebuilt}, the record "
                                   f"says {spec.returns}")
-        sha = spec.extra.get("sha256")
-        if sha is not None and state_digest(game) != sha:
-            raise TrajectoryError(f"{spec.source}: the rebuilt final state differs from the recorded one")
+        sha, digest = spec.extra.get("sha256"), spec.extra.get("digest")
+        if sha is not None and digest is not None and digest(game) != sha:
+            raise TrajectoryError(f"{spec.source}: the rebuilt final state or the agents list differs from the "
+                                  "recorded one")
         front = {"game": spec.index, "source": spec.source, "env_id": spec.env_id,
                  "table": spec.extra.get("table"), "deal": spec.extra.get("deal"), "deal_seed": spec.seed}
         for row in rows:
@@ -245,19 +272,32 @@ def trajectories(source: str | Path | Iterable[str | Path], *, observation: bool
 def export(source: str | Path | Iterable[str | Path], out: str | Path, *, observation: bool = True,
            state_tensor: bool = False) -> int:
     """Write the decisions of ``source`` to ``out``: Parquet (``.parquet``, the 'analysis'
-    extra) or JSON lines (``.jsonl``, no extra). Returns the number of rows."""
+    extra) or JSON lines (``.jsonl``, no extra). Returns the number of rows. The file appears
+    whole or not at all: rows go to a temporary file renamed into place once every game has
+    been rebuilt and checked, and ``out`` must not be one of the sources."""
     out = Path(out)
+    if out.suffix not in (".jsonl", ".parquet"):
+        raise TrajectoryError(f"--out {out}: write .parquet or .jsonl")
+    if out.is_dir():
+        raise TrajectoryError(f"--out {out} is a folder: name the file, e.g. {out / 'decisions.jsonl'}")
+    sources = [source] if isinstance(source, str | Path) else list(source)
+    for item in sources:
+        if Path(item).exists() and out.exists() and out.resolve() == Path(item).resolve():
+            raise TrajectoryError(f"--out {out} is one of the sources: name another file")
     out.parent.mkdir(parents=True, exist_ok=True)
-    rows = iter_decisions(source, observation=observation, state_tensor=state_tensor)
-    if out.suffix == ".jsonl":
-        count = 0
-        with out.open("w") as handle:
-            for row in rows:
-                handle.write(json.dumps(row) + "\n")
-                count += 1
-        return count
-    if out.suffix != ".parquet":
-        raise TrajectoryError(f"{out}: write .parquet or .jsonl")
-    frame = trajectories(source, observation=observation, state_tensor=state_tensor)
-    frame.to_parquet(out, index=False)
-    return len(frame)
+    temporary = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+    try:
+        if out.suffix == ".jsonl":
+            count = 0
+            with temporary.open("w") as handle:
+                for row in iter_decisions(sources, observation=observation, state_tensor=state_tensor):
+                    handle.write(json.dumps(row) + "\n")
+                    count += 1
+        else:
+            frame = trajectories(sources, observation=observation, state_tensor=state_tensor)
+            frame.to_parquet(temporary, index=False)
+            count = len(frame)
+        os.replace(temporary, out)
+    finally:
+        temporary.unlink(missing_ok=True)
+    return count

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import hashlib
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -40,6 +41,13 @@ def win_credits(returns: np.ndarray | list[float], cooperative: bool = False) ->
         return np.where(values > 0, 1.0, np.where(values < 0, 0.0, 0.5))
     top = values == values.max()
     return top / top.sum()
+
+
+def returns_agree(recorded: Sequence[Any], rebuilt: Sequence[float]) -> bool:
+    """Whether recorded returns are a rebuilt game's: as many, each within 1e-9 (a NaN never
+    agrees). Replays, exports and arena records are checked by this one rule."""
+    return len(recorded) == len(rebuilt) and all(
+        abs(float(a) - float(b)) <= 1e-9 for a, b in zip(recorded, rebuilt, strict=True))
 
 
 class Game(ABC):

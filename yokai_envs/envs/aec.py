@@ -49,6 +49,8 @@ ILLEGAL_ACTION_MODES = ("raise", "penalize")
 DEFAULT_ILLEGAL_ACTION = "penalize"
 ENV_OPTIONS: dict[str, Any] = {"render_mode": None, "illegal_action": DEFAULT_ILLEGAL_ACTION, "history": 0,
                                "mask_in_infos": False}
+#: Most events the ``history`` observation keeps (each agent's observation holds that many rows).
+MAX_HISTORY = 4096
 #: What PettingZoo's ``OrderEnforcingWrapper`` refuses to hand out before the first reset.
 BEFORE_RESET = frozenset({"rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents",
                           "agents"})
@@ -63,6 +65,14 @@ def split_options(game_class: type[Game], options: dict[str, Any]) -> tuple[dict
         raise ConfigError(f"{game_class.env_id}: unknown option(s) {', '.join(unknown)}; valid options: {valid}")
     env_opts = {k: options.get(k, v) for k, v in ENV_OPTIONS.items()}
     game_opts = {k: v for k, v in options.items() if k in game_names}
+    if not isinstance(env_opts["mask_in_infos"], bool | np.bool_):  # 'no' would be truthy
+        raise ConfigError(f"option mask_in_infos must be True or False, got "
+                          f"{type(env_opts['mask_in_infos']).__name__} {env_opts['mask_in_infos']!r}")
+    history = env_opts["history"]
+    if isinstance(history, int) and not isinstance(history, bool) and history > MAX_HISTORY:
+        row = 4 * (1 + game_class.EVENT_ARGS)
+        raise ConfigError(f"option history={history} would need {history * row / 2**20:,.0f} MiB per observation "
+                          f"({history} rows of {row} bytes); at most {MAX_HISTORY} events")
     return env_opts, game_opts
 
 

@@ -22,6 +22,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
+from yokai_envs.core.errors import ConfigError
+from yokai_envs.core.game import is_integer
 from yokai_envs.core.render import render_in_mode
 from yokai_envs.envs.aec import YokaiAECEnv
 from yokai_envs.registry import make_raw
@@ -122,6 +124,8 @@ def parallel_env(env_id: str, **options: Any) -> ParallelEnv:
         # PettingZoo's cycle is one step of every agent: in this Parallel view that is one
         # parallel step, which is one decision, so max_cycles caps the decisions.
         cycles = options.pop("max_cycles")
+        if not is_integer(cycles) or cycles <= 0:  # named here: the cap below is checked as max_steps
+            raise ConfigError(f"{env_id}: option max_cycles must be None or a positive int, got {cycles!r}")
         options["max_steps"] = min(cycles, options.get("max_steps") or cycles)
     return TurnParallelEnv(make_raw(env_id, **options))
 

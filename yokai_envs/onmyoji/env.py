@@ -32,6 +32,7 @@ from pettingzoo import ParallelEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
 from yokai_envs.core.errors import ConfigError, IllegalActionError
+from yokai_envs.core.game import is_integer
 from yokai_envs.core.information import HISTORY_PAD, history_tokens
 from yokai_envs.core.render import render_in_mode
 from yokai_envs.envs.aec import ILLEGAL_ACTION_MODES, YokaiAECEnv, split_options, wrap
@@ -181,12 +182,12 @@ class OnmyojiParallelEnv(ParallelEnv):
         bad: dict[str, IllegalActionError] = {}
         for agent, action in actions.items():
             seat = self.possible_agents.index(agent)
-            try:
-                a = int(action)
-            except (TypeError, ValueError):
-                bad[agent] = IllegalActionError(action, seat, g.phase_name, reason="not an integer action")
+            if not is_integer(action):  # 1.0, True, '31', Decimal: never an action (as in the AEC env)
+                bad[agent] = IllegalActionError(action, seat, g.phase_name,
+                                                reason=f"not an integer action ({type(action).__name__})")
                 continue
-            if a != action or not 0 <= a < act.NUM_ACTIONS:
+            a = int(action)
+            if not 0 <= a < act.NUM_ACTIONS:
                 bad[agent] = IllegalActionError(action, seat, g.phase_name,
                                                 reason=f"actions are integers 0..{act.NUM_ACTIONS - 1}")
             elif seat not in deciders:

@@ -6,6 +6,6 @@ Replay files are written with :func:`save_replay` (by ``play``, ``evaluate --sav
 anyone holding a finished Game) and read with :func:`load_replay`.
 """
 
-from yokai_envs.play.replay import Replay, ReplayError, load_replay, save_replay, state_digest
+from yokai_envs.play.replay import Replay, ReplayError, load_replay, replay_digest, save_replay, state_digest
 
-__all__ = ["Replay", "ReplayError", "load_replay", "save_replay", "state_digest"]
+__all__ = ["Replay", "ReplayError", "load_replay", "replay_digest", "save_replay", "state_digest"]

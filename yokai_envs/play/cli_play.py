@@ -21,6 +21,7 @@ import json
 import sys
 from typing import IO, Any
 
+from yokai_envs.cli_types import non_negative_int
 from yokai_envs.core.game import Game
 
 HELP = ("type an action's number or name (a unique start of a name is enough); "
@@ -38,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--vs", default="heuristic", metavar="SPEC[,SPEC...]",
                         help="agent specs for the other seats, in seat order, cycled (default heuristic)")
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    parser.add_argument("--seed", type=int, default=0, help="deal seed (default 0)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="deal seed (default 0)")
     parser.add_argument("--save-replay", default=None, metavar="PATH", help="write the game to a replay file")
 
 
@@ -223,10 +224,28 @@ def _fail(message: str) -> int:
     return 2
 
 
+def replay_target_problem(path: str) -> str | None:
+    """Why a replay cannot be written to ``path``, or None (nothing is created)."""
+    from pathlib import Path
+
+    from yokai_envs.training.safety import check_writable_folder
+
+    target = Path(path)
+    if target.is_dir():
+        return "is a folder; name the replay file, e.g. " + str(target / "game.json")
+    if target.exists():
+        return "already exists; name a new file (a replay is never written over another file)"
+    return check_writable_folder(target.parent)
+
+
 def run(args: argparse.Namespace) -> int:
     from agents import make as make_agent
     from yokai_envs.registry import make_game
 
+    if args.save_replay:  # checked now: a game played for nothing is the loss
+        problem = replay_target_problem(args.save_replay)
+        if problem:
+            return _fail(f"--save-replay {args.save_replay}: {problem}")
     try:
         options = json.loads(args.env_kwargs)
     except json.JSONDecodeError as err:

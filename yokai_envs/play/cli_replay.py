@@ -62,12 +62,26 @@ def result_line(replay: Replay, game: Game | None = None) -> str:
     return f"{status}; returns: " + ", ".join(f"player {s} ({replay.agents[s]}): {r:+g}" for s, r in enumerate(returns))
 
 
+def _same_file(one: str, two: str) -> bool:
+    try:
+        return Path(one).resolve() == Path(two).resolve() or Path(one).samefile(two)
+    except OSError:
+        return False
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.html and _same_file(args.file, args.html):  # the page would replace the replay it shows
+        return _fail(f"--html {args.html} is the replay file itself: name another file for the page")
+    if args.html and Path(args.html).is_dir():
+        return _fail(f"--html {args.html} is a folder: name the page's file, e.g. {Path(args.html) / 'game.html'}")
     try:
         replay = load_replay(args.file)
         probe = replay.new_game()
     except ReplayError as err:
         return _fail(str(err))
+    if not replay.agents_checked:
+        print(f"yokai replay: note: {args.file} is a format version {replay.format_version} replay: its hash "
+              "does not cover the agents list, so who played each seat is unchecked", file=sys.stderr)
     n = probe.num_players
     if args.seat is not None and not 0 <= args.seat < n:
         return _fail(f"--seat {args.seat} is out of range: this {replay.env_id} game has seats 0..{n - 1}")

@@ -11,6 +11,10 @@ the field), so a malformed file is an error message, never a traceback.
     save_replay("game.json", game, ["human", "heuristic", "random", "random"])
     game = load_replay("game.json").build_game()   # the same final state, checked
 
+The hash covers the agents list too (format version 2), so a file whose ``agents`` were edited
+is refused like one whose actions were. Version 1 files (state-only hash) still replay, with
+``agents_checked`` False: viewers say who played is unchecked.
+
 A replay is version-locked: a file recorded with ``yonkai_no_yokai_v0`` is refused by a
 package that only has ``yonkai_no_yokai_v1``, because rules may differ between versions.
 """
@@ -30,10 +34,11 @@ import numpy as np
 
 from yokai_envs.core.errors import IllegalActionError
 from yokai_envs.core.files import read_limited
-from yokai_envs.core.game import Game
+from yokai_envs.core.game import Game, returns_agree
 
 FORMAT = "yokai-replay"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)  # 1: the hash covers the final state only, not the agents
 _VERSIONED = re.compile(r"^(?P<base>.+)_v(?P<version>\d+)$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 MAX_REPLAY_BYTES = 64 * 1024 * 1024
@@ -53,6 +58,13 @@ def state_digest(game: Game) -> str:
     """sha256 of the full state tensor: equal digests mean the same state."""
     tensor = np.ascontiguousarray(game.state_tensor(), dtype=np.float32)
     return hashlib.sha256(tensor.tobytes()).hexdigest()
+
+
+def replay_digest(game: Game, agents: Sequence[str]) -> str:
+    """sha256 of the full state tensor and the agents list (what a version 2 replay stores)."""
+    tensor = np.ascontiguousarray(game.state_tensor(), dtype=np.float32)
+    named = json.dumps([str(a) for a in agents], ensure_ascii=True).encode("ascii")
+    return hashlib.sha256(tensor.tobytes() + b"\0agents\0" + named).hexdigest()
 
 
 def check_env_id(env_id: str) -> None:
@@ -111,6 +123,16 @@ class Replay:
     package_version: str = ""
     final_state_sha256: str | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    format_version: int = FORMAT_VERSION
+
+    @property
+    def agents_checked(self) -> bool:
+        """Whether the stored hash covers the agents list (not in version 1 files)."""
+        return self.format_version >= 2
+
+    def digest(self, game: Game) -> str:
+        """The hash this replay's version stores, of ``game`` as rebuilt."""
+        return replay_digest(game, self.agents) if self.agents_checked else state_digest(game)
 
     # ------------------------------------------------------------------ writing
     @classmethod
@@ -125,11 +147,11 @@ class Replay:
         result = game_result(game)
         return cls(env_id=game.env_id, options=game_options(game), seed=int(game.seed),
                    agents=agents, actions=[int(a) for a in game.action_history], result=result,
-                   package_version=package_version(), final_state_sha256=state_digest(game),
+                   package_version=package_version(), final_state_sha256=replay_digest(game, agents),
                    meta=_jsonable({"created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), **meta}, "meta"))
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "format_version": FORMAT_VERSION, "env_id": self.env_id, "options": self.options,
+        return {"format": FORMAT, "format_version": self.format_version, "env_id": self.env_id, "options": self.options,
                 "seed": self.seed, "agents": self.agents, "actions": self.actions, "result": self.result,
                 "package_version": self.package_version, "final_state_sha256": self.final_state_sha256,
                 "meta": self.meta}
@@ -148,9 +170,10 @@ class Replay:
         """A Replay from parsed JSON; ReplayError naming ``source`` and the field for anything malformed."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ReplayError(f"{source}: not a yokai replay file (expected a JSON object with format {FORMAT!r})")
-        if data.get("format_version") != FORMAT_VERSION or isinstance(data.get("format_version"), bool):
-            raise ReplayError(f"{source}: replay format version {data.get('format_version')!r} is not supported "
-                              f"(this package reads version {FORMAT_VERSION})")
+        version_read = data.get("format_version")
+        if not _is_int(version_read) or version_read not in READABLE_VERSIONS:
+            raise ReplayError(f"{source}: replay format version {version_read!r} is not supported "
+                              f"(this package reads versions {', '.join(map(str, READABLE_VERSIONS))})")
 
         def fail(key: str, want: str) -> ReplayError:
             value = _short(data.get(key)) if key in data else "nothing (the field is missing)"
@@ -182,7 +205,8 @@ class Replay:
             raise fail("package_version", "a string")
         return cls(env_id=data["env_id"], options=data["options"], seed=seed, agents=list(data["agents"]),
                    actions=list(data["actions"]), result=_check_result(data["result"], source),
-                   package_version=version, final_state_sha256=digest, meta=dict(meta))
+                   package_version=version, final_state_sha256=digest, meta=dict(meta),
+                   format_version=version_read)
 
     # ------------------------------------------------------------------ replaying
     def new_game(self) -> Game:
@@ -217,8 +241,11 @@ class Replay:
         seats: list[int | None] = [None, *range(game.num_players)]
         for index, action in enumerate(self.actions, start=1):
             actor = game.current_player
+            if not 0 <= action < game.num_actions:  # names are looked up by index: check first
+                raise ReplayError(f"replay does not fit {self.env_id} at step {index}: action {action} is out of "
+                                  f"range (this game has actions 0..{game.num_actions - 1})")
             try:
-                name = game.action_name(action) if 0 <= action < game.num_actions else f"<no action {action}>"
+                name = game.action_name(action)
                 seen = {s: name if s is None else game.public_action_name(action, s) for s in seats}
                 game.step(action)
             except IllegalActionError as err:
@@ -226,8 +253,9 @@ class Replay:
             yield Step(index, game, actor, action, seen, new_lines())
         if not self.final_state_sha256:
             raise ReplayError("replay has no final_state_sha256: it cannot be checked, so it is not shown")
-        if state_digest(game) != self.final_state_sha256:
-            raise ReplayError(f"replay did not reproduce: the final state differs from the recorded one "
+        if self.digest(game) != self.final_state_sha256:
+            raise ReplayError(f"replay did not reproduce: the final state or the agents list differs from the "
+                              f"recorded one "
                               f"(recorded with yokai-envs {self.package_version or 'unknown'}, "
                               f"this is {package_version()})")
         rebuilt = game_result(game)
@@ -250,16 +278,11 @@ class Replay:
         return game
 
 
-def returns_agree(recorded: Sequence[Any], rebuilt: Sequence[float]) -> bool:
-    """Whether recorded returns are a rebuilt game's: as many, each within 1e-9 (a NaN never
-    agrees). Replays and arena records are checked by this one rule."""
-    return len(recorded) == len(rebuilt) and all(
-        abs(float(a) - float(b)) <= 1e-9 for a, b in zip(recorded, rebuilt, strict=True))
-
-
 def load_replay(path: str | Path) -> Replay:
     """Read a replay file; ReplayError naming the file when it is missing or malformed."""
     path = Path(path)
+    if path.is_dir():
+        raise ReplayError(f"replay file {str(path)!r} is a folder; name a replay file (.json) in it")
     if not path.is_file():
         raise ReplayError(f"replay file {str(path)!r} does not exist")
     source = f"replay file {str(path)!r}"

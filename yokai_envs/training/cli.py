@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 from typing import Any
@@ -59,10 +60,17 @@ def resolve(args: argparse.Namespace) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     if args.keys:
-        print(describe_keys())
+        try:
+            print(describe_keys(), flush=True)
+        except BrokenPipeError:  # `yokai train --keys | head`: the reader has what it wanted
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush is quiet too
         return 0
     try:
         config = resolve(args)
+        if getattr(args, "ray_address", None) and config.get("backend") != "rllib":
+            raise ConfigError(f"--ray-address {args.ray_address} is only used by the rllib backend "
+                              f"(--backend rllib); this run's backend is {config.get('backend')}")
     except ConfigError as err:
         print(f"yokai train: error: {err}", file=sys.stderr)
         return 2
@@ -110,6 +118,9 @@ def run_guarded(trainer: Any, command: str) -> tuple[dict[str, Any] | None, int]
         except RunStopped as stopped:
             print(f"{command}: error: {stopped}", file=sys.stderr)
             return None, 1
+        except ConfigError as err:  # found once the run started (e.g. a damaged resume.zip): nothing trained
+            print(f"{command}: error: {err}", file=sys.stderr)
+            return None, 2
 
 
 def summary(report: dict) -> str:

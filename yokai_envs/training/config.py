@@ -88,7 +88,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     _check_tree(config, SCHEMA, "", errors)
     _check_semantics(config, errors, check_agents)
     if errors:
-        raise ConfigError(f"invalid training config ({source}):\n  - " + "\n  - ".join(errors))
+        raise ConfigError(f"invalid training config ({source}): {_listed(errors)}")
     config = _ordered(config, SCHEMA)
     if config["output"]["dir"] is None:
         name = Path(path).stem if path is not None else "run"
@@ -97,12 +97,19 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
 
     problem = check_writable_folder(config["output"]["dir"])
     if problem:  # found now, not after hours of training
-        raise ConfigError(f"invalid training config ({source}):\n  - output.dir {config['output']['dir']}: "
+        raise ConfigError(f"invalid training config ({source}): output.dir {config['output']['dir']}: "
                           f"cannot hold the run: {problem}")
     return config
 
 
 #: A config expanded past this many YAML nodes (aliases counted every time they are used) is refused.
+def _listed(problems: list[str]) -> str:
+    """Every problem at once, on one line (a command's error is one line): "(1) ...; (2) ..."."""
+    if len(problems) == 1:
+        return problems[0]
+    return f"{len(problems)} problems: " + "; ".join(f"({i}) {p}" for i, p in enumerate(problems, 1))
+
+
 def game_name(env_id: str) -> str:
     """``yonkai_no_yokai_v1`` -> ``yonkai_no_yokai`` (the configs/ and runs/ folder name)."""
     head, _, version = env_id.rpartition("_v")
@@ -230,15 +237,19 @@ def _check_value(value: Any, node: Field, where: str, errors: list[str]) -> Any:
         errors.append(f"{where}: must be a finite number, got {value!r}")
         return value
     if node.minimum is not None and isinstance(value, int | float) and value < node.minimum:
-        errors.append(f"{where}: must be >= {node.minimum:g}, got {value!r}")
+        errors.append(f"{where}: must be >= {_bound(node.minimum)}, got {value!r}")
     if node.maximum is not None and isinstance(value, int | float) and value > node.maximum:
-        errors.append(f"{where}: must be <= {node.maximum:g}, got {value!r}")
+        errors.append(f"{where}: must be <= {_bound(node.maximum)}, got {value!r}")
     if isinstance(value, list) and node.items is not None:
         for i, item in enumerate(value):
             value[i] = _check_item(item, node.items, f"{where}[{i}]", errors)
     if float in node.types and int in node.types and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     return value
+
+
+def _bound(limit: float) -> str:
+    return str(limit) if isinstance(limit, int) else f"{limit:g}"
 
 
 def _coerce(value: Any, node: Field) -> Any:
@@ -276,6 +287,13 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
         from yokai_envs.training.hooks import check_hooks
 
         check_hooks(config, errors)
+    if not broken & {"algorithm", "training"}:
+        _check_batch(config, errors)
+    if "training" not in broken and config["training"]["device"] == "cuda":
+        import torch
+
+        if not torch.cuda.is_available():
+            errors.append("training.device: cuda, but torch sees no CUDA GPU on this machine; use cpu or auto")
     instance = None if "game" in broken else _check_game(config["game"], errors)
     if instance is None:
         return
@@ -422,6 +440,22 @@ def _check_agent(where: str, spec: str, env_id: str, options: dict[str, Any], er
         make(spec, env_id, options, seed=0)
     except (ValueError, OSError, ImportError) as exc:
         errors.append(f"{where}: {exc}")
+
+
+def _check_batch(config: dict[str, Any], errors: list[str]) -> None:
+    """A minibatch larger than the rollout it is cut from (n_steps per env x n_envs)."""
+    hyper = config["algorithm"]["hyperparameters"]
+    params = inspect.signature(algorithm_class(config["algorithm"]["name"]).__init__).parameters
+    if "n_steps" not in params or "batch_size" not in params:
+        return
+    n_steps = hyper.get("n_steps", params["n_steps"].default)
+    batch = hyper.get("batch_size", params["batch_size"].default)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (n_steps, batch)):
+        return  # reported by the type check
+    rollout = n_steps * config["training"]["n_envs"]
+    if batch > rollout:
+        errors.append(f"algorithm.hyperparameters.batch_size: {batch} is larger than one rollout, n_steps {n_steps} "
+                      f"x training.n_envs {config['training']['n_envs']} = {rollout}")
 
 
 def algorithm_class(name: str) -> type:

@@ -50,7 +50,7 @@ from gymnasium import spaces
 
 from agents.base import act_in_game
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.core.game import Game, win_credits
+from yokai_envs.core.game import Game, is_integer, win_credits
 from yokai_envs.core.render import render_in_mode
 from yokai_envs.registry import make_game
 
@@ -89,6 +89,13 @@ class YokaiGymEnv(gym.Env):
                  render_mode: str | None = None, illegal_action: str = "penalize", critic_state: bool = False,
                  mask_in_infos: bool = False, skip_forced: bool = False, **options: Any) -> None:
         super().__init__()
+        for name, flag in (("critic_state", critic_state), ("mask_in_infos", mask_in_infos),
+                           ("skip_forced", skip_forced)):
+            if not isinstance(flag, bool | np.bool_):  # 'no' would be truthy
+                raise ConfigError(f"option {name} must be True or False, got {type(flag).__name__} {flag!r}")
+        if isinstance(opponents, str) or (opponents is not None and not isinstance(opponents, Sequence)):
+            raise ConfigError(f"opponents must be a list of agent specs (e.g. ['random']), got "
+                              f"{type(opponents).__name__} {opponents!r}")
         # A Game subclass instead of an id builds that class (tests use scripted toy games).
         self.game: Game = make_game(env_id, **options) if isinstance(env_id, str) else env_id(**options)
         self.env_id: str = self.game.env_id
@@ -97,6 +104,7 @@ class YokaiGymEnv(gym.Env):
         self.num_players = game.num_players
         self.cooperative = game.cooperative
         if learner_seat is not None and not (isinstance(learner_seat, int | np.integer)
+                                             and not isinstance(learner_seat, bool)
                                              and 0 <= learner_seat < self.num_players):
             raise ConfigError(f"learner_seat {learner_seat!r} must be None (rotate) or a seat "
                               f"0..{self.num_players - 1}")
@@ -230,7 +238,7 @@ class YokaiGymEnv(gym.Env):
             info = {"illegal_action": True, "learner_seat": self.learner_seat, "win": 0.0,
                     "returns": np.asarray(game.returns(), dtype=np.float64).tolist()}
             return self._observe(), ILLEGAL_ACTION_REWARD, True, False, self._info(info)
-        game.step(int(action))
+        game.step(action)
         self._play_opponents()
         now = self._learner_return()
         reward = now - self._last_return
@@ -307,11 +315,8 @@ class YokaiGymEnv(gym.Env):
 
 
 def _is_legal(game: Game, action: Any) -> bool:
-    try:
-        a = int(action)
-    except (TypeError, ValueError):
-        return False
-    return a == action and 0 <= a < game.num_actions and bool(game.legal_action_mask()[a])
+    # 1.0, True, '31', Decimal(1): never an action, however they convert (the AEC env's rule)
+    return is_integer(action) and 0 <= int(action) < game.num_actions and bool(game.legal_action_mask()[int(action)])
 
 
 def _spec_key(spec: OpponentSpec) -> Any:

@@ -21,6 +21,7 @@ it is for.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -51,6 +52,17 @@ def load_object(path: str, where: str) -> Any:
     return obj
 
 
+def _reward_signature_problem(obj: Any) -> str | None:
+    """Why ``obj`` cannot be called as ``obj(game, seat, reward, done)``, or None."""
+    if inspect.isbuiltin(obj):
+        return f"is a built-in ({type(obj).__name__}), not a Python function"
+    try:
+        inspect.signature(obj).bind(None, 0, 0.0, False)
+    except (TypeError, ValueError) as err:
+        return f"does not take (game, seat, reward, done): {err}"
+    return None
+
+
 def check_hooks(config: dict[str, Any], errors: list[str]) -> None:
     """Record a problem for every hook that cannot be imported or is not callable."""
     entries = [("reward", config.get("reward"))] if config.get("reward") else []
@@ -63,6 +75,11 @@ def check_hooks(config: dict[str, Any], errors: list[str]) -> None:
             continue
         if not callable(obj):
             errors.append(f"{where}: {path!r} is a {type(obj).__name__}, not a function or class")
+        elif where == "reward":
+            problem = _reward_signature_problem(obj)
+            if problem:
+                errors.append(f"reward: {path!r} {problem}; a reward hook is called as hook(game, seat, reward, "
+                              "done) and returns the learner's reward")
         elif where.startswith("env.wrappers") and not (isinstance(obj, type) and issubclass(obj, gym.Wrapper)):
             errors.append(f"{where}: {path!r} is not a gymnasium.Wrapper subclass")
 

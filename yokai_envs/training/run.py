@@ -43,6 +43,7 @@ from yokai_envs.training.safety import (
     check_new_run_folder,
     clear_run_entries,
     is_run_folder,
+    remove_stale_temporaries,
     write_marker,
 )
 
@@ -58,6 +59,8 @@ class RunFolder:
         self.best_model = self.root / "best_model.zip"
         self.latest = self.root / "checkpoints" / "latest.zip"
         self.resume = self.root / "checkpoints" / "resume.zip"
+        # resume.zip as of the committed checkpoint while a new one is written (see save_checkpoint)
+        self.resume_previous = self.root / "checkpoints" / "resume.previous.zip"
         self.snapshots = self.root / "snapshots"
         self.logs = self.root / "logs"
         self.curve = self.root / "learning_curve.png"
@@ -108,6 +111,17 @@ def read_run_config(run_dir: str | Path) -> dict[str, Any]:
 
 
 
+_MISSING = object()
+
+
+def _dig(tree: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        if not isinstance(tree, dict) or key not in tree:
+            return _MISSING
+        tree = tree[key]
+    return tree
+
+
 def _slug(label: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in label).strip("_")
 
@@ -146,13 +160,54 @@ class RunBase:
                 raise ConfigError(f"--resume: the run in {folder.root} already finished at step "
                                   f"{current['timesteps']} (training.total_timesteps {total}); to train longer "
                                   "pass --set training.total_timesteps=N with a larger N")
+            self._check_same_run(config)
             # Continue from the checkpoint: what was recorded after it belongs to discarded steps.
             self.state = folder.load_state(folder.checkpoint_state) if folder.checkpoint_state.exists() else current
+            self.resume_file = self._committed_resume_file(self.state.get("checkpoint"))
             self.state["sessions"] = max(current.get("sessions", 0), self.state.get("sessions", 0))
             self.state["finished"] = False
         else:
             check_new_run_folder(folder.root, overwrite)
             self.state = folder.fresh_state()
+
+    #: What a resumed run cannot change: the game and the network the checkpoint was built for.
+    FIXED_ON_RESUME = (("game", "env_id"), ("game", "options"), ("algorithm", "name"), ("algorithm", "policy"),
+                       ("algorithm", "network"), ("backend",))
+
+    def _check_same_run(self, config: dict[str, Any]) -> None:
+        if not self.folder.config.exists():
+            return
+        saved = read_run_config(self.folder.root)
+        changed = []
+        for path in self.FIXED_ON_RESUME:
+            then, now = _dig(saved, path), _dig(config, path)
+            if then is not _MISSING and then != now:
+                changed.append(f"{'.'.join(path)}: {then!r} in the run, {now!r} now")
+        if changed:
+            raise ConfigError(f"--resume: {self.folder.root} was trained with another setup ({'; '.join(changed)}); "
+                              "a checkpoint continues only with its own game and network: drop those --set / "
+                              "--config changes, or start a new run in another --out")
+
+    def _committed_resume_file(self, step: Any) -> Path:
+        """The training state the checkpoint's state.json belongs to: resume.zip, or the previous
+        one when a kill came between writing resume.zip and the state (ConfigError when neither
+        holds that step: the files were edited or mixed from different runs)."""
+        folder = self.folder
+        candidates = [p for p in (folder.resume, folder.resume_previous) if p.exists()]
+        steps = {p: self.checkpoint_step(p) for p in candidates}
+        if not isinstance(step, int) or all(s is None for s in steps.values()):
+            return folder.resume  # a checkpoint that does not say its step (older runs, other backends)
+        for path, held in steps.items():
+            if held == step:
+                return path
+        held = ", ".join(f"{p.name} step {s}" for p, s in steps.items())
+        raise ConfigError(f"--resume: {folder.checkpoint_state} is at step {step} but {held}: the state and the "
+                          "training checkpoint disagree (edited, or copied from different runs), so the run "
+                          "cannot continue consistently; start afresh with --overwrite")
+
+    def checkpoint_step(self, path: Path) -> int | None:
+        """The step a saved training state holds (None: this backend cannot tell)."""
+        return None
 
     def prepare_folder(self) -> None:
         """Create (or clear, with --overwrite) the run folder; mark it; write the config; on
@@ -161,6 +216,10 @@ class RunBase:
         if self.overwrite and folder.root.exists():
             clear_run_entries(folder.root)
         folder.root.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(folder.root)  # a kill mid-write leaves them; nothing reads them
+        if self.resume and getattr(self, "resume_file", folder.resume) == folder.resume_previous:
+            folder.resume_previous.replace(folder.resume)  # back to the committed checkpoint
+            self.resume_file = folder.resume
         write_marker(folder.root, self.backend_name)
         atomic_write_text(folder.config, yaml.safe_dump(self.config, sort_keys=False))
         if self.resume and folder.checkpoint_state.exists():

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import sys
@@ -147,6 +148,32 @@ def atomic_target(target: str | Path) -> Iterator[Path]:
     except BaseException:
         _remove(tmp)
         raise
+
+
+_TEMPORARY = re.compile(r"^\..+\.(?:tmp|old)-(\d+)(?:\.[^.]*)?$")
+
+
+def remove_stale_temporaries(root: Path) -> list[Path]:
+    """Delete the temporaries (``.NAME.tmp-PID.zip``...) that a killed process left under ``root``
+    (a process still alive keeps its own); returns what was removed."""
+    removed = []
+    for path in sorted(root.rglob(".*")) if root.is_dir() else []:
+        found = _TEMPORARY.match(path.name)
+        if found is None or int(found.group(1)) == os.getpid() or _alive(int(found.group(1))):
+            continue
+        _remove(path)
+        removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # someone else's process, or unknown: leave its files
+    return True
 
 
 def atomic_write_text(target: str | Path, text: str) -> None:

@@ -69,7 +69,8 @@ SCHEMA: dict[str, Any] = {
                          "after each learner step, returns the learner's reward; null: the change of its return"),
     "algorithm": {
         "name": Field(STR, "MaskablePPO", choices=tuple(ALGORITHMS)),
-        "policy": Field(STR, "MlpPolicy"),
+        "policy": Field(STR, "MlpPolicy", choices=("MlpPolicy",),
+                        help="the SB3 policy class (the training env's observation is one flat vector)"),
         "hyperparameters": Field(DICT, {}, help="keyword arguments of the algorithm's constructor"),
         "network": {
             "net_arch": Field(LIST, [128, 128], items=Field(INT, minimum=1, maximum=65_536),
@@ -89,7 +90,7 @@ SCHEMA: dict[str, Any] = {
         "vec_env": Field(STR, "dummy", choices=VEC_ENVS,
                          help="dummy: envs in this process; subproc: one process per env; vector: one batched "
                               "engine for all envs (yonkai_no_yokai_v1, random/heuristic bots; numba)"),
-        "seed": Field(INT, 0, minimum=0),
+        "seed": Field(INT, 0, minimum=0, maximum=2**32 - 1, help="numpy's seeds stop at 2**32 - 1"),
         "device": Field(STR, "cpu", choices=DEVICES),
         "torch_threads": Field(INT, 1, minimum=1, maximum=1024,
                                help="torch CPU threads (1 is fastest for small nets)"),

@@ -6,6 +6,7 @@ The run folder and the evaluation every trainer shares are in :mod:`yokai_envs.t
 from __future__ import annotations
 
 import functools
+import os
 import time
 import warnings
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
+from yokai_envs.core.errors import ConfigError
 from yokai_envs.training.config import algorithm_class
 from yokai_envs.training.evaluate import evaluate_checkpoint, evaluate_vector
 from yokai_envs.training.run import RunBase, RunFolder, _slug
@@ -141,8 +143,12 @@ class Trainer(RunBase):
         vec_env = build_vec_env(config, opponent_pool(config, state["snapshots"]))
         try:
             if self.resume:
-                model = algorithm_class(config["algorithm"]["name"]).load(
-                    str(folder.resume), env=vec_env, device=training["device"])
+                try:
+                    model = algorithm_class(config["algorithm"]["name"]).load(
+                        str(self.resume_file), env=vec_env, device=training["device"])
+                except Exception as err:  # zip, pickle, torch, space checks: one message naming the file
+                    raise ConfigError(f"--resume: cannot load {self.resume_file} ({type(err).__name__}: {err}); "
+                                      "start afresh with --overwrite") from None
                 log_dir = folder.logs / f"resume_{state['sessions'] - 1}"
             else:
                 model = build_model(config, vec_env)
@@ -236,12 +242,38 @@ class Trainer(RunBase):
             model.save(str(tmp))
 
     def save_checkpoint(self, model: Any) -> None:
-        """latest.zip, resume.zip, then the state they belong to (signals wait for all of it)."""
+        """latest.zip, resume.zip, then the state they belong to (signals wait for all of it).
+        The committed resume.zip is kept as resume.previous.zip until the new state is written,
+        so a kill between the two leaves a pair that agrees (--resume picks it by its step)."""
+        folder = self.folder
         with self.guard.saving():
             self.state["timesteps"] = int(model.num_timesteps)
-            self.save_policy(model, self.folder.latest)
+            self.save_policy(model, folder.latest)
+            folder.resume_previous.unlink(missing_ok=True)
+            if folder.resume.exists():
+                try:
+                    os.link(folder.resume, folder.resume_previous)
+                except OSError:  # no hard links here: a copy
+                    atomic_copy(folder.resume, folder.resume_previous)
             self.save_training_state(model)
             self.commit_checkpoint()
+            folder.resume_previous.unlink(missing_ok=True)
+
+    def checkpoint_step(self, path: Path) -> int | None:
+        """num_timesteps of an SB3 save (its ``data`` member); ConfigError naming a damaged file."""
+        import json
+        import zipfile
+
+        try:
+            with zipfile.ZipFile(path) as archive:
+                broken = archive.testzip()
+                if broken is not None:
+                    raise ValueError(f"member {broken} fails its checksum")
+                steps = json.loads(archive.read("data")).get("num_timesteps")
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as err:
+            raise ConfigError(f"--resume: {path} is damaged ({type(err).__name__}: {err}); the run cannot "
+                              "continue from it: start afresh with --overwrite") from None
+        return steps if isinstance(steps, int) and not isinstance(steps, bool) else None
 
     def evaluate(self, model: Any, games: int) -> dict[str, dict[str, Any]]:
         """Evaluate the current policy (saved as latest) against every evaluation bot."""
@@ -309,8 +341,15 @@ class TrainingCallback(BaseCallback):
             total = -(-self.total // per_rollout) * per_rollout
             self.bar = tqdm(total=total, initial=self.num_timesteps, unit="step", dynamic_ncols=True,
                             desc=f"train {self.trainer.env_id}", smoothing=0.05)
-        if self.every_eval and not self.trainer.state["evaluations"]:
+        evaluations = self.trainer.state["evaluations"]
+        if self.every_eval and not evaluations:
             self._evaluate()  # the untrained policy: where the curve starts
+        elif self.every_eval and self.num_timesteps < self.total:
+            # A run stopped at a step whose evaluation had not run (the signal came first): run it
+            # now, so the resumed curve has no hole.
+            due = self.num_timesteps // self.every_eval * self.every_eval
+            if due > max(e["step"] for e in evaluations):
+                self._evaluate()
 
     def _on_step(self) -> bool:
         for info, done in zip(self.locals.get("infos", ()), self.locals.get("dones", ()), strict=False):

@@ -38,6 +38,23 @@ BATCHED_OPPONENTS = ("random", "heuristic")
 APIS = ("gymnasium", "sb3")
 
 
+MAX_NUM_ENVS = 1 << 20
+
+
+def _check_vector_memory(num_envs: int, probe: Any) -> None:
+    """ConfigError, with the memory it would take, for a num_envs past MAX_NUM_ENVS or the machine."""
+    from yokai_envs.training.memory import available_memory
+
+    per_game = sum(value.nbytes for value in vars(probe).values() if isinstance(value, np.ndarray))
+    per_game += 4 * (probe.observation_size + probe.state_size + probe.num_actions)  # the env's own buffers
+    need = per_game * num_envs
+    free = available_memory()
+    if num_envs > MAX_NUM_ENVS or (free is not None and need > free):
+        have = f"; this machine has {free / 2**30:.1f} GiB available" if free is not None else ""
+        raise ConfigError(f"num_envs={num_envs} would need about {need / 2**30:,.1f} GiB "
+                          f"({per_game:,} bytes per game){have}; at most {MAX_NUM_ENVS:,} games")
+
+
 class VectorCore:
     """The batched engine, the learner seats and the bots; the two front ends wrap it."""
 
@@ -49,6 +66,10 @@ class VectorCore:
                               "(use make_gym and an SB3 DummyVecEnv for the others)")
         from yokai_envs.yonkai_no_yokai.vector import VectorGame
 
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer) or num_envs < 1:
+            raise ConfigError(f"num_envs must be a positive int, got {num_envs!r}")
+        probe = VectorGame(1, autoreset=False, **options)  # one game's arrays: the cost of each
+        _check_vector_memory(int(num_envs), probe)
         self.env_id = env_id
         self.game = VectorGame(num_envs, autoreset=False, **options)
         game = self.game

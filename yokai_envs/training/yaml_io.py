@@ -85,6 +85,8 @@ def parse_yaml(text: str, source: str) -> Any:
 def read_yaml_file(path: str | Path) -> Any:
     """A YAML file as data: UTF-8 only, bounded in size (see :func:`parse_yaml`)."""
     p = Path(path)
+    if p.is_dir():
+        raise ConfigError(f"config file {str(path)!r} is a folder; name a YAML file in it")
     if not p.is_file():
         raise ConfigError(f"config file not found: {str(path)!r}")
     raw = read_limited(p, MAX_CONFIG_BYTES, str(path), "a config", ConfigError)

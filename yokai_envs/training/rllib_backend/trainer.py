@@ -104,6 +104,12 @@ def start_ray(config: dict[str, Any]) -> bool:
         return False
     address = config["rllib"]["address"] or os.environ.get("RAY_ADDRESS")
     if address:
+        from agents.arena.ray_backend import check_reachable
+
+        try:
+            check_reachable(address)
+        except ValueError as err:
+            raise ConfigError(f"rllib.address: {err}") from None
         ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
     else:
         ray.init(num_cpus=config["rllib"]["num_cpus"], include_dashboard=False, log_to_driver=False,

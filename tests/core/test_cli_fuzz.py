@@ -1,0 +1,154 @@
+"""Every subcommand under generated bad flags and files: exit code 2, one line on stderr naming
+the problem, no traceback, no file written or changed. The cases are generated from each
+command's flags crossed with hostile values (numbers out of range, NaN and infinity, folders
+where files go, missing, empty, binary, cut-off and forged files); each case is an in-process
+call of the ``yokai`` entry point, so the whole sweep takes seconds."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.play.helpers import finished_yonkai
+from yokai_envs.cli import main as yokai_main
+from yokai_envs.play import Replay
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICK = str(ROOT / "configs" / "yonkai_no_yokai" / "quick.yaml")
+EVALUATE = ["evaluate", "--game", "onmyoji_v3", "--agents", "random", "--no-progress"]
+BAD_COUNTS = ["0", "-1", "abc", "1.5", "nan", ""]
+BAD_SEEDS = ["-1", "x", "1e3", ""]
+BAD_SECONDS = ["0", "-1", "inf", "nan", "-inf", "abc"]
+BAD_SPECS = ["heurstic", "ismcts:time=inf", "ismcts:time=nan", "ismcts:c=nan", "ismcts:iterations=0",
+             "ismcts:iterations=5;iterations=6", "policy:", "random:x=1", ""]
+
+
+@pytest.fixture()
+def files(tmp_path: Path, monkeypatch) -> dict[str, str]:
+    """Hostile files in a scratch folder (also the working directory: nothing may appear in it)."""
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "a_folder"
+    folder.mkdir()
+    (tmp_path / "empty.json").write_text("")
+    (tmp_path / "binary.bin").write_bytes(bytes(range(256)) * 4)
+    (tmp_path / "list.json").write_text("[1, 2, 3]")
+    replay = Replay.record(finished_yonkai(), ["random"] * 3).to_json()
+    (tmp_path / "replay.json").write_text(json.dumps(replay))
+    forged = {**replay, "agents": ["heuristic", "random", "random"]}
+    (tmp_path / "forged.json").write_text(json.dumps(forged))
+    unhashed = {k: v for k, v in replay.items() if k != "final_state_sha256"}
+    (tmp_path / "unhashed.json").write_text(json.dumps(unhashed))
+    arena = tmp_path / "arena"
+    arena.mkdir()
+    (arena / "match.json").write_text("{cut")
+    (arena / "games.jsonl").write_text('{"index": 0}\n')
+    (tmp_path / "mine.txt").write_text("someone's file\n")
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "results.md").write_text("a table someone wrote\n")
+    return {"dir": str(folder), "empty": str(tmp_path / "empty.json"), "binary": str(tmp_path / "binary.bin"),
+            "list": str(tmp_path / "list.json"), "replay": str(tmp_path / "replay.json"),
+            "forged": str(tmp_path / "forged.json"), "unhashed": str(tmp_path / "unhashed.json"),
+            "arena": str(arena), "theirs": str(theirs), "missing": str(tmp_path / "missing.json"),
+            "file": str(tmp_path / "mine.txt")}
+
+
+def cases() -> list[tuple[str, list[str], str]]:
+    """(id, argv with {file} placeholders, a word the error must hold)."""
+    out: list[tuple[str, list[str], str]] = [("list-unknown-flag", ["list", "--nope"], "--nope")]
+    for value in BAD_SECONDS:
+        out.append((f"bench-seconds-{value}", ["bench", "--seconds", value], "--seconds"))
+    out += [("bench-repeat-0", ["bench", "--repeat", "0"], "--repeat"),
+            ("bench-vector-huge", ["bench", "--vector", "99999999"], "--vector"),
+            ("bench-json-folder", ["bench", "--json", "{dir}"], "--json"),
+            ("bench-env", ["bench", "--env", "chess"], "--env")]
+    for flag, values in (("--games", [*BAD_COUNTS, "1000000000000"]), ("--seed", BAD_SEEDS),
+                         ("--workers", BAD_COUNTS), ("--save-replays", ["-1", "x"])):
+        for value in values:
+            out.append((f"evaluate{flag}={value}", [*EVALUATE, flag, value], flag.lstrip("-")))
+    for spec in BAD_SPECS:
+        out.append((f"evaluate-agents={spec}", ["evaluate", "--game", "onmyoji_v3", "--agents", f"random,{spec}"
+                                                if spec else "", "--no-progress"], "agent" if spec else "--agents"))
+    out += [("evaluate-out-is-a-file", [*EVALUATE, "--out", "{file}"], "mine.txt"),
+            ("evaluate-out-foreign", [*EVALUATE, "--out", "{theirs}"], "did not write"),
+            ("evaluate-out-unfinished", [*EVALUATE, "--out", "{arena}"], "unfinished run"),
+            ("evaluate-resume-missing", [*EVALUATE, "--out", "{missing}", "--resume"], "does not exist"),
+            ("evaluate-ray-address", [*EVALUATE, "--ray-address", "auto"], "--backend ray"),
+            ("evaluate-env-kwargs", [*EVALUATE, "--env-kwargs", "[1]"], "--env-kwargs"),
+            ("evaluate-game", ["evaluate", "--game", "chess", "--agents", "random"], "chess")]
+    for file in ("dir", "missing", "empty", "binary", "list"):
+        out.append((f"train-config-{file}", ["train", "--config", "{" + file + "}", "--check"], "{" + file + "}"))
+    for item, word in (("training.seed=-1", "training.seed"), ("training.seed=1e29", "training.seed"),
+                       ("training.seed=100000000000000000000000000000", "training.seed"),
+                       ("training.device=gpu", "training.device"), ("reward=builtins:print", "reward"),
+                       ("algorithm.policy=CnnPolicy", "algorithm.policy"), ("training.n_envs=0", "training.n_envs"),
+                       ("algorithm.hyperparameters.batch_size=1000000", "batch_size"),
+                       ("game.options.max_cycles=-1", "max_cycles"), ("nonsense", "nonsense")):
+        out.append((f"train-set-{item}", ["train", "--config", QUICK, "--set", item, "--check"], word))
+    out += [("train-resume-no-out", ["train", "--resume"], "--resume"),
+            ("train-resume-missing", ["train", "--resume", "--out", "{missing}"], "config.yaml")]
+    for value in BAD_SEEDS:
+        out.append((f"demo-seed-{value}", ["demo", "--seed", value], "--seed"))
+    out += [("demo-agents", ["demo", "--agents", "heurstic"], "heurstic"),
+            ("demo-env-kwargs", ["demo", "--env-kwargs", "{"], "JSON")]
+    play = ["play", "--game", "yonkai_no_yokai_v1"]
+    out += [("play-seed", [*play, "--seed", "-1"], "--seed"), ("play-seat", [*play, "--seat", "9"], "--seat"),
+            ("play-save-replay-folder", [*play, "--save-replay", "{dir}"], "folder"),
+            ("play-save-replay-existing", [*play, "--save-replay", "{file}"], "already exists"),
+            ("play-vs", [*play, "--vs", "ismcts:c=nan"], "finite")]
+    for file, word in (("dir", "folder"), ("missing", "does not exist"), ("empty", "JSON"), ("binary", "UTF-8"),
+                       ("list", "not a yokai replay"), ("forged", "agents list"), ("unhashed", "sha256")):
+        out.append((f"replay-{file}", ["replay", "{" + file + "}", "--all"], word))
+    out += [("replay-html-over-itself", ["replay", "{replay}", "--html", "{replay}"], "itself"),
+            ("replay-html-folder", ["replay", "{replay}", "--html", "{dir}"], "folder"),
+            ("replay-seat", ["replay", "{replay}", "--seat", "7"], "--seat")]
+    for file, word in (("missing", "does not exist"), ("dir", "neither"), ("empty", "JSON"), ("binary", "UTF-8"),
+                       ("forged", "agents list"), ("unhashed", "sha256"), ("arena", "match.json")):
+        out.append((f"export-{file}", ["export", "--from", "{" + file + "}", "--out", "out.jsonl"], word))
+    out += [("export-out-suffix", ["export", "--from", "{replay}", "--out", "out.csv"], ".jsonl"),
+            ("export-out-folder", ["export", "--from", "{replay}", "--out", "{dir}"], "folder"),
+            ("exploit-agent", ["exploit", "--agent", "heurstic", "--game", "onmyoji_v3"], "heurstic"),
+            ("exploit-game", ["exploit", "--agent", "random", "--game", "chess"], "chess"),
+            ("balance-choices-empty", ["balance", "--game", "onmyoji_v3", "--agents", "random", "--choices", ""],
+             "choices"),
+            ("balance-games", ["balance", "--game", "onmyoji_v3", "--agents", "random", "--games", "x"], "--games"),
+            ("unknown-command", ["chess"], "chess")]
+    return out
+
+
+CASES = cases()
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else b"<dir>")
+            for p in sorted(folder.rglob("*"))}
+
+
+@pytest.mark.parametrize(("argv", "word"), [(argv, word) for _, argv, word in CASES], ids=[c[0] for c in CASES])
+def test_every_command_refuses_bad_input_in_one_line_and_writes_nothing(files, capsys, argv, word):
+    argv = [part.format(**files) if "{" in part and part != "{" else part for part in argv]
+    word = word.format(**files) if word.startswith("{") else word
+    scratch = Path.cwd()
+    before = _tree(scratch)
+    try:
+        code = yokai_main(argv)
+    except SystemExit as stop:  # argparse
+        code = stop.code
+    captured = capsys.readouterr()
+    lines = [line for line in captured.err.splitlines() if line.strip()]
+    assert code == 2, (code, captured.err)
+    assert len(lines) == 1, captured.err
+    assert "Traceback" not in captured.err and word in lines[0], lines[0]
+    assert _tree(scratch) == before
+
+
+def test_the_sweep_covers_every_command():
+    from yokai_envs.cli import COMMANDS
+
+    covered = {argv[0] for _, argv, _ in CASES}
+    assert set(COMMANDS) <= covered
+    assert len(CASES) == len({c[0] for c in CASES})  # ids unique
+    assert len(list(itertools.chain(CASES))) < 200  # bounded: the sweep stays a few seconds

@@ -1,0 +1,133 @@
+"""--resume continues only from a checkpoint that agrees with itself: a damaged resume.zip, a
+state.json that disagrees with it, another game or network are refused (exit 2, one line,
+nothing changed); a kill between resume.zip and state.json, a temporary left by a kill and an
+evaluation the stop cut off are all handled on the next run."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.training.test_run_safety import QUICK, TINY, _sets, _snapshot
+from yokai_envs.cli import main as yokai_main
+
+ROOT = Path(__file__).resolve().parents[2]
+RUN = [*TINY, "training.total_timesteps=128", "evaluation.every=64", "output.checkpoint_every=64"]
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory) -> Path:
+    from yokai_envs.training.config import load_config
+    from yokai_envs.training.trainer import Trainer
+
+    out = tmp_path_factory.mktemp("finished") / "run"
+    Trainer(load_config(QUICK, RUN, out=str(out))).run()
+    return out
+
+
+def _copy(run: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "run"
+    shutil.copytree(run, out)
+    return out
+
+
+def _resume(out: Path, *sets: str) -> int:
+    return yokai_main(["train", "--resume", "--out", str(out), "--set", "training.total_timesteps=192",
+                       *_sets(list(sets))])
+
+
+def _refused(out: Path, capsys, message: str, *sets: str) -> None:
+    before = _snapshot(out)
+    assert _resume(out, *sets) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert _snapshot(out) == before
+
+
+def _eval_steps(out: Path) -> list[int]:
+    return [e["step"] for e in json.loads((out / "state.json").read_text())["evaluations"]]
+
+
+def _with_steps(source: Path, target: Path, steps: int) -> None:
+    """``source`` (an SB3 save) rewritten to claim ``steps`` (a resume.zip written after the state)."""
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w") as new:
+        for item in old.infolist():
+            data = old.read(item.filename)
+            if item.filename == "data":
+                data = json.dumps({**json.loads(data), "num_timesteps": steps}).encode()
+            new.writestr(item, data)
+
+
+def test_a_kill_between_resume_zip_and_state_json_resumes_from_the_pair_that_agrees(finished_run, tmp_path):
+    out = _copy(finished_run, tmp_path)
+    resume = out / "checkpoints" / "resume.zip"
+    shutil.copyfile(resume, out / "checkpoints" / "resume.previous.zip")  # the committed one, kept
+    newer = tmp_path / "newer.zip"
+    _with_steps(resume, newer, 160)
+    newer.replace(resume)  # resume.zip already replaced, the state not yet
+    assert _resume(out) == 0
+    state = json.loads((out / "state.json").read_text())
+    assert state["timesteps"] == 192 and _eval_steps(out) == sorted(set(_eval_steps(out)))
+    assert not (out / "checkpoints" / "resume.previous.zip").exists()
+
+
+def test_a_temporary_left_by_a_kill_is_removed_on_the_next_run(finished_run, tmp_path):
+    out = _copy(finished_run, tmp_path)
+    dead = 2**22 + 12345  # above pid_max on Linux by default: no such process
+    stale = out / "checkpoints" / f".latest.tmp-{dead}.zip"
+    stale.write_bytes(b"x" * 1000)
+    assert _resume(out) == 0
+    assert not stale.exists()
+
+
+def test_an_evaluation_due_at_the_stop_runs_after_resume(finished_run, tmp_path):
+    out = _copy(finished_run, tmp_path)
+    # the checkpoint at 128 came before the evaluation of step 128 (the final one, after the checkpoint)
+    assert _resume(out) == 0
+    assert _eval_steps(out) == [0, 64, 128, 192]
+
+
+def test_a_state_json_that_disagrees_with_resume_zip_is_refused(finished_run, tmp_path, capsys):
+    out = _copy(finished_run, tmp_path)
+    state_file = out / "checkpoints" / "state.json"
+    state_file.write_text(json.dumps({**json.loads(state_file.read_text()), "checkpoint": 64}))
+    _refused(out, capsys, "the state and the training checkpoint disagree")
+
+
+@pytest.mark.parametrize("damage", ["truncated", "bit-flipped"])
+def test_a_damaged_resume_zip_is_refused(finished_run, tmp_path, capsys, damage):
+    out = _copy(finished_run, tmp_path)
+    resume = out / "checkpoints" / "resume.zip"
+    data = bytearray(resume.read_bytes())
+    if damage == "truncated":
+        data = data[: len(data) // 2]
+    else:
+        data[len(data) // 3] ^= 0xFF
+    resume.write_bytes(bytes(data))
+    _refused(out, capsys, "resume.zip")
+
+
+@pytest.mark.parametrize(("sets", "message"), [
+    (["algorithm.network.net_arch=[8,8]"], "algorithm.network"),
+    (["game.env_id=onmyoji_v3", "game.options={}"], "game.env_id: 'yonkai_no_yokai_v1' in the run"),
+])
+def test_resume_refuses_another_game_or_network(finished_run, tmp_path, capsys, sets, message):
+    out = _copy(finished_run, tmp_path)
+    _refused(out, capsys, message, *sets)
+
+
+def test_train_keys_into_a_closed_pipe_is_quiet():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen([sys.executable, "-c", "from yokai_envs.cli import main; raise SystemExit(main())",
+                                "train", "--keys"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    assert process.stdout is not None and process.stdout.readline()
+    process.stdout.close()  # `| head -1`
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 0 and b"BrokenPipe" not in err and b"Traceback" not in err, err

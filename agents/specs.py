@@ -210,7 +210,7 @@ def _parse_pretrained(rest: str, spec: str, text: str) -> AgentSpec:
     if "policy" in raw:
         raise ValueError(f"agent spec {spec!r}: pretrained brings its own network; policy= is not an option")
     overrides = [f"{key}={value}" for key, value in raw.items()]
-    parse_spec("ismcts:" + ";".join([TRAINED_SEARCH, *overrides]))  # checked now, not at the first game
+    parse_spec(";".join(["trained:model.zip", *overrides]))  # checked now, not at the first game
     return AgentSpec("pretrained", {"search": True, "overrides": overrides}, None, text)
 
 

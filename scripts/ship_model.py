@@ -43,6 +43,14 @@ def evaluation_rows(folder: Path, command: str) -> list[dict[str, Any]]:
     return rows
 
 
+def run_rows(run: Path, command: str) -> list[dict[str, Any]]:
+    """The network alone in the run's final arena table (eval.json), as card rows."""
+    report = json.loads((run / "eval.json").read_text(encoding="utf-8"))
+    return [{"agent": "pretrained", "opponents": bot, "games": row["games"], "win_rate": round(row["win_rate"], 4),
+             "ci": [round(row["ci_low"], 4), round(row["ci_high"], 4)], "seed": "the run's final evaluation",
+             "command": command} for bot, row in report["results"].items()]
+
+
 def card_markdown(name: str, card: dict[str, Any]) -> str:
     options = ", ".join(f"{k}={v!r}" for k, v in card["configuration"].items()) or "defaults"
     lines = [f"# Pretrained opponent `{name}`", "",
@@ -71,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--method", default="", help="one line: how it was trained")
     parser.add_argument("--eval", nargs=2, action="append", default=[], metavar=("DIR", "COMMAND"),
                         help="a yokai evaluate --out folder (gauntlet) and the command that made it")
+    parser.add_argument("--run-eval", action="store_true",
+                        help="also take the run's final arena table (eval.json) as the network-alone rows")
     parser.add_argument("--cards-only", action="store_true", help="rewrite every NAME.md from NAME.json")
     args = parser.parse_args(argv)
     if args.cards_only:
@@ -89,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
             "search": args.search, "command": args.command, "seed": config["training"]["seed"],
             "wall_time": f"{minutes:.0f} min of training on 2 CPU cores ({state['timesteps']} learner decisions)",
             "method": args.method, "training": {"config": config, "distill": state.get("distill", {}).get("history")},
-            "evaluation": [row for folder, command in args.eval for row in evaluation_rows(Path(folder), command)]}
+            "evaluation": (run_rows(args.run, args.command) if args.run_eval else [])
+            + [row for folder, command in args.eval for row in evaluation_rows(Path(folder), command)]}
     (MODELS / f"{args.name}.json").write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
     (MODELS / f"{args.name}.md").write_text(card_markdown(args.name, card), encoding="utf-8")
     if (args.run / "learning_curve.png").exists():

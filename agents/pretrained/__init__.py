@@ -100,5 +100,7 @@ def spec_for(env_id: str, options: dict[str, Any] | None, search: bool, override
     card = find(env_id, options)
     if not search:
         return f"policy:{card.path}"
-    parts = [part for part in (card.search, *overrides) if part]
-    return f"trained:{card.path}" + "".join(f";{part}" for part in parts)
+    # The card's search, each option the spec names replaced by the spec's value.
+    merged = dict(part.split("=", 1) for part in card.search.split(";") if "=" in part)
+    merged.update(part.split("=", 1) for part in overrides)
+    return f"trained:{card.path}" + "".join(f";{key}={value}" for key, value in merged.items())

@@ -76,10 +76,26 @@ def test_reveal_shuffles_flips_coin_and_deals_four() -> None:
     assert firsts == {0, 1}
 
 
-def test_first_turn_has_no_attack_and_the_second_draws_two_and_gains_two() -> None:
-    """Ruling 3: the game's first turn ends after its Main step (no Attack step, though an
-    attack is affordable); the second player's first turn draws two and gains two."""
+def test_first_player_attacks_in_the_first_turn_and_only_its_draw_is_skipped() -> None:
+    """Ruling 3, the book's game: the first turn skips the draw but not the Attack step; the
+    second player's first turn draws two and gains two."""
     g = neutral_game(first=0, first_turn=True)
+    assert g.turn_number == 1 and g.affordable_attacks() and not g.players[0].hand
+    to_main(g)
+    done(g)
+    assert g.phase == Phase.ATTACK and g.turn_player == 0 and g.turn_number == 1
+    play(g, "use printed attack 1")
+    pass_part2(g)
+    while g.turn_number == 1:
+        done(g)
+    assert g.turn_number == 2 and g.turn_player == 1
+    assert len(g.players[1].hand) == 2 and g.players[1].spirit == 2
+
+
+def test_balanced_variant_first_turn_has_no_attack_and_the_second_draws_two_and_gains_two() -> None:
+    """Ruling 3, the "balanced" variant: the game's first turn ends after its Main step (no
+    Attack step, though an attack is affordable); from the second turn on, attacks are made."""
+    g = neutral_game(first=0, first_turn=True, variant="balanced")
     assert g.turn_number == 1 and g.affordable_attacks()
     to_main(g)
     done(g)
@@ -88,7 +104,7 @@ def test_first_turn_has_no_attack_and_the_second_draws_two_and_gains_two() -> No
     assert len(g.players[1].hand) == 2 and g.players[1].spirit == 2
     to_main(g)
     done(g)
-    assert g.phase == Phase.ATTACK and g.turn_player == 1  # from the second turn on, attacks are made
+    assert g.phase == Phase.ATTACK and g.turn_player == 1
 
 
 # ---------------------------------------------------------------- draw step
@@ -807,10 +823,7 @@ def test_a_forced_pass_in_part_two_is_asked_whatever_the_hidden_hand() -> None:
         for _seat in (0, 1):
             for name in ("M1", "Rinku", "Jin", "Seiryu"):
                 play(g, f"setup: put {name} on the field")
-        first = g.current_player
-        while g.current_player == first:  # the game's first turn has no Attack step (ruling 3)
-            done(g)
-        attacker = g.current_player
+        attacker = g.current_player  # the first player attacks in the game's first turn (ruling 3)
         p = g.players[attacker]
         keep = cid(g, card)
         for c in list(p.hand):

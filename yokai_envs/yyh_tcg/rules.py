@@ -45,6 +45,9 @@ class Rules(TableState):
     #: timing -> per card id, the Spirit its ability of that timing costs, else more than any
     #: Spirit (built once per game from the pool): "usable now" is one lookup and compare
     ability_spirit_at: dict[Timing, list[int]]
+    #: whether the game's first turn has an Attack step: the book's game (the "balanced" variant
+    #: ends that turn after its Main step instead; RULES_NOTES ruling 3)
+    first_turn_attacks: bool
 
     # ------------------------------------------------------------------ setup
     def new_game(self, decks: list[tuple[str, list[int]]]) -> None:
@@ -248,12 +251,11 @@ class Rules(TableState):
             self.start_turn(1 - seat)
 
     def begin_attack(self) -> None:
-        """Part 1 starts; the Attack step (and turn) ends at once in the game's first turn
-        (RULES_NOTES ruling 3: the first player does not attack before the other has had a
-        turn), with no affordable attack, or with no opposing fighter to attack (the opponent's
-        Arena waits for its 5th character)."""
-        if self.turn_number > 1 and self.players[1 - self.turn_player].fighter is not None \
-                and self.affordable_attack_actions():
+        """Part 1 starts; the Attack step (and turn) ends at once with no affordable attack, with
+        no opposing fighter to attack (the opponent's Arena waits for its 5th character), or in
+        the game's first turn of the "balanced" variant (RULES_NOTES ruling 3)."""
+        if (self.first_turn_attacks or self.turn_number > 1) \
+                and self.players[1 - self.turn_player].fighter is not None and self.affordable_attack_actions():
             self.phase = Phase.ATTACK
         else:
             self.end_turn()

@@ -152,9 +152,8 @@ def resolve(rules: Rules, seat: int, effects: tuple[tuple[str, Any], ...]) -> No
                 rules.see(None, Ev.STRIPPED, 1 - seat, card)
         elif verb == "search":
             rules.search(seat, value)
-        elif verb == "flip_sideline":
-            for index in range(1, len(me.sideline) + 1):
-                rules.flip_attachments(seat, index)
+        elif verb == "flip_sideline":  # all slots at once: one payment choice over every card turned up
+            rules.flip_attachments(seat, tuple(range(1, len(me.sideline) + 1)))
         elif verb == "rotate":
             if len(me.sideline) >= 2:
                 me.sideline.append(me.sideline.pop(0))

@@ -40,7 +40,7 @@ class YYHGame(Decisions, Game):
     OPTIONS: ClassVar[dict[str, Any]] = {"decks": ("random", "random"), "cards": None, "variant": "book"}
     VARIANTS: ClassVar[dict[str, str]] = {
         "balanced": "the game's first turn has no Attack step (the book skips only its draw), "
-                    "which takes the first player from about 0.55 of heuristic games to under 0.50"}
+                    "which takes the first player from 0.55-0.57 of heuristic games to 0.46-0.47 (BALANCE.md)"}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [
         {}, {"decks": ("Urameshi Detectives", "Toguro Brothers")}]
 

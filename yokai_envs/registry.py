@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 # env id -> module that defines `env`, `raw_env` (and `raw_env.game_class`).
 _ENV_MODULES: dict[str, str] = {
     "yonkai_no_yokai_v1": "yokai_envs.yonkai_no_yokai.env",
-    "yyh_tcg_v4": "yokai_envs.yyh_tcg.env",
+    "yyh_tcg_v5": "yokai_envs.yyh_tcg.env",
     "onmyoji_v4": "yokai_envs.onmyoji.env",
     "yokaizo_v3": "yokai_envs.yokaizo.env",
 }
@@ -26,14 +26,17 @@ ENV_IDS: tuple[str, ...] = tuple(_ENV_MODULES)
 # are replays and checkpoints recorded with it.
 RETIRED: dict[str, tuple[str, str]] = {
     "yonkai_no_yokai_v0": ("yonkai_no_yokai_v1", "its observation changed (issue 17: per-seat plays and passes)"),
-    "yyh_tcg_v0": ("yyh_tcg_v4", "information states (issue 17) and the rules of issue 19 changed its observation, "
+    "yyh_tcg_v0": ("yyh_tcg_v5", "information states (issue 17) and the rules of issue 19 changed its observation, "
                    "mask and rules"),
-    "yyh_tcg_v1": ("yyh_tcg_v4", "the starter decks, characters and Team Bonuses were rebalanced and the game's "
+    "yyh_tcg_v1": ("yyh_tcg_v5", "the starter decks, characters and Team Bonuses were rebalanced and the game's "
                    "first turn has no Attack step (issue 21)"),
-    "yyh_tcg_v2": ("yyh_tcg_v4", "the starter decks grew to 58 other cards (Ichigaki Lab 60) and Healing Salve's heal "
+    "yyh_tcg_v2": ("yyh_tcg_v5", "the starter decks grew to 58 other cards (Ichigaki Lab 60) and Healing Salve's heal "
                    "costs 3 Spirit, so that search play rarely ends a game by a deck-out (issue 21)"),
-    "yyh_tcg_v3": ("yyh_tcg_v4", "four starter decks trade cards and Bakken (Masho) gains 1 Defense so that the "
+    "yyh_tcg_v3": ("yyh_tcg_v5", "four starter decks trade cards and Bakken (Masho) gains 1 Defense so that the "
                    "decks are level under search play too (issue 21)"),
+    "yyh_tcg_v4": ("yyh_tcg_v5", "the book's rules by default: the first player attacks in the game's first turn "
+                   "(the old rule is variant='balanced'), a flip of several slots asks one payment choice over all "
+                   "their cards, and pay actions name the slot (issue 38)"),
     "onmyoji_v0": ("onmyoji_v4", "Onmyoji records what each seat sees (issue 17) and its rules changed (issue 20)"),
     "onmyoji_v1": ("onmyoji_v4", "the Duel Final's first player (ruling R30), the Characters, the Solo levels and "
                    "Yokai cards changed for balance (issue 21)"),

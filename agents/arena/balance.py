@@ -184,19 +184,18 @@ def _overall(result: BalanceResult, records: list) -> None:
 
 
 # ---------------------------------------------------------------------- output
-def variant_label(env_id: str, env_options: dict[str, Any]) -> str:
-    """Which rules a run played: "the book's game" or "variant 'name'" for a game with named
-    variants (``Game.VARIANTS``), "" for one without."""
-    if "variant" not in game_class(env_id).OPTIONS:
-        return ""
-    variant = env_options.get("variant", "book")
-    return "the book's game" if variant == "book" else f"variant {variant!r}"
+def _options_label(result: BalanceResult) -> str:
+    """The options the games ran with, the rule variant always among them for a game that has
+    variants (the book's game and a variant are different games)."""
+    options = dict(result.env_options)
+    default_variant = game_class(result.env_id).OPTIONS.get("variant")
+    if default_variant is not None:
+        options.setdefault("variant", default_variant)
+    return " " + ", ".join(f"{k}={v!r}" for k, v in options.items()) if options else ""
 
 
 def markdown(result: BalanceResult) -> str:
-    variant = variant_label(result.env_id, result.env_options)
-    game = f"{result.env_id} ({variant})" if variant else result.env_id
-    head = (f"## {game} balance: {result.axis} ({result.agent}, {result.games} "
+    head = (f"## {result.env_id}{_options_label(result)} balance: {result.axis} ({result.agent}, {result.games} "
             f"{'deals per pairing, both seat orders' if result.per_seat else 'games per level'}, seed {result.seed})")
     lines = [head, ""]
 

@@ -22,7 +22,7 @@ HEURISTIC_MODULES: dict[str, str] = {
     "yonkai_no_yokai_v1": "agents.heuristics.yonkai_no_yokai",
     "yokaizo_v3": "agents.heuristics.yokaizo",
     "onmyoji_v4": "agents.heuristics.onmyoji",
-    "yyh_tcg_v4": "agents.heuristics.yyh_tcg",
+    "yyh_tcg_v5": "agents.heuristics.yyh_tcg",
 }
 
 

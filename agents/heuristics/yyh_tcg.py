@@ -129,9 +129,9 @@ class HeuristicAgent(ViewDecider):
             return next((a for a, cid in events if "draw" in effects_of[cid] or "search" in effects_of[cid]), t.DONE)
         fighter = me.fighter.char
         best_own = facts.best_attack[fighter]
-        # keep enough Spirit for the fighter's strongest printed attack (none in the game's
-        # first turn, which has no Attack step)
-        reserve = facts.attack_spirit[fighter] if g.turn_number > 1 else 0
+        # keep enough Spirit for the fighter's strongest printed attack (none in a first turn
+        # without an Attack step: the "balanced" variant's)
+        reserve = facts.attack_spirit[fighter] if g.turn_number > 1 or g.first_turn_attacks else 0
         cost = facts.cost
         spirit = me.spirit
         to_fighter = [(a, cid) for a, cid in to_fighter if spirit - cost[cid] >= reserve]

@@ -6,13 +6,14 @@ import json
 
 import pytest
 
-from agents.arena.balance import run_balance
+from agents.arena.balance import markdown, run_balance
 from yokai_envs.cli_balance import main as balance_main
 from yokai_envs.registry import ENV_IDS
 
 YOKAIZO = next(e for e in ENV_IDS if e.startswith("yokaizo"))
 ONMYOJI = next(e for e in ENV_IDS if e.startswith("onmyoji"))
 YONKAI = next(e for e in ENV_IDS if e.startswith("yonkai"))
+YYH = next(e for e in ENV_IDS if e.startswith("yyh_tcg"))
 DECKS = ["Kitsune Blaze", "Yuki Blizzard", "Kappa Tide"]
 
 
@@ -34,6 +35,19 @@ def test_levels_give_a_clear_rate_each() -> None:
     result = run_balance(ONMYOJI, "heuristic", games=4, seed=0, env_options={"mode": "solo"}, choices=["1", "10"])
     assert not result.per_seat and [r["choice"] for r in result.rows] == [1, 10]
     assert all(r["games"] == 4 for r in result.rows)
+
+
+def test_the_table_names_the_rule_variant_it_was_played_under() -> None:
+    """The book's game and a variant are different games: the table's title says which (the
+    book's when no variant was asked for), with any other option the run was given."""
+    pair = ["Urameshi Detectives", "Toguro Brothers"]
+    book = markdown(run_balance(YYH, "heuristic", games=1, choices=pair)).splitlines()[0]
+    balanced = markdown(run_balance(YYH, "heuristic", games=1, env_options={"variant": "balanced"},
+                                    choices=pair)).splitlines()[0]
+    assert book.startswith(f"## {YYH} variant='book' balance: decks")
+    assert balanced.startswith(f"## {YYH} variant='balanced' balance: decks")
+    solo = markdown(run_balance(ONMYOJI, "heuristic", games=1, env_options={"mode": "solo"}, choices=["1", "2"]))
+    assert "mode='solo'" in solo.splitlines()[0]
 
 
 @pytest.mark.parametrize(("env_id", "options", "choices", "message"), [
@@ -165,7 +179,7 @@ def test_the_cli_measures_the_books_game_and_each_variant_and_names_them(tmp_pat
                          "--no-progress"])
     out = capsys.readouterr().out
     assert code == 0
-    assert f"## {ONMYOJI} (the book's game) balance" in out and f"## {ONMYOJI} (variant 'balanced') balance" in out
+    assert f"## {ONMYOJI} variant='book' balance" in out and f"## {ONMYOJI} variant='balanced' balance" in out
     for variant in ("book", "balanced"):
         written = json.loads((tmp_path / variant / "results.json").read_text())
         assert written[0]["env_options"]["variant"] == variant

@@ -104,6 +104,26 @@ def test_no_leak_across_determinizations(env_id: str, options: dict) -> None:
 
 
 @pytest.mark.parametrize(("env_id", "options"), PARAMS)
+def test_every_sampled_world_has_a_legal_action_or_is_over(env_id: str, options: dict) -> None:
+    """A world ``determinize`` samples for any seat is a game a search can play on: its current
+    player has a legal action, or it is over. Sampling must keep what makes the pending decision
+    possible (a search's target still in the deck, say), whoever is deciding."""
+    game = yokai_envs.make_game(env_id, **options)
+    worlds = 0
+    for state in sampled_states(game, range(6), every=3):
+        for seat in range(state.num_players):
+            rng = np.random.default_rng(seat)
+            for _ in range(3):
+                world = state.determinize(seat, rng)
+                worlds += 1
+                assert world.is_over or world.legal_action_mask().any(), \
+                    (f"seat {seat}'s sample at step {state.steps} (phase {state.phase_name}) leaves seat "
+                     f"{world.current_player} no legal action")
+                assert world.is_over or world.legal_actions()
+    assert worlds > 0
+
+
+@pytest.mark.parametrize(("env_id", "options"), PARAMS)
 def test_illegal_actions_raise_and_change_nothing(env_id: str, options: dict) -> None:
     game = yokai_envs.make_game(env_id, **options)
     checked = 0

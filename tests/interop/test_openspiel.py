@@ -240,7 +240,7 @@ print("finished")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game_name", ["kuhn_poker", "python_kuhn_poker", "yyh_tcg_v4"])
+@pytest.mark.parametrize("game_name", ["kuhn_poker", "python_kuhn_poker", "yyh_tcg_v5"])
 def test_the_cpp_ismcts_bot_crashes_on_every_python_game_not_only_ours(game_name):
     """OpenSpiel's C++ ISMCTSBot runs on its C++ Kuhn poker but kills the interpreter on the
     first search of any python game, OpenSpiel's own python Kuhn poker included: a limitation of

@@ -45,7 +45,7 @@ def test_the_catalog_reads_each_games_options_and_choices_from_the_game_class():
     assert games["yonkai_no_yokai_v1"]["num_players"]["choices"] == [3, 4]
     assert games["onmyoji_v4"]["mode"]["choices"] == ["duel", "solo", "coop"]
     assert games["onmyoji_v4"]["difficulty"]["choices"] == list(range(1, 11))
-    characters, decks = games["onmyoji_v4"]["characters"], games["yyh_tcg_v4"]["decks"]
+    characters, decks = games["onmyoji_v4"]["characters"], games["yyh_tcg_v5"]["decks"]
     assert characters["per_seat"] == 2 and "Seimei" in characters["choices"]
     assert decks["per_seat"] == 2 and "Toguro Brothers" in decks["choices"] and decks["default"] == ["random"] * 2
     assert "Kappa Tide" in games["yokaizo_v3"]["decks"]["choices"]
@@ -121,7 +121,7 @@ def test_a_restarted_server_continues_every_saved_game(tmp_path):
 def test_the_page_and_view_of_a_seat_are_the_same_for_twin_games_differing_in_hidden_cards(tmp_path):
     """Twin histories: a world sampled by ``determinize`` for the human's seat keeps everything
     that seat saw and redraws every card it did not; its view and page must not change."""
-    configs = [(YONKAI3["env_id"], YONKAI3["options"], 1), ("yokaizo_v3", {}, 0), ("yyh_tcg_v4", {}, 1),
+    configs = [(YONKAI3["env_id"], YONKAI3["options"], 1), ("yokaizo_v3", {}, 0), ("yyh_tcg_v5", {}, 1),
                ("onmyoji_v4", {"mode": "duel"}, 0), ("onmyoji_v4", {"mode": "coop"}, 1)]
     store = Store(tmp_path)
     for env_id, options, seat in configs:

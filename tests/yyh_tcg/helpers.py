@@ -14,9 +14,10 @@ def new_game(deck0=URAMESHI, deck1=TOGURO, picks0: list[str] | None = None,
              **options) -> YYHGame:
     """A game right after the reveal, with ``first`` as the first player (seed searched).
 
-    The game's first turn has no Attack step (RULES_NOTES ruling 3), so unless ``first_turn``
-    the position is numbered as the first player's second turn (turn 3), where it may attack;
-    hands and Spirit stay those of the first turn (scenarios set what they need)."""
+    Unless ``first_turn``, the position is numbered as the first player's second turn (turn 3),
+    which has an Attack step in every variant (the "balanced" one has none in the game's first
+    turn, RULES_NOTES ruling 3); hands and Spirit stay those of the first turn (scenarios set
+    what they need)."""
     for seed in range(200):
         g = YYHGame(decks=(deck0, deck1), **options)
         g.reset(seed)
@@ -117,9 +118,9 @@ NEUTRAL = {
 
 
 def neutral_game(first: int = 0, picks0: list[str] | None = None, picks1: list[str] | None = None,
-                 empty_hands: bool = True, first_turn: bool = False) -> YYHGame:
+                 empty_hands: bool = True, first_turn: bool = False, **options) -> YYHGame:
     """Both seats play NEUTRAL with M1 as fighter, then Rinku, Jin, Seiryu; hands emptied."""
-    g = new_game(NEUTRAL, NEUTRAL, picks0, picks1, first, first_turn)
+    g = new_game(NEUTRAL, NEUTRAL, picks0, picks1, first, first_turn, **options)
     if empty_hands:
         for p in g.players:
             p.deck.extend(p.hand)

@@ -314,3 +314,8 @@ def test_every_card_has_text_naming_its_numbers(name: str) -> None:
     assert card.text
     for attack in card.attacks:
         assert f"{attack.value}000" in card.text
+
+
+def test_search_texts_take_the_article_of_their_card_type() -> None:
+    assert "search your deck for an item," in POOL.by_name["Dark Tournament Invitation"].text
+    assert "search your deck for a technique," in POOL.by_name["Spirit World Orders"].text

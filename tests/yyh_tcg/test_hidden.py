@@ -7,9 +7,10 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from tests.yyh_tcg.helpers import new_game
+from tests.yyh_tcg.helpers import give, neutral_game, new_game, play, refresh
 from yokai_envs.yyh_tcg.cards import ATTACHABLE
 from yokai_envs.yyh_tcg.hidden import place_shown
+from yokai_envs.yyh_tcg.state import Phase
 
 
 def _cards():
@@ -57,3 +58,30 @@ def test_placements_are_uniform_over_those_that_fit() -> None:
     assert all(tuple(p)[2:] != (-1, -1) for p in counts)
     for n in counts.values():
         assert abs(n / draws - 0.1) < 0.02
+
+
+def test_a_sampled_world_keeps_the_card_a_pending_search_takes() -> None:
+    """Seat 0 is choosing what its search for a Technique takes, with its last Technique in a
+    deck of three cards and six cards in hand: seat 1's sampled worlds must leave a Technique in
+    that deck (the search is only asked when there is one), or seat 0 would have no legal action."""
+    g = neutral_game(first=0)
+    p = g.players[0]
+    cards = g.pool.cards
+    give(g, 0, "Spirit World Orders", "Ambush", "Ambush", "Sneak Attack", "Sneak Attack", "Second Wind",
+         "Second Wind")
+    p.spirit = 5
+    technique = next(c for c in p.deck if cards[c].type == "technique")
+    p.deck.remove(technique)
+    keep = [c for c in p.deck if cards[c].type not in ("technique", "character")][:2]
+    for c in keep:
+        p.deck.remove(c)
+    p.discard.extend(p.deck)
+    p.deck = [*keep, technique]
+    refresh(g)
+    play(g, "play Spirit World Orders")
+    assert g.phase == Phase.SEARCH and g.current_player == 0 and len(p.hand) == 6
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        world = g.determinize(1, rng)
+        assert world.legal_actions() == [g.table.search(technique)]
+        world.check_invariants()

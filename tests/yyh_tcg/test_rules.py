@@ -76,10 +76,26 @@ def test_reveal_shuffles_flips_coin_and_deals_four() -> None:
     assert firsts == {0, 1}
 
 
-def test_first_turn_has_no_attack_and_the_second_draws_two_and_gains_two() -> None:
-    """Ruling 3: the game's first turn ends after its Main step (no Attack step, though an
-    attack is affordable); the second player's first turn draws two and gains two."""
+def test_first_player_attacks_in_the_first_turn_and_only_its_draw_is_skipped() -> None:
+    """Ruling 3, the book's game: the first turn skips the draw but not the Attack step; the
+    second player's first turn draws two and gains two."""
     g = neutral_game(first=0, first_turn=True)
+    assert g.turn_number == 1 and g.affordable_attacks() and not g.players[0].hand
+    to_main(g)
+    done(g)
+    assert g.phase == Phase.ATTACK and g.turn_player == 0 and g.turn_number == 1
+    play(g, "use printed attack 1")
+    pass_part2(g)
+    while g.turn_number == 1:
+        done(g)
+    assert g.turn_number == 2 and g.turn_player == 1
+    assert len(g.players[1].hand) == 2 and g.players[1].spirit == 2
+
+
+def test_balanced_variant_first_turn_has_no_attack_and_the_second_draws_two_and_gains_two() -> None:
+    """Ruling 3, the "balanced" variant: the game's first turn ends after its Main step (no
+    Attack step, though an attack is affordable); from the second turn on, attacks are made."""
+    g = neutral_game(first=0, first_turn=True, variant="balanced")
     assert g.turn_number == 1 and g.affordable_attacks()
     to_main(g)
     done(g)
@@ -88,7 +104,7 @@ def test_first_turn_has_no_attack_and_the_second_draws_two_and_gains_two() -> No
     assert len(g.players[1].hand) == 2 and g.players[1].spirit == 2
     to_main(g)
     done(g)
-    assert g.phase == Phase.ATTACK and g.turn_player == 1  # from the second turn on, attacks are made
+    assert g.phase == Phase.ATTACK and g.turn_player == 1
 
 
 # ---------------------------------------------------------------- draw step
@@ -473,14 +489,14 @@ def test_flip_pays_at_once_when_spirit_covers_all_or_only_one_can_be_paid() -> N
     g.players[0].spirit = 1
     attach(g, 0, "Wind Cyclone", slot=1)   # 1: paid
     attach(g, 0, "Wind Cyclone", slot=1)   # 1: no spirit left -> discarded (the same card: no choice)
-    g.flip_attachments(0, 1)
+    g.flip_attachments(0, (1,))
     assert [g.pool.cards[a.card].name for a in g.players[0].sideline[0].attached] == ["Wind Cyclone"]
     assert g.players[0].spirit == 0 and cid(g, "Wind Cyclone") in g.players[0].discard and not g.choices
     g2 = _attack_setup()
     g2.players[0].spirit = 3
     attach(g2, 0, "Wind Cyclone", slot=1)
     attach(g2, 0, "Shadow Sever", slot=1)  # 1 + 2 <= 3: both paid
-    g2.flip_attachments(0, 1)
+    g2.flip_attachments(0, (1,))
     assert all(a.face_up for a in g2.players[0].sideline[0].attached) and g2.players[0].spirit == 0
 
 
@@ -496,15 +512,41 @@ def test_flip_payment_order_is_the_owners_choice_when_spirit_does_not_cover_all(
         g.players[0].spirit = 2
         refresh(g)
         play(g, "play Unveiled Strength")
-        assert g.phase == Phase.PAY and legal_names(g) == {"pay for Rose Whip", "pay for Shadow Sever"}
+        assert g.phase == Phase.PAY and legal_names(g) == {"pay for Rose Whip on Sideline slot 1",
+                                                           "pay for Shadow Sever on Sideline slot 1"}
         assert "Shadow Sever" in g.render_for(1)  # turned up: public before it is paid for
-        play(g, f"pay for {first}")
+        play(g, f"pay for {first} on Sideline slot 1")
         assert g.phase != Phase.PAY and not g.choices
         line = g.players[0].sideline[0].attached
         kept.add(tuple(g.pool.cards[a.card].name for a in line))
         assert all(a.face_up for a in line)
         g.check_invariants()
     assert kept == {("Rose Whip",), ("Shadow Sever",)}
+
+
+def test_a_flip_of_several_slots_asks_the_pay_choice_over_all_their_cards_before_paying_any() -> None:
+    """Ruling 9 over two Sideline slots: Rose Whip (1) and Shadow Sever (2) under slot 1, Wind
+    Cyclone (1) under slot 2, 2 Spirit. The three turn up together and the owner picks first
+    among all three; slot 2's card, which the Spirit alone could pay, is not paid beforehand."""
+    g = _attack_setup()
+    clear_hand(g, 0)
+    attach(g, 0, "Rose Whip", slot=1)
+    attach(g, 0, "Shadow Sever", slot=1)
+    attach(g, 0, "Wind Cyclone", slot=2)
+    give(g, 0, "Unveiled Strength")
+    g.players[0].spirit = 2
+    refresh(g)
+    play(g, "play Unveiled Strength")
+    assert g.phase == Phase.PAY and g.players[0].spirit == 2
+    assert legal_names(g) == {"pay for Rose Whip on Sideline slot 1", "pay for Shadow Sever on Sideline slot 1",
+                              "pay for Wind Cyclone on Sideline slot 2"}
+    assert not any(a.face_up for slot in g.players[0].sideline for a in slot.attached)
+    play(g, "pay for Shadow Sever on Sideline slot 1")
+    assert g.phase != Phase.PAY and not g.choices and g.players[0].spirit == 0
+    line = [[g.pool.cards[a.card].name for a in slot.attached] for slot in g.players[0].sideline]
+    assert line == [["Shadow Sever"], [], []]
+    assert {cid(g, "Rose Whip"), cid(g, "Wind Cyclone")} <= set(g.players[0].discard)
+    g.check_invariants()
 
 
 def test_search_is_the_players_choice_among_the_cards_of_the_type() -> None:
@@ -792,7 +834,7 @@ def test_a_shown_card_attached_face_down_is_not_told_apart_from_another() -> Non
             world.check_invariants()
     # the shown card leaves the hidden cards in public when it turns face-up
     searched.players[0].spirit = 5
-    searched.flip_attachments(0, 1)
+    searched.flip_attachments(0, (1,))
     assert not searched.players[0].shown
 
 
@@ -807,10 +849,7 @@ def test_a_forced_pass_in_part_two_is_asked_whatever_the_hidden_hand() -> None:
         for _seat in (0, 1):
             for name in ("M1", "Rinku", "Jin", "Seiryu"):
                 play(g, f"setup: put {name} on the field")
-        first = g.current_player
-        while g.current_player == first:  # the game's first turn has no Attack step (ruling 3)
-            done(g)
-        attacker = g.current_player
+        attacker = g.current_player  # the first player attacks in the game's first turn (ruling 3)
         p = g.players[attacker]
         keep = cid(g, card)
         for c in list(p.hand):

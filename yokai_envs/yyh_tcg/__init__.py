@@ -1,4 +1,4 @@
-"""Yu Yu Hakusho TCG (``yyh_tcg_v4``), 2 players.
+"""Yu Yu Hakusho TCG (``yyh_tcg_v5``), 2 players.
 
 Modules: ``cards`` (pool loader/validator, ``cards.yaml``), ``decks`` (starter decks in
 ``starter_decks.yaml``, deck files, construction rules), ``effects`` (the effects vocabulary

@@ -16,7 +16,9 @@ block              size                   meaning
 ``rage``           1                      Team Bonus rage: discard a card for +3000 Attack
 ``min_damage``     1                      part 6: discard 2 cards to deal 1 damage
 ``search``         all cards              a search: take this card from your deck
-``pay``            attachables            pay for this turned-up card now (its slot's cards cost more than your Spirit)
+``pay``            attachables x 5        pay for this turned-up card under slot 0 = Arena fighter,
+                                          1..4 = Sideline slot, now (the cards turned up together
+                                          cost more than your Spirit)
 ``done``           1                      pass: end this step / part, or decline
 =================  =====================  ==================================================
 """
@@ -57,7 +59,7 @@ class Decoded(NamedTuple):
     #: the card id (pick, fifth, attach, event, ability, attack_tech, discard), the printed
     #: attack's index (attack_own), else 0
     card: int
-    #: the attach target (0 = Arena fighter, 1..4 = Sideline slot), else 0
+    #: the attach or pay target (0 = Arena fighter, 1..4 = Sideline slot), else 0
     extra: int
 
 
@@ -73,7 +75,8 @@ class ActionTable:
             (Block.ATTACH, len(pool.attachables) * ATTACH_TARGETS), (Block.EVENT, len(pool.events)),
             (Block.ABILITY, len(pool.ability_cards)), (Block.ATTACK_OWN, MAX_OWN_ATTACKS),
             (Block.ATTACK_TECH, len(pool.techniques)), (Block.DISCARD, len(pool)),
-            (Block.RAGE, 1), (Block.MIN_DAMAGE, 1), (Block.SEARCH, len(pool)), (Block.PAY, len(pool.attachables)),
+            (Block.RAGE, 1), (Block.MIN_DAMAGE, 1), (Block.SEARCH, len(pool)),
+            (Block.PAY, len(pool.attachables) * ATTACH_TARGETS),
             (Block.DONE, 1)]
         #: block -> its slice of action ids
         self.ranges = build_layout(self.blocks)
@@ -127,7 +130,7 @@ class ActionTable:
         pool = self.pool
         if block in (Block.PICK, Block.FIFTH):
             return Decoded(block, pool.characters[i], 0)
-        if block == Block.ATTACH:
+        if block in (Block.ATTACH, Block.PAY):
             return Decoded(block, pool.attachables[i // ATTACH_TARGETS], i % ATTACH_TARGETS)
         if block == Block.EVENT:
             return Decoded(block, pool.events[i], 0)
@@ -135,8 +138,6 @@ class ActionTable:
             return Decoded(block, pool.ability_cards[i], 0)
         if block == Block.ATTACK_TECH:
             return Decoded(block, pool.techniques[i], 0)
-        if block == Block.PAY:
-            return Decoded(block, pool.attachables[i], 0)
         return Decoded(block, i, 0)  # search/discard: the card id; attack_own: the attack index; else 0
 
     # id builders (card ids in, action ids out)
@@ -164,8 +165,8 @@ class ActionTable:
     def search(self, cid: int) -> int:
         return self.SEARCH + cid
 
-    def pay(self, cid: int) -> int:
-        return self.PAY + self.attach_index[cid]
+    def pay(self, cid: int, slot: int) -> int:
+        return self.PAY + self.attach_index[cid] * ATTACH_TARGETS + slot
 
     def name(self, action: int) -> str:
         block, card, extra = self.decoded[action]
@@ -175,8 +176,7 @@ class ActionTable:
         if block == Block.FIFTH:
             return f"place {cards[card].name} as 5th fighter"
         if block == Block.ATTACH:
-            where = "the Arena fighter" if extra == 0 else f"Sideline slot {extra}"
-            return f"attach {cards[card].name} to {where}"
+            return f"attach {cards[card].name} to {_slot_name(extra)}"
         if block == Block.EVENT:
             return f"play {cards[card].name}"
         if block == Block.ABILITY:
@@ -190,14 +190,18 @@ class ActionTable:
         if block == Block.SEARCH:
             return f"search: take {cards[card].name}"
         if block == Block.PAY:
-            return f"pay for {cards[card].name}"
+            return f"pay for {cards[card].name} on {_slot_name(extra)}"
         return _FIXED_NAMES[block]
+
+
+def _slot_name(slot: int) -> str:
+    return "the Arena fighter" if slot == 0 else f"Sideline slot {slot}"
 
 
 def describe_action(table: ActionTable, action: int) -> dict[str, object]:
     """``action`` as fields from the table: ``kind`` (the block), ``id``, ``name``, and
     ``card`` (its name) / ``card_id`` for blocks about a card, ``attack`` (printed attack index)
-    for attack_own, ``target`` (0 = Arena fighter, 1..4 = Sideline slot) for attach."""
+    for attack_own, ``target`` (0 = Arena fighter, 1..4 = Sideline slot) for attach and pay."""
     block, card, extra = table.decoded[action]
     out: dict[str, object] = {"kind": str(block.value), "id": int(action), "name": table.name(action)}
     if block == Block.ATTACK_OWN:
@@ -205,6 +209,6 @@ def describe_action(table: ActionTable, action: int) -> dict[str, object]:
     elif block not in (Block.RAGE, Block.MIN_DAMAGE, Block.DONE):
         out["card"] = table.pool.cards[card].name
         out["card_id"] = int(card)
-    if block == Block.ATTACH:
+    if block in (Block.ATTACH, Block.PAY):
         out["target"] = int(extra)
     return out

@@ -100,8 +100,8 @@ class Decisions(Rules):
             kind, first = self.choices[0][2], t.SEARCH
             out = [first + cid for cid in me.deck if cards[cid].type == kind]
         elif phase == P_PAY:
-            slot = self.slot_at(seat, self.choices[0][2])
-            out = [t.pay(att.card) for att in slot.attached if not att.face_up and cards[att.card].cost <= me.spirit]
+            out = [t.pay(att.card, index) for index, att in self._face_down_under(seat, self.choices[0][2])
+                   if cards[att.card].cost <= me.spirit]
         else:
             raise AssertionError(f"no legal actions for phase {phase}")
         if len(out) > 1:
@@ -235,7 +235,7 @@ class Decisions(Rules):
         elif block == B_SEARCH:
             self.choices = self.choices[1:]
             self.take_searched(seat, cid)
-        elif block == B_PAY and self.pay_flipped(seat, self.choices[0][2], cid):
+        elif block == B_PAY and self.pay_flipped(seat, self.choices[0][2], (cid, extra)):
             self.choices = self.choices[1:]
         self.settle()
 

@@ -70,7 +70,7 @@ _TEXT = {
     "extra_damage": "if this turn's attack deals damage, it deals {n} more (the damage cap rises by {n})",
     "mill": "your opponent puts the top {n} card(s) of their deck into their discard pile",
     "strip": "your opponent discards {n} random card(s) from their hand",
-    "search": "search your deck for a {t}, show it and put it into your hand",
+    "search": "search your deck for {a}, show it and put it into your hand",
     "flip_sideline": "flip your face-down Sideline attachments face-up (pay each cost or discard it)",
     "rotate": "move your next-in-line Sideline character to the end of the line",
     "attack_plus": "your fighter's attacks get +{k}", "defense_plus": "your fighter gets +{k} Defense",
@@ -82,7 +82,7 @@ _TEXT = {
     "team_defense": "your characters of this team get +{k} Defense",
     "damage_mill": "when your fighter deals damage, your opponent mills {n} card(s) per point",
     "villain_hunter": "your attacks get +{k} for each Villain your opponent has in play",
-    "enter_search": "when a character of this team enters the Arena, search your deck for a {t}, show it and put "
+    "enter_search": "when a character of this team enters the Arena, search your deck for {a}, show it and put "
                     "it into your hand",
 }
 
@@ -109,7 +109,8 @@ def validate(owner: str, field: str, raw: Any, vocabulary: dict[str, str]) -> tu
 
 def describe(effects: tuple[tuple[str, Any], ...]) -> str:
     """Rules text for a validated effect list (values printed in thousands where they are points)."""
-    parts = [_TEXT[verb].format(n=value, k=f"{value}000" if isinstance(value, int) else value, t=value)
+    parts = [_TEXT[verb].format(n=value, k=f"{value}000" if isinstance(value, int) else value, t=value,
+                                a=f"{'an' if str(value)[:1] in 'aeiou' else 'a'} {value}")
              for verb, value in effects]
     return "; ".join(parts)
 
@@ -152,9 +153,8 @@ def resolve(rules: Rules, seat: int, effects: tuple[tuple[str, Any], ...]) -> No
                 rules.see(None, Ev.STRIPPED, 1 - seat, card)
         elif verb == "search":
             rules.search(seat, value)
-        elif verb == "flip_sideline":
-            for index in range(1, len(me.sideline) + 1):
-                rules.flip_attachments(seat, index)
+        elif verb == "flip_sideline":  # all slots at once: one payment choice over every card turned up
+            rules.flip_attachments(seat, tuple(range(1, len(me.sideline) + 1)))
         elif verb == "rotate":
             if len(me.sideline) >= 2:
                 me.sideline.append(me.sideline.pop(0))

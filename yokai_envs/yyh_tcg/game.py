@@ -2,7 +2,9 @@
 
 Options: ``decks=(a, b)`` — each a starter-deck name (see ``decks.starter_decks()``), a deck
 file path, a ``{card name: copies}`` mapping, or ``"random"`` (a starter deck drawn with the
-game's rng at each reset); ``cards`` — an alternative card file (default: the bundled pool).
+game's rng at each reset); ``cards`` — an alternative card file (default: the bundled pool);
+``variant`` — ``"book"`` (default) plays the rulebook's rules, ``"balanced"`` changes one for
+balance (``VARIANTS``; RULES_NOTES ruling 3).
 Rewards: +1 for winning the game, -1 for losing, 0 each for a drawn or truncated game.
 """
 
@@ -34,8 +36,11 @@ _TABLES: dict[int, tuple[ActionTable, Observer, dict[str, list[int]]]] = {}
 class YYHGame(Decisions, Game):
     """The Game contract over the rules (``Decisions`` -> ``Rules`` -> ``TableState``)."""
 
-    env_id = "yyh_tcg_v4"
-    OPTIONS: ClassVar[dict[str, Any]] = {"decks": ("random", "random"), "cards": None}
+    env_id = "yyh_tcg_v5"
+    OPTIONS: ClassVar[dict[str, Any]] = {"decks": ("random", "random"), "cards": None, "variant": "book"}
+    VARIANTS: ClassVar[dict[str, str]] = {
+        "balanced": "the game's first turn has no Attack step (the book skips only its draw), "
+                    "which takes the first player from 0.55-0.57 of heuristic games to 0.46-0.47 (BALANCE.md)"}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [
         {}, {"decks": ("Urameshi Detectives", "Toguro Brothers")}]
 
@@ -65,6 +70,7 @@ class YYHGame(Decisions, Game):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.pool = load_pool(self.options["cards"])
+        self.first_turn_attacks = self.options["variant"] == "book"
         key = id(self.pool)
         if key not in _TABLES:
             _TABLES[key] = (ActionTable(self.pool), Observer(self.pool), passive_tables(self.pool.cards))

@@ -10,10 +10,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from yokai_envs.yyh_tcg.cards import ATTACHABLE
-from yokai_envs.yyh_tcg.state import PlayerState
+from yokai_envs.yyh_tcg.state import Attachment, Phase, PlayerState, Slot
 
 if TYPE_CHECKING:
     from yokai_envs.yyh_tcg.rules import Rules
+
+
+#: Deals tried before giving up on one that keeps the opponent's pending search possible. The real
+#: deal fits, so some attachable is left over for the deck: a deal keeps a card of the type there
+#: with a chance of at least 1 / (face-down places + 1) x deck / (deck + hand), e.g. 1/300 with
+#: 16 face-down cards, a deck of one and a hand of 17; 10,000 deals all miss only below ~1/1,000.
+MAX_DEALS = 10_000
 
 
 def resample_hidden(table: Rules, seat: int, rng: np.random.Generator) -> None:
@@ -21,13 +28,15 @@ def resample_hidden(table: Rules, seat: int, rng: np.random.Generator) -> None:
 
     Decklists are public, so the opponent's hidden cards are its own deck's, reshuffled.
     Cards it has shown (``PlayerState.shown``) stay among its hand and face-down cards.
-    The pending mask is left to the caller (``Decisions.legal``)."""
+    When the opponent is choosing what a search takes, its deck holds a card of that type
+    (the search is asked only then, in public): deals without one are redrawn, so the sample is
+    uniform over the deals that keep that choice. The pending mask is left to the caller
+    (``Decisions.legal``)."""
     me, opp = table.players[seat], table.players[1 - seat]
     # Sorting first makes the sample a function of the seat's information and rng only,
     # never of the real hidden order (ISMCTS must decide the same in either world).
     me.deck.sort()
     rng.shuffle(me.deck)
-    cards = table.pool.cards
     hidden_slots = [] if table.revealed else opp.slots()
     face_down = [a for s in opp.slots() for a in s.attached if not (a.face_up or a.turned)]
     n_hand = len(opp.hand)
@@ -35,24 +44,46 @@ def resample_hidden(table: Rules, seat: int, rng: np.random.Generator) -> None:
     for cid in opp.shown:  # shown cards stay among the hand and the face-down cards
         unknown.remove(cid)
     unknown.sort()
+    searched = _pending_search(table, 1 - seat)
+    cards = table.pool.cards
+    for _ in range(MAX_DEALS):
+        hand, deck = _deal(table, opp, hidden_slots, face_down, n_hand, unknown[:], rng)
+        if searched is None or any(cards[cid].type == searched for cid in deck):
+            break
+    else:
+        raise RuntimeError(f"no deal of {MAX_DEALS} kept a {searched} in the searching deck "
+                           "(an engine invariant broke)")
+    opp.hand = hand
+    opp.deck = deck
+    # No Team Bonus refresh here: before the reveal nobody's bonus is computed (the reveal does it).
+
+
+def _pending_search(table: Rules, opp: int) -> str | None:
+    """The card type ``opp``'s search is taking now (its pending decision), else None."""
+    if table.winner is None and table.phase == Phase.SEARCH and table.decider == opp:
+        return str(table.choices[0][2])
+    return None
+
+
+def _deal(table: Rules, opp: PlayerState, hidden_slots: list[Slot], face_down: list[Attachment], n_hand: int,
+          unknown: list[int], rng: np.random.Generator) -> tuple[list[int], list[int]]:
+    """One uniform deal of ``unknown`` (a fresh list, consumed): the unrevealed picks and the
+    face-down cards are set in place; the hand and the deck are returned."""
+    cards = table.pool.cards
     rng.shuffle(unknown)
     # Constrained places first: unrevealed picks are characters.
     for slot in hidden_slots:
         i = next(i for i, c in enumerate(unknown) if cards[c].is_character)
         slot.char = unknown.pop(i)
     places = place_shown(table, opp, n_hand, len(face_down), unknown, rng)
-    hand: list[int] = []
     for i, att in enumerate(face_down):
         if places[n_hand + i] < 0:
             j = next(j for j, c in enumerate(unknown) if cards[c].type in ATTACHABLE)
             att.card = unknown.pop(j)
         else:
             att.card = places[n_hand + i]
-    for i in range(n_hand):
-        hand.append(places[i] if places[i] >= 0 else unknown.pop())
-    opp.hand = hand
-    opp.deck = unknown
-    # No Team Bonus refresh here: before the reveal nobody's bonus is computed (the reveal does it).
+    hand = [places[i] if places[i] >= 0 else unknown.pop() for i in range(n_hand)]
+    return hand, unknown
 
 
 def place_shown(table: Rules, opp: PlayerState, n_hand: int, n_down: int, unknown: list[int],

@@ -45,6 +45,9 @@ class Rules(TableState):
     #: timing -> per card id, the Spirit its ability of that timing costs, else more than any
     #: Spirit (built once per game from the pool): "usable now" is one lookup and compare
     ability_spirit_at: dict[Timing, list[int]]
+    #: whether the game's first turn has an Attack step: the book's game (the "balanced" variant
+    #: ends that turn after its Main step instead; RULES_NOTES ruling 3)
+    first_turn_attacks: bool
 
     # ------------------------------------------------------------------ setup
     def new_game(self, decks: list[tuple[str, list[int]]]) -> None:
@@ -142,49 +145,59 @@ class Rules(TableState):
         assert slot is not None
         return slot
 
-    def flip_attachments(self, seat: int, index: int) -> None:
-        """Face-down cards under slot ``index`` turn face-up: each is paid for or discarded.
-        When the Spirit covers them all or none can be paid, that happens at once; otherwise
-        they are turned up (shown) and the owner chooses which to pay for (a ``pay`` choice)."""
-        slot = self.slot_at(seat, index)
-        down = [a for a in slot.attached if not a.face_up]
+    def flip_attachments(self, seat: int, indices: tuple[int, ...]) -> None:
+        """Face-down cards under the slots ``indices`` (0 the fighter, i the Sideline's i-th) turn
+        face-up together: each is paid for or discarded. When the Spirit covers them all or at
+        most one of them (a card under a slot) can be paid, that happens at once; otherwise they
+        are all turned up (shown) and the owner chooses which to pay for (a ``pay`` choice over
+        every slot's cards) before any is paid."""
+        down = self._face_down_under(seat, indices)
         if not down:
             return
         me = self.players[seat]
-        cards = self.pool.cards
-        costs = [cards[a.card].cost for a in down]
-        affordable = {a.card for a, c in zip(down, costs) if c <= me.spirit}
-        if sum(costs) <= me.spirit or len(affordable) <= 1:
-            self.pay_flipped(seat, index)
+        if not self._pay_is_a_choice(me.spirit, down):
+            self.pay_flipped(seat, indices)
             return
-        for att in down:
+        for _, att in down:
             att.turned = True
             me.forget_shown(att.card)
             if self._seen is not None:  # see() is free when not recording, but not its call
                 self.see(None, Ev.TURNED, seat, att.card)
-        self.choices = (*self.choices, ("pay", seat, index))
+        self.choices = (*self.choices, ("pay", seat, indices))
 
-    def pay_flipped(self, seat: int, index: int, first: int | None = None) -> bool:
-        """Pay for card ``first`` (if given), then for the rest in attach order while the Spirit
-        lasts, discarding what cannot be paid; stop (False) while a choice remains."""
-        slot = self.slot_at(seat, index)
+    def _face_down_under(self, seat: int, indices: tuple[int, ...]) -> list[tuple[int, Attachment]]:
+        """(slot index, card) of each face-down card under those slots, slot by slot in attach order."""
+        return [(index, att) for index in indices for att in self.slot_at(seat, index).attached if not att.face_up]
+
+    def _pay_is_a_choice(self, spirit: int, down: list[tuple[int, Attachment]]) -> bool:
+        """Whether paying for ``down`` is the owner's choice: the Spirit does not cover them all
+        and more than one (card, slot) could be paid for first."""
+        cards = self.pool.cards
+        if sum(cards[att.card].cost for _, att in down) <= spirit:
+            return False
+        return len({(index, att.card) for index, att in down if cards[att.card].cost <= spirit}) > 1
+
+    def pay_flipped(self, seat: int, indices: tuple[int, ...], first: tuple[int, int] | None = None) -> bool:
+        """Pay for ``first`` (card id, slot index) if given, then for the rest slot by slot in
+        attach order while the Spirit lasts, discarding what cannot be paid; stop (False) while
+        a choice remains."""
         me = self.players[seat]
         cards = self.pool.cards
         if first is not None:
-            att = next(a for a in slot.attached if a.card == first and not a.face_up)
+            card, index = first
+            att = next(a for a in self.slot_at(seat, index).attached if a.card == card and not a.face_up)
             self._pay(seat, att)
         while True:
-            down = [a for a in slot.attached if not a.face_up]
-            affordable = {a.card for a in down if cards[a.card].cost <= me.spirit}
-            if down and len(affordable) > 1 and sum(cards[a.card].cost for a in down) > me.spirit:
-                return False  # the owner chooses
+            down = self._face_down_under(seat, indices)
             if not down:
                 return True
-            att = down[0]
+            if self._pay_is_a_choice(me.spirit, down):
+                return False  # the owner chooses
+            index, att = down[0]
             if cards[att.card].cost <= me.spirit:
                 self._pay(seat, att)
             else:
-                slot.attached.remove(att)
+                self.slot_at(seat, index).attached.remove(att)
                 if not att.turned:
                     me.forget_shown(att.card)
                 me.discard.append(att.card)
@@ -248,12 +261,11 @@ class Rules(TableState):
             self.start_turn(1 - seat)
 
     def begin_attack(self) -> None:
-        """Part 1 starts; the Attack step (and turn) ends at once in the game's first turn
-        (RULES_NOTES ruling 3: the first player does not attack before the other has had a
-        turn), with no affordable attack, or with no opposing fighter to attack (the opponent's
-        Arena waits for its 5th character)."""
-        if self.turn_number > 1 and self.players[1 - self.turn_player].fighter is not None \
-                and self.affordable_attack_actions():
+        """Part 1 starts; the Attack step (and turn) ends at once with no affordable attack, with
+        no opposing fighter to attack (the opponent's Arena waits for its 5th character), or in
+        the game's first turn of the "balanced" variant (RULES_NOTES ruling 3)."""
+        if (self.first_turn_attacks or self.turn_number > 1) \
+                and self.players[1 - self.turn_player].fighter is not None and self.affordable_attack_actions():
             self.phase = Phase.ATTACK
         else:
             self.end_turn()
@@ -382,7 +394,7 @@ class Rules(TableState):
             p = self.players[seat]
             if p.sideline:
                 p.fighter = p.sideline.pop(0)
-                self.flip_attachments(seat, 0)
+                self.flip_attachments(seat, (0,))
             # else: no one in line (the 5th not yet placed): the Arena waits for the 5th, which
             # the player may place there in a later Main step; until then nobody can attack
             self.refresh_bonus(seat)

@@ -239,7 +239,8 @@ class TableState:
     #: mutated, so clones share it)
     pending_actions: list[int]
     #: choices the rules owe a player before play goes on, first first (a tuple: never mutated):
-    #: ("search", seat, card type) or ("pay", seat, slot index: 0 = fighter, i = Sideline slot i)
+    #: ("search", seat, card type) or ("pay", seat, slot indices turned up together: 0 = fighter,
+    #: i = Sideline slot i)
     choices: tuple[tuple[str, int, Any], ...]
     choice_return: tuple[Phase, int]   # the phase and decider play goes back to after them
     end_turn_after_choices: bool       # they arose as the turn ended (a match ended): end it after
@@ -302,7 +303,7 @@ class TableState:
                 hidden.remove(cid)
             if p.fighter is not None:
                 assert 0 <= p.fighter.damage < DEFEAT_DAMAGE
-                paying = ("pay", seat, 0) in self.choices
+                paying = any(kind == "pay" and who == seat and 0 in arg for kind, who, arg in self.choices)
                 assert all(a.face_up or (paying and a.turned) for a in p.fighter.attached), \
                     "face-down card on the fighter"
             if self.revealed and self.winner is None and p.fighter is None:

@@ -1,0 +1,57 @@
+"""The paired difference of two gauntlet runs on the same deals.
+
+    python scripts/paired_runs.py runs/eval/search_on_network runs/eval/search_alone
+
+Two ``yokai evaluate --gauntlet`` runs made with the same ``--seed`` and ``--games`` (and the
+same opponents) play the same deals. Per deal, each gauntlet agent's score is its mean credit
+over its seats; the difference of the two agents comes with the arena's MOVER interval
+(agents/arena/stats.py), as the arena gives for two agents of one run.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from agents.arena.stats import deal_interval, paired_interval
+
+
+def per_deal(folder: Path) -> dict[tuple[int, int], list[float]]:
+    """(table, deal) -> the gauntlet agent's credits on that deal."""
+    agent = json.loads((folder / "results.json").read_text(encoding="utf-8"))["gauntlet"]
+    scores: dict[tuple[int, int], list[float]] = defaultdict(list)
+    with open(folder / "games.jsonl", encoding="utf-8") as lines:
+        for line in lines:
+            game = json.loads(line)
+            for seat, name in enumerate(game["seats"]):
+                if name == agent:
+                    scores[(game["table"], game["deal"])].append(game["credits"][seat])
+    return scores
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    a, b = per_deal(Path(argv[0])), per_deal(Path(argv[1]))
+    deals = sorted(set(a) & set(b))
+    if not deals:
+        print("the two runs share no deal (same --seed and --games?)", file=sys.stderr)
+        return 2
+    xa = [float(np.mean(a[d])) for d in deals]
+    xb = [float(np.mean(b[d])) for d in deals]
+    ia = deal_interval(xa, sum(len(a[d]) for d in deals))
+    ib = deal_interval(xb, sum(len(b[d]) for d in deals))
+    r = float(np.corrcoef(xa, xb)[0, 1]) if np.std(xa) > 0 and np.std(xb) > 0 else None
+    low, high = paired_interval(ia, ib, r)
+    print(f"{len(deals)} deals: {ia['mean']:.3f} vs {ib['mean']:.3f}, "
+          f"difference {ia['mean'] - ib['mean']:+.3f} [{low:+.3f}, {high:+.3f}]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

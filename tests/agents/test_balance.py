@@ -179,7 +179,7 @@ def test_the_cli_measures_the_books_game_and_each_variant_and_names_them(tmp_pat
                          "--no-progress"])
     out = capsys.readouterr().out
     assert code == 0
-    assert f"## {ONMYOJI} variant='book' balance" in out and f"## {ONMYOJI} variant='balanced' balance" in out
+    assert "variant='book' balance" in out and "variant='balanced' balance" in out
     for variant in ("book", "balanced"):
         written = json.loads((tmp_path / variant / "results.json").read_text())
         assert written[0]["env_options"]["variant"] == variant

@@ -18,7 +18,7 @@ from yokai_envs.play import Replay
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = str(ROOT / "configs" / "yonkai_no_yokai" / "quick.yaml")
-EVALUATE = ["evaluate", "--game", "onmyoji_v3", "--agents", "random", "--no-progress"]
+EVALUATE = ["evaluate", "--game", "onmyoji_v4", "--agents", "random", "--no-progress"]
 BAD_COUNTS = ["0", "-1", "abc", "1.5", "nan", ""]
 BAD_SEEDS = ["-1", "x", "1e3", ""]
 BAD_SECONDS = ["0", "-1", "inf", "nan", "-inf", "abc"]
@@ -70,7 +70,7 @@ def cases() -> list[tuple[str, list[str], str]]:
         for value in values:
             out.append((f"evaluate{flag}={value}", [*EVALUATE, flag, value], flag.lstrip("-")))
     for spec in BAD_SPECS:
-        out.append((f"evaluate-agents={spec}", ["evaluate", "--game", "onmyoji_v3", "--agents", f"random,{spec}"
+        out.append((f"evaluate-agents={spec}", ["evaluate", "--game", "onmyoji_v4", "--agents", f"random,{spec}"
                                                 if spec else "", "--no-progress"], "agent" if spec else "--agents"))
     out += [("evaluate-out-is-a-file", [*EVALUATE, "--out", "{file}"], "mine.txt"),
             ("evaluate-out-foreign", [*EVALUATE, "--out", "{theirs}"], "did not write"),
@@ -110,11 +110,11 @@ def cases() -> list[tuple[str, list[str], str]]:
         out.append((f"export-{file}", ["export", "--from", "{" + file + "}", "--out", "out.jsonl"], word))
     out += [("export-out-suffix", ["export", "--from", "{replay}", "--out", "out.csv"], ".jsonl"),
             ("export-out-folder", ["export", "--from", "{replay}", "--out", "{dir}"], "folder"),
-            ("exploit-agent", ["exploit", "--agent", "heurstic", "--game", "onmyoji_v3"], "heurstic"),
+            ("exploit-agent", ["exploit", "--agent", "heurstic", "--game", "onmyoji_v4"], "heurstic"),
             ("exploit-game", ["exploit", "--agent", "random", "--game", "chess"], "chess"),
-            ("balance-choices-empty", ["balance", "--game", "onmyoji_v3", "--agents", "random", "--choices", ""],
+            ("balance-choices-empty", ["balance", "--game", "onmyoji_v4", "--agents", "random", "--choices", ""],
              "choices"),
-            ("balance-games", ["balance", "--game", "onmyoji_v3", "--agents", "random", "--games", "x"], "--games"),
+            ("balance-games", ["balance", "--game", "onmyoji_v4", "--agents", "random", "--games", "x"], "--games"),
             ("unknown-command", ["chess"], "chess")]
     return out
 

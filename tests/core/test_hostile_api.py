@@ -24,13 +24,13 @@ def _legal(mask: np.ndarray) -> int:
 
 @pytest.mark.parametrize("action", NOT_ACTIONS, ids=repr)
 def test_make_gym_never_plays_a_non_integer(action):
-    env = yokai_envs.make_gym("onmyoji_v3", opponents=["random"])
+    env = yokai_envs.make_gym("onmyoji_v4", opponents=["random"])
     env.reset(seed=1)
     steps = env.unwrapped.game.steps
     _, reward, terminated, _, info = env.step(action)  # the default mode: the illegal-action penalty
     assert info.get("illegal_action") is True and terminated and reward == -1.0
     assert env.unwrapped.game.steps == steps
-    raising = yokai_envs.make_gym("onmyoji_v3", opponents=["random"], illegal_action="raise")
+    raising = yokai_envs.make_gym("onmyoji_v4", opponents=["random"], illegal_action="raise")
     raising.reset(seed=1)
     with pytest.raises(IllegalActionError, match="not an integer action"):
         raising.step(action)
@@ -121,7 +121,7 @@ def test_a_ray_address_without_the_ray_backend_is_refused():
     from agents.arena import run_match
 
     with pytest.raises(ValueError, match="only used by the ray backend"):
-        run_match("onmyoji_v3", ["random"], games=2, ray_address="auto")
+        run_match("onmyoji_v4", ["random"], games=2, ray_address="auto")
 
 
 def test_a_match_too_big_to_schedule_is_refused_at_once():
@@ -129,7 +129,7 @@ def test_a_match_too_big_to_schedule_is_refused_at_once():
 
     started = time.perf_counter()
     with pytest.raises(ValueError, match=r"would schedule 1,000,000,000,000 games"):
-        run_match("onmyoji_v3", ["random"], games=10**12)
+        run_match("onmyoji_v4", ["random"], games=10**12)
     assert time.perf_counter() - started < 10
 
 
@@ -138,6 +138,6 @@ def test_workers_are_capped_at_the_machines_cpus(monkeypatch):
 
     monkeypatch.setattr(match.os, "cpu_count", lambda: 1)
     said: list[str] = []
-    result = run_match("onmyoji_v3", ["random"], games=2, workers=64, log=said.append)
+    result = run_match("onmyoji_v4", ["random"], games=2, workers=64, log=said.append)
     assert "workers: 64 asked, this machine has 1 CPUs: using 1" in said
     assert len(result.records) == 2

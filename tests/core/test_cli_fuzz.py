@@ -115,6 +115,9 @@ def cases() -> list[tuple[str, list[str], str]]:
             ("balance-choices-empty", ["balance", "--game", "onmyoji_v4", "--agents", "random", "--choices", ""],
              "choices"),
             ("balance-games", ["balance", "--game", "onmyoji_v4", "--agents", "random", "--games", "x"], "--games"),
+            ("serve-port-range", ["serve", "--port", "70000"], "--port"),
+            ("serve-port-text", ["serve", "--port", "http"], "--port"),
+            ("serve-state-dir-file", ["serve", "--port", "0", "--state-dir", "{file}"], "--state-dir"),
             ("unknown-command", ["chess"], "chess")]
     return out
 

@@ -39,8 +39,18 @@ CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline
 _GAME_ROUTE = re.compile(r"^/api/games/([^/]*)(?:/(action|next|replay))?$")
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a port number 0-65535, got {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number 0-65535, got {port}")
+    return port
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
+    parser.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
     parser.add_argument("--state-dir", default=None, metavar="DIR",
@@ -169,6 +179,10 @@ def server_url(server: ThreadingHTTPServer) -> str:
 
 def run(args: argparse.Namespace) -> int:
     state_dir = Path(args.state_dir) if args.state_dir else default_state_dir()
+    if state_dir.exists() and not state_dir.is_dir():
+        print(f"yokai serve: error: --state-dir {str(state_dir)!r} is a file; name a folder for the saved games",
+              file=sys.stderr)
+        return 2
     try:
         server = make_server(args.host, args.port, state_dir, verbose=True)
     except OSError as err:

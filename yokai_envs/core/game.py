@@ -7,6 +7,11 @@ seeding, the step counter and hard step cap, the illegal-action check that leave
 untouched, the cached legal-action mask, the action history a replay is rebuilt from, and
 ``determinize`` (clone, re-seed future chance, resample what the seat cannot see).
 
+A game that keeps its table as plain data in ``self.state`` (an object with a ``copy()``) gets
+all of ``clone`` from here: the core copies its own bookkeeping and calls ``state.copy()``; its
+rules functions take ``(state, ctx)`` with ``ctx = self.rules_context()`` (the game's generator
+and record, :mod:`yokai_envs.core.context`).
+
 Rules modules never import gymnasium or pettingzoo; this module does not either.
 """
 
@@ -19,9 +24,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from yokai_envs.core.context import Context
 from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.core.information import SAMPLED_VIEW, CoreEvent, Event, canonical
-from yokai_envs.core.rng import NOT_COPIED
+from yokai_envs.core.memo import SeatMemos
+from yokai_envs.core.rng import NOT_COPIED, copy_generator
 
 
 def is_integer(value: object) -> bool:
@@ -79,6 +86,9 @@ class Game(ABC):
     observation_size: int
     #: Length of ``state_tensor()``.
     state_size: int
+    #: The table as plain data, for a game built that way (None: the game keeps its table in its
+    #: own attributes). Its ``copy()`` is the only place that lists its fields: ``clone`` calls it.
+    state: Any = None
 
     def __init__(self, **options: Any) -> None:
         unknown = sorted(set(options) - set(self.OPTIONS) - set(self.CAP_OPTIONS))
@@ -126,6 +136,9 @@ class Game(ABC):
         self._recording = False
         self._seen: list[list[Event]] | None = None
         self._seen_text: list[list[str | None]] | None = None
+        self._ctx: Context | None = None
+        #: An incremental observation encoder's memos of this game (:mod:`yokai_envs.core.memo`).
+        self.observation_memos: SeatMemos | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, seed: int | None = None) -> None:
@@ -147,6 +160,7 @@ class Game(ABC):
             self._seen_text = [[] for _ in range(self.num_players)]
         else:
             self._seen = self._seen_text = None
+        self._ctx = None
         self._reset()
 
     def step(self, action: int) -> None:
@@ -389,9 +403,38 @@ class Game(ABC):
         """Whether the state satisfies a fact from :meth:`known_placements`."""
         raise NotImplementedError(f"{self.env_id} names no known placements")
 
+    def rules_context(self) -> Context:
+        """What this game's rules functions take beside its ``state``: its generator and record.
+        Kept while the generator is the same object (``determinize`` and tests hand a game a new
+        one); a clone makes its own."""
+        ctx = self._ctx
+        if ctx is None or ctx.rng is not self.rng:
+            ctx = self._ctx = Context(self.rng, self.see, self._seen is not None)
+        return ctx
+
     def clone(self) -> Game:
-        """An independent copy: stepping either never changes the other."""
-        return copy.deepcopy(self)
+        """An independent copy: stepping either never changes the other.
+
+        A game with a ``state`` gets a copy of its attributes with the core's own bookkeeping
+        copied (generator, action history, the record of what each seat saw) and
+        ``state.copy()``; the cached mask is shared (it is read-only and the state is equal).
+        Everything else a game holds beside its state must be fixed for the game (options,
+        card pools, encoders). A game without a ``state`` is deep-copied."""
+        state = self.state
+        if state is None:
+            return copy.deepcopy(self)
+        new = object.__new__(type(self))
+        attrs = self.__dict__.copy()
+        attrs["state"] = state.copy()
+        attrs["rng"] = copy_generator(self.rng)
+        attrs["action_history"] = list(self.action_history)
+        attrs["_ctx"] = None
+        attrs["observation_memos"] = None
+        if self._seen is not None and self._seen_text is not None:
+            attrs["_seen"] = [list(events) for events in self._seen]
+            attrs["_seen_text"] = [list(texts) for texts in self._seen_text]
+        new.__dict__ = attrs
+        return new
 
     def determinize(self, seat: int, rng: np.random.Generator) -> Game:
         """A full state consistent with everything ``seat`` has observed.

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from yokai_envs.core.context import Context
+from yokai_envs.core.context import Context, record_event
 from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.core.information import SAMPLED_VIEW, CoreEvent, Event, canonical
 from yokai_envs.core.memo import SeatMemos
@@ -234,7 +234,9 @@ class Game(ABC):
         """The legal actions for ``current_player``, ascending: ``np.flatnonzero(legal_action_mask())``
         as a fresh list of plain ints (empty once the game is over). Search loops ask this
         instead of the mask: picking among them needs no array."""
-        if self.is_over:
+        # is_over spelled out: search loops ask this once per step, and a property call is a few
+        # percent of a fast game's rules step
+        if self.is_terminal or self._cycles_capped or self.steps >= self.max_steps:
             return []
         return self._legal_actions()
 
@@ -307,11 +309,8 @@ class Game(ABC):
         seen = self._seen
         if seen is None:
             return
-        event = (int(kind), *map(int, args))
-        for s in range(len(seen)) if seat is None else (seat,):
-            seen[s].append(event)
-            assert self._seen_text is not None
-            self._seen_text[s].append(None)
+        assert self._seen_text is not None
+        record_event(seen, self._seen_text, seat, kind, args)
 
     def _record_decision(self, actor: int, action: int) -> None:
         assert self._seen is not None and self._seen_text is not None
@@ -344,6 +343,7 @@ class Game(ABC):
         if self._seen is not None and self._seen_text is not None:
             self._seen = [list(events) for events in self._seen]
             self._seen_text = [list(texts) for texts in self._seen_text]
+            self._ctx = None  # it holds the record it replaced
 
     def seen_events(self, seat: int) -> list[Event]:
         """Every event ``seat`` has seen, in order (its own private facts and the public record)."""
@@ -406,10 +406,10 @@ class Game(ABC):
     def rules_context(self) -> Context:
         """What this game's rules functions take beside its ``state``: its generator and record.
         Kept while the generator is the same object (``determinize`` and tests hand a game a new
-        one); a clone makes its own."""
+        one); a clone, a reset and ``detach_record`` make a new one."""
         ctx = self._ctx
         if ctx is None or ctx.rng is not self.rng:
-            ctx = self._ctx = Context(self.rng, self.see, self._seen is not None)
+            ctx = self._ctx = Context(self.rng, self._seen, self._seen_text)
         return ctx
 
     def clone(self) -> Game:

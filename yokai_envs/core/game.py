@@ -89,6 +89,10 @@ class Game(ABC):
     #: The table as plain data, for a game built that way (None: the game keeps its table in its
     #: own attributes). Its ``copy()`` is the only place that lists its fields: ``clone`` calls it.
     state: Any = None
+    #: True for a game whose ``state`` keeps the pending decision's legal actions, ascending, as a
+    #: list in ``state.pending`` (None once the game has ended; replaced, never changed in place):
+    #: ``legal_actions`` then reads it directly.
+    STATE_LISTS_LEGAL_ACTIONS: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         unknown = sorted(set(options) - set(self.OPTIONS) - set(self.CAP_OPTIONS))
@@ -234,9 +238,14 @@ class Game(ABC):
         """The legal actions for ``current_player``, ascending: ``np.flatnonzero(legal_action_mask())``
         as a fresh list of plain ints (empty once the game is over). Search loops ask this
         instead of the mask: picking among them needs no array."""
-        # is_over spelled out: search loops ask this once per step, and a property call is a few
-        # percent of a fast game's rules step
-        if self.is_terminal or self._cycles_capped or self.steps >= self.max_steps:
+        # is_over spelled out, and for a game whose state lists them, no call at all: search
+        # loops ask this at every step, and each call is a few percent of a fast game's step
+        if self._cycles_capped or self.steps >= self.max_steps:
+            return []
+        if self.STATE_LISTS_LEGAL_ACTIONS:
+            pending = self.state.pending
+            return [] if pending is None else pending[:]
+        if self.is_terminal:
             return []
         return self._legal_actions()
 

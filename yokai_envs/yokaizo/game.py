@@ -53,6 +53,7 @@ class YokaizoGame(Game):
         return facts
 
     DEFAULT_MAX_STEPS: ClassVar[int] = 6000
+    STATE_LISTS_LEGAL_ACTIONS: ClassVar[bool] = True
     EVENT_ARGS: ClassVar[int] = EVENT_ARGS
 
     def __init__(self, **options: Any) -> None:
@@ -111,17 +112,13 @@ class YokaizoGame(Game):
         self.state = State(self.pool.cards, deck_types)
         rules.deal(self.state, self.rules_context())
 
-    # The rules list the pending decision's legal actions (ascending); the mask is built from
-    # that list only when asked (step's check, observers), never in search rollouts.
+    # The rules list the pending decision's legal actions (ascending, in state.pending, which
+    # legal_actions reads); the mask is built from that list only when asked (step's check,
+    # observers), never in search rollouts.
     def _legal_mask(self) -> np.ndarray:
         pending = self.state.pending
         assert pending is not None, "no pending decision"
         return mask_of(pending, self.num_actions)
-
-    def _legal_actions(self) -> list[int]:
-        pending = self.state.pending
-        assert pending is not None, "no pending decision"
-        return pending[:]  # a copy: clones share the pending list
 
     def _apply(self, action: int) -> None:
         st = self.state

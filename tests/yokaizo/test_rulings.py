@@ -320,8 +320,9 @@ def test_r19_same_seat_trigger_order():
     field(g, 1, 0, S)
     field(g, 1, 1, S)
     from yokai_envs.yokaizo.rules import RoundTriggers
+    from yokai_envs.yokaizo.state import RoundTrigger
     g.last_trigger = 1
-    start(g, RoundTriggers("round_end"))
+    start(g, RoundTriggers(RoundTrigger.END))
     effects = [t for t in g.stack if t.__class__.__name__ == "Effect"]
     assert ([e.src for e in effects] == [b] and g.stack[-1].src == a) or effects[-1].src in (a, b)
     assert g.stack[-2].src == a  # slot 0's trigger resolves first (below it waits slot 1's)

@@ -142,7 +142,7 @@ class NextTurn(Task):
             st.tier = BIG_TIER
             st.round_stage = RS_TURNS
             st.turns_this_round = 0
-            st.stack.append(RoundTriggers("round_start"))
+            st.stack.append(RoundTriggers(RoundTrigger.START))
             return None
         if st.round_stage == RS_TURNS:
             left = waiting(st, ctx)  # eligible(st, ctx), with the waiting slots and their Speeds read once
@@ -154,7 +154,7 @@ class NextTurn(Task):
                 if not lower:
                     st.round_stage = RS_END
                     st.counted = ()
-                    st.stack.append(RoundTriggers("round_end"))
+                    st.stack.append(RoundTriggers(RoundTrigger.END))
                     return None
                 # the tier's inventory: the Yokai present at this Speed now keep their Turn (R11)
                 tier = st.tier = max(lower)
@@ -242,9 +242,9 @@ class RoundTriggers(Task):
                 ops = st.cards[st.ctype[y]].field.get(self.kind) if y != NO else None
                 if ops:
                     found.setdefault(st.field_speed(p, s), [[], []])[p].append(Effect(ops, p, y, EZ_FIELD, 0))
-            if self.kind == "round_end":
+            if self.kind == RoundTrigger.END:
                 for c in st.void[p]:
-                    ops = st.cards[st.ctype[c]].void.get("round_end")
+                    ops = st.cards[st.ctype[c]].void.get(RoundTrigger.END)
                     if ops and not st.facedown[c] and not st.frozen[c]:
                         found.setdefault(st.c_speed[c], [[], []])[p].append(Effect(ops, p, c, EZ_VOID, 0))
         push_in_trigger_order(st, ctx, found)

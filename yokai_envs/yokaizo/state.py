@@ -11,7 +11,7 @@ moves every rule uses are in :mod:`yokai_envs.yokaizo.moves`).
 from __future__ import annotations
 
 from enum import IntEnum, StrEnum
-from typing import ClassVar, Final, Literal, NamedTuple
+from typing import ClassVar, Final, NamedTuple
 
 from yokai_envs.core.context import Context
 from yokai_envs.core.information import FIRST_GAME_EVENT
@@ -143,8 +143,11 @@ class PickVerb(StrEnum):
     SWAP = "swap"
 
 
-#: Field triggers that fire for every Field Yokai at once (the card data's trigger names).
-RoundTrigger = Literal["round_start", "round_end"]
+class RoundTrigger(StrEnum):
+    """Triggers that fire for every Field Yokai at once (values: the card data's trigger names)."""
+
+    START = "round_start"
+    END = "round_end"
 
 
 class ActiveYokai(NamedTuple):

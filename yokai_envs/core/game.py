@@ -267,9 +267,11 @@ class Game(ABC):
         return self.is_terminal or self._cycles_capped or self.steps >= self.max_steps
 
     def invalidate_mask(self) -> None:
-        """Forget the cached legal-action mask. Rules code never needs this (``step`` does it);
-        tests and scenario builders that edit the state directly call it afterwards."""
+        """Forget the cached legal-action mask (and the rules context). Rules code never needs
+        this (``step`` does it); tests and scenario builders that edit the state directly, or hand
+        a game that has stepped a new generator, call it afterwards."""
         self._mask_cache = None
+        self._ctx = None
 
     # ------------------------------------------------------------------ facts about the game
     @property
@@ -415,7 +417,9 @@ class Game(ABC):
     def rules_context(self) -> Context:
         """What this game's rules functions take beside its ``state``: its generator and record.
         Kept while the generator is the same object (``determinize`` and tests hand a game a new
-        one); a clone, a reset and ``detach_record`` make a new one."""
+        one); a clone, a reset, ``detach_record`` and ``invalidate_mask`` drop it. A game's step
+        may use the one it holds (``self._ctx``) without asking this: it is dropped whenever the
+        core replaces the generator or the record."""
         ctx = self._ctx
         if ctx is None or ctx.rng is not self.rng:
             ctx = self._ctx = Context(self.rng, self._seen, self._seen_text)
@@ -459,6 +463,7 @@ class Game(ABC):
         world.detach_record()
         world.rng = np.random.default_rng(int(rng.integers(2**63)))
         world._mask_cache = None
+        world._ctx = None  # the rules context goes with the generator
         world._resample_hidden(seat, rng)
         # Replaying the real seed would rebuild the real deal: a world has no seed of its own.
         world.seed = None

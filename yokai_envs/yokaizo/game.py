@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from yokai_envs.core.context import Context
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.masks import mask_of
@@ -122,9 +123,7 @@ class YokaizoGame(Game):
 
     def _apply(self, action: int) -> None:
         st = self.state
-        ctx = self._ctx
-        if ctx is None or ctx.rng is not self.rng:
-            ctx = self.rules_context()
+        ctx = self._ctx or self.rules_context()
         st.stack[-1].choose(st, ctx, action)  # the rule that applies; then the stack resolves on
         rules.advance(st, ctx)
 
@@ -171,7 +170,8 @@ class YokaizoGame(Game):
         st = self.state
         resample_hidden(st, seat, rng)
         if st.pending is not None:  # the pending actions may name cards of the hand just dealt anew
-            ctx = self.rules_context()
+            # a context of its own, not kept: the caller may hand the world a generator next
+            ctx = Context(self.rng, self._seen, self._seen_text)
             legal = st.stack[-1].run(st, ctx)
             if legal is None:
                 rules.advance(st, ctx)

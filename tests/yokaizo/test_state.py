@@ -74,3 +74,28 @@ def test_a_dropped_sampled_world_is_freed_without_the_cycle_collector() -> None:
         assert ref() is None
     finally:
         gc.enable()
+
+
+def test_a_game_handed_a_new_generator_draws_its_chance_from_it() -> None:
+    """Rules read the generator through the rules context; invalidate_mask drops a context made
+    with the old one, so twins handed equal generators stay equal and a different one diverges."""
+    game = _played(30)
+    twins = [game.clone() for _ in range(3)]
+    for twin, seed in zip(twins, (9, 9, 10), strict=True):
+        twin.step(twin.legal_actions()[0])  # each twin has made and used its context
+        twin.rng = np.random.default_rng(seed)
+        twin.invalidate_mask()
+    pick = np.random.default_rng(2)
+    diverged = False
+    for _ in range(400):
+        if any(twin.is_over for twin in twins):
+            break
+        legal = twins[0].legal_actions()
+        action = legal[pick.integers(len(legal))]
+        for twin in twins[:2]:
+            twin.step(action)
+        assert twins[0].state.deck == twins[1].state.deck
+        if action in twins[2].legal_actions():
+            twins[2].step(action)
+        diverged = diverged or twins[2].state.deck != twins[0].state.deck
+    assert diverged

@@ -58,7 +58,8 @@ class HeuristicAgent(ViewDecider):
             return int(legal[0])
         return self._decide(self.view(game), legal)
 
-    def _decide(self, w, legal: list[int]) -> int:
+    def _decide(self, view, legal: list[int]) -> int:
+        w = view.state  # the table as plain data (yokaizo.state.State): every read below is a field or query
         task = w.stack[-1]
         handler = _HANDLERS.get(type(task))
         choice = handler(self, w, w.decider, task, legal) if handler else None
@@ -209,13 +210,14 @@ def evaluate(game) -> np.ndarray:
     """
     if game.is_terminal:
         return np.asarray(game.returns(), dtype=np.float64)
+    st = game.state
     pressure = []
     for p in (0, 1):
-        value = float(game.grave_souls(p))
+        value = float(st.grave_souls(p))
         for s in (0, 1):
-            y = game.field[p][s]
+            y = st.field[p][s]
             if y != NO:
-                value += 0.5 * game.face_up_souls(p, s)
+                value += 0.5 * st.face_up_souls(p, s)
         pressure.append(value)
     diff = float(np.clip((pressure[1] - pressure[0]) / WIN_SOULS, -1.0, 1.0))
     return np.array([diff, -diff])

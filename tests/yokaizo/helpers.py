@@ -3,10 +3,11 @@ act by action name) and small readers of the table."""
 
 from __future__ import annotations
 
+from yokai_envs.yokaizo import moves
 from yokai_envs.yokaizo.cards import default_pool
 from yokai_envs.yokaizo.game import YokaizoGame
 from yokai_envs.yokaizo.rules import NextTurn, advance
-from yokai_envs.yokaizo.state import BIG_TIER, FIRST_CARD_ACTION, NO, EffectZone, RoundStage, Task
+from yokai_envs.yokaizo.state import BIG_TIER, FIRST_CARD_ACTION, NO, EffectZone, RoundStage, State, Task
 
 POOL = default_pool()
 FILLER = "Oni Brute"
@@ -23,8 +24,9 @@ def blank(names0: list[str] = (), names1: list[str] = (), filler: str = FILLER,
         t = [POOL.by_name[n] for n in names]
         t += [POOL.by_name[fill]] * (40 - len(t))
         types.append(tuple(t))
-    g.deck_types = tuple(types)
-    g.new_table(g.deck_types)
+    g.state = State(POOL.cards, (types[0], types[1]))
+    for p in (0, 1):
+        g.rng.shuffle(g.deck[p])  # as a deal does (the generator goes on as it would)
     for p in (0, 1):
         g.deck[p].sort(reverse=True)  # deterministic: named cards end up on top, in the order given
     g.hidden_setup = False
@@ -51,7 +53,7 @@ def card(g: YokaizoGame, p: int, name: str) -> int:
 def field(g: YokaizoGame, p: int, s: int, name: str, up: int = 0, down: int = 0, soul: str = FILLER) -> int:
     """Put a Yokai in a Field slot with ``up`` face-up and ``down`` face-down Souls of ``soul``."""
     y = card(g, p, name)
-    g.enter_field(p, s, y)
+    moves.enter_field(g.state, p, s, y)
     g.enter_round[y] = 0
     for i in range(up + down):
         c = card(g, p, soul)
@@ -69,7 +71,7 @@ def hand(g: YokaizoGame, p: int, *names: str) -> list[int]:
 def void(g: YokaizoGame, p: int, *names: str) -> list[int]:
     out = [card(g, p, n) for n in names]
     for c in out:
-        g.to_void(p, c)
+        moves.to_void(g.state, g.rules_context(), p, c)
     return out
 
 
@@ -79,7 +81,7 @@ class Halt(Task):
     __slots__ = ()
     phase = "halt"
 
-    def run(self, g):
+    def run(self, st, ctx):
         return [0]
 
 
@@ -88,7 +90,7 @@ def start(g: YokaizoGame, *tasks, halt: bool = False) -> YokaizoGame:
     ``halt`` the match flow does not go on after them."""
     g.stack = [Halt() if halt else NextTurn(), *tasks]
     g.invalidate_mask()
-    advance(g)
+    advance(g.state, g.rules_context())
     return g
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from tests.yokaizo.helpers import act, blank, effect, field, hand, legal, start, void
+from yokai_envs.yokaizo import moves
 from yokai_envs.yokaizo.attacks import ReturnSwap
 from yokai_envs.yokaizo.damage import Damage, banish
 from yokai_envs.yokaizo.rules import NextTurn
@@ -32,7 +33,7 @@ def test_a_yokai_that_returned_after_its_turn_never_acts_again_that_round():
     start(g, ReturnSwap(0, 0, y1), halt=True)
     act(g, f"card {S}")  # it Returns; the copy comes in
     assert g.field[0][0] == y2 and y1 in g.hand[0]
-    banish(g, 0, 0)  # the copy leaves; the Yokai that acted is the only card to replace it
+    banish(g.state, g.rules_context(), 0, 0)  # the copy leaves; the Yokai that acted is the only card to replace it
     g.stack = [NextTurn()]
     start(g)
     act(g, f"card {S}")
@@ -141,9 +142,9 @@ def test_the_limbo_becomes_the_deck_as_soon_as_the_deck_empties():
     g.exile += g.deck[0][:-1]
     g.deck[0] = g.deck[0][-1:]
     g.limbo[0] = [g.exile.pop() for _ in range(3)]
-    g.draw(0, 1)
+    moves.draw(g.state, g.rules_context(), 0, 1)
     assert len(g.deck[0]) == 3 and not g.limbo[0]
-    g.to_limbo(g.hand[0].pop())  # a card Destroyed after the shuffle stays in the Limbo
+    moves.to_limbo(g.state, g.rules_context(), g.hand[0].pop())  # a card Destroyed after the shuffle stays in the Limbo
     assert len(g.deck[0]) == 3 and len(g.limbo[0]) == 1
 
 

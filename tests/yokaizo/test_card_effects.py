@@ -203,7 +203,7 @@ def test_card_effect_does_what_it_says(card, where, verb, params):
             for banished, fires in (("its target", True), ("the attacker", False)):
                 g2, src2, _ = rich_board(card)
                 victim = g2.field[1][0]
-                banish(g2, *((1, 0) if banished == "its target" else (0, 0)))
+                banish(g2.state, g2.rules_context(), *((1, 0) if banished == "its target" else (0, 0)))
                 base = snapshot(g2)
                 start(g2, Effect((Op(verb, params),), 0, src2, EffectZone.NONE, g2.banish_count, (victim,)),
                       halt=True)

@@ -180,7 +180,7 @@ def test_games_with_other_decks_sharing_one_observer_observe_as_if_alone() -> No
                 continue
             alone = Observer(g.pool)  # nothing remembered from another game
             for seat in (0, 1):
-                assert np.array_equal(g.observation(seat), alone.encode(g, seat))
-            assert np.array_equal(g.state_tensor(), alone.encode(g, 0, omniscient=True))
+                assert np.array_equal(g.observation(seat), alone.encode(g.state, seat))
+            assert np.array_equal(g.state_tensor(), alone.encode(g.state, 0, omniscient=True))
             legal = np.flatnonzero(g.legal_action_mask())
             g.step(int(legal[rng.integers(legal.size)]))

@@ -7,6 +7,7 @@ import numpy as np
 
 import yokai_envs
 from tests.yokaizo.helpers import POOL, act, blank, effect, field, hand, legal, start, void
+from yokai_envs.yokaizo import moves
 from yokai_envs.yokaizo.attacks import ReturnSwap
 from yokai_envs.yokaizo.cards import ELEMENTS
 from yokai_envs.yokaizo.game import YokaizoGame
@@ -33,7 +34,7 @@ def returned() -> YokaizoGame:
     field(g, 0, 0, S)
     field(g, 1, 0, S)
     hand(g, 1, K)
-    g.draw(1, 5)
+    moves.draw(g.state, g.rules_context(), 1, 5)
     start(g, ReturnSwap(1, 0, g.field[1][0]), halt=True)
     act(g, f"card {K}")
     assert t(S) in [g.ctype[c] for c in g.hand[1]]
@@ -66,7 +67,7 @@ def test_opponent_deck_after_its_limbo_is_reshuffled_in_is_known():
         g.hand[1].append(g.deck[1].pop())  # five Oni Brute in hand, unseen by seat 0
     g.limbo[1], g.deck[1] = g.deck[1][:10], []  # ten Kappa in Limbo
     g.exile += g.deck[1]
-    g.draw(1, 1)  # the Limbo becomes the deck; one unseen card is drawn
+    moves.draw(g.state, g.rules_context(), 1, 1)  # the Limbo becomes the deck; one unseen card is drawn
     assert block(g, 0, "opp_deck_bound_counts")[t(K)] == 1.0  # 10 Kappa, counted to 3
     assert block(g, 0, "opp_public_deck_counts")[t(K)] == 1.0  # 9 of them surely still there
     assert block(g, 0, "globals")[-1] == 1.0

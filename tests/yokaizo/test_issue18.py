@@ -116,7 +116,8 @@ def test_a_yokai_that_acted_gets_no_second_turn_when_it_reenters():
     act(g, "card Karasu Scout")
     assert y in g.hand[0]
     from yokai_envs.yokaizo.damage import banish
-    banish(g, 0, 0)  # the Yokai that came in is Banished; the Returned one is chosen to replace it
+    # the Yokai that came in is Banished; the Returned one is chosen to replace it
+    banish(g.state, g.rules_context(), 0, 0)
     g.stack = [rules.NextTurn()]
     start(g)
     act(g, f"card {S}")
@@ -156,14 +157,14 @@ def _turn_log(monkeypatch) -> tuple[list, list]:
     counts: list[tuple[int, int, tuple[int, ...]]] = []  # (round, tier, counted) per tier inventory
     run_turn, run_next = rules.Turn.run, rules.NextTurn.run
 
-    def turn(self, g):
+    def turn(self, g, ctx):
         if self.stage == 0:
             turns.append((g.round, g.field[self.seat][self.slot]))
-        return run_turn(self, g)
+        return run_turn(self, g, ctx)
 
-    def next_turn(self, g):
+    def next_turn(self, g, ctx):
         before = (g.round, g.tier, g.counted)
-        out = run_next(self, g)
+        out = run_next(self, g, ctx)
         if (g.round, g.tier, g.counted) != before and g.counted:
             counts.append((g.round, g.tier, g.counted))
         return out

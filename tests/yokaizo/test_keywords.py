@@ -47,7 +47,7 @@ def test_attach_exiles_top_card_onto_a_field_yokai_and_moves_with_swap():
     act(g, "card Karasu Scout")
     assert len(g.relics[0][0]) == 1  # the attachment stays with the slot (attaches to the new Yokai)
     relic = g.relics[0][0][0]
-    banish(g, 0, 0)
+    banish(g.state, g.rules_context(), 0, 0)
     assert relic in g.exile  # Exiled attachments are set aside when Destroyed
 
 
@@ -156,7 +156,7 @@ def test_token_is_a_face_down_void_card_that_pays_generics():
     start(g, effect(g, 0, "[{token: 2}]"))
     assert len(g.void[0]) == 2 and all(g.facedown[c] for c in g.void[0])
     from yokai_envs.yokaizo.attacks import void_elements
-    assert void_elements(g, 0) == [NO, NO]
+    assert void_elements(g.state, g.rules_context(), 0) == [NO, NO]
     obs = g.observation(1)
     assert obs[g.observation_layout["opp_void"]][g.observer.width - 1] == 1  # hidden from the enemy
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from tests.yokaizo.helpers import act, blank, field, hand, legal, name_of, slot_souls, start, void
+from yokai_envs.yokaizo import moves
 from yokai_envs.yokaizo.attacks import ActionChoice
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.game import YokaizoGame
@@ -179,7 +180,7 @@ def test_void_phase_up_to_three_and_six_slots():
     field(g, 0, 1, S)
     field(g, 1, 0, S)
     field(g, 1, 1, S)
-    g.draw(0, 6)
+    moves.draw(g.state, g.rules_context(), 0, 6)
     start(g, VoidPlay(0, 0, y))
     for _ in range(3):
         assert f"card {S}" in legal(g) and "pass / done / no" in legal(g)
@@ -189,7 +190,7 @@ def test_void_phase_up_to_three_and_six_slots():
     y = field(g2, 0, 0, S)
     field(g2, 1, 0, S)
     void(g2, 0, S, S, S, S, S)
-    g2.draw(0, 3)
+    moves.draw(g2.state, g2.rules_context(), 0, 3)
     start(g2, VoidPlay(0, 0, y))
     act(g2, f"card {S}")
     assert len(g2.void[0]) == 6 and not isinstance(g2.stack[-1], VoidPlay)  # full: no more plays
@@ -406,7 +407,7 @@ def test_banished_slot_is_replaced_between_turns_from_hand_or_topdeck():
     act(g, "pass / done / no")
     g.stack.append(Damage(1, 0, y, 1, False))
     g.invalidate_mask()
-    advance(g)
+    advance(g.state, g.rules_context())
     act(g, "soul 4")
     assert g.field[1][0] == NO
     act(g, "pass / done / no")  # end the Turn
@@ -431,7 +432,7 @@ def test_limbo_becomes_the_new_deck_when_the_deck_is_empty():
     limbo = list(g.deck[0])
     g.deck[0] = []
     g.limbo[0] = limbo
-    g.draw(0, 2)
+    moves.draw(g.state, g.rules_context(), 0, 2)
     assert len(g.hand[0]) == 2 and not g.limbo[0] and len(g.deck[0]) == 38
 
 

@@ -20,6 +20,7 @@ from tests.yokaizo.helpers import (
     start,
     void,
 )
+from yokai_envs.yokaizo import moves
 from yokai_envs.yokaizo.attacks import ActionChoice, ReturnSwap
 from yokai_envs.yokaizo.cards import KEYWORDS
 from yokai_envs.yokaizo.damage import Damage, banish
@@ -232,7 +233,7 @@ def test_r12_attach_gives_no_speed():
     start(g, effect(g, 0, "[{attach: 2}]"))
     act(g, "my field yokai 1", "my field yokai 1")
     assert g.field_speed(0, 1) == speed and len(g.relics[0][1]) == 2
-    banish(g, 0, 1)
+    banish(g.state, g.rules_context(), 0, 1)
     assert len(g.exile) == 2
 
 
@@ -300,7 +301,7 @@ def test_r17_spin_top_card_stays_known():
     assert world.deck[0][-1] == top  # even the opponent's sample keeps the revealed top card
     assert ("top", 0, g.ctype[top]) in g.known_placements(1)
     assert all(world.placement_holds(f) for f in g.known_placements(1))
-    g.draw(0, 1)
+    moves.draw(g.state, g.rules_context(), 0, 1)
     assert g.known_top[0] == NO
 
 
@@ -319,8 +320,9 @@ def test_r19_same_seat_trigger_order():
     field(g, 1, 0, S)
     field(g, 1, 1, S)
     from yokai_envs.yokaizo.rules import RoundTriggers
+    from yokai_envs.yokaizo.state import RoundTrigger
     g.last_trigger = 1
-    start(g, RoundTriggers("round_end"))
+    start(g, RoundTriggers(RoundTrigger.END))
     effects = [t for t in g.stack if t.__class__.__name__ == "Effect"]
     assert ([e.src for e in effects] == [b] and g.stack[-1].src == a) or effects[-1].src in (a, b)
     assert g.stack[-2].src == a  # slot 0's trigger resolves first (below it waits slot 1's)
@@ -331,7 +333,7 @@ def test_r20_reveal_off_tie_falls_back_to_a_coin():
     winners = set()
     for seed in range(20):
         g.rng = np.random.default_rng(seed)
-        winners.add(first_turn_reveal(g))  # every card is Speed 2: always tied
+        winners.add(first_turn_reveal(g.state, g.rules_context()))  # every card is Speed 2: always tied
     assert winners == {0, 1}
 
 
@@ -485,7 +487,7 @@ def test_r31_hidden_forced_choices_are_asked():
     g = board()
     start(g, effect(g, 0, "[{shine: {count: 1, match: element}}]", src=g.field[0][0]))
     g.deck[0][:] = [c for c in g.deck[0] if name_of(g, c) != S]
-    g.stack[-1].run(g)
+    g.stack[-1].run(g.state, g.rules_context())
     assert g.phase_name == "effect target" and "pass / done / no" in legal(g)
 
 

@@ -7,6 +7,11 @@ seeding, the step counter and hard step cap, the illegal-action check that leave
 untouched, the cached legal-action mask, the action history a replay is rebuilt from, and
 ``determinize`` (clone, re-seed future chance, resample what the seat cannot see).
 
+A game that keeps its table as plain data in ``self.state`` (an object with a ``copy()``) gets
+all of ``clone`` from here: the core copies its own bookkeeping and calls ``state.copy()``; its
+rules functions take ``(state, ctx)`` with ``ctx = self.rules_context()`` (the game's generator
+and record, :mod:`yokai_envs.core.context`).
+
 Rules modules never import gymnasium or pettingzoo; this module does not either.
 """
 
@@ -20,9 +25,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from yokai_envs.core.context import Context, record_event
 from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.core.information import SAMPLED_VIEW, CoreEvent, Event, canonical
-from yokai_envs.core.rng import NOT_COPIED
+from yokai_envs.core.memo import SeatMemos
+from yokai_envs.core.rng import NOT_COPIED, copy_generator
 
 
 def is_integer(value: object) -> bool:
@@ -87,6 +94,13 @@ class Game(ABC):
     observation_size: int
     #: Length of ``state_tensor()``.
     state_size: int
+    #: The table as plain data, for a game built that way (None: the game keeps its table in its
+    #: own attributes). Its ``copy()`` is the only place that lists its fields: ``clone`` calls it.
+    state: Any = None
+    #: True for a game whose ``state`` keeps the pending decision's legal actions, ascending, as a
+    #: list in ``state.pending`` (None once the game has ended; replaced, never changed in place):
+    #: ``legal_actions`` then reads it directly.
+    STATE_LISTS_LEGAL_ACTIONS: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         unknown = sorted(set(options) - set(self.OPTIONS) - set(self.CAP_OPTIONS))
@@ -134,6 +148,9 @@ class Game(ABC):
         self._recording = False
         self._seen: list[list[Event]] | None = None
         self._seen_text: list[list[str | None]] | None = None
+        self._ctx: Context | None = None
+        #: An incremental observation encoder's memos of this game (:mod:`yokai_envs.core.memo`).
+        self.observation_memos: SeatMemos | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def reset(self, seed: int | None = None) -> None:
@@ -155,6 +172,7 @@ class Game(ABC):
             self._seen_text = [[] for _ in range(self.num_players)]
         else:
             self._seen = self._seen_text = None
+        self._ctx = None
         self._reset()
 
     def step(self, action: int) -> None:
@@ -228,7 +246,14 @@ class Game(ABC):
         """The legal actions for ``current_player``, ascending: ``np.flatnonzero(legal_action_mask())``
         as a fresh list of plain ints (empty once the game is over). Search loops ask this
         instead of the mask: picking among them needs no array."""
-        if self.is_over:
+        # is_over spelled out, and for a game whose state lists them, no call at all: search
+        # loops ask this at every step, and each call is a few percent of a fast game's step
+        if self._cycles_capped or self.steps >= self.max_steps:
+            return []
+        if self.STATE_LISTS_LEGAL_ACTIONS:
+            pending = self.state.pending
+            return [] if pending is None else pending[:]
+        if self.is_terminal:
             return []
         return self._legal_actions()
 
@@ -250,9 +275,11 @@ class Game(ABC):
         return self.is_terminal or self._cycles_capped or self.steps >= self.max_steps
 
     def invalidate_mask(self) -> None:
-        """Forget the cached legal-action mask. Rules code never needs this (``step`` does it);
-        tests and scenario builders that edit the state directly call it afterwards."""
+        """Forget the cached legal-action mask (and the rules context). Rules code never needs
+        this (``step`` does it); tests and scenario builders that edit the state directly, or hand
+        a game that has stepped a new generator, call it afterwards."""
         self._mask_cache = None
+        self._ctx = None
 
     # ------------------------------------------------------------------ facts about the game
     @property
@@ -301,11 +328,8 @@ class Game(ABC):
         seen = self._seen
         if seen is None:
             return
-        event = (int(kind), *map(int, args))
-        for s in range(len(seen)) if seat is None else (seat,):
-            seen[s].append(event)
-            assert self._seen_text is not None
-            self._seen_text[s].append(None)
+        assert self._seen_text is not None
+        record_event(seen, self._seen_text, seat, kind, args)
 
     def _record_decision(self, actor: int, action: int) -> None:
         assert self._seen is not None and self._seen_text is not None
@@ -338,6 +362,7 @@ class Game(ABC):
         if self._seen is not None and self._seen_text is not None:
             self._seen = [list(events) for events in self._seen]
             self._seen_text = [list(texts) for texts in self._seen_text]
+            self._ctx = None  # it holds the record it replaced
 
     def seen_events(self, seat: int) -> list[Event]:
         """Every event ``seat`` has seen, in order (its own private facts and the public record)."""
@@ -397,9 +422,40 @@ class Game(ABC):
         """Whether the state satisfies a fact from :meth:`known_placements`."""
         raise NotImplementedError(f"{self.env_id} names no known placements")
 
+    def rules_context(self) -> Context:
+        """What this game's rules functions take beside its ``state``: its generator and record.
+        Kept while the generator is the same object (``determinize`` and tests hand a game a new
+        one); a clone, a reset, ``detach_record`` and ``invalidate_mask`` drop it. A game's step
+        may use the one it holds (``self._ctx``) without asking this: it is dropped whenever the
+        core replaces the generator or the record."""
+        ctx = self._ctx
+        if ctx is None or ctx.rng is not self.rng:
+            ctx = self._ctx = Context(self.rng, self._seen, self._seen_text)
+        return ctx
+
     def clone(self) -> Game:
-        """An independent copy: stepping either never changes the other."""
-        return copy.deepcopy(self)
+        """An independent copy: stepping either never changes the other.
+
+        A game with a ``state`` gets a copy of its attributes with the core's own bookkeeping
+        copied (generator, action history, the record of what each seat saw) and
+        ``state.copy()``; the cached mask is shared (it is read-only and the state is equal).
+        Everything else a game holds beside its state must be fixed for the game (options,
+        card pools, encoders). A game without a ``state`` is deep-copied."""
+        state = self.state
+        if state is None:
+            return copy.deepcopy(self)
+        new = object.__new__(type(self))
+        attrs = self.__dict__.copy()
+        attrs["state"] = state.copy()
+        attrs["rng"] = copy_generator(self.rng)
+        attrs["action_history"] = list(self.action_history)
+        attrs["_ctx"] = None
+        attrs["observation_memos"] = None
+        if self._seen is not None and self._seen_text is not None:
+            attrs["_seen"] = [list(events) for events in self._seen]
+            attrs["_seen_text"] = [list(texts) for texts in self._seen_text]
+        new.__dict__ = attrs
+        return new
 
     def determinize(self, seat: int, rng: np.random.Generator) -> Game:
         """A full state consistent with everything ``seat`` has observed.
@@ -415,6 +471,7 @@ class Game(ABC):
         world.detach_record()
         world.rng = np.random.default_rng(int(rng.integers(2**63)))
         world._mask_cache = None
+        world._ctx = None  # the rules context goes with the generator
         world._resample_hidden(seat, rng)
         # Replaying the real seed would rebuild the real deal: a world has no seed of its own.
         world.seed = None

@@ -1,7 +1,8 @@
 """YOKAIZO: a two-player yokai trading-card game (``yokaizo_v3``).
 
-Modules: ``state`` (the table as data, constants and enums), ``rules`` (the match flow and the
-decision loop) with its topics ``attacks`` (the Action phase), ``damage`` (DMG and Banish),
+Modules: ``state`` (the table as plain data, constants and enums), ``rules`` (the match flow and
+the decision loop; every rule a function over ``(state, ctx)``) with its topics ``moves`` (the card
+moves every rule uses), ``attacks`` (the Action phase), ``damage`` (DMG and Banish),
 ``effects`` (the effect interpreter) and ``picks`` (effect choices); ``actions`` (the action
 table), ``observation`` (observation vector, layout, state tensor, hidden places), ``game`` (the
 Game contract), ``env`` (PettingZoo), ``view`` (text and table views), ``cards`` (the card pool,

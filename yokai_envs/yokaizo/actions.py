@@ -13,7 +13,7 @@ from enum import IntEnum
 from typing import Final
 
 from yokai_envs.yokaizo.cards import Pool
-from yokai_envs.yokaizo.state import FIRST_CARD_ACTION, MAX_SOULS, VOID_SLOTS, Table
+from yokai_envs.yokaizo.state import FIRST_CARD_ACTION, MAX_SOULS, VOID_SLOTS, State
 
 
 class ActionBlock(IntEnum):
@@ -91,9 +91,9 @@ def names_for(pool: Pool) -> list[str]:
     return names
 
 
-def hand_type_actions(g: Table, p: int) -> list[int]:
+def hand_type_actions(st: State, p: int) -> list[int]:
     """The card-type actions of the cards in seat ``p``'s hand, ascending (copies give one)."""
-    return sorted(set(map(g.c_action.__getitem__, g.hand[p])))
+    return sorted(set(map(st.c_action.__getitem__, st.hand[p])))
 
 
 def describe_action(pool: Pool, action: int) -> dict[str, object]:

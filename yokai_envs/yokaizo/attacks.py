@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from yokai_envs.core.context import Context
 from yokai_envs.yokaizo.actions import (
     A_ALLY,
     A_BASIC,
@@ -15,7 +16,8 @@ from yokai_envs.yokaizo.actions import (
 )
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.effects import Effect, entry_effect
-from yokai_envs.yokaizo.state import EZ_FIELD, EZ_NONE, NO, Decision, Event, Table, Task
+from yokai_envs.yokaizo.moves import enter_field, hand_out, take_from_hand, to_hand, to_limbo
+from yokai_envs.yokaizo.state import EZ_FIELD, EZ_NONE, NO, Decision, Event, State, Task
 
 
 # ------------------------------------------------------------------ paying
@@ -36,14 +38,14 @@ def can_pay(void_elems: list[int], elems: tuple[int, ...], generic: int, ally: i
     return 2 * unmatched + generic <= len(void_elems) - matched
 
 
-def void_elements(g: Table, p: int) -> list[int]:
-    fd, el = g.facedown, g.c_elem
-    return [NO if fd[c] else el[c] for c in g.void[p]]
+def void_elements(st: State, ctx: Context, p: int) -> list[int]:
+    fd, el = st.facedown, st.c_elem
+    return [NO if fd[c] else el[c] for c in st.void[p]]
 
 
-def ally_element(g: Table, p: int, s: int) -> int:
-    ally = g.field[p][1 - s]
-    return NO if ally == NO else g.c_elem[ally]
+def ally_element(st: State, ctx: Context, p: int, s: int) -> int:
+    ally = st.field[p][1 - s]
+    return NO if ally == NO else st.c_elem[ally]
 
 
 # ------------------------------------------------------------------ the Actions
@@ -55,36 +57,36 @@ class ActionChoice(Task):
     def __init__(self, seat: int, slot: int, yid: int) -> None:
         self.seat, self.slot, self.yid = seat, slot, yid
 
-    def run(self, g: Table) -> list[int] | None:
+    def run(self, st: State, ctx: Context) -> list[int] | None:
         p, s = self.seat, self.slot
-        if g.field[p][s] != self.yid:
-            g.stack.pop()
+        if st.field[p][s] != self.yid:
+            st.stack.pop()
             return None
-        card = g.cards[g.ctype[self.yid]]
+        card = st.cards[st.ctype[self.yid]]
         legal = [A_PASS]
-        if can_pay(void_elements(g, p), card.cost_elements, card.cost_generic, ally_element(g, p, s)):
+        if can_pay(void_elements(st, ctx, p), card.cost_elements, card.cost_generic, ally_element(st, ctx, p, s)):
             legal.append(A_SPECIAL)
-        if g.void[p]:
+        if st.void[p]:
             legal.append(A_BASIC)
-        if g.hand[p]:
+        if st.hand[p]:
             legal.append(A_RETURN)
-        g.decider = p
+        st.decider = p
         return legal
 
-    def choose(self, g: Table, a: int) -> None:
-        g.stack.pop()
+    def choose(self, st: State, ctx: Context, a: int) -> None:
+        st.stack.pop()
         p, s, y = self.seat, self.slot, self.yid
-        card = g.cards[g.ctype[y]]
+        card = st.cards[st.ctype[y]]
         if a == A_SPECIAL:
-            g.stack.append(Effect(card.stages, p, y, EZ_NONE, g.banish_count))
-            g.stack.append(Pay(p, s, card.cost_elements, card.cost_generic, ally_element(g, p, s)))
+            st.stack.append(Effect(card.stages, p, y, EZ_NONE, st.banish_count))
+            st.stack.append(Pay(p, s, card.cost_elements, card.cost_generic, ally_element(st, ctx, p, s)))
         elif a == A_BASIC:
-            g.stack.append(Basic(p))
+            st.stack.append(Basic(p))
         elif a == A_RETURN:
-            g.stack.append(ReturnSwap(p, s, y))
+            st.stack.append(ReturnSwap(p, s, y))
             if "on_return" in card.field:
-                g.stack.append(Effect(card.field["on_return"], p, y, EZ_FIELD, g.banish_count))
-            g.stack.append(Damage(p, s, y, 2, True))
+                st.stack.append(Effect(card.field["on_return"], p, y, EZ_FIELD, st.banish_count))
+            st.stack.append(Damage(p, s, y, 2, True))
 
 
 class Pay(Task):
@@ -101,13 +103,13 @@ class Pay(Task):
     def __init__(self, seat: int, slot: int, elems: tuple[int, ...], generic: int, ally: int) -> None:
         self.seat, self.slot, self.elems, self.generic, self.ally, self.pair = seat, slot, elems, generic, ally, False
 
-    def run(self, g: Table) -> list[int] | None:
+    def run(self, st: State, ctx: Context) -> list[int] | None:
         if not self.elems and not self.generic:
-            g.stack.pop()
+            st.stack.pop()
             return None
         p = self.seat
         legal: list[int] = []  # ascending: the Ally first, then Void positions in order
-        ve = void_elements(g, p)
+        ve = void_elements(st, ctx, p)
         n = len(ve)
         # Whether a card keeps the rest payable depends only on its element (the rest of the Void
         # is the same multiset for every card of one element): asked once per element.
@@ -137,19 +139,19 @@ class Pay(Task):
                     keeps[ve[i]] = ok
                 if ok:
                     legal.append(A_MY_VOID + i)
-        g.decider = p
+        st.decider = p
         return legal
 
-    def choose(self, g: Table, a: int) -> None:
+    def choose(self, st: State, ctx: Context, a: int) -> None:
         p = self.seat
         if a == A_ALLY:
             self.ally = NO
             self.elems = self.elems[1:]
             return
         i = a - A_MY_VOID
-        c = g.void[p].pop(i)
-        matches = not g.facedown[c] and g.c_elem[c] == (self.elems[0] if self.elems else NO)
-        g.to_limbo(c)
+        c = st.void[p].pop(i)
+        matches = not st.facedown[c] and st.c_elem[c] == (self.elems[0] if self.elems else NO)
+        to_limbo(st, ctx, c)
         if self.pair:
             self.pair = False
             self.elems = self.elems[1:]
@@ -171,50 +173,50 @@ class Basic(Task):
     def __init__(self, seat: int) -> None:
         self.seat, self.paid, self.stage = seat, 0, 0
 
-    def run(self, g: Table) -> list[int] | None:
+    def run(self, st: State, ctx: Context) -> list[int] | None:
         p = self.seat
         if self.stage == 0:
-            n = len(g.void[p]) if self.paid < 3 else 0
+            n = len(st.void[p]) if self.paid < 3 else 0
             if n:
-                g.decider = p
+                st.decider = p
                 voids = list(range(A_MY_VOID, A_MY_VOID + n))
                 return [A_PASS, *voids] if self.paid > 0 else voids
             self.stage = 1
         if self.stage == 1:
-            if g.burned[p]:
-                g.decider = p
+            if st.burned[p]:
+                st.decider = p
                 return [A_PASS, A_YES]
             self.stage = 2
         enemy = 1 - p
-        slots = [s for s in (0, 1) if g.field[enemy][s] != NO]
+        slots = [s for s in (0, 1) if st.field[enemy][s] != NO]
         if len(slots) == 2:
-            g.decider = p
+            st.decider = p
             return [A_OPP_FIELD, A_OPP_FIELD + 1]
-        g.stack.pop()
+        st.stack.pop()
         if slots:
-            g.stack.append(Damage(enemy, slots[0], g.field[enemy][slots[0]], self.paid, False))
+            st.stack.append(Damage(enemy, slots[0], st.field[enemy][slots[0]], self.paid, False))
         return None
 
-    def choose(self, g: Table, a: int) -> None:
+    def choose(self, st: State, ctx: Context, a: int) -> None:
         p = self.seat
         if self.stage == 0:
             if a == A_PASS:
                 self.stage = 1
             else:
-                g.to_limbo(g.void[p].pop(a - A_MY_VOID))
+                to_limbo(st, ctx, st.void[p].pop(a - A_MY_VOID))
                 self.paid += 1
         elif self.stage == 1:
             if a == A_YES:
-                self.paid += len(g.burned[p])
-                for c in g.burned[p]:
-                    g.to_limbo(c)
-                g.burned[p] = []
-                g.pub_burned[p] = {}
+                self.paid += len(st.burned[p])
+                for c in st.burned[p]:
+                    to_limbo(st, ctx, c)
+                st.burned[p] = []
+                st.pub_burned[p] = {}
             self.stage = 2
         else:
-            g.stack.pop()
+            st.stack.pop()
             s = a - A_OPP_FIELD
-            g.stack.append(Damage(1 - p, s, g.field[1 - p][s], self.paid, False))
+            st.stack.append(Damage(1 - p, s, st.field[1 - p][s], self.paid, False))
 
 
 class ReturnSwap(Task):
@@ -229,30 +231,30 @@ class ReturnSwap(Task):
     def __init__(self, seat: int, slot: int, yid: int) -> None:
         self.seat, self.slot, self.yid = seat, slot, yid
 
-    def run(self, g: Table) -> list[int] | None:
+    def run(self, st: State, ctx: Context) -> list[int] | None:
         p, s = self.seat, self.slot
-        if g.field[p][s] != self.yid:
-            g.stack.pop()
+        if st.field[p][s] != self.yid:
+            st.stack.pop()
             return None
-        if not g.hand[p]:
-            g.stack.pop()
+        if not st.hand[p]:
+            st.stack.pop()
             return None
-        face_up = g.face_up_souls(p, s)
-        legal = sorted({g.c_action[c] for c in g.hand[p] if g.c_souls[c] > face_up})
+        face_up = st.face_up_souls(p, s)
+        legal = sorted({st.c_action[c] for c in st.hand[p] if st.c_souls[c] > face_up})
         if not legal:  # Ruling: no legal Yokai to Swap in; the Return ends here (a forced pass).
             legal = [A_PASS]
-        g.decider = p
+        st.decider = p
         return legal
 
-    def choose(self, g: Table, a: int) -> None:
-        g.stack.pop()
+    def choose(self, st: State, ctx: Context, a: int) -> None:
+        st.stack.pop()
         if a == A_PASS:
             return
         p, s, y = self.seat, self.slot, self.yid
-        new = g.take_from_hand(p, a - A_CARD, to_field=True)
-        g.hand_out(p, new, public=True)
-        g.slowed[y] = 0  # Slow is not passed on; attachments stay with the slot
-        g.to_hand(p, y)  # keeps its turn_round: if it acted this Round it takes no other (R12)
-        g.enter_field(p, s, new)
-        g.see(None, Event.ENTERED, p, s, g.ctype[new])
-        entry_effect(g, p, new)
+        new = take_from_hand(st, p, a - A_CARD, to_field=True)
+        hand_out(st, p, new, public=True)
+        st.slowed[y] = 0  # Slow is not passed on; attachments stay with the slot
+        to_hand(st, ctx, p, y)  # keeps its turn_round: if it acted this Round it takes no other (R12)
+        enter_field(st, p, s, new)
+        ctx.see(None, Event.ENTERED, p, s, st.ctype[new])
+        entry_effect(st, ctx, p, new)

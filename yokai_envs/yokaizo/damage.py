@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from yokai_envs.core.context import Context
 from yokai_envs.yokaizo.actions import A_CARD, A_SOUL, A_TOPDECK, hand_type_actions
-from yokai_envs.yokaizo.state import EZ_NONE, NO, Decision, EndCause, Event, Table, Task
+from yokai_envs.yokaizo.moves import check_win, hand_out, see_card, take_from_hand, take_top, to_limbo
+from yokai_envs.yokaizo.state import EZ_NONE, NO, Decision, EndCause, Event, State, Task
 
 
 class Damage(Task):
@@ -21,64 +23,64 @@ class Damage(Task):
     def __init__(self, p: int, s: int, yid: int, left: int, brk: bool) -> None:
         self.p, self.s, self.yid, self.left, self.brk = p, s, yid, left, brk
 
-    def run(self, g: Table) -> list[int] | None:
+    def run(self, st: State, ctx: Context) -> list[int] | None:
         p, s = self.p, self.s
         while True:
-            if g.winner != NO or self.left <= 0 or g.field[p][s] != self.yid:
-                g.stack.pop()
+            if st.winner != NO or self.left <= 0 or st.field[p][s] != self.yid:
+                st.stack.pop()
                 return None
-            shields = g.shields[p][s]
+            shields = st.shields[p][s]
             if not shields:
                 break
-            g.to_limbo(shields.pop())
+            to_limbo(st, ctx, shields.pop())
             self.left -= 1
-        souls = g.souls[p][s]
-        place = len(souls) < g.c_souls[self.yid]
+        souls = st.souls[p][s]
+        place = len(souls) < st.c_souls[self.yid]
         # ascending: topdeck, then the face-down Souls to flip, then the hand's card types
-        legal = [A_TOPDECK] if place and g.can_take_top(p) else []
-        up = g.up
+        legal = [A_TOPDECK] if place and st.can_take_top(p) else []
+        up = st.up
         for i, c in enumerate(souls):
             if not up[c]:
                 legal.append(A_SOUL + i)
         if place:
-            legal += hand_type_actions(g, p)
+            legal += hand_type_actions(st, p)
         if not legal:
             # Ruling: a point that can neither be placed nor flipped hits nothing.
-            g.stack.pop()
+            st.stack.pop()
             return None
-        g.decider = p
+        st.decider = p
         return legal
 
-    def choose(self, g: Table, a: int) -> None:
+    def choose(self, st: State, ctx: Context, a: int) -> None:
         p, s = self.p, self.s
         self.left -= 1
-        souls = g.souls[p][s]
+        souls = st.souls[p][s]
         if a == A_TOPDECK or a >= A_CARD:
             if a == A_TOPDECK:
-                c = g.take_top(p)
-                seen = g.top_was_known
+                c = take_top(st, ctx, p)
+                seen = st.top_was_known
             else:
-                c = g.take_from_hand(p, a - A_CARD, to_field=False)
-                g.hand_out(p, c, public=False)
+                c = take_from_hand(st, p, a - A_CARD, to_field=False)
+                hand_out(st, p, c, public=False)
                 seen = False
             souls.append(c)
-            g.shown[c] = 1 if seen else 0  # a known top card stays public face-down (R33)
-            if g._seen is None:  # not recording (asked first: the calls to see cost more)
+            st.shown[c] = 1 if seen else 0  # a known top card stays public face-down (R33)
+            if not ctx.recording:  # not recording (asked first: the calls to see cost more)
                 pass
             elif seen:
-                g.see(None, Event.SOUL_PLACED, p, s, g.ctype[c])
+                ctx.see(None, Event.SOUL_PLACED, p, s, st.ctype[c])
             else:
-                g.see_card(Event.SOUL_PLACED, p, s, c)
+                see_card(st, ctx, Event.SOUL_PLACED, p, s, c)
         else:
             c = souls[a - A_SOUL]
-            g.up[c] = 1
-            if g._seen is not None:
-                g.see(None, Event.SOUL_FLIPPED, p, s, a - A_SOUL, g.ctype[c])
-            g.stack.append(BanishCheck(p, s, self.yid))
-            card = g.cards[g.ctype[c]]
+            st.up[c] = 1
+            if ctx.recording:
+                ctx.see(None, Event.SOUL_FLIPPED, p, s, a - A_SOUL, st.ctype[c])
+            st.stack.append(BanishCheck(p, s, self.yid))
+            card = st.cards[st.ctype[c]]
             if card.soul and not self.brk:
                 from yokai_envs.yokaizo.effects import Effect  # effects imports this module
-                g.stack.append(Effect(card.soul, p, c, EZ_NONE, g.banish_count))
+                st.stack.append(Effect(card.soul, p, c, EZ_NONE, st.banish_count))
 
 
 class BanishCheck(Task):
@@ -89,38 +91,38 @@ class BanishCheck(Task):
     def __init__(self, p: int, s: int, yid: int) -> None:
         self.p, self.s, self.yid = p, s, yid
 
-    def run(self, g: Table) -> None:
-        g.stack.pop()
-        if g.field[self.p][self.s] == self.yid and g.face_up_souls(self.p, self.s) >= g.c_souls[self.yid]:
-            banish(g, self.p, self.s)
+    def run(self, st: State, ctx: Context) -> None:
+        st.stack.pop()
+        if st.field[self.p][self.s] == self.yid and st.face_up_souls(self.p, self.s) >= st.c_souls[self.yid]:
+            banish(st, ctx, self.p, self.s)
         return None
 
 
-def banish(g: Table, p: int, s: int) -> None:
+def banish(st: State, ctx: Context, p: int, s: int) -> None:
     """Send the Field Yokai to its Grave; Souls and Shields are Destroyed, Exiled attachments set aside.
 
     A Blighted Yokai's Ally then takes BREAK DMG equal to its Blighted Souls.
     """
-    y = g.field[p][s]
-    if g._seen is not None:
-        g.see(None, Event.BANISHED, p, s, g.ctype[y])
-    g.field[p][s] = NO
-    souls = g.souls[p][s]
-    blighted = sum(g.blighted[c] for c in souls)
+    y = st.field[p][s]
+    if ctx.recording:
+        ctx.see(None, Event.BANISHED, p, s, st.ctype[y])
+    st.field[p][s] = NO
+    souls = st.souls[p][s]
+    blighted = sum(st.blighted[c] for c in souls)
     for c in souls:
-        g.to_limbo(c)
+        to_limbo(st, ctx, c)
     souls.clear()
-    for c in g.shields[p][s]:
-        g.to_limbo(c)
-    g.shields[p][s].clear()
-    g.exile.extend(g.relics[p][s])
-    g.relics[p][s].clear()
-    g.slowed[y] = 0
-    g.grave[p].append(y)
-    g.banish_count += 1
-    if g.active is not None and g.active.yid == y:
-        g.active = None
-    g.check_win(EndCause.BANISH)
-    ally = g.field[p][1 - s]
-    if blighted and ally != NO and g.winner == NO:
-        g.stack.append(Damage(p, 1 - s, ally, blighted, True))
+    for c in st.shields[p][s]:
+        to_limbo(st, ctx, c)
+    st.shields[p][s].clear()
+    st.exile.extend(st.relics[p][s])
+    st.relics[p][s].clear()
+    st.slowed[y] = 0
+    st.grave[p].append(y)
+    st.banish_count += 1
+    if st.active is not None and st.active.yid == y:
+        st.active = None
+    check_win(st, EndCause.BANISH)
+    ally = st.field[p][1 - s]
+    if blighted and ally != NO and st.winner == NO:
+        st.stack.append(Damage(p, 1 - s, ally, blighted, True))

@@ -14,9 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from yokai_envs.core.context import Context
 from yokai_envs.yokaizo.actions import A_PASS
 from yokai_envs.yokaizo.cards import Op, optional
 from yokai_envs.yokaizo.damage import Damage
+from yokai_envs.yokaizo.moves import draw, refill_deck, shuffle_deck, take_top, to_void
 from yokai_envs.yokaizo.picks import APPLY, OPTIONS
 from yokai_envs.yokaizo.state import (
     CARDS_PER_SEAT,
@@ -28,7 +30,7 @@ from yokai_envs.yokaizo.state import (
     EffectZone,
     Event,
     PickVerb,
-    Table,
+    State,
     Task,
 )
 
@@ -49,24 +51,24 @@ class Effect(Task):
         self.ops, self.ctl, self.src, self.zone, self.mark, self.i = ops, ctl, src, zone, mark, 0
         self.targets = targets
 
-    def run(self, g: Table) -> None:
-        if self.i == 0 and self.zone != EZ_NONE and not _in_zone(g, self):
-            g.stack.pop()
+    def run(self, st: State, ctx: Context) -> None:
+        if self.i == 0 and self.zone != EZ_NONE and not _in_zone(st, ctx, self):
+            st.stack.pop()
             return None
-        if self.i >= len(self.ops) or g.winner != NO:
-            g.stack.pop()
+        if self.i >= len(self.ops) or st.winner != NO:
+            st.stack.pop()
             return None
         verb, params = self.ops[self.i]
         self.i += 1
-        g.last_trigger = self.ctl
-        START[verb](g, self, params)
+        st.last_trigger = self.ctl
+        START[verb](st, ctx, self, params)
         return None
 
 
-def _in_zone(g: Table, eff: Effect) -> bool:
+def _in_zone(st: State, ctx: Context, eff: Effect) -> bool:
     if eff.zone == EZ_FIELD:
-        return eff.src in g.field[eff.ctl]
-    return eff.src in g.void[eff.ctl] and not g.frozen[eff.src]
+        return eff.src in st.field[eff.ctl]
+    return eff.src in st.void[eff.ctl] and not st.frozen[eff.src]
 
 
 class Pick(Task):
@@ -87,10 +89,10 @@ class Pick(Task):
         self.chosen: tuple[int, ...] = ()  # Yokai already Shattered by this pick
         self.mark = eff.mark
 
-    def run(self, g: Table) -> list[int] | None:
+    def run(self, st: State, ctx: Context) -> list[int] | None:
         while True:
-            if g.winner != NO or self.left <= 0:
-                self.finish(g)
+            if st.winner != NO or self.left <= 0:
+                self.finish(st, ctx)
                 return None
             options: list[int] = []
             # Forced choices are skipped only on public facts: Shine (over the picker's deck) is
@@ -98,144 +100,144 @@ class Pick(Task):
             # Burned card to take back (face-down) are asked even with one type to choose.
             verb = self.verb
             hidden_options = verb in (PV_SHINE, PV_UNBURN) or (verb == PV_SWAP and self.stage == 1)
-            if not OPTIONS[verb](g, self, options) and verb != PV_SHINE:
-                self.finish(g)
+            if not OPTIONS[verb](st, ctx, self, options) and verb != PV_SHINE:
+                self.finish(st, ctx)
                 return None
             legal = sorted(set(options))  # the options may come in any order, a card type twice
             if self.optional or not legal:
                 legal.insert(0, A_PASS)  # no option is A_PASS itself
             elif len(legal) == 1 and not hidden_options:
-                before = len(g.stack)
-                APPLY[self.verb](g, self, legal[0])
-                if len(g.stack) != before or g.stack[-1] is not self:
+                before = len(st.stack)
+                APPLY[self.verb](st, ctx, self, legal[0])
+                if len(st.stack) != before or st.stack[-1] is not self:
                     return None
                 continue
-            g.decider = self.seat
+            st.decider = self.seat
             return legal
 
-    def choose(self, g: Table, a: int) -> None:
+    def choose(self, st: State, ctx: Context, a: int) -> None:
         if a == A_PASS:
-            self.finish(g)
+            self.finish(st, ctx)
         else:
-            APPLY[self.verb](g, self, a)
+            APPLY[self.verb](st, ctx, self, a)
 
-    def finish(self, g: Table) -> None:
-        if g.stack and g.stack[-1] is self:
-            g.stack.pop()
+    def finish(self, st: State, ctx: Context) -> None:
+        if st.stack and st.stack[-1] is self:
+            st.stack.pop()
         if self.verb == PV_SHINE:
-            g.shuffle_deck(self.seat)
-            if not g.deck[self.seat] and g.limbo[self.seat]:  # the search took its last card (R3)
-                g.refill_deck(self.seat)
+            shuffle_deck(st, ctx, self.seat)
+            if not st.deck[self.seat] and st.limbo[self.seat]:  # the search took its last card (R3)
+                refill_deck(st, ctx, self.seat)
         return None
 
 
-def entry_effect(g: Table, p: int, y: int) -> None:
+def entry_effect(st: State, ctx: Context, p: int, y: int) -> None:
     """Trigger the Field entry effect of Yokai ``y`` that just entered seat ``p``'s Field."""
-    ops = g.cards[g.ctype[y]].field.get("on_entry")
+    ops = st.cards[st.ctype[y]].field.get("on_entry")
     if ops:
-        g.stack.append(Effect(ops, p, y, EZ_FIELD, g.banish_count))
+        st.stack.append(Effect(ops, p, y, EZ_FIELD, st.banish_count))
 
 
 # ------------------------------------------------------------------ verbs without choices
-def _push(g: Table, task: Task) -> None:
-    g.stack.append(task)
+def _push(st: State, ctx: Context, task: Task) -> None:
+    st.stack.append(task)
 
 
-def _effect_at(g: Table, pk: Pick) -> Effect | None:
-    eff = g.stack[pk.at] if pk.at != NO else None
+def _effect_at(st: State, ctx: Context, pk: Pick) -> Effect | None:
+    eff = st.stack[pk.at] if pk.at != NO else None
     return eff if isinstance(eff, Effect) else None
 
 
-def hit(g: Table, eff: Effect | None, p: int, s: int, amount: int, brk: bool) -> None:
+def hit(st: State, ctx: Context, eff: Effect | None, p: int, s: int, amount: int, brk: bool) -> None:
     """DMG from ``eff`` to the Yokai in seat ``p``'s slot ``s``, remembered as one of its targets."""
-    y = g.field[p][s]
+    y = st.field[p][s]
     if eff is not None:
         eff.targets = (*eff.targets, y)
-    g.stack.append(Damage(p, s, y, amount, brk))
+    st.stack.append(Damage(p, s, y, amount, brk))
 
 
-def start_damage(g: Table, eff: Effect, prm: Params) -> None:
+def start_damage(st: State, ctx: Context, eff: Effect, prm: Params) -> None:
     enemy = 1 - eff.ctl
     if prm["target"] == "active":
-        act = g.active
-        if act is not None and act.seat == enemy and g.field[enemy][act.slot] == act.yid:
-            hit(g, eff, enemy, act.slot, prm["amount"], prm["break"])
+        act = st.active
+        if act is not None and act.seat == enemy and st.field[enemy][act.slot] == act.yid:
+            hit(st, ctx, eff, enemy, act.slot, prm["amount"], prm["break"])
     elif prm["target"] == "all_enemies":
         for s in (1, 0):
-            if g.field[enemy][s] != NO:
-                hit(g, eff, enemy, s, prm["amount"], prm["break"])
+            if st.field[enemy][s] != NO:
+                hit(st, ctx, eff, enemy, s, prm["amount"], prm["break"])
     elif prm["target"] == "same":
         # the Yokai this effect last dealt DMG to, if it is still in the Field
-        where = g.slot_of(eff.targets[-1]) if eff.targets else None
+        where = st.slot_of(eff.targets[-1]) if eff.targets else None
         if where is not None:
-            hit(g, eff, where[0], where[1], prm["amount"], prm["break"])
+            hit(st, ctx, eff, where[0], where[1], prm["amount"], prm["break"])
     else:
-        _push(g, Pick(PickVerb.DAMAGE, eff, prm, 1, False, len(g.stack) - 1))
+        _push(st, ctx, Pick(PickVerb.DAMAGE, eff, prm, 1, False, len(st.stack) - 1))
 
 
-def start_draw(g: Table, eff: Effect, prm: Params) -> None:
-    g.draw(eff.ctl, prm["count"])
+def start_draw(st: State, ctx: Context, eff: Effect, prm: Params) -> None:
+    draw(st, ctx, eff.ctl, prm["count"])
 
 
-def start_token(g: Table, eff: Effect, prm: Params) -> None:
+def start_token(st: State, ctx: Context, eff: Effect, prm: Params) -> None:
     p = eff.ctl
     for _ in range(prm["count"]):
-        if len(g.void[p]) >= VOID_SLOTS:
+        if len(st.void[p]) >= VOID_SLOTS:
             return
-        c = g.take_top(p)
+        c = take_top(st, ctx, p)
         if c == NO:
             return
-        g.to_void(p, c, face_down=True, seen=g.top_was_known)
+        to_void(st, ctx, p, c, face_down=True, seen=st.top_was_known)
 
 
-def start_spin(g: Table, eff: Effect, prm: Params) -> None:
+def start_spin(st: State, ctx: Context, eff: Effect, prm: Params) -> None:
     d = eff.ctl if prm["deck"] == "own" else 1 - eff.ctl
-    if not g.refill_deck(d):
+    if not refill_deck(st, ctx, d):
         return
-    g.shuffle_deck(d)
-    top = g.deck[d][-1]
-    g.known_top[d] = top
-    g.pub_deck[d].setdefault(g.ctype[top], 1)
-    g.see(None, Event.SPUN, d, g.ctype[top])
-    card = g.cards[g.ctype[top]]
+    shuffle_deck(st, ctx, d)
+    top = st.deck[d][-1]
+    st.known_top[d] = top
+    st.pub_deck[d].setdefault(st.ctype[top], 1)
+    ctx.see(None, Event.SPUN, d, st.ctype[top])
+    card = st.cards[st.ctype[top]]
     key, value = prm["if"]
     hit = {"element": lambda: card.element == value, "faction": lambda: card.faction == value,
            "speed_min": lambda: card.speed >= value, "souls_min": lambda: card.souls >= value}[key]()
     if hit:
-        _push(g, Effect(prm["then"], eff.ctl, eff.src, EffectZone.NONE, eff.mark, eff.targets))
+        _push(st, ctx, Effect(prm["then"], eff.ctl, eff.src, EffectZone.NONE, eff.mark, eff.targets))
 
 
-def start_if_banished(g: Table, eff: Effect, prm: Params) -> None:
+def start_if_banished(st: State, ctx: Context, eff: Effect, prm: Params) -> None:
     """"If it Banished": a Yokai this effect dealt DMG to is now in the Grave (a Yokai in the Field
     when it was hit, so Banished since); another Banish (the attacker's own) does not count."""
-    if any(y in g.grave[y // CARDS_PER_SEAT] for y in eff.targets):
-        _push(g, Effect(prm["then"], eff.ctl, eff.src, EffectZone.NONE, eff.mark, eff.targets))
+    if any(y in st.grave[y // CARDS_PER_SEAT] for y in eff.targets):
+        _push(st, ctx, Effect(prm["then"], eff.ctl, eff.src, EffectZone.NONE, eff.mark, eff.targets))
 
 
-def start_if_active(g: Table, eff: Effect, prm: Params) -> None:
-    elem = g.c_elem
+def start_if_active(st: State, ctx: Context, eff: Effect, prm: Params) -> None:
+    elem = st.c_elem
     other = eff.src if prm["another"] else NO
-    if any(elem[c] == prm["element"] and c != other for c in g.active_cards(eff.ctl)):
-        _push(g, Effect(prm["then"], eff.ctl, eff.src, EffectZone.NONE, eff.mark, eff.targets))
+    if any(elem[c] == prm["element"] and c != other for c in st.active_cards(eff.ctl)):
+        _push(st, ctx, Effect(prm["then"], eff.ctl, eff.src, EffectZone.NONE, eff.mark, eff.targets))
 
 
 # ------------------------------------------------------------------ verbs with choices
-Start = Callable[[Table, Effect, Params], None]
+Start = Callable[[State, Context, Effect, Params], None]
 
 
 def _picker(verb: PickVerb, count_key: str | None, count: int = 1) -> Start:
-    def start(g: Table, eff: Effect, prm: Params) -> None:
-        _push(g, Pick(verb, eff, prm, prm[count_key] if count_key else count, optional(Op(verb, prm)),
-                      len(g.stack) - 1))
+    def start(st: State, ctx: Context, eff: Effect, prm: Params) -> None:
+        _push(st, ctx, Pick(verb, eff, prm, prm[count_key] if count_key else count, optional(Op(verb, prm)),
+                      len(st.stack) - 1))
     return start
 
 
-def start_destroy(g: Table, eff: Effect, prm: Params) -> None:
-    _push(g, Pick(PickVerb("destroy_" + prm["what"]), eff, prm, prm["count"], optional(Op("destroy", prm))))
+def start_destroy(st: State, ctx: Context, eff: Effect, prm: Params) -> None:
+    _push(st, ctx, Pick(PickVerb("destroy_" + prm["what"]), eff, prm, prm["count"], optional(Op("destroy", prm))))
 
 
-def start_burn(g: Table, eff: Effect, prm: Params) -> None:
-    _push(g, Pick(PickVerb("burn_" + prm["target"]), eff, prm, prm["up_to"], True))  # Burn: "up to" by the book
+def start_burn(st: State, ctx: Context, eff: Effect, prm: Params) -> None:
+    _push(st, ctx, Pick(PickVerb("burn_" + prm["target"]), eff, prm, prm["up_to"], True))  # Burn: "up to" by the book
 
 
 #: card-data verb -> what starting it does

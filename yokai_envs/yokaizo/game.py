@@ -1,25 +1,37 @@
-"""YOKAIZO as a :class:`Game`: options and decks, wired to the state, rules, actions, observation
-and view modules of this package."""
+"""YOKAIZO as a :class:`Game`: the contract only. It holds the table as plain data
+(:class:`~yokai_envs.yokaizo.state.State`, ``self.state``) and wires it to the rules, actions,
+observation and view modules of this package; the core's ``clone`` copies it (``State.copy``).
+
+The state's fields are also readable and writable as attributes of the game (``game.field``,
+``game.hand``, ``game.round``, ...) for tests, scenario builders, views and tools; the rules
+never go through the game."""
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, ClassVar
 
 import numpy as np
 
+from yokai_envs.core.context import Context
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.masks import mask_of
-from yokai_envs.core.rng import copy_generator
+from yokai_envs.core.memo import seat_memos
 from yokai_envs.yokaizo import rules, view
 from yokai_envs.yokaizo.actions import describe_action, names_for, num_actions
 from yokai_envs.yokaizo.cards import default_pool, ready_decks, resolve_deck
 from yokai_envs.yokaizo.invariants import check_invariants
-from yokai_envs.yokaizo.observation import known_placements, observer_for, placement_holds, resample_hidden
-from yokai_envs.yokaizo.state import EVENT_ARGS, NO, Event, Table
+from yokai_envs.yokaizo.observation import SeatMemo, known_placements, observer_for, placement_holds, resample_hidden
+from yokai_envs.yokaizo.state import EVENT_ARGS, NO, Event, State
 
 
-class YokaizoGame(Table, Game):
+def _on_state(name: str) -> Any:
+    """A game attribute that is the state's field ``name`` (read and written through)."""
+    return property(attrgetter(f"state.{name}"), lambda game, value: setattr(game.state, name, value))
+
+
+class YokaizoGame(Game):
     """Two-player YOKAIZO. Options: ``decks`` = ``"random"`` (two ready decks drawn each reset) or a
     pair ``(a, b)`` of ready-deck names, YAML deck paths or lists of card names; ``max_steps``."""
 
@@ -34,21 +46,21 @@ class YokaizoGame(Table, Game):
         """How the game ended, for ``yokai balance``: ``end`` is an :class:`EndCause` (which card
         took the loser's Grave to 13 Souls, or a Round without Turns) or ``step cap``, and
         ``first_player`` the seat whose Yokai took the first Turn (absent if none was taken)."""
-        facts: dict[str, Any] = {"end": super().outcome_facts()["end"] if self.end_cause is None
-                                 else str(self.end_cause)}
-        if self.first_turn != NO:
-            facts["first_player"] = self.first_turn
+        st = self.state
+        facts: dict[str, Any] = {"end": super().outcome_facts()["end"] if st.end_cause is None
+                                 else str(st.end_cause)}
+        if st.first_turn != NO:
+            facts["first_player"] = st.first_turn
         return facts
 
     DEFAULT_MAX_STEPS: ClassVar[int] = 6000
+    STATE_LISTS_LEGAL_ACTIONS: ClassVar[bool] = True
     EVENT_ARGS: ClassVar[int] = EVENT_ARGS
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         pool = default_pool()
         self.pool = pool
-        self.cards = pool.cards
-        self.unseen = len(pool)
         self.ready = tuple(ready_decks().values())
         self.ready_names = tuple(ready_decks())
         decks = self.options["decks"]
@@ -65,7 +77,7 @@ class YokaizoGame(Table, Game):
         self.observation_layout = self.observer.layout
         self.observation_size = self.observer.size
         self.state_size = self.observer.size + self.observer.private_size
-        self.deck_types: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        self.state = State(pool.cards, ((), ()))
         self.reset(None)
 
     # ------------------------------------------------------------------ Game hooks
@@ -75,68 +87,62 @@ class YokaizoGame(Table, Game):
 
     @property
     def current_player(self) -> int:
-        return NO if self.is_terminal else self.decider
+        st = self.state
+        return NO if st.winner != NO or st.draw_game else st.decider
 
     @property
     def is_terminal(self) -> bool:
-        return self.winner != NO or self.draw_game
+        st = self.state
+        return st.winner != NO or st.draw_game
 
     @property
     def phase_name(self) -> str:
         if self.is_terminal:
             return "game over"
-        return self.stack[-1].phase
+        return self.state.stack[-1].phase
 
     def _reset(self) -> None:
         if self.fixed_decks is not None:
-            self.deck_types = self.fixed_decks
+            deck_types = self.fixed_decks
         else:
             a, b = self.rng.integers(len(self.ready), size=2)
-            self.deck_types = (self.ready[a], self.ready[b])
+            deck_types = (self.ready[a], self.ready[b])
         for p in (0, 1):  # decklists are public (RULES_NOTES R30): the ready deck, or one past them
-            deck = self.deck_types[p]
+            deck = deck_types[p]
             self.see(None, Event.DECKLIST, p, self.ready.index(deck) if deck in self.ready else len(self.ready))
-        rules.deal(self, self.deck_types)
+        self.state = State(self.pool.cards, deck_types)
+        rules.deal(self.state, self.rules_context())
 
-    # The rules list the pending decision's legal actions (ascending); the mask is built from
-    # that list only when asked (step's check, observers), never in search rollouts.
+    # The rules list the pending decision's legal actions (ascending, in state.pending, which
+    # legal_actions reads); the mask is built from that list only when asked (step's check,
+    # observers), never in search rollouts.
     def _legal_mask(self) -> np.ndarray:
-        assert self.pending is not None, "no pending decision"
-        return mask_of(self.pending, self.num_actions)
-
-    def _legal_actions(self) -> list[int]:
-        assert self.pending is not None, "no pending decision"
-        return self.pending[:]
-
-    def legal_actions(self) -> list[int]:
-        # Game.legal_actions with is_over and _legal_actions spelled out: search rollouts ask
-        # this once per step, and the property and method calls were a few percent of a rules step
-        if self.winner != NO or self.draw_game or self._cycles_capped or self.steps >= self.max_steps:
-            return []
-        pending = self.pending
+        pending = self.state.pending
         assert pending is not None, "no pending decision"
-        return pending[:]  # a copy: clones share the pending list
+        return mask_of(pending, self.num_actions)
 
     def _apply(self, action: int) -> None:
-        # rules.choose spelled out (one call less on every step)
-        self.stack[-1].choose(self, action)
-        rules.advance(self)
+        st = self.state
+        ctx = self._ctx or self.rules_context()
+        st.stack[-1].choose(st, ctx, action)  # the rule that applies; then the stack resolves on
+        rules.advance(st, ctx)
 
     def returns(self) -> np.ndarray:
-        if self.winner == NO:
+        winner = self.state.winner
+        if winner == NO:
             return np.zeros(2)
         out = np.full(2, -1.0)
-        out[self.winner] = 1.0
+        out[winner] = 1.0
         return out
 
     def observation(self, seat: int) -> np.ndarray:
-        return self.observer.encode(self, seat)
+        return self.observer.encode(self.state, seat, memos=seat_memos(self, self.observer, SeatMemo))
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         return self.observer.bounds()
 
     def state_tensor(self) -> np.ndarray:
-        return self.observer.encode(self, 0, omniscient=True)
+        return self.observer.encode(self.state, 0, omniscient=True)
 
     def action_name(self, action: int) -> str:
         return names_for(self.pool)[action]
@@ -154,49 +160,32 @@ class YokaizoGame(Table, Game):
         return view.describe_event(self, event, seat)
 
     def known_placements(self, seat: int) -> list[tuple[Any, ...]]:
-        return known_placements(self, seat)
+        return known_placements(self.state, seat)
 
     def placement_holds(self, placement: tuple[Any, ...]) -> bool:
-        return placement_holds(self, placement)
+        return placement_holds(self.state, placement)
 
-    # ------------------------------------------------------------------ copies and hidden information
-    def clone(self) -> YokaizoGame:
-        new = object.__new__(type(self))
-        d = self.__dict__.copy()
-        for key in ("deck", "hand", "limbo", "grave", "burned", "void", "field"):
-            d[key] = [list(d[key][0]), list(d[key][1])]
-        for key in ("souls", "shields", "relics"):
-            d[key] = [[list(x) for x in d[key][0]], [list(x) for x in d[key][1]]]
-        for key in ("pub_hand", "pub_deck", "pub_burned", "deck_bound"):
-            d[key] = [None if x is None else dict(x) for x in d[key]]
-        for key in ("exile", "up", "blighted", "frozen", "facedown", "shown", "slowed", "turn_round", "enter_round",
-                    "enter_tier", "known_top", "action_history"):
-            d[key] = list(d[key])
-        for key in ("_seen", "_seen_text"):
-            if d[key] is not None:
-                d[key] = [list(events) for events in d[key]]
-        d["stack"] = [t.copy() for t in self.stack]
-        d["rng"] = copy_generator(self.rng)
-        new.__dict__ = d
-        return new
-
+    # ------------------------------------------------------------------ hidden information
     def _resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
-        resample_hidden(self, seat, rng)
-        if self.pending is not None:  # the pending actions may name cards of the hand just dealt anew
-            legal = self.stack[-1].run(self)
+        st = self.state
+        resample_hidden(st, seat, rng)
+        if st.pending is not None:  # the pending actions may name cards of the hand just dealt anew
+            # a context of its own, not kept: the caller may hand the world a generator next
+            ctx = Context(self.rng, self._seen, self._seen_text)
+            legal = st.stack[-1].run(st, ctx)
             if legal is None:
-                rules.advance(self)
+                rules.advance(st, ctx)
             else:
-                self.pending = legal
+                st.pending = legal
 
     def deck_name(self, p: int) -> str:
         """Seat ``p``'s decklist as everyone knows it (decklists are public, RULES_NOTES R30)."""
-        deck = self.deck_types[p]
+        deck = self.state.deck_types[p]
         return self.ready_names[self.ready.index(deck)] if deck in self.ready else "a custom deck"
 
     # ------------------------------------------------------------------ checks and views
     def check_invariants(self) -> None:
-        check_invariants(self)
+        check_invariants(self.state)
 
     def render(self) -> str:
         return view.text(self, None)
@@ -206,3 +195,10 @@ class YokaizoGame(Table, Game):
 
     def table_view(self, seat: int | None = None) -> dict[str, Any]:
         return view.table_view(self, seat)
+
+
+# The state's fields and queries as attributes of the game (State.__init__ lists the fields). The
+# rules never use these: they take the state itself.
+for _name in [*State((), ((), ())).__dict__, *(k for k, v in vars(State).items() if callable(v) and k[0] != "_")]:
+    if _name != "copy" and not hasattr(YokaizoGame, _name):
+        setattr(YokaizoGame, _name, _on_state(_name))

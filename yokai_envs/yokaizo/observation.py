@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from yokai_envs.core.layout import Layout, build_layout, layout_bounds, layout_size
+from yokai_envs.core.memo import check_fresh
 from yokai_envs.yokaizo.attacks import Pay
 from yokai_envs.yokaizo.cards import ELEMENTS, KEYWORDS, Pool
 from yokai_envs.yokaizo.damage import Damage
@@ -26,7 +27,7 @@ from yokai_envs.yokaizo.state import (
     Decision,
     PickVerb,
     RoundStage,
-    Table,
+    State,
 )
 
 PICK_VERBS: tuple[PickVerb, ...] = tuple(PickVerb)
@@ -65,7 +66,7 @@ CONTEXT = len(Decision) + 1 + 3 + len(ELEMENTS) + 3 + 4 + len(PICK_VERBS) + VOID
 CHECK_MEMO = False
 
 
-class _SeatMemo:
+class SeatMemo:
     """One seat's observation of one game as last computed (``work``, never handed out), and per
     block the inputs it was computed from (copies; None: not computed yet). Only the blocks whose
     inputs differ are recomputed: most decisions move a card or two, and the card slots and zone
@@ -166,75 +167,70 @@ class Observer:
         """(low, high) of every observation entry: all in [0, 1]."""
         return layout_bounds(self.layout)
 
-    def encode(self, g: Table, seat: int, omniscient: bool = False) -> np.ndarray:
+    def encode(self, st: State, seat: int, omniscient: bool = False, memos: list[SeatMemo] | None = None) -> np.ndarray:
         """The observation of ``seat``; ``omniscient``: the state tensor (nothing hidden, plus the
         opponent's hand, deck and Burned counts at the end).
 
-        An observation is computed into the seat's work array (:class:`_SeatMemo`), recomputing
-        only the blocks whose inputs differ from those it last saw, and handed out as a copy."""
-        if omniscient:
-            out = np.empty(self.size + 3 * self.n_types, dtype=np.float32)
-            self._write_all(out, g, seat, True)
+        With ``memos`` (the game's, from :func:`~yokai_envs.core.memo.seat_memos`), an observation
+        is computed into the seat's work array (:class:`SeatMemo`), recomputing only the blocks
+        whose inputs differ from those it last saw, and handed out as a copy; without, from scratch."""
+        if omniscient or memos is None:
+            out = np.empty(self.size + 3 * self.n_types if omniscient else self.size, dtype=np.float32)
+            self._write_all(out, st, seat, omniscient)
             return out
-        memos = g.__dict__.get("_observation_memos")
-        if memos is None or memos[0] != id(g) or memos[1] is not self:
-            # clones copy the attribute dict: a clone makes its own memos on first use
-            memos = g.__dict__["_observation_memos"] = (id(g), self, [_SeatMemo(), _SeatMemo()])
-        memo = memos[2][seat]
-        if memo.ctype is not g.ctype or memo.decklist != g.deck_types[1 - seat]:
+        memo = memos[seat]
+        if memo.ctype is not st.ctype or memo.decklist != st.deck_types[1 - seat]:
             # another game (a reset deals new card ids): nothing remembered holds
-            memo = memos[2][seat] = _SeatMemo()
+            memo = memos[seat] = SeatMemo()
             memo.work = np.empty(self.size, dtype=np.float32)
-            memo.ctype = g.ctype
-            memo.decklist = g.deck_types[1 - seat]
+            memo.ctype = st.ctype
+            memo.decklist = st.deck_types[1 - seat]
             n = self.n_types
             memo.work[self.decklist_at:self.decklist_at + n] = self.decklist(memo.decklist)
-        out = self._write_changed(memo, g, seat)
+        out = self._write_changed(memo, st, seat)
         if CHECK_MEMO:
             fresh = np.empty(self.size, dtype=np.float32)
-            self._write_all(fresh, g, seat, False)
-            if not np.array_equal(out, fresh):
-                bad = [name for name, span in self.layout.items() if not np.array_equal(out[span], fresh[span])]
-                raise AssertionError(f"remembered observation of seat {seat} differs from a fresh one in {bad}")
+            self._write_all(fresh, st, seat, False)
+            check_fresh(out, fresh, self.layout, seat)
         return out
 
-    def _write_all(self, out: np.ndarray, g: Table, seat: int, omniscient: bool) -> None:
+    def _write_all(self, out: np.ndarray, st: State, seat: int, omniscient: bool) -> None:
         """Every block of the observation (or state tensor) from scratch."""
         opp = 1 - seat
-        tables, with_empty = self._type_tables(g.ctype)
-        hide_field = g.hidden_setup and not omniscient
-        self._field_rows(out, g, seat, hide_field, with_empty)
+        tables, with_empty = self._type_tables(st.ctype)
+        hide_field = st.hidden_setup and not omniscient
+        self._field_rows(out, st, seat, hide_field, with_empty)
         for k, p in enumerate((seat, opp)):
-            self._soul_rows(out, g, p, k, p == seat or omniscient)
-            self._void_rows(out, g, p, k, p == seat or omniscient)
-        self._top_rows(out, g, seat, with_empty)
-        self._field_status(out, g, seat, hide_field)
+            self._soul_rows(out, st, p, k, p == seat or omniscient)
+            self._void_rows(out, st, p, k, p == seat or omniscient)
+        self._top_rows(out, st, seat, with_empty)
+        self._field_status(out, st, seat, hide_field)
         n, at = self.n_types, self.zones_at
-        self._thirds(out, at, tables, [g.hand[seat]])
-        self._thirds(out, at + n, tables, [g.deck[seat]])
-        self._thirds(out, at + 2 * n, tables, self._other_zones(g, seat))
-        out[self.decklist_at:self.decklist_at + n] = self.decklist(g.deck_types[opp])
-        self._known(out, g, seat)
-        self._tail(out, g, seat)
+        self._thirds(out, at, tables, [st.hand[seat]])
+        self._thirds(out, at + n, tables, [st.deck[seat]])
+        self._thirds(out, at + 2 * n, tables, self._other_zones(st, seat))
+        out[self.decklist_at:self.decklist_at + n] = self.decklist(st.deck_types[opp])
+        self._known(out, st, seat)
+        self._tail(out, st, seat)
         if omniscient:
-            self._thirds(out, self.size, tables, [g.hand[opp], g.deck[opp], g.burned[opp]])
+            self._thirds(out, self.size, tables, [st.hand[opp], st.deck[opp], st.burned[opp]])
 
-    def _write_changed(self, memo: _SeatMemo, g: Table, seat: int) -> np.ndarray:
+    def _write_changed(self, memo: SeatMemo, st: State, seat: int) -> np.ndarray:
         """``seat``'s observation in ``memo``'s work array, recomputing the blocks whose inputs
         differ from the ones the memo holds (compared by value: copies taken when computed), and
         returned as a copy (a handed-out observation never changes afterwards)."""
         opp = 1 - seat
-        tables, with_empty = self._type_tables(g.ctype)
+        tables, with_empty = self._type_tables(st.ctype)
         work = memo.work
-        hide_field = g.hidden_setup
-        field = g.field
+        hide_field = st.hidden_setup
+        field = st.field
         field_key = memo.field
         if field_key is None or field_key[0] != hide_field or field_key[1] != field:
-            self._field_rows(work, g, seat, hide_field, with_empty)
+            self._field_rows(work, st, seat, hide_field, with_empty)
             memo.field = (hide_field, [list(field[0]), list(field[1])])
             field_key = None  # changed: the Field status below is recomputed too
         # the per-card flags are compared once for both seats (they change on few decisions)
-        up, blighted, frozen, facedown, shown = g.up, g.blighted, g.frozen, g.facedown, g.shown
+        up, blighted, frozen, facedown, shown = st.up, st.blighted, st.frozen, st.facedown, st.shown
         soul_flags = memo.soul_flags
         soul_flags_same = (soul_flags is not None and soul_flags[0] == up and soul_flags[1] == blighted
                            and soul_flags[2] == shown)
@@ -247,56 +243,56 @@ class Observer:
             memo.void_flags = (list(frozen), list(facedown), list(shown))
         souls_same = field_key is not None and soul_flags_same
         for k, p in enumerate((seat, opp)):
-            souls = g.souls[p]
+            souls = st.souls[p]
             if not soul_flags_same or memo.souls[k] != souls:
-                self._soul_rows(work, g, p, k, p == seat)
+                self._soul_rows(work, st, p, k, p == seat)
                 memo.souls[k] = [list(souls[0]), list(souls[1])]
                 souls_same = False
-            void = g.void[p]
+            void = st.void[p]
             if not void_flags_same or memo.void[k] != void:
-                self._void_rows(work, g, p, k, p == seat)
+                self._void_rows(work, st, p, k, p == seat)
                 memo.void[k] = list(void)
-        tops = (g.known_top[seat], g.known_top[opp])
+        tops = (st.known_top[seat], st.known_top[opp])
         if memo.tops != tops:
-            self._top_rows(work, g, seat, with_empty)
+            self._top_rows(work, st, seat, with_empty)
             memo.tops = tops
         # the Field status reads the Field and Souls (compared above) and these
-        act = g.active
-        status = (g.round, g.tier, g.round_stage, g.counted, NO if act is None else act.yid)
+        act = st.active
+        status = (st.round, st.tier, st.round_stage, st.counted, NO if act is None else act.yid)
         status_key = memo.status
-        if (not souls_same or status_key is None or status_key[0] != status or status_key[1] != g.slowed
-                or status_key[2] != g.turn_round or status_key[3] != g.shields or status_key[4] != g.relics):
-            self._field_status(work, g, seat, hide_field)
-            memo.status = (status, list(g.slowed), list(g.turn_round), [[list(x) for x in p] for p in g.shields],
-                           [[list(x) for x in p] for p in g.relics])
+        if (not souls_same or status_key is None or status_key[0] != status or status_key[1] != st.slowed
+                or status_key[2] != st.turn_round or status_key[3] != st.shields or status_key[4] != st.relics):
+            self._field_status(work, st, seat, hide_field)
+            memo.status = (status, list(st.slowed), list(st.turn_round), [[list(x) for x in p] for p in st.shields],
+                           [[list(x) for x in p] for p in st.relics])
         n, at = self.n_types, self.zones_at
-        hand = g.hand[seat]
+        hand = st.hand[seat]
         if memo.hand != hand:
             self._thirds(work, at, tables, [hand])
             memo.hand = list(hand)
-        deck = g.deck[seat]
+        deck = st.deck[seat]
         if memo.deck != deck:
             self._thirds(work, at + n, tables, [deck])
             memo.deck = list(deck)
-        zones = self._other_zones(g, seat)
+        zones = self._other_zones(st, seat)
         if memo.zones != zones:
             self._thirds(work, at + 2 * n, tables, zones)
             memo.zones = [list(zone) for zone in zones]
-        bound = g.deck_bound[opp]
-        known = (g.pub_hand[seat], g.pub_hand[opp], g.pub_deck[opp], bound, g.pub_burned[opp], len(g.deck[opp]),
-                 g.burned[opp])
+        bound = st.deck_bound[opp]
+        known = (st.pub_hand[seat], st.pub_hand[opp], st.pub_deck[opp], bound, st.pub_burned[opp], len(st.deck[opp]),
+                 st.burned[opp])
         if memo.known != known:
-            self._known(work, g, seat)
+            self._known(work, st, seat)
             memo.known = (dict(known[0]), dict(known[1]), dict(known[2]), None if bound is None else dict(bound),
                           dict(known[4]), known[5], list(known[6]))
-        self._tail(work, g, seat)
+        self._tail(work, st, seat)
         return work.copy()
 
     # Each block writer below fills its own part of ``out`` whole (nothing of a previous
     # observation may survive in a work array).
-    def _field_rows(self, out: np.ndarray, g: Table, seat: int, hide_field: bool, with_empty: list[int]) -> None:
+    def _field_rows(self, out: np.ndarray, st: State, seat: int, hide_field: bool, with_empty: list[int]) -> None:
         """The four Field card slots (``with_empty[NO]``, the last entry, is the empty slot's row)."""
-        field = g.field
+        field = st.field
         ids = list(map(with_empty.__getitem__, field[seat]))
         if hide_field:
             E, H = self.EMPTY, self.HIDDEN
@@ -305,14 +301,14 @@ class Observer:
             ids += map(with_empty.__getitem__, field[1 - seat])
         self._rows(out, 0, ids)
 
-    def _soul_rows(self, out: np.ndarray, g: Table, p: int, k: int, see_all: bool) -> None:
+    def _soul_rows(self, out: np.ndarray, st: State, p: int, k: int, see_all: bool) -> None:
         """Seat ``p``'s Soul slots (``k`` 0: the observer's, 1: the opponent's) and their flags
         (face-up, Blighted)."""
-        ctype, up, blighted, shown = g.ctype, g.up, g.blighted, g.shown
+        ctype, up, blighted, shown = st.ctype, st.up, st.blighted, st.shown
         H, pads = self.HIDDEN, self.empty_pads
         ids: list[int] = []
         flags: list[int] = []
-        for souls in g.souls[p]:
+        for souls in st.souls[p]:
             if souls:
                 ids += map(ctype.__getitem__, souls) if see_all else [
                     ctype[c] if up[c] or shown[c] else H for c in souls]
@@ -325,10 +321,10 @@ class Observer:
         at = self.soul_status_at + 2 * MAX_SOULS * SOUL_EXTRA * k
         out[at:at + len(flags)] = flags
 
-    def _void_rows(self, out: np.ndarray, g: Table, p: int, k: int, see_all: bool) -> None:
+    def _void_rows(self, out: np.ndarray, st: State, p: int, k: int, see_all: bool) -> None:
         """Seat ``p``'s Void slots and their flags (Frozen, face-down)."""
-        ctype, frozen, fd, shown = g.ctype, g.frozen, g.facedown, g.shown
-        void = g.void[p]
+        ctype, frozen, fd, shown = st.ctype, st.frozen, st.facedown, st.shown
+        void = st.void[p]
         ids: list[int] = []
         flags: list[int] = []
         if void:
@@ -343,9 +339,9 @@ class Observer:
         at = self.void_status_at + VOID_SLOTS * VOID_EXTRA * k
         out[at:at + len(flags)] = flags
 
-    def _top_rows(self, out: np.ndarray, g: Table, seat: int, with_empty: list[int]) -> None:
+    def _top_rows(self, out: np.ndarray, st: State, seat: int, with_empty: list[int]) -> None:
         self._rows(out, 4 + 4 * MAX_SOULS + 2 * VOID_SLOTS,
-                   [with_empty[g.known_top[seat]], with_empty[g.known_top[1 - seat]]])
+                   [with_empty[st.known_top[seat]], with_empty[st.known_top[1 - seat]]])
 
     def _rows(self, out: np.ndarray, first: int, ids: list[int]) -> None:
         """Feature rows ``ids`` into card slots ``first``.. (one take)."""
@@ -354,20 +350,20 @@ class Observer:
         # mode="clip": numpy buffers ``out`` in the default mode; the ids are all in range
         self.features.take(ids, axis=0, out=out[at:at + len(ids) * w].reshape(len(ids), w), mode="clip")
 
-    def _field_status(self, out: np.ndarray, g: Table, seat: int, hide_field: bool) -> None:
+    def _field_status(self, out: np.ndarray, st: State, seat: int, hide_field: bool) -> None:
         """Per Field Yokai: Speed, face-up and face-down Souls, Shields, Attached, Slowed,
         Blighted, took its Turn, is acting, still to act."""
-        up, blighted = g.up, g.blighted
-        field, all_souls = g.field, g.souls
+        up, blighted = st.up, st.blighted
+        field, all_souls = st.field, st.souls
         fields: list[float] = []
-        act = g.active
+        act = st.active
         act_y = act.yid if act is not None else NO
-        rnd = g.round
-        tier = g.tier
-        # as Table.still_to_act, inlined: not acted, and counted at this tier or its tier to come
-        turns = g.round_stage == RoundStage.TURNS
-        counted = g.counted
-        slowed, c_speed, turn_round = g.slowed, g.c_speed, g.turn_round
+        rnd = st.round
+        tier = st.tier
+        # as State.still_to_act, inlined: not acted, and counted at this tier or its tier to come
+        turns = st.round_stage == RoundStage.TURNS
+        counted = st.counted
+        slowed, c_speed, turn_round = st.slowed, st.c_speed, st.turn_round
         for p in (seat, 1 - seat):
             if hide_field and p != seat:
                 fields += ZERO_FIELD
@@ -379,22 +375,22 @@ class Observer:
                     continue
                 souls = all_souls[p][s]
                 n_up = sum(map(up.__getitem__, souls))
-                speed = 1 if slowed[y] else c_speed[y]  # Table.field_speed, inlined
+                speed = 1 if slowed[y] else c_speed[y]  # State.field_speed, inlined
                 acted = turn_round[y] == rnd
                 still = turns and not acted and (tier >= BIG_TIER or speed < tier or y in counted)
                 fields += [TENTHS_TO_10[speed], FIFTHS[n_up], FIFTHS[len(souls) - n_up],
-                           FIFTHS_TO_5[len(g.shields[p][s])], QUARTERS_TO_4[len(g.relics[p][s])],
+                           FIFTHS_TO_5[len(st.shields[p][s])], QUARTERS_TO_4[len(st.relics[p][s])],
                            float(slowed[y]), FIFTHS[sum(map(blighted.__getitem__, souls))],
                            1.0 if acted else 0.0, 1.0 if act_y == y else 0.0, 1.0 if still else 0.0]
         at = self.field_status_at
         out[at:at + len(fields)] = fields
 
     @staticmethod
-    def _other_zones(g: Table, seat: int) -> list[list[int]]:
+    def _other_zones(st: State, seat: int) -> list[list[int]]:
         """The counted zones after the observer's hand and deck, in layout order."""
         opp = 1 - seat
-        relics, shields, shown = g.relics, g.shields, g.shown
-        return [g.limbo[seat], g.limbo[opp], g.grave[seat], g.grave[opp], g.burned[seat], g.exile,
+        relics, shields, shown = st.relics, st.shields, st.shown
+        return [st.limbo[seat], st.limbo[opp], st.grave[seat], st.grave[opp], st.burned[seat], st.exile,
                 shields[seat][0], shields[seat][1], relics[seat][0], relics[seat][1], relics[opp][0],
                 relics[opp][1], [c for c in shields[opp][0] if shown[c]], [c for c in shields[opp][1] if shown[c]]]
 
@@ -408,16 +404,16 @@ class Observer:
                 idx += map(table.__getitem__, zone)
         write_thirds(out, at, idx, self.n_types * len(zones))
 
-    def _known(self, out: np.ndarray, g: Table, seat: int) -> None:
+    def _known(self, out: np.ndarray, st: State, seat: int) -> None:
         """Cards everyone knows to be in hidden places, per type /3 (among the opponent's Burned
         cards: its own known ones and the observer's cards it Burned, R14)."""
         opp = 1 - seat
-        bound = g.deck_bound[opp]
-        burned = dict(g.pub_burned[opp])
-        for c in g.burned[opp]:
+        bound = st.deck_bound[opp]
+        burned = dict(st.pub_burned[opp])
+        for c in st.burned[opp]:
             if c // CARDS_PER_SEAT == seat:
-                burned[g.ctype[c]] = burned.get(g.ctype[c], 0) + 1
-        known = (g.pub_hand[seat], g.pub_hand[opp], g.known_in_deck(opp) if bound else g.pub_deck[opp],
+                burned[st.ctype[c]] = burned.get(st.ctype[c], 0) + 1
+        known = (st.pub_hand[seat], st.pub_hand[opp], st.known_in_deck(opp) if bound else st.pub_deck[opp],
                  bound or {}, burned)
         n = self.n_types
         idx: list[int] = []
@@ -428,12 +424,12 @@ class Observer:
             base += n
         write_thirds(out, self.known_at, idx, base)
 
-    def _tail(self, out: np.ndarray, g: Table, seat: int) -> None:
+    def _tail(self, out: np.ndarray, st: State, seat: int) -> None:
         """The globals and the decision block."""
         opp = 1 - seat
-        tier = g.tier
-        c_souls = g.c_souls
-        hand, deck, limbo, burned, grave = g.hand, g.deck, g.limbo, g.burned, g.grave
+        tier = st.tier
+        c_souls = st.c_souls
+        hand, deck, limbo, burned, grave = st.hand, st.deck, st.limbo, st.burned, st.grave
         at = self.globals_at
         out[at:at + GLOBALS] = [
             TENTHS_TO_10[len(hand[seat])], TENTHS_TO_10[len(hand[opp])], FORTIETHS[len(deck[seat])],
@@ -441,26 +437,26 @@ class Observer:
             min(sum(map(c_souls.__getitem__, grave[seat])) + len(burned[seat]), 13) / 13,
             min(sum(map(c_souls.__getitem__, grave[opp])) + len(burned[opp]), 13) / 13,
             THIRTEENTHS_TO_13[len(burned[seat])], THIRTEENTHS_TO_13[len(burned[opp])],
-            min(g.round, 30) / 30, 0.0 if tier >= BIG_TIER else min(tier, 10) * 0.1,
-            1.0 if g.last_turn == seat else 0.0, 1.0 if g.hidden_setup else 0.0,
-            0.0 if g.deck_bound[opp] is None else 1.0]
-        self._context(out, at + GLOBALS, g, seat)
+            min(st.round, 30) / 30, 0.0 if tier >= BIG_TIER else min(tier, 10) * 0.1,
+            1.0 if st.last_turn == seat else 0.0, 1.0 if st.hidden_setup else 0.0,
+            0.0 if st.deck_bound[opp] is None else 1.0]
+        self._context(out, at + GLOBALS, st, seat)
 
     @staticmethod
-    def _context(out: np.ndarray, at: int, g: Table, seat: int) -> None:
+    def _context(out: np.ndarray, at: int, st: State, seat: int) -> None:
         """What is being decided (the ``decision`` block from ``at``): phase, whether ``seat``
         decides, amounts left, payment, focus, verb. Mostly zeros: cleared, then set entry by entry."""
         ctx = out[at:at + CONTEXT]
         ctx[:] = 0.0
-        if g.pending is None:
+        if st.pending is None:
             return
-        task = g.stack[-1]
+        task = st.stack[-1]
         kind = task.decision
-        if kind is None:  # a decision of no known kind (e.g. a test's halt): no phase bit
+        if kind is None:  # a decision of no known kind (e.st. a test's halt): no phase bit
             return
         ctx[kind] = 1.0
         off = len(Decision)
-        if g.decider == seat:
+        if st.decider == seat:
             ctx[off] = 1.0
         off += 1
         focus: tuple[int, int] | None = None  # (seat, slot) of the Yokai being decided about
@@ -505,57 +501,57 @@ def observer_for(pool: Pool) -> Observer:
 
 
 # ------------------------------------------------------------------ what a seat cannot see
-def hidden_places(g: Table, seat: int) -> list[tuple[list[int], int]]:
+def hidden_places(st: State, seat: int) -> list[tuple[list[int], int]]:
     """Positions (zone list, index) holding cards of the opponent that ``seat`` cannot see."""
     opp = 1 - seat
     places: list[tuple[list[int], int]] = []
-    places += [(g.hand[opp], i) for i in range(len(g.hand[opp]))]
-    deck = g.deck[opp]
-    top_known = g.known_top[opp] != NO
+    places += [(st.hand[opp], i) for i in range(len(st.hand[opp]))]
+    deck = st.deck[opp]
+    top_known = st.known_top[opp] != NO
     places += [(deck, i) for i in range(len(deck) - (1 if top_known else 0))]
     # the observer's own cards the opponent Burned are known to it (R14); face-down cards
     # announced by name stay where they are (``shown``, R33)
-    burned = g.burned[opp]
+    burned = st.burned[opp]
     places += [(burned, i) for i in range(len(burned)) if burned[i] // CARDS_PER_SEAT == opp]
-    shown = g.shown
+    shown = st.shown
     for s in (0, 1):
-        souls = g.souls[opp][s]
-        places += [(souls, i) for i in range(len(souls)) if not g.up[souls[i]] and not shown[souls[i]]]
-        shields = g.shields[opp][s]
+        souls = st.souls[opp][s]
+        places += [(souls, i) for i in range(len(souls)) if not st.up[souls[i]] and not shown[souls[i]]]
+        shields = st.shields[opp][s]
         places += [(shields, i) for i in range(len(shields)) if not shown[shields[i]]]
-    void = g.void[opp]
-    places += [(void, i) for i in range(len(void)) if g.facedown[void[i]] and not shown[void[i]]]
-    if g.hidden_setup:
-        places += [(g.field[opp], s) for s in (0, 1) if g.field[opp][s] != NO]
+    void = st.void[opp]
+    places += [(void, i) for i in range(len(void)) if st.facedown[void[i]] and not shown[void[i]]]
+    if st.hidden_setup:
+        places += [(st.field[opp], s) for s in (0, 1) if st.field[opp][s] != NO]
     return places
 
 
-def resample_hidden(g: Table, seat: int, rng: np.random.Generator) -> None:
+def resample_hidden(st: State, seat: int, rng: np.random.Generator) -> None:
     """In place: deal the opponent's unseen cards anew over its hidden places (their flags stay with
     the place), keeping every publicly known card in its zone (hand, deck, Burned), and shuffle the
     unknown part of ``seat``'s own deck."""
-    places = hidden_places(g, seat)
+    places = hidden_places(st, seat)
     if places:
         opp = 1 - seat
         # which cards in the opponent's hand took a Turn this Round (everyone saw them Return): the
         # mark goes with the card type dealt there, not with the card that had it (R12)
-        rnd, turn_round = g.round, g.turn_round
+        rnd, turn_round = st.round, st.turn_round
         acted: dict[int, int] = {}
-        for c in g.hand[opp]:
+        for c in st.hand[opp]:
             if turn_round[c] == rnd:
-                acted[g.ctype[c]] = acted.get(g.ctype[c], 0) + 1
+                acted[st.ctype[c]] = acted.get(st.ctype[c], 0) + 1
         # sorted first: the sample depends only on what the seat knows, not the real order
         cards = sorted(zone[i] for zone, i in places)
         pool = [cards[k] for k in rng.permutation(len(cards))]
-        flags = [(g.blighted[zone[i]], g.frozen[zone[i]], g.facedown[zone[i]]) for zone, i in places]
+        flags = [(st.blighted[zone[i]], st.frozen[zone[i]], st.facedown[zone[i]]) for zone, i in places]
         deal: list[int] = [NO] * len(places)
-        top = g.known_top[opp]
-        ctype = g.ctype
+        top = st.known_top[opp]
+        ctype = st.ctype
         deck_slots: list[int] = []
-        for zone, known in ((g.hand[opp], g.pub_hand[opp]), (g.deck[opp], g.known_in_deck(opp)),
-                            (g.burned[opp], g.pub_burned[opp])):
+        for zone, known in ((st.hand[opp], st.pub_hand[opp]), (st.deck[opp], st.known_in_deck(opp)),
+                            (st.burned[opp], st.pub_burned[opp])):
             need = dict(known)
-            if zone is g.deck[opp] and top != NO:
+            if zone is st.deck[opp] and top != NO:
                 need[ctype[top]] = need.get(ctype[top], 0) - 1  # the known top keeps its place
             slots = [j for j, (z, _) in enumerate(places) if z is zone]
             rng.shuffle(slots)
@@ -563,13 +559,13 @@ def resample_hidden(g: Table, seat: int, rng: np.random.Generator) -> None:
                 for _ in range(k):
                     j = next(j for j, c in enumerate(pool) if ctype[c] == t)
                     deal[slots.pop()] = pool.pop(j)
-            if zone is g.deck[opp]:
+            if zone is st.deck[opp]:
                 deck_slots = slots
-        bound = g.deck_bound[opp]
+        bound = st.deck_bound[opp]
         if bound is not None and deck_slots:  # the rest of the deck only from the reshuffled Limbo
             room = dict(bound)
             for j, (z, _) in enumerate(places):
-                if z is g.deck[opp] and deal[j] != NO:
+                if z is st.deck[opp] and deal[j] != NO:
                     room[ctype[deal[j]]] -= 1
             if top != NO:
                 room[ctype[top]] -= 1
@@ -582,15 +578,15 @@ def resample_hidden(g: Table, seat: int, rng: np.random.Generator) -> None:
                 deal[j] = pool.pop()
         for (zone, i), c, (bl, fr, fd) in zip(places, deal, flags):
             zone[i] = c
-            g.blighted[c], g.frozen[c], g.facedown[c] = bl, fr, fd
+            st.blighted[c], st.frozen[c], st.facedown[c] = bl, fr, fd
             if turn_round[c] == rnd:
                 turn_round[c] = 0
-        for c in g.hand[opp]:
+        for c in st.hand[opp]:
             if acted.get(ctype[c], 0):
                 acted[ctype[c]] -= 1
                 turn_round[c] = rnd
-    own = g.deck[seat]
-    n = len(own) - (1 if g.known_top[seat] != NO else 0)
+    own = st.deck[seat]
+    n = len(own) - (1 if st.known_top[seat] != NO else 0)
     if n > 1:
         head = sorted(own[:n])
         rng.shuffle(head)
@@ -598,47 +594,47 @@ def resample_hidden(g: Table, seat: int, rng: np.random.Generator) -> None:
 
 
 # ------------------------------------------------------------------ what a seat knows is hidden where
-def known_placements(g: Table, seat: int) -> list[tuple[Any, ...]]:
+def known_placements(st: State, seat: int) -> list[tuple[Any, ...]]:
     """``(zone, owner, card type, at least)`` for the hidden cards ``seat`` knows: its own hand and
     deck, and the opponent's publicly known hand, deck and Burned cards; ``("top", owner, type)``
     for a deck's known top card."""
     facts: list[tuple[Any, ...]] = []
     for zone in ("hand", "deck"):
         counts: dict[int, int] = {}
-        for c in getattr(g, zone)[seat]:
-            counts[g.ctype[c]] = counts.get(g.ctype[c], 0) + 1
+        for c in getattr(st, zone)[seat]:
+            counts[st.ctype[c]] = counts.get(st.ctype[c], 0) + 1
         facts += [(zone, seat, t, k) for t, k in sorted(counts.items())]
     opp = 1 - seat
-    for zone, known in (("hand", g.pub_hand[opp]), ("deck", g.known_in_deck(opp)), ("burned", g.pub_burned[opp])):
+    for zone, known in (("hand", st.pub_hand[opp]), ("deck", st.known_in_deck(opp)), ("burned", st.pub_burned[opp])):
         facts += [(zone, opp, t, k) for t, k in sorted(known.items())]
-    bound = g.deck_bound[opp]
+    bound = st.deck_bound[opp]
     if bound is not None:
         facts.append(("deck_within", opp, tuple(sorted(bound.items()))))
-    facts += [("top", p, g.ctype[g.known_top[p]]) for p in (0, 1) if g.known_top[p] != NO]
+    facts += [("top", p, st.ctype[st.known_top[p]]) for p in (0, 1) if st.known_top[p] != NO]
     # face-down cards announced by name (R33): ("at", zone, owner, slot, position, type)
-    shown, ctype = g.shown, g.ctype
+    shown, ctype = st.shown, st.ctype
     for p in (0, 1):
         for s in (0, 1):
             for zone in ("souls", "shields"):
-                cards = getattr(g, zone)[p][s]
-                facts += [("at", zone, p, s, i, ctype[c]) for i, c in enumerate(cards) if shown[c] and not g.up[c]]
-        facts += [("at", "void", p, NO, i, ctype[c]) for i, c in enumerate(g.void[p]) if shown[c] and g.facedown[c]]
+                cards = getattr(st, zone)[p][s]
+                facts += [("at", zone, p, s, i, ctype[c]) for i, c in enumerate(cards) if shown[c] and not st.up[c]]
+        facts += [("at", "void", p, NO, i, ctype[c]) for i, c in enumerate(st.void[p]) if shown[c] and st.facedown[c]]
     return facts
 
 
-def placement_holds(g: Table, fact: tuple[Any, ...]) -> bool:
+def placement_holds(st: State, fact: tuple[Any, ...]) -> bool:
     if fact[0] == "at":
         _, zone, p, s, i, t = fact
-        cards = g.void[p] if zone == "void" else getattr(g, zone)[p][s]
-        return i < len(cards) and g.ctype[cards[i]] == t
+        cards = st.void[p] if zone == "void" else getattr(st, zone)[p][s]
+        return i < len(cards) and st.ctype[cards[i]] == t
     if fact[0] == "top":
         _, p, t = fact
-        return bool(g.deck[p]) and g.ctype[g.deck[p][-1]] == t
+        return bool(st.deck[p]) and st.ctype[st.deck[p][-1]] == t
     if fact[0] == "deck_within":
         _, p, bound = fact
         room = dict(bound)
-        for c in g.deck[p]:
-            room[g.ctype[c]] = room.get(g.ctype[c], 0) - 1
+        for c in st.deck[p]:
+            room[st.ctype[c]] = room.get(st.ctype[c], 0) - 1
         return min(room.values(), default=0) >= 0
     zone, p, t, k = fact
-    return sum(g.ctype[c] == t for c in getattr(g, zone)[p]) >= k
+    return sum(st.ctype[c] == t for c in getattr(st, zone)[p]) >= k

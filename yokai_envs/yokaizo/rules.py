@@ -7,9 +7,21 @@ it until a task holds a decision. :class:`NextTurn` is the permanent bottom of t
 
 from __future__ import annotations
 
+from yokai_envs.core.context import Context
 from yokai_envs.yokaizo.actions import A_CARD, A_MY_FIELD, A_PASS, A_TOPDECK, hand_type_actions
 from yokai_envs.yokaizo.attacks import ActionChoice
 from yokai_envs.yokaizo.effects import Effect
+from yokai_envs.yokaizo.moves import (
+    draw,
+    enter_field,
+    hand_out,
+    refill_deck,
+    shuffle_deck,
+    take_from_hand,
+    take_top,
+    to_limbo,
+    to_void,
+)
 from yokai_envs.yokaizo.state import (
     BIG_TIER,
     EV_ENTERED,
@@ -31,37 +43,38 @@ from yokai_envs.yokaizo.state import (
     Decision,
     EndCause,
     RoundTrigger,
-    Table,
+    State,
     Task,
 )
 
 
 # ------------------------------------------------------------------ the decision loop
-def deal(g: Table, deck_types: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
-    """A new match: fresh zones from the two decks, opening hands, then the setup picks."""
-    g.new_table(deck_types)
+def deal(st: State, ctx: Context) -> None:
+    """A new match on a fresh table: the two decks shuffled, opening hands, then the setup picks."""
     for p in (0, 1):
-        g.draw(p, HAND_SIZE)
-    g.stack = [NextTurn(), Reveal(), SetupPick(1, 1), SetupPick(1, 0), SetupPick(0, 1), SetupPick(0, 0)]
-    advance(g)
+        ctx.rng.shuffle(st.deck[p])
+    for p in (0, 1):
+        draw(st, ctx, p, HAND_SIZE)
+    st.stack = [NextTurn(), Reveal(), SetupPick(1, 1), SetupPick(1, 0), SetupPick(0, 1), SetupPick(0, 0)]
+    advance(st, ctx)
 
 
-def advance(g: Table) -> None:
-    """Resolve the stack until a task holds a decision (its legal actions go to ``g.pending``) or
+def advance(st: State, ctx: Context) -> None:
+    """Resolve the stack until a task holds a decision (its legal actions go to ``st.pending``) or
     the game ends."""
-    stack = g.stack
-    while g.winner == NO and not g.draw_game:
-        m = stack[-1].run(g)
+    stack = st.stack
+    while st.winner == NO and not st.draw_game:
+        m = stack[-1].run(st, ctx)
         if m is not None:
-            g.pending = m
+            st.pending = m
             return
-    g.pending = None
+    st.pending = None
 
 
-def choose(g: Table, action: int) -> None:
+def choose(st: State, ctx: Context, action: int) -> None:
     """Apply a legal action to the pending decision, then resolve on."""
-    g.stack[-1].choose(g, action)
-    advance(g)
+    st.stack[-1].choose(st, ctx, action)
+    advance(st, ctx)
 
 
 # ------------------------------------------------------------------ setup
@@ -75,15 +88,15 @@ class SetupPick(Task):
     def __init__(self, seat: int, slot: int) -> None:
         self.seat, self.slot = seat, slot
 
-    def run(self, g: Table) -> list[int]:
-        g.decider = self.seat
-        return hand_type_actions(g, self.seat)
+    def run(self, st: State, ctx: Context) -> list[int]:
+        st.decider = self.seat
+        return hand_type_actions(st, self.seat)
 
-    def choose(self, g: Table, a: int) -> None:
-        g.stack.pop()
-        c = g.take_from_hand(self.seat, a - A_CARD, to_field=True)
-        g.hand_out(self.seat, c, public=False)
-        g.enter_field(self.seat, self.slot, c)
+    def choose(self, st: State, ctx: Context, a: int) -> None:
+        st.stack.pop()
+        c = take_from_hand(st, self.seat, a - A_CARD, to_field=True)
+        hand_out(st, self.seat, c, public=False)
+        enter_field(st, self.seat, self.slot, c)
 
 
 class Reveal(Task):
@@ -91,12 +104,12 @@ class Reveal(Task):
 
     __slots__ = ()
 
-    def run(self, g: Table) -> None:
-        g.stack.pop()
-        g.hidden_setup = False
+    def run(self, st: State, ctx: Context) -> None:
+        st.stack.pop()
+        st.hidden_setup = False
         for p in (0, 1):
             for s in (0, 1):
-                g.see(None, EV_REVEALED, p, s, g.ctype[g.field[p][s]])
+                ctx.see(None, EV_REVEALED, p, s, st.ctype[st.field[p][s]])
         return None
 
 
@@ -107,107 +120,107 @@ class NextTurn(Task):
 
     __slots__ = ()
 
-    def run(self, g: Table) -> None:
-        field = g.field
+    def run(self, st: State, ctx: Context) -> None:
+        field = st.field
         if NO in field[0] or NO in field[1]:  # (asked first: most of the time no slot is empty)
-            first = g.last_turn if g.last_turn != NO else 0
+            first = st.last_turn if st.last_turn != NO else 0
             needs = [(p, s) for p in (first, 1 - first) for s in (0, 1)
-                     if field[p][s] == NO and (g.hand[p] or g.can_take_top(p))]
+                     if field[p][s] == NO and (st.hand[p] or st.can_take_top(p))]
             if needs:  # every empty slot is refilled, then the entry effects trigger together (R21)
-                at = len(g.stack)
-                g.stack.append(EntryTriggers())
+                at = len(st.stack)
+                st.stack.append(EntryTriggers())
                 for p, s in reversed(needs):
-                    g.stack.append(Replace(p, s, at))
+                    st.stack.append(Replace(p, s, at))
                 return None
-        if g.round_stage == RS_START:
-            if g.round > 0 and g.turns_this_round == 0:
-                g.draw_game = True  # Ruling: a whole Round in which no Yokai can act ends the game.
-                g.end_cause = EndCause.NO_TURNS
+        if st.round_stage == RS_START:
+            if st.round > 0 and st.turns_this_round == 0:
+                st.draw_game = True  # Ruling: a whole Round in which no Yokai can act ends the game.
+                st.end_cause = EndCause.NO_TURNS
                 return None
-            g.round += 1
-            g.see(None, EV_ROUND, g.round)
-            g.tier = BIG_TIER
-            g.round_stage = RS_TURNS
-            g.turns_this_round = 0
-            g.stack.append(RoundTriggers("round_start"))
+            st.round += 1
+            ctx.see(None, EV_ROUND, st.round)
+            st.tier = BIG_TIER
+            st.round_stage = RS_TURNS
+            st.turns_this_round = 0
+            st.stack.append(RoundTriggers(RoundTrigger.START))
             return None
-        if g.round_stage == RS_TURNS:
-            left = waiting(g)  # eligible(g), with the waiting slots and their Speeds read once
-            counted = g.counted
+        if st.round_stage == RS_TURNS:
+            left = waiting(st, ctx)  # eligible(st, ctx), with the waiting slots and their Speeds read once
+            counted = st.counted
             cands = [(p, s) for p, s in left if field[p][s] in counted]
             if not cands:
-                speeds = [g.field_speed(p, s) for p, s in left]
-                lower = [v for v in speeds if v < g.tier]
+                speeds = [st.field_speed(p, s) for p, s in left]
+                lower = [v for v in speeds if v < st.tier]
                 if not lower:
-                    g.round_stage = RS_END
-                    g.counted = ()
-                    g.stack.append(RoundTriggers("round_end"))
+                    st.round_stage = RS_END
+                    st.counted = ()
+                    st.stack.append(RoundTriggers(RoundTrigger.END))
                     return None
                 # the tier's inventory: the Yokai present at this Speed now keep their Turn (R11)
-                tier = g.tier = max(lower)
-                counted = g.counted = tuple(field[p][s] for (p, s), v in zip(left, speeds) if v == tier)
+                tier = st.tier = max(lower)
+                counted = st.counted = tuple(field[p][s] for (p, s), v in zip(left, speeds) if v == tier)
                 cands = [(p, s) for p, s in left if field[p][s] in counted]
             sides = {p for p, _ in cands}
             if len(sides) == 2:
-                if g.last_turn == NO:
-                    g.last_turn = 1 - first_turn_reveal(g)
-                p = 1 - g.last_turn
+                if st.last_turn == NO:
+                    st.last_turn = 1 - first_turn_reveal(st, ctx)
+                p = 1 - st.last_turn
             else:
                 p = cands[0][0]
             own = [s for q, s in cands if q == p]
-            g.stack.append(ChooseTurn(p, tuple(own)) if len(own) == 2 else Turn(p, own[0]))
+            st.stack.append(ChooseTurn(p, tuple(own)) if len(own) == 2 else Turn(p, own[0]))
             return None
         # RoundStage.END: end-of-Round triggers have resolved; Frozen Void cards are Destroyed.
         for p in (0, 1):
             keep = []
-            for c in g.void[p]:
-                if g.frozen[c]:
-                    g.to_limbo(c)
+            for c in st.void[p]:
+                if st.frozen[c]:
+                    to_limbo(st, ctx, c)
                 else:
                     keep.append(c)
-            g.void[p] = keep
-        g.round_stage = RS_START
+            st.void[p] = keep
+        st.round_stage = RS_START
         return None
 
 
-def waiting(g: Table) -> list[tuple[int, int]]:
+def waiting(st: State, ctx: Context) -> list[tuple[int, int]]:
     """Field slots whose Yokai has not taken a Turn this Round."""
     out = []
     for p in (0, 1):
         for s in (0, 1):
-            y = g.field[p][s]
-            if y != NO and g.turn_round[y] != g.round:
+            y = st.field[p][s]
+            if y != NO and st.turn_round[y] != st.round:
                 out.append((p, s))
     return out
 
 
-def eligible(g: Table) -> list[tuple[int, int]]:
+def eligible(st: State, ctx: Context) -> list[tuple[int, int]]:
     """Field slots whose Yokai was counted at the current Speed tier and has not taken its Turn:
     each Yokai present when its tier began takes its Turn in that tier, whatever its Speed since;
     a Yokai that took its Turn this Round takes no other, whatever moves it (R12, R29)."""
-    return [(p, s) for p, s in waiting(g) if g.field[p][s] in g.counted]
+    return [(p, s) for p, s in waiting(st, ctx) if st.field[p][s] in st.counted]
 
 
-def first_turn_reveal(g: Table) -> int:
+def first_turn_reveal(st: State, ctx: Context) -> int:
     """Cross-side tie for the first Turn: each seat shuffles and reveals until one Speed is higher."""
     winner = NO
     for _ in range(64):
         speeds = []
         for p in (0, 1):
-            g.refill_deck(p)
-            g.shuffle_deck(p)
-            if g.deck[p]:
-                top = g.ctype[g.deck[p][-1]]
-                g.see(None, EV_FIRST_TURN_REVEAL, p, top)
-                g.pub_deck[p].setdefault(top, 1)  # everyone saw it: at least one is in that deck
-            speeds.append(g.c_speed[g.deck[p][-1]] if g.deck[p] else 0)
+            refill_deck(st, ctx, p)
+            shuffle_deck(st, ctx, p)
+            if st.deck[p]:
+                top = st.ctype[st.deck[p][-1]]
+                ctx.see(None, EV_FIRST_TURN_REVEAL, p, top)
+                st.pub_deck[p].setdefault(top, 1)  # everyone saw it: at least one is in that deck
+            speeds.append(st.c_speed[st.deck[p][-1]] if st.deck[p] else 0)
         if speeds[0] != speeds[1]:
             winner = 0 if speeds[0] > speeds[1] else 1
             break
     if winner == NO:
-        winner = int(g.rng.integers(2))
+        winner = int(ctx.rng.integers(2))
     for p in (0, 1):
-        g.shuffle_deck(p)
+        shuffle_deck(st, ctx, p)
     return winner
 
 
@@ -220,21 +233,21 @@ class RoundTriggers(Task):
     def __init__(self, kind: RoundTrigger) -> None:
         self.kind: RoundTrigger = kind
 
-    def run(self, g: Table) -> None:
-        g.stack.pop()
+    def run(self, st: State, ctx: Context) -> None:
+        st.stack.pop()
         found: dict[int, list[list[Effect]]] = {}
         for p in (0, 1):
             for s in (0, 1):
-                y = g.field[p][s]
-                ops = g.cards[g.ctype[y]].field.get(self.kind) if y != NO else None
+                y = st.field[p][s]
+                ops = st.cards[st.ctype[y]].field.get(self.kind) if y != NO else None
                 if ops:
-                    found.setdefault(g.field_speed(p, s), [[], []])[p].append(Effect(ops, p, y, EZ_FIELD, 0))
-            if self.kind == "round_end":
-                for c in g.void[p]:
-                    ops = g.cards[g.ctype[c]].void.get("round_end")
-                    if ops and not g.facedown[c] and not g.frozen[c]:
-                        found.setdefault(g.c_speed[c], [[], []])[p].append(Effect(ops, p, c, EZ_VOID, 0))
-        push_in_trigger_order(g, found)
+                    found.setdefault(st.field_speed(p, s), [[], []])[p].append(Effect(ops, p, y, EZ_FIELD, 0))
+            if self.kind == RoundTrigger.END:
+                for c in st.void[p]:
+                    ops = st.cards[st.ctype[c]].void.get(RoundTrigger.END)
+                    if ops and not st.facedown[c] and not st.frozen[c]:
+                        found.setdefault(st.c_speed[c], [[], []])[p].append(Effect(ops, p, c, EZ_VOID, 0))
+        push_in_trigger_order(st, ctx, found)
         return None
 
 
@@ -248,13 +261,13 @@ class ChooseTurn(Task):
     def __init__(self, seat: int, slots: tuple[int, ...]) -> None:
         self.seat, self.slots = seat, slots
 
-    def run(self, g: Table) -> list[int]:
-        g.decider = self.seat
+    def run(self, st: State, ctx: Context) -> list[int]:
+        st.decider = self.seat
         return [A_MY_FIELD + s for s in sorted(self.slots)]
 
-    def choose(self, g: Table, a: int) -> None:
-        g.stack.pop()
-        g.stack.append(Turn(self.seat, a - A_MY_FIELD))
+    def choose(self, st: State, ctx: Context, a: int) -> None:
+        st.stack.pop()
+        st.stack.append(Turn(self.seat, a - A_MY_FIELD))
 
 
 class Replace(Task):
@@ -268,34 +281,34 @@ class Replace(Task):
     def __init__(self, seat: int, slot: int, at: int = NO) -> None:
         self.seat, self.slot, self.at = seat, slot, at
 
-    def run(self, g: Table) -> list[int] | None:
-        legal = hand_type_actions(g, self.seat)
-        if g.can_take_top(self.seat):
+    def run(self, st: State, ctx: Context) -> list[int] | None:
+        legal = hand_type_actions(st, self.seat)
+        if st.can_take_top(self.seat):
             legal.insert(0, A_TOPDECK)
         if not legal:  # an earlier replacement took the seat's last card: the slot stays empty
-            g.stack.pop()
+            st.stack.pop()
             return None
-        g.decider = self.seat
+        st.decider = self.seat
         return legal
 
-    def choose(self, g: Table, a: int) -> None:
-        g.stack.pop()
+    def choose(self, st: State, ctx: Context, a: int) -> None:
+        st.stack.pop()
         p = self.seat
         if a == A_TOPDECK:
-            y = g.take_top(p, public=True)
+            y = take_top(st, ctx, p, public=True)
         else:
-            y = g.take_from_hand(p, a - A_CARD, to_field=True)
-            g.hand_out(p, y, public=True)
-        g.enter_field(p, self.slot, y)
-        if g._seen is not None:  # (asked first on the per-step paths: a call to see costs more)
-            g.see(None, EV_ENTERED, p, self.slot, g.ctype[y])
-        triggers = g.stack[self.at] if self.at != NO else None
+            y = take_from_hand(st, p, a - A_CARD, to_field=True)
+            hand_out(st, p, y, public=True)
+        enter_field(st, p, self.slot, y)
+        if ctx.recording:  # (asked first on the per-step paths: a call to see costs more)
+            ctx.see(None, EV_ENTERED, p, self.slot, st.ctype[y])
+        triggers = st.stack[self.at] if self.at != NO else None
         if isinstance(triggers, EntryTriggers):
             triggers.entered = (*triggers.entered, (p, self.slot, y))
         else:  # a lone replacement (scenario tests): its entry effect triggers at once
-            ops = g.cards[g.ctype[y]].field.get("on_entry")
+            ops = st.cards[st.ctype[y]].field.get("on_entry")
             if ops:
-                g.stack.append(Effect(ops, p, y, EZ_FIELD, g.banish_count))
+                st.stack.append(Effect(ops, p, y, EZ_FIELD, st.banish_count))
 
 
 class EntryTriggers(Task):
@@ -308,22 +321,22 @@ class EntryTriggers(Task):
     def __init__(self) -> None:
         self.entered: tuple[tuple[int, int, int], ...] = ()
 
-    def run(self, g: Table) -> None:
-        g.stack.pop()
+    def run(self, st: State, ctx: Context) -> None:
+        st.stack.pop()
         found: dict[int, list[list[Effect]]] = {}
         for p, s, y in sorted(self.entered):
-            ops = g.cards[g.ctype[y]].field.get("on_entry")
-            if ops and g.field[p][s] == y:
-                found.setdefault(g.field_speed(p, s), [[], []])[p].append(
-                    Effect(ops, p, y, EZ_FIELD, g.banish_count))
-        push_in_trigger_order(g, found)
+            ops = st.cards[st.ctype[y]].field.get("on_entry")
+            if ops and st.field[p][s] == y:
+                found.setdefault(st.field_speed(p, s), [[], []])[p].append(
+                    Effect(ops, p, y, EZ_FIELD, st.banish_count))
+        push_in_trigger_order(st, ctx, found)
         return None
 
 
-def push_in_trigger_order(g: Table, found: dict[int, list[list[Effect]]]) -> None:
+def push_in_trigger_order(st: State, ctx: Context, found: dict[int, list[list[Effect]]]) -> None:
     """Stack simultaneous triggers (Speed -> per-seat queues) so they resolve in the rulebook's order."""
     order: list[Effect] = []
-    last = g.last_trigger
+    last = st.last_trigger
     for speed in sorted(found, reverse=True):
         queues = found[speed]
         p = 1 - last if last != NO else 0
@@ -333,8 +346,8 @@ def push_in_trigger_order(g: Table, found: dict[int, list[list[Effect]]]) -> Non
             order.append(queues[p].pop(0))
             last, p = p, 1 - p
     for eff in reversed(order):
-        eff.mark = g.banish_count
-        g.stack.append(eff)
+        eff.mark = st.banish_count
+        st.stack.append(eff)
 
 
 # ------------------------------------------------------------------ the Turn
@@ -344,30 +357,30 @@ class Turn(Task):
     def __init__(self, seat: int, slot: int) -> None:
         self.seat, self.slot, self.yid, self.stage = seat, slot, NO, 0
 
-    def run(self, g: Table) -> None:
+    def run(self, st: State, ctx: Context) -> None:
         p, s = self.seat, self.slot
         if self.stage == 0:
-            y = self.yid = g.field[p][s]
-            if g._seen is not None:
-                g.see(None, EV_TURN, p, s, g.ctype[y])
-            g.turn_round[y] = g.round
-            g.last_turn = g.last_trigger = p
-            if g.first_turn == NO:
-                g.first_turn = p
-            g.slowed[y] = 0  # Slow lasts until the start of the Yokai's next Turn
-            g.active = ActiveYokai(p, s, y)
-            g.turns_this_round += 1
+            y = self.yid = st.field[p][s]
+            if ctx.recording:
+                ctx.see(None, EV_TURN, p, s, st.ctype[y])
+            st.turn_round[y] = st.round
+            st.last_turn = st.last_trigger = p
+            if st.first_turn == NO:
+                st.first_turn = p
+            st.slowed[y] = 0  # Slow lasts until the start of the Yokai's next Turn
+            st.active = ActiveYokai(p, s, y)
+            st.turns_this_round += 1
             for q in (p, 1 - p):  # Draw phase: both players draw to 6
-                g.draw(q, HAND_SIZE - len(g.hand[q]))
+                draw(st, ctx, q, HAND_SIZE - len(st.hand[q]))
             self.stage = 1
-            g.stack.append(VoidPlay(p, s, y))
+            st.stack.append(VoidPlay(p, s, y))
             return None
-        if self.stage == 1 and g.field[p][s] == self.yid:
+        if self.stage == 1 and st.field[p][s] == self.yid:
             self.stage = 2
-            g.stack.append(ActionChoice(p, s, self.yid))
+            st.stack.append(ActionChoice(p, s, self.yid))
             return None
-        g.active = None
-        g.stack.pop()
+        st.active = None
+        st.stack.pop()
         return None
 
 
@@ -381,25 +394,25 @@ class VoidPlay(Task):
     def __init__(self, seat: int, slot: int, yid: int) -> None:
         self.seat, self.slot, self.yid, self.left = seat, slot, yid, VOID_PLAYS
 
-    def run(self, g: Table) -> list[int] | None:
+    def run(self, st: State, ctx: Context) -> list[int] | None:
         p = self.seat
-        if self.left <= 0 or g.field[p][self.slot] != self.yid or len(g.void[p]) >= VOID_SLOTS or not g.hand[p]:
-            g.stack.pop()
+        if self.left <= 0 or st.field[p][self.slot] != self.yid or len(st.void[p]) >= VOID_SLOTS or not st.hand[p]:
+            st.stack.pop()
             return None
-        legal = hand_type_actions(g, p)
+        legal = hand_type_actions(st, p)
         legal.insert(0, A_PASS)
-        g.decider = p
+        st.decider = p
         return legal
 
-    def choose(self, g: Table, a: int) -> None:
+    def choose(self, st: State, ctx: Context, a: int) -> None:
         p = self.seat
         if a == A_PASS:
-            g.stack.pop()
+            st.stack.pop()
             return
         self.left -= 1
-        c = g.take_from_hand(p, a - A_CARD, to_field=False)
-        g.hand_out(p, c, public=True)
-        g.to_void(p, c)
-        ops = g.cards[g.ctype[c]].void.get("on_entry")
+        c = take_from_hand(st, p, a - A_CARD, to_field=False)
+        hand_out(st, p, c, public=True)
+        to_void(st, ctx, p, c)
+        ops = st.cards[st.ctype[c]].void.get("on_entry")
         if ops:
-            g.stack.append(Effect(ops, p, c, EZ_NONE, g.banish_count))
+            st.stack.append(Effect(ops, p, c, EZ_NONE, st.banish_count))

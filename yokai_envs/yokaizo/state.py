@@ -1,22 +1,21 @@
-"""The YOKAIZO table as data: zones, per-card flags, the kinds of things on the rules stack, and
-the primitive card moves every rule uses (they keep the zones and flags consistent).
+"""The YOKAIZO table as plain data (:class:`State`), the enums of its phases, decisions and
+events, and the kinds of things on the rules stack (:class:`Task`).
 
 Cards are integers: seat ``p`` owns cards ``40*p .. 40*p+39``; ``ctype[c]`` is the card's index in
 the pool. Zones are plain lists (top of a deck = end of its list). Rules are written as a stack
-of small tasks (see :class:`Task`): the top task either does work or holds the pending decision.
+of small tasks: the top task either does work or holds the pending decision. The rules that
+change the table are functions over ``(state, ctx)`` in the modules beside this one (the card
+moves every rule uses are in :mod:`yokai_envs.yokaizo.moves`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import IntEnum, StrEnum
-from typing import ClassVar, Final, Literal, NamedTuple
+from typing import ClassVar, Final, NamedTuple
 
-import numpy as np
-
+from yokai_envs.core.context import Context
 from yokai_envs.core.information import FIRST_GAME_EVENT
 from yokai_envs.yokaizo.cards import Card
-from yokai_envs.yokaizo.knowledge import forget_one, gain, lose
 
 NO: Final = -1          # no card / no seat
 BIG_TIER: Final = 99    # the Speed tier before the first Turn of a Round
@@ -144,8 +143,11 @@ class PickVerb(StrEnum):
     SWAP = "swap"
 
 
-#: Field triggers that fire for every Field Yokai at once (the card data's trigger names).
-RoundTrigger = Literal["round_start", "round_end"]
+class RoundTrigger(StrEnum):
+    """Triggers that fire for every Field Yokai at once (values: the card data's trigger names)."""
+
+    START = "round_start"
+    END = "round_end"
 
 
 class ActiveYokai(NamedTuple):
@@ -159,20 +161,20 @@ class ActiveYokai(NamedTuple):
 class Task:
     """One step of rules resolution on the stack.
 
-    ``run(g)`` either does work (popping itself, pushing follow-ups) and returns None, or returns
-    the legal actions of a pending decision for seat ``g.decider`` (a new list, ascending, no
-    repeats: clones share it, so it is never changed afterwards); ``choose(g, a)`` applies one.
-    ``phase`` is the decision's text (``Game.phase_name``), ``decision`` its kind.
+    ``run(s, ctx)`` either does work (popping itself, pushing follow-ups) and returns None, or
+    returns the legal actions of a pending decision for seat ``s.decider`` (a new list, ascending,
+    no repeats: copies share it, so it is never changed afterwards); ``choose(s, ctx, a)`` applies
+    one. ``phase`` is the decision's text (``Game.phase_name``), ``decision`` its kind.
     """
 
     __slots__ = ()
     phase: ClassVar[str] = "resolve"
     decision: ClassVar[Decision | None] = None
 
-    def run(self, g: Table) -> list[int] | None:
+    def run(self, s: State, ctx: Context) -> list[int] | None:
         raise NotImplementedError
 
-    def choose(self, g: Table, action: int) -> None:
+    def choose(self, s: State, ctx: Context, action: int) -> None:
         raise NotImplementedError
 
     def copy(self) -> Task:
@@ -183,32 +185,27 @@ class Task:
         return new
 
 
-class Table:
-    """Zones, flags and primitive moves; the Game subclasses it."""
+class State:
+    """Everything on the YOKAIZO table, as plain data. :meth:`copy` is the one place that knows
+    which fields a copy must not share; the fields are listed in :meth:`__init__`."""
 
-    cards: tuple[Card, ...]
-    num_actions: int
-    rng: np.random.Generator
-    # per card instance (fixed for a game, shared between clones)
-    ctype: list[int]
-    c_speed: list[int]
-    c_souls: list[int]
-    c_elem: list[int]
-    #: the card-type action of each card instance (``A_CARD + ctype[c]``)
-    c_action: list[int]
-    #: ``Game.see`` (the Game this table is part of records what each seat sees) and its record
-    see: Callable[..., None]
-    _seen: list | None
-    #: the card argument of an event a seat does not see (the number of card types)
-    unseen: int
-    #: each seat's 40 card types (its decklist, which is public)
-    deck_types: tuple[tuple[int, ...], tuple[int, ...]]
+    #: Fields fixed for a game (set at the deal, never changed in place): copies share them.
+    FIXED: ClassVar[tuple[str, ...]] = ("cards", "unseen", "deck_types", "ctype", "c_speed", "c_souls", "c_elem",
+                                        "c_action")
 
-    def new_table(self, deck_types: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+    def __init__(self, cards: tuple[Card, ...], deck_types: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+        """A fresh table: both decks in list order (the deal shuffles them), every other zone empty."""
+        self.cards = cards
+        #: the card argument of an event a seat does not see (the number of card types)
+        self.unseen = len(cards)
+        #: each seat's 40 card types (its decklist, which is public)
+        self.deck_types = deck_types
+        # per card instance
         self.ctype = [t for deck in deck_types for t in deck]
-        self.c_speed = [self.cards[t].speed for t in self.ctype]
-        self.c_souls = [self.cards[t].souls for t in self.ctype]
-        self.c_elem = [self.cards[t].element for t in self.ctype]
+        self.c_speed = [cards[t].speed for t in self.ctype]
+        self.c_souls = [cards[t].souls for t in self.ctype]
+        self.c_elem = [cards[t].element for t in self.ctype]
+        #: the card-type action of each card instance (``A_CARD + ctype[c]``)
         self.c_action = [FIRST_CARD_ACTION + t for t in self.ctype]
         n = len(self.ctype)
         self.deck: list[list[int]] = [list(range(p * CARDS_PER_SEAT, (p + 1) * CARDS_PER_SEAT)) for p in (0, 1)]
@@ -258,10 +255,30 @@ class Table:
         self.end_cause: EndCause | None = None
         self.first_turn = NO       # seat whose Yokai took the game's first Turn
         self.decider = 0
-        self.pending: list[int] | None = None  # the pending decision's legal actions, ascending
+        self.pending: list[int] | None = None  # the pending decision's legal actions, ascending (shared by copies)
         self.stack: list[Task] = []
-        for p in (0, 1):
-            self.rng.shuffle(self.deck[p])
+
+    def copy(self) -> State:
+        """An independent copy: changing either never changes the other. Fields not named here hold
+        immutable values (ints, tuples, enums) or are :attr:`FIXED`."""
+        new = object.__new__(State)
+        d = self.__dict__.copy()
+        for key in ("deck", "hand", "limbo", "grave", "burned", "void", "field"):
+            d[key] = [list(d[key][0]), list(d[key][1])]
+        for key in ("souls", "shields", "relics"):
+            d[key] = [[list(x) for x in d[key][0]], [list(x) for x in d[key][1]]]
+        for key in ("pub_hand", "pub_deck", "pub_burned", "deck_bound"):
+            d[key] = [None if x is None else dict(x) for x in d[key]]
+        for key in ("exile", "up", "blighted", "frozen", "facedown", "shown", "slowed", "turn_round", "enter_round",
+                    "enter_tier", "known_top"):
+            d[key] = list(d[key])
+        d["stack"] = [t.copy() for t in self.stack]
+        new.__dict__ = d
+        return new
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.winner != NO or self.draw_game
 
     # ---------------------------------------------------------------- queries
     def field_speed(self, p: int, s: int) -> int:
@@ -303,60 +320,8 @@ class Table:
             return p, 1
         return None
 
-    # ---------------------------------------------------------------- moves
-    def see_card(self, kind: int, owner: int, *args: int) -> None:
-        """``kind`` seen by both seats, the last argument (a card) only by its ``owner``."""
-        if self._seen is None:  # not recording: free
-            return
-        *head, c = args
-        self.see(owner, kind, owner, *head, self.ctype[c])
-        self.see(1 - owner, kind, owner, *head, self.unseen)
-
-    def refill_deck(self, p: int) -> bool:
-        """An empty deck takes the shuffled Limbo as its new deck: as soon as the deck empties, or
-        when a card is needed from a deck that emptied while the Limbo was empty (R3)."""
-        if self.deck[p]:
-            return True
-        if not self.limbo[p]:
-            return False
-        self.deck[p] = self.limbo[p]
-        self.limbo[p] = []
-        known: dict[int, int] = {}
-        for c in self.deck[p]:  # the Limbo was face up: everyone knows the new deck
-            t = self.ctype[c]
-            known[t] = known.get(t, 0) + 1
-        self.pub_deck[p] = dict(known)
-        self.deck_bound[p] = known
-        self.rng.shuffle(self.deck[p])
-        self.known_top[p] = NO
-        self.see(None, EV_LIMBO_TO_DECK, p)
-        return True
-
     def can_take_top(self, p: int) -> bool:
         return bool(self.deck[p]) or bool(self.limbo[p])
-
-    def take_top(self, p: int, public: bool = False) -> int:
-        """The top card of seat ``p``'s deck (refilled from Limbo when empty), or NO. ``public``:
-        it goes where everyone sees it; a top card everyone knew stays known (``top_was_known``),
-        and whoever moves it says who sees it."""
-        if not self.refill_deck(p):
-            return NO
-        deck = self.deck[p]
-        c = deck.pop()
-        self.top_was_known = self.known_top[p] == c
-        if self.top_was_known:
-            self.known_top[p] = NO
-        if public or self.top_was_known:
-            t = self.ctype[c]
-            lose(self.pub_deck[p], t)
-            bound = self.deck_bound[p]
-            if bound is not None:
-                lose(bound, t)
-        else:
-            forget_one(self.pub_deck[p])
-        if not deck and self.limbo[p]:  # the deck just emptied: the Limbo is its new deck at once (R3)
-            self.refill_deck(p)
-        return c
 
     def known_in_deck(self, p: int) -> dict[int, int]:
         """Cards everyone knows to be in seat ``p``'s deck: type -> at least how many."""
@@ -369,117 +334,3 @@ class Table:
             if k - slack > known.get(t, 0):
                 known[t] = k - slack
         return known
-
-    def shuffle_deck(self, p: int) -> None:
-        self.rng.shuffle(self.deck[p])
-        self.known_top[p] = NO
-        if self._seen is not None:  # (asked first on the per-step paths: a call to see costs more)
-            self.see(None, EV_SHUFFLED, p)
-
-    def draw(self, p: int, n: int) -> None:
-        hand = self.hand[p]
-        for _ in range(n):
-            c = self.take_top(p)
-            if c == NO:
-                return
-            hand.append(c)
-            if self.top_was_known:
-                gain(self.pub_hand[p], self.ctype[c])
-                self.see(None, EV_DREW, p, self.ctype[c])
-            elif self._seen is not None:  # see_card, asked only when recording (draws are hot)
-                self.see_card(EV_DREW, p, c)
-
-    def hand_out(self, p: int, c: int, public: bool) -> None:
-        """Bookkeeping for card ``c`` leaving seat ``p``'s hand, seen by everyone or not."""
-        if public:
-            lose(self.pub_hand[p], self.ctype[c])
-        else:
-            forget_one(self.pub_hand[p])
-
-    def to_hand(self, p: int, c: int) -> None:
-        """A card everyone saw goes to its owner's hand (Return, Swap, Haunt)."""
-        self.hand[p].append(c)
-        gain(self.pub_hand[p], self.ctype[c])
-        self.see(None, EV_TO_HAND, p, self.ctype[c])
-
-    def take_from_hand(self, p: int, ctype: int, to_field: bool) -> int:
-        """Remove one card of type ``ctype`` from seat ``p``'s hand. Copies differ only in whether
-        they took a Turn this Round (R12): one entering the Field is a copy that has not, if any
-        (its owner would choose it); one going elsewhere is a copy that has, if any (keeping the
-        fresh one in hand)."""
-        hand, types, turn_round, rnd = self.hand[p], self.ctype, self.turn_round, self.round
-        fallback = NO
-        for i in range(len(hand) - 1, -1, -1):
-            c = hand[i]
-            if types[c] == ctype:
-                if (turn_round[c] == rnd) != to_field:
-                    return hand.pop(i)
-                if fallback == NO:
-                    fallback = i
-        if fallback == NO:
-            raise AssertionError(f"no card of type {ctype} in hand")
-        return hand.pop(fallback)
-
-    def take_from(self, zone: list[int], ctype: int) -> int:
-        """Remove one card of type ``ctype`` from ``zone`` (copies are interchangeable)."""
-        types = self.ctype
-        for i in range(len(zone) - 1, -1, -1):
-            if types[zone[i]] == ctype:
-                return zone.pop(i)
-        raise AssertionError(f"no card of type {ctype} in zone")
-
-    def to_limbo(self, c: int) -> None:
-        """Destroy: send a card to its owner's Limbo, clearing every rotation."""
-        self.up[c] = self.blighted[c] = self.frozen[c] = self.facedown[c] = self.shown[c] = 0
-        p = c // CARDS_PER_SEAT
-        self.limbo[p].append(c)
-        if self._seen is not None:
-            self.see(None, EV_TO_LIMBO, p, self.ctype[c])
-
-    def to_void(self, p: int, c: int, face_down: bool = False, seen: bool = False) -> None:
-        """Card ``c`` enters seat ``p``'s Void (``face_down``: a Token, which only its owner sees
-        unless everyone ``seen`` it as the known top card)."""
-        self.up[c] = self.blighted[c] = self.frozen[c] = 0
-        self.facedown[c] = 1 if face_down else 0
-        self.shown[c] = 1 if face_down and seen else 0
-        self.void[p].append(c)
-        if face_down and not seen:
-            self.see_card(EV_TOKEN, p, c)
-        elif face_down:
-            self.see(None, EV_TOKEN, p, self.ctype[c])
-        elif self._seen is not None:
-            self.see(None, EV_TO_VOID, p, self.ctype[c])
-
-    def burn_card(self, c: int, seen: bool, by: int) -> None:
-        """Burn: the card goes face-down to the Grave of the seat ``by`` whose effect Burned it,
-        1 Soul there (R14); ``seen``: everyone saw which card it was. An enemy card Burned into
-        your Grave is known to both: its owner knew it, and you may look at your face-down cards
-        (``pub_burned`` counts only the Grave owner's own cards, the hidden ones)."""
-        self.up[c] = self.blighted[c] = self.frozen[c] = self.facedown[c] = self.shown[c] = 0
-        self.burned[by].append(c)
-        if c // CARDS_PER_SEAT != by:
-            self.see(None, EV_BURNED, by, self.ctype[c])
-        elif seen:
-            gain(self.pub_burned[by], self.ctype[c])
-            self.see(None, EV_BURNED, by, self.ctype[c])
-        else:
-            self.see_card(EV_BURNED, by, c)
-        self.check_win(EndCause.OWN_BURN)
-
-    def enter_field(self, p: int, s: int, c: int) -> None:
-        self.field[p][s] = c
-        self.slowed[c] = self.shown[c] = 0
-        # turn_round stays with the card: one that took its Turn this Round takes no other (R12)
-        self.enter_round[c] = self.round
-        self.enter_tier[c] = self.tier if self.round_stage == RS_TURNS else BIG_TIER
-
-    def check_win(self, cause: EndCause) -> None:
-        """The first Grave to hold 13 Souls loses (R2); ``cause``: how the card that just entered
-        a Grave got there."""
-        if self.winner != NO:
-            return
-        for p in (0, 1):
-            if self.grave_souls(p) >= WIN_SOULS:
-                self.winner = 1 - p
-                self.end_cause = cause
-                return

@@ -19,41 +19,43 @@ if TYPE_CHECKING:
 
 # ------------------------------------------------------------------ text
 def card_text(g: YokaizoGame, c: int) -> str:
-    card = g.cards[g.ctype[c]]
+    st = g.state
+    card = st.cards[st.ctype[c]]
     return f"{card.name}[{ELEMENTS[card.element][0:2]} S{card.speed} {card.souls}♦]"
 
 
 def seat_text(g: YokaizoGame, p: int, viewer: int | None) -> list[str]:
     """Seat ``p``'s zones as ``viewer`` sees them (None: everything)."""
+    st = g.state
     see = viewer is None or viewer == p
-    lines = [f"Seat {p}: Grave {g.grave_souls(p)}/13 souls, hand {len(g.hand[p])}, "
-             f"deck {len(g.deck[p])}, limbo {len(g.limbo[p])}, burned {len(g.burned[p])}; "
+    lines = [f"Seat {p}: Grave {st.grave_souls(p)}/13 souls, hand {len(st.hand[p])}, "
+             f"deck {len(st.deck[p])}, limbo {len(st.limbo[p])}, burned {len(st.burned[p])}; "
              f"decklist {g.deck_name(p)}"]
     for s in (0, 1):
-        y = g.field[p][s]
+        y = st.field[p][s]
         if y == NO:
             lines.append(f"  Field {s}: (empty)")
             continue
-        if g.hidden_setup and not see:
+        if st.hidden_setup and not see:
             lines.append(f"  Field {s}: (face-down)")
             continue
         souls = " ".join(
-            (card_text(g, c) if (g.up[c] or g.shown[c] or see) else "??") + ("^" if g.up[c] else "v")
-            + ("B" if g.blighted[c] else "") for c in g.souls[p][s])
-        relics = ", ".join(card_text(g, c) for c in g.relics[p][s])
-        lines.append(f"  Field {s}: {card_text(g, y)} speed {g.field_speed(p, s)}"
-                     f"{' SLOWED' if g.slowed[y] else ''} | souls [{souls}] "
-                     f"shields {len(g.shields[p][s])} attached [{relics}]")
-    void = ", ".join(("??" if (g.facedown[c] and not g.shown[c] and not see) else card_text(g, c))
-                     + ("(frozen)" if g.frozen[c] else "") + ("(token)" if g.facedown[c] else "")
-                     for c in g.void[p])
+            (card_text(g, c) if (st.up[c] or st.shown[c] or see) else "??") + ("^" if st.up[c] else "v")
+            + ("B" if st.blighted[c] else "") for c in st.souls[p][s])
+        relics = ", ".join(card_text(g, c) for c in st.relics[p][s])
+        lines.append(f"  Field {s}: {card_text(g, y)} speed {st.field_speed(p, s)}"
+                     f"{' SLOWED' if st.slowed[y] else ''} | souls [{souls}] "
+                     f"shields {len(st.shields[p][s])} attached [{relics}]")
+    void = ", ".join(("??" if (st.facedown[c] and not st.shown[c] and not see) else card_text(g, c))
+                     + ("(frozen)" if st.frozen[c] else "") + ("(token)" if st.facedown[c] else "")
+                     for c in st.void[p])
     lines.append(f"  Void: {void}")
     if see:
-        lines.append("  Hand: " + ", ".join(card_text(g, c) for c in g.hand[p]))
+        lines.append("  Hand: " + ", ".join(card_text(g, c) for c in st.hand[p]))
     else:
-        known = [(g.cards[t].name, k) for t, k in sorted(g.pub_hand[p].items())]
-        known_deck = [(g.cards[t].name, k) for t, k in sorted(g.pub_deck[p].items())]
-        known_burned = [(g.cards[t].name, k) for t, k in sorted(g.pub_burned[p].items())]
+        known = [(st.cards[t].name, k) for t, k in sorted(st.pub_hand[p].items())]
+        known_deck = [(st.cards[t].name, k) for t, k in sorted(st.pub_deck[p].items())]
+        known_burned = [(st.cards[t].name, k) for t, k in sorted(st.pub_burned[p].items())]
         for label, cards in (("Hand", known), ("Deck", known_deck), ("Burned", known_burned)):
             if cards:
                 lines.append(f"  {label}, known to hold: " + ", ".join(f"{n} x{k}" for n, k in cards))
@@ -62,11 +64,12 @@ def seat_text(g: YokaizoGame, p: int, viewer: int | None) -> list[str]:
 
 def text(g: YokaizoGame, viewer: int | None) -> str:
     """The table as text for ``viewer`` (None: omniscient, ``render``)."""
-    head = f"YOKAIZO round {g.round} tier {'-' if g.tier >= 99 else g.tier}"
+    st = g.state
+    head = f"YOKAIZO round {st.round} tier {'-' if st.tier >= 99 else st.tier}"
     if g.is_terminal:
-        head += f" - over, winner {g.winner if g.winner != NO else 'none (draw)'}"
+        head += f" - over, winner {st.winner if st.winner != NO else 'none (draw)'}"
     else:
-        head += f" - seat {g.decider} to decide: {g.phase_name}"
+        head += f" - seat {st.decider} to decide: {g.phase_name}"
     return "\n".join([head, *seat_text(g, 0, viewer), *seat_text(g, 1, viewer)])
 
 
@@ -77,9 +80,10 @@ HIDDEN_CHOICES = ("choose a Field Yokai face-down", "place a face-down Soul from
 
 def _hidden_choice(g: YokaizoGame, action: int, seat: int) -> int:
     """Which of ``HIDDEN_CHOICES`` the pending ``action`` is to ``seat`` (-1: it sees the action)."""
+    st = g.state
     if seat == g.current_player or g.is_terminal or action < A_CARD:
         return -1
-    task = g.stack[-1]
+    task = st.stack[-1]
     if isinstance(task, SetupPick):
         return 0
     if isinstance(task, Damage):
@@ -112,7 +116,8 @@ def public_action(g: YokaizoGame, action: int, seat: int) -> int:
 
 
 def _card_name(g: YokaizoGame, t: int) -> str:
-    return "an unseen card" if t >= len(g.cards) else g.cards[t].name
+    st = g.state
+    return "an unseen card" if t >= len(st.cards) else st.cards[t].name
 
 
 def describe_event(g: YokaizoGame, event: tuple[int, ...], seat: int) -> str:
@@ -143,7 +148,8 @@ def describe_event(g: YokaizoGame, event: tuple[int, ...], seat: int) -> str:
 
 # ------------------------------------------------------------------ the table picture
 def _card(g: YokaizoGame, c: int, extra: str = "") -> dict[str, str]:
-    card = g.cards[g.ctype[c]]
+    st = g.state
+    card = st.cards[st.ctype[c]]
     info = f"{ELEMENTS[card.element]}, Speed {card.speed}, {card.souls} Souls" + (f"; {extra}" if extra else "")
     return {"name": card.name, "info": info}
 
@@ -162,14 +168,15 @@ def _zone(name: str, g: YokaizoGame, cards: list[int], visible: Callable[[int], 
 def table_view(g: YokaizoGame, seat: int | None) -> dict[str, Any]:
     """Each seat's zones; face-down cards (hand, deck, face-down Souls, Shields, Tokens, Burned) show
     only as a count to the other seat; the omniscient view (``seat`` None) shows everything."""
+    st = g.state
     def face_up(c: int) -> bool:  # or announced by name as it went face-down (R33)
-        return bool(g.up[c] or g.shown[c])
+        return bool(st.up[c] or st.shown[c])
 
     def not_token(c: int) -> bool:
-        return not g.facedown[c] or bool(g.shown[c])
+        return not st.facedown[c] or bool(st.shown[c])
 
     def shown(c: int) -> bool:
-        return bool(g.shown[c])
+        return bool(st.shown[c])
 
     def not_owned_by(p: int) -> Callable[[int], bool]:
         return lambda c: c // CARDS_PER_SEAT != p
@@ -180,39 +187,41 @@ def table_view(g: YokaizoGame, seat: int | None) -> dict[str, Any]:
         private = None if sees else _nothing  # cards only their owner sees
         zones: list[dict[str, Any]] = []
         for s in (0, 1):
-            y = g.field[p][s]
+            y = st.field[p][s]
             if y == NO:
                 zones.append({"name": f"field {s}", "cards": [], "hidden": 0})
                 continue
-            hidden = g.hidden_setup and not sees
-            status = (f"Speed now {g.field_speed(p, s)}" + (", Slowed" if g.slowed[y] else "")
-                      + (", still to take its Turn this Round" if g.still_to_act(p, s) else ""))
+            hidden = st.hidden_setup and not sees
+            status = (f"Speed now {st.field_speed(p, s)}" + (", Slowed" if st.slowed[y] else "")
+                      + (", still to take its Turn this Round" if st.still_to_act(p, s) else ""))
             zones.append({"name": f"field {s}", "cards": [] if hidden else [_card(g, y, status)],
                           "hidden": 1 if hidden else 0})
-            zones.append(_zone(f"souls of field {s}", g, g.souls[p][s], None if sees else face_up,
-                               lambda c: ("face up" if g.up[c] else "face down")
-                               + (", Blighted" if g.blighted[c] else "")))
-            zones.append(_zone(f"shields of field {s}", g, g.shields[p][s], None if sees else shown))
-            zones.append(_zone(f"attached to field {s}", g, g.relics[p][s], None))
-        zones.append(_zone("void", g, g.void[p], None if sees else not_token,
-                           lambda c: ", ".join(w for w, f in (("Token", g.facedown[c]), ("Frozen", g.frozen[c])) if f)))
-        zones.append(_zone("hand", g, g.hand[p], private))
-        zones.append(_zone("limbo", g, g.limbo[p], None))
-        zones.append(_zone("grave", g, g.grave[p], None))
+            zones.append(_zone(f"souls of field {s}", g, st.souls[p][s], None if sees else face_up,
+                               lambda c: ("face up" if st.up[c] else "face down")
+                               + (", Blighted" if st.blighted[c] else "")))
+            zones.append(_zone(f"shields of field {s}", g, st.shields[p][s], None if sees else shown))
+            zones.append(_zone(f"attached to field {s}", g, st.relics[p][s], None))
+        zones.append(_zone("void", g, st.void[p], None if sees else not_token,
+                           lambda c: ", ".join(w for w, f in (("Token", st.facedown[c]), ("Frozen", st.frozen[c]))
+                                               if f)))
+        zones.append(_zone("hand", g, st.hand[p], private))
+        zones.append(_zone("limbo", g, st.limbo[p], None))
+        zones.append(_zone("grave", g, st.grave[p], None))
         # the viewer's own cards Burned into this Grave are known to it (R14)
-        zones.append(_zone("burned", g, g.burned[p], None if sees else not_owned_by(p)))
+        zones.append(_zone("burned", g, st.burned[p], None if sees else not_owned_by(p)))
         if not sees:
-            for label, known in (("hand, known cards", g.pub_hand[p]), ("deck, known cards", g.pub_deck[p]),
-                                 ("burned, known cards", g.pub_burned[p])):
+            for label, known in (("hand, known cards", st.pub_hand[p]), ("deck, known cards", st.pub_deck[p]),
+                                 ("burned, known cards", st.pub_burned[p])):
                 zones.append({"name": label, "hidden": 0, "cards": [
-                    {"name": g.cards[t].name, "info": f"at least {k}"} for t, k in sorted(known.items())]})
+                    {"name": st.cards[t].name, "info": f"at least {k}"} for t, k in sorted(known.items())]})
         seats.append({"seat": p, "label": f"player {p}, decklist {g.deck_name(p)}" + (" (you)" if seat == p else ""),
-                      "counters": {"grave souls": g.grave_souls(p), "hand": len(g.hand[p]),
-                                   "deck": len(g.deck[p]), "limbo": len(g.limbo[p])},
-                      "zones": zones, "note": "takes the Turn" if g.active is not None and g.active.seat == p else ""})
+                      "counters": {"grave souls": st.grave_souls(p), "hand": len(st.hand[p]),
+                                   "deck": len(st.deck[p]), "limbo": len(st.limbo[p])},
+                      "zones": zones,
+                      "note": "takes the Turn" if st.active is not None and st.active.seat == p else ""})
     over = ""
     if g.is_terminal:
-        over = f"game over: player {g.winner} wins" if g.winner != NO else "game over: draw"
-    return {"title": f"YOKAIZO, round {g.round}", "phase": g.phase_name, "to_act": int(g.current_player),
-            "counters": {"round": g.round, "speed tier": "-" if g.tier >= 99 else g.tier, "step": g.steps},
-            "zones": [_zone("exile", g, g.exile, lambda c: True)], "seats": seats, "text": over}
+        over = f"game over: player {st.winner} wins" if st.winner != NO else "game over: draw"
+    return {"title": f"YOKAIZO, round {st.round}", "phase": g.phase_name, "to_act": int(g.current_player),
+            "counters": {"round": st.round, "speed tier": "-" if st.tier >= 99 else st.tier, "step": g.steps},
+            "zones": [_zone("exile", g, st.exile, lambda c: True)], "seats": seats, "text": over}

@@ -16,7 +16,8 @@ TINY = ["training.total_timesteps=128", "training.n_envs=2", "training.vec_env=d
         "algorithm.hyperparameters.n_steps=64", "algorithm.hyperparameters.batch_size=64",
         "algorithm.hyperparameters.n_epochs=1", "algorithm.network.net_arch=[16]", "evaluation.every=0",
         "evaluation.final_games=4", "evaluation.workers=1", "output.progress_bar=false",
-        "pretrain.steps=64", "pretrain.epochs=1", "evaluation.search_games=1"]
+        "pretrain.steps=64", "pretrain.epochs=1", "evaluation.search_games=1",
+        "distill.rounds=1", "distill.decisions=30", "distill.workers=1", "distill.epochs=1"]
 
 
 def test_every_registered_game_has_quick_and_full_configs():

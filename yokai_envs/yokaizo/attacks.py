@@ -256,5 +256,5 @@ class ReturnSwap(Task):
         st.slowed[y] = 0  # Slow is not passed on; attachments stay with the slot
         to_hand(st, ctx, p, y)  # keeps its turn_round: if it acted this Round it takes no other (R12)
         enter_field(st, p, s, new)
-        ctx.see(None, Event.ENTERED, p, s, st.ctype[new])
+        ctx.see(None, Event.ENTERED, p, s, st.ctype[new], int(st.turn_round[new] == st.round))
         entry_effect(st, ctx, p, new)

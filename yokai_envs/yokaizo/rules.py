@@ -301,7 +301,7 @@ class Replace(Task):
             hand_out(st, p, y, public=True)
         enter_field(st, p, self.slot, y)
         if ctx.recording:  # (asked first on the per-step paths: a call to see costs more)
-            ctx.see(None, EV_ENTERED, p, self.slot, st.ctype[y])
+            ctx.see(None, EV_ENTERED, p, self.slot, st.ctype[y], int(st.turn_round[y] == st.round))
         triggers = st.stack[self.at] if self.at != NO else None
         if isinstance(triggers, EntryTriggers):
             triggers.entered = (*triggers.entered, (p, self.slot, y))

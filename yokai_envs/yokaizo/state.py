@@ -42,7 +42,9 @@ class Event(IntEnum):
     SPUN = FIRST_GAME_EVENT + 6  # (seat, card): Spin shows a deck's new top card
     ROUND = FIRST_GAME_EVENT + 7  # (round): a Round starts
     TURN = FIRST_GAME_EVENT + 8  # (seat, slot, card): a Yokai starts its Turn
-    ENTERED = FIRST_GAME_EVENT + 9  # (seat, slot, card): a Yokai enters the Field (replacement, Swap)
+    # (seat, slot, card, acted): a Yokai enters the Field (replacement, Swap); acted is 1 when that
+    # copy already took its Turn this Round (everyone sees which copy came out: R12)
+    ENTERED = FIRST_GAME_EVENT + 9
     SOUL_PLACED = FIRST_GAME_EVENT + 10  # (seat, slot, card): a face-down Soul is placed
     SOUL_FLIPPED = FIRST_GAME_EVENT + 11  # (seat, slot, position, card): a Soul turns face up
     TO_LIMBO = FIRST_GAME_EVENT + 12  # (seat, card): a card is Destroyed to its owner's Limbo

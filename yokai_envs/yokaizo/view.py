@@ -133,7 +133,9 @@ def describe_event(g: YokaizoGame, event: tuple[int, ...], seat: int) -> str:
         return f"round {args[0]} starts"
     if k in (Event.SHUFFLED, Event.LIMBO_TO_DECK):
         return f"{who}: deck shuffled" if k == Event.SHUFFLED else f"{who}: the Limbo becomes the deck"
-    card = _card_name(g, args[-1])
+    card = _card_name(g, args[2] if k == Event.ENTERED else args[-1])
+    if k == Event.ENTERED and args[3]:
+        card += " (it took its Turn this Round already)"
     where = f" (field {args[1]})" if k in (Event.REVEALED, Event.TURN, Event.ENTERED, Event.SOUL_PLACED,
                                            Event.SOUL_FLIPPED, Event.BANISHED, Event.SHIELDED,
                                            Event.ATTACHED) else ""

@@ -31,7 +31,11 @@ from typing import Any
 
 import numpy as np
 
-CHUNKS_PER_WORKER = 4  # a round's work in pieces, for progress and an even end across workers
+# A round's work in pieces of at least this many decisions (at most MAX_CHUNKS of them), for
+# progress and an even end across workers. The pieces do not depend on the number of workers, and
+# they are joined in order, so a seed gives the same data on any machine.
+CHUNK_DECISIONS = 250
+MAX_CHUNKS = 64
 KEYS = ("observations", "masks", "actions", "returns")
 
 
@@ -68,9 +72,9 @@ def generate_round(config: dict[str, Any], checkpoint: Path, round_index: int, g
     """One round's decisions, split in chunks over the worker processes."""
     settings = config["distill"]
     workers = settings["workers"] or os.cpu_count() or 1
-    chunks = max(1, min(workers * CHUNKS_PER_WORKER, settings["decisions"] // 50))
+    chunks = max(1, min(MAX_CHUNKS, settings["decisions"] // CHUNK_DECISIONS))
     sizes = [settings["decisions"] // chunks + (i < settings["decisions"] % chunks) for i in range(chunks)]
-    parts: list[dict[str, np.ndarray]] = []
+    parts: list[dict[str, np.ndarray]] = [{} for _ in sizes]
     bar = None
     if progress:
         from tqdm import tqdm
@@ -80,19 +84,20 @@ def generate_round(config: dict[str, Any], checkpoint: Path, round_index: int, g
     try:
         if workers == 1:
             for chunk, size in enumerate(sizes):
-                parts.append(generate(config, str(checkpoint), size, gamma, round_seed(config, round_index, chunk)))
+                parts[chunk] = generate(config, str(checkpoint), size, gamma, round_seed(config, round_index, chunk))
                 if bar is not None:
-                    bar.update(size)
+                    bar.update(int(parts[chunk]["actions"].shape[0]))
         else:
             context = multiprocessing.get_context("spawn")
             with ProcessPoolExecutor(workers, mp_context=context) as pool:
-                futures = [pool.submit(generate, config, str(checkpoint), size, gamma,
-                                       round_seed(config, round_index, chunk))
-                           for chunk, size in enumerate(sizes)]
+                futures = {pool.submit(generate, config, str(checkpoint), size, gamma,
+                                       round_seed(config, round_index, chunk)): chunk
+                           for chunk, size in enumerate(sizes)}
                 for future in as_completed(futures):
-                    parts.append(future.result())
+                    chunk = futures[future]
+                    parts[chunk] = future.result()
                     if bar is not None:
-                        bar.update(int(parts[-1]["actions"].shape[0]))
+                        bar.update(int(parts[chunk]["actions"].shape[0]))
     finally:
         if bar is not None:
             bar.close()

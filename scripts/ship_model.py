@@ -9,7 +9,8 @@ Copies the run's model (``--which best_model`` or ``model``) into the package, w
 as data (NAME.json: env id, configuration, search, the command and seed that trained it, wall
 time, and one evaluation row per ``--eval`` folder of ``yokai evaluate --out``: the gauntlet
 agent's win rate with its interval against each opponent line-up, with the command beside it),
-writes the card for people (NAME.md), and copies the run's learning curve to
+``--run-eval`` also takes the run's own final arena table (eval.json) as the network-alone
+rows; writes the card for people (NAME.md), and copies the run's learning curve to
 docs/img/pretrained/NAME_curve.png. ``--cards-only`` rewrites every NAME.md from its .json.
 """
 

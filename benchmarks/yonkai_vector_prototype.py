@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from yokai_envs.yonkai_no_yokai.rules import move_tables
+from yokai_envs.yonkai_no_yokai.moves import move_tables
 
 VALUES, NUM_PLAYS, NUM_ACTIONS = 6, 24, 49
 PLAY_COUNT = np.arange(NUM_PLAYS) // VALUES + 1

@@ -23,8 +23,8 @@ import numpy as np
 
 from agents.base import Agent
 from yokai_envs.yonkai_no_yokai.actions import DECODED_PLAYS, FIRST_PLAIN_PLAY, PASS, play_of
+from yokai_envs.yonkai_no_yokai.moves import move_tables
 from yokai_envs.yonkai_no_yokai.observation import observation_layout, observation_size
-from yokai_envs.yonkai_no_yokai.rules import move_tables
 from yokai_envs.yonkai_no_yokai.state import COPIES_PER_VALUE, NUM_PLAYS
 
 if TYPE_CHECKING:
@@ -52,8 +52,8 @@ class HeuristicAgent(Agent):
     def act_in_world(self, world: Game) -> int:
         # The same facts as the observation's, read off the table: the seat's own hand (its
         # own information, so any world will do) and whether the trick is at its lead.
-        table = world.table  # type: ignore[attr-defined]
-        return _decide(table.hands[table.to_act].tolist(), table.last_count == 0, world.legal_actions())
+        state = world.state
+        return _decide(state.hands[state.to_act].tolist(), state.last_count == 0, world.legal_actions())
 
 
 def _decide(hand: list[int], leading: bool, legal: list[int]) -> int:

@@ -206,6 +206,7 @@ def world_sampler(game: YonkaiGame, seat: int) -> Callable[[np.random.Generator]
         if hands is not None:
             for other, hand in zip(others, hands):
                 world.hands[other] = hand
+            world.invalidate_mask()  # the hands were edited: the seat to act may be one of them
         return world
 
     return sample

@@ -33,7 +33,7 @@ def deal(hands: list[str], leader: int = 0, cubes: list[int] | None = None, **op
     game.played[:] = game.copies - game.hands.sum(axis=0)
     if cubes is not None:
         game.cubes = list(cubes)
-    start_trick(game.table, leader)
+    start_trick(game.state, leader)
     game.invalidate_mask()
     game.check_invariants()
     return game

@@ -58,7 +58,8 @@ def test_a_pass_without_the_button_turned_down_only_the_plain_plays() -> None:
     # seat 0 passed after seat 2's 4 going down: lower singles 1 2 3 (and, a single going down, a
     # free flip up to 5 6 and pairs 11 22 33); it held its button, so nothing more opens
     passed_on = block(game, 0, "passed_on").reshape(3, NUM_PLAYS)[0]
-    assert np.flatnonzero(passed_on).tolist() == sorted(np.flatnonzero(game.tables.free[DESCENDING, 1, 4]).tolist())
+    free = game.state.tables.free[DESCENDING, 1, 4]
+    assert np.flatnonzero(passed_on).tolist() == sorted(np.flatnonzero(free).tolist())
 
 
 def test_the_round_is_observed_so_a_capped_game_is_markov() -> None:

@@ -252,7 +252,7 @@ def test_phase_names() -> None:
 def test_game_attributes_are_the_table() -> None:
     game = deal(["3" + "2", "1", "1"], leader=0)
     game.cubes = [1, 2, 3]
-    assert game.table.cubes == [1, 2, 3]
-    assert game.hands is game.table.hands and game.played_by is game.table.played_by
+    assert game.state.cubes == [1, 2, 3]
+    assert game.hands is game.state.hands and game.played_by is game.state.played_by
     run(game, play("3"))
     assert game.played_by[0].tolist() == [0, 0, 1, 0, 0, 0]

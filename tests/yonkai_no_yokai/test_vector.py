@@ -34,9 +34,9 @@ def _take_deal(game: YonkaiGame, vg: VectorGame, i: int, new_game: bool) -> None
     """The scalar game takes over game ``i``'s deal (and at a new game its first leader)."""
     if new_game:
         game.reset(seed=0)
-        game.table.to_act = int(vg.to_act[i])
-    game.table.hands[:] = vg.hands[i]
-    game.table.hand_sizes = [int(x) for x in vg.hand_sizes[i]]
+        game.state.to_act = int(vg.to_act[i])
+    game.state.hands[:] = vg.hands[i]
+    game.state.hand_sizes = [int(x) for x in vg.hand_sizes[i]]
     game.invalidate_mask()
     game.check_invariants()
 

@@ -1,10 +1,12 @@
 """Yonkai no Yokai as a Game: the contract, wired to the modules beside it (pure Python + numpy;
 no gym imports).
 
-The table is plain data (``state.Table``, held as ``YonkaiGame.table``); ``rules`` changes it,
-``actions`` names the action table, ``observation`` encodes what a seat sees, ``view`` draws it.
-The table's fields are also readable and writable as attributes of the game (``game.hands``,
-``game.hand_sizes``, ``game.cubes``, ...), as the heuristics, beliefs and tests use them.
+The table is plain data (:class:`~yokai_envs.yonkai_no_yokai.state.State`, held as
+``self.state``; the core's ``clone`` copies it with ``State.copy``); ``rules`` changes it,
+``moves`` holds the move tables, ``actions`` names the action table, ``observation`` encodes
+what a seat sees, ``view`` draws it. The state's fields are also readable and writable as
+attributes of the game (``game.hands``, ``game.hand_sizes``, ``game.cubes``, ...), as the
+beliefs and tests use them; the rules never go through the game.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ import numpy as np
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.information import Event
-from yokai_envs.core.rng import copy_generator
+from yokai_envs.core.masks import mask_of
 from yokai_envs.yonkai_no_yokai import observation, rules, view
 from yokai_envs.yonkai_no_yokai.actions import NUM_ACTIONS, action_name, describe_action
+from yokai_envs.yonkai_no_yokai.moves import move_tables
 from yokai_envs.yonkai_no_yokai.state import (
     COPIES_PER_VALUE,
     EVENT_ARGS,
@@ -27,15 +30,15 @@ from yokai_envs.yonkai_no_yokai.state import (
     Direction,
     Phase,
     Setup,
-    Table,
+    State,
     YonkaiEvent,
 )
 from yokai_envs.yonkai_no_yokai.view import cards_text, direction_name
 
 
-def _on_table(name: str) -> Any:
-    """A game attribute that is the table's field ``name`` (read and written through)."""
-    return property(attrgetter(f"table.{name}"), lambda game, value: setattr(game.table, name, value))
+def _on_state(name: str) -> Any:
+    """A game attribute that is the state's field ``name`` (read and written through)."""
+    return property(attrgetter(f"state.{name}"), lambda game, value: setattr(game.state, name, value))
 
 
 class YonkaiGame(Game):
@@ -44,24 +47,25 @@ class YonkaiGame(Game):
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [{"num_players": 3}, {"num_players": 4}]
     DEFAULT_MAX_STEPS = 5_000
     EVENT_ARGS = EVENT_ARGS
+    STATE_LISTS_LEGAL_ACTIONS = True
 
-    # The table's fields, as attributes of the game (see state.Table for their meaning).
-    hands: np.ndarray = _on_table("hands")
-    hand_sizes: list[int] = _on_table("hand_sizes")
-    cubes: list[int] = _on_table("cubes")
-    button_available: list[bool] = _on_table("button_available")
-    passed: list[bool] = _on_table("passed")
-    played: np.ndarray = _on_table("played")
-    played_by: np.ndarray = _on_table("played_by")
-    passed_on: np.ndarray = _on_table("passed_on")
-    direction: Direction = _on_table("direction")
-    last_count: int = _on_table("last_count")
-    last_value: int = _on_table("last_value")
-    last_player: int = _on_table("last_player")
-    to_act: int = _on_table("to_act")
-    rounds_completed: int = _on_table("rounds_completed")
-    winners: list[int] = _on_table("winners")
-    terminal: bool = _on_table("terminal")
+    # The state's fields, as attributes of the game (see state.State for their meaning).
+    hands: np.ndarray = _on_state("hands")
+    hand_sizes: list[int] = _on_state("hand_sizes")
+    cubes: list[int] = _on_state("cubes")
+    button_available: list[bool] = _on_state("button_available")
+    passed: list[bool] = _on_state("passed")
+    played: np.ndarray = _on_state("played")
+    played_by: np.ndarray = _on_state("played_by")
+    passed_on: np.ndarray = _on_state("passed_on")
+    direction: Direction = _on_state("direction")
+    last_count: int = _on_state("last_count")
+    last_value: int = _on_state("last_value")
+    last_player: int = _on_state("last_player")
+    to_act: int = _on_state("to_act")
+    rounds_completed: int = _on_state("rounds_completed")
+    winners: list[int] = _on_state("winners")
+    terminal: bool = _on_state("terminal")
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -75,13 +79,12 @@ class YonkaiGame(Game):
             raise ConfigError(f"{self.env_id}: rounds_per_game must be None or a positive int, got {cap!r}")
         self.setup = Setup(num_players=n, copies=COPIES_PER_VALUE[n], rewards_lives=self.options["reward"] == "lives",
                            rounds_per_game=cap)
-        self.tables = rules.move_tables()
         self.num_actions = NUM_ACTIONS
         self.observation_layout = observation.observation_layout(n)
         self.observer = observation.Observer(self.setup)
         self.observation_size = self.observer.size
         self.state_size = self.observer.state_size
-        self.table = Table.empty(n)
+        self.state = State(self.setup, move_tables())
 
     # ------------------------------------------------------------------ options
     @property
@@ -104,45 +107,52 @@ class YonkaiGame(Game):
 
     @property
     def current_player(self) -> int:
-        return -1 if self.table.terminal or self.is_truncated else self.table.to_act
+        return -1 if self.state.terminal or self.is_truncated else self.state.to_act
 
     @property
     def is_terminal(self) -> bool:
-        return self.table.terminal
+        return self.state.terminal
 
     @property
     def phase(self) -> Phase:
-        return self.table.phase
+        return self.state.phase
 
     @property
     def phase_name(self) -> str:
-        return self.table.phase.value
+        return self.state.phase.value
 
     def returns(self) -> np.ndarray:
-        return self.table.returns
+        return self.state.returns
 
     def _reset(self) -> None:
-        self.table = Table.empty(self.setup.num_players)
-        rules.start_game(self.table, self.setup, self.rng, self.see)
+        self.state = State(self.setup, self.state.tables)
+        rules.start_game(self.state, self.rules_context())
 
+    # The rules list the pending decision's legal actions in state.pending, which the core's
+    # legal_actions reads; the mask is built from that list only when asked.
     def _legal_mask(self) -> np.ndarray:
-        return rules.legal_mask(self.table, self.tables)
-
-    def _legal_actions(self) -> list[int]:
-        return rules.legal_actions(self.table, self.tables)
+        pending = self.state.pending
+        assert pending is not None, "no pending decision"
+        return mask_of(pending, NUM_ACTIONS)
 
     def _apply(self, action: int) -> None:
-        rules.apply(self.table, action, self.setup, self.tables, self.rng, self.see)
+        rules.apply(self.state, self._ctx or self.rules_context(), action)
+
+    def invalidate_mask(self) -> None:
+        """Forget what was derived from the state, after an edit by hand: the core's cached mask
+        and context, and the state's listed legal actions (listed anew from the edited state)."""
+        super().invalidate_mask()
+        rules.list_pending(self.state)
 
     # ------------------------------------------------------------------ views
     def observation(self, seat: int) -> np.ndarray:
-        return self.observer.observe(self.table, seat, self.is_over)
+        return self.observer.observe(self.state, seat, self.is_over)
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         return observation.bounds(self.setup.num_players)
 
     def state_tensor(self) -> np.ndarray:
-        return self.observer.state_tensor(self.table, self.is_over)
+        return self.observer.state_tensor(self.state, self.is_over)
 
     def action_name(self, action: int) -> str:
         return action_name(action)
@@ -151,13 +161,13 @@ class YonkaiGame(Game):
         return describe_action(action)
 
     def render(self) -> str:
-        return view.render(self.table, seat=None)
+        return view.render(self.state, seat=None)
 
     def render_for(self, seat: int) -> str:
-        return view.render(self.table, seat=seat)
+        return view.render(self.state, seat=seat)
 
     def table_view(self, seat: int | None = None) -> dict[str, Any]:
-        return view.table_view(self.table, seat)
+        return view.table_view(self.state, seat)
 
     def public_action(self, action: int, seat: int) -> int | None:
         return action  # every play and pass is made face up
@@ -187,39 +197,25 @@ class YonkaiGame(Game):
         return False  # every decision is a whole play (or a pass): nothing to confirm
 
     # ------------------------------------------------------------------ search support
-    def clone(self) -> YonkaiGame:
-        other = object.__new__(YonkaiGame)
-        other.__dict__.update(self.__dict__)
-        other.options = dict(self.options)
-        other.rng = copy_generator(self.rng)
-        other.action_history = list(self.action_history)
-        other.table = self.table.copy()
-        other._mask_cache = None
-        if self._seen is not None:  # a recording game's copy goes on recording on its own
-            assert self._seen_text is not None
-            other._seen = [list(events) for events in self._seen]
-            other._seen_text = [list(texts) for texts in self._seen_text]
-        return other
-
     def known_placements(self, seat: int) -> list[tuple[Any, ...]]:
         """What ``seat`` knows of the hidden hands: the union of the others' hands by value
         (the deck, less its own hand and the cards played this round) and every hand's size."""
-        table = self.table
-        others = np.delete(np.arange(table.num_players), seat)
-        return [("hidden union", seat, *table.hands[others].sum(axis=0).tolist()),
-                *(("hand size", s, table.hand_sizes[s]) for s in others.tolist())]
+        state = self.state
+        others = np.delete(np.arange(state.num_players), seat)
+        return [("hidden union", seat, *state.hands[others].sum(axis=0).tolist()),
+                *(("hand size", s, state.hand_sizes[s]) for s in others.tolist())]
 
     def placement_holds(self, placement: tuple[Any, ...]) -> bool:
-        table = self.table
+        state = self.state
         if placement[0] == "hidden union":
-            others = np.delete(np.arange(table.num_players), placement[1])
-            return bool(table.hands[others].sum(axis=0).tolist() == list(placement[2:]))
+            others = np.delete(np.arange(state.num_players), placement[1])
+            return bool(state.hands[others].sum(axis=0).tolist() == list(placement[2:]))
         if placement[0] == "hand size":
-            return bool(int(table.hands[placement[1]].sum()) == placement[2] == table.hand_sizes[placement[1]])
+            return bool(int(state.hands[placement[1]].sum()) == placement[2] == state.hand_sizes[placement[1]])
         raise ValueError(f"{self.env_id}: no placement {placement!r}")
 
     def _resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
-        rules.resample_hidden(self.table, seat, rng)
+        rules.resample_hidden(self.state, seat, rng)
 
     def check_invariants(self) -> None:
-        rules.check_invariants(self.table, self.setup)
+        rules.check_invariants(self.state)

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from yokai_envs.core.layout import Layout, build_layout, layout_bounds, layout_size, layout_starts
-from yokai_envs.yonkai_no_yokai.state import DESCENDING, MAX_COUNT, NUM_PLAYS, STARTING_CUBES, VALUES, Setup, Table
+from yokai_envs.yonkai_no_yokai.state import DESCENDING, MAX_COUNT, NUM_PLAYS, STARTING_CUBES, VALUES, Setup, State
 
 
 def blocks(n: int) -> list[tuple[str, int]]:
@@ -114,32 +114,32 @@ def _scale(n: int, copies: int, rounds: int, shift: int) -> np.ndarray:
     return scale
 
 
-def _public(table: Table, plan: _SeatPlan, over: bool, raw: bytearray) -> None:
+def _public(state: State, plan: _SeatPlan, over: bool, raw: bytearray) -> None:
     """Write the public blocks, in seats relative to ``plan.seat``, where ``plan`` puts them, as
     raw counts, one byte each (``raw`` starts zeroed; every count is small: a hand holds at most
     16 cards, and cube losses end a game within 7 rounds whatever its cap)."""
     seat = plan.seat
-    n = len(table.hand_sizes)
-    sizes, cubes, buttons, passed = table.hand_sizes, table.cubes, table.button_available, table.passed
+    n = len(state.hand_sizes)
+    sizes, cubes, buttons, passed = state.hand_sizes, state.cubes, state.button_available, state.passed
     # seat order relative to the observer is a rotation: list and bytes slices, one write a block
     raw[plan.sizes_at:plan.to_act_at] = [*sizes[seat:], *sizes[:seat], *cubes[seat:], *cubes[:seat],
                                          *buttons[seat:], *buttons[:seat], *passed[seat:], *passed[:seat]]
     if not over:
-        raw[plan.to_act_at + (table.to_act - seat) % n] = 1
-    if table.direction == DESCENDING:
+        raw[plan.to_act_at + (state.to_act - seat) % n] = 1
+    if state.direction == DESCENDING:
         raw[plan.descending_at] = 1
-    count = table.last_count
+    count = state.last_count
     if count:
         raw[plan.last_count_at + count] = 1
-        raw[plan.last_value_at + table.last_value] = 1
-        raw[plan.last_player_at + (table.last_player - seat) % n] = 1
+        raw[plan.last_value_at + state.last_value] = 1
+        raw[plan.last_player_at + (state.last_player - seat) % n] = 1
     else:
         raw[plan.leading_at] = 1
-    played, cut = table.played_by.tobytes(), plan.played_cut
+    played, cut = state.played_by.tobytes(), plan.played_cut
     raw[plan.played_at:plan.passed_on_at] = played[cut:] + played[:cut]
-    passed_on, cut = table.passed_on.tobytes(), plan.passed_cut
+    passed_on, cut = state.passed_on.tobytes(), plan.passed_cut
     raw[plan.passed_on_at:plan.round_at] = passed_on[cut:] + passed_on[:cut]
-    raw[plan.round_at] = table.rounds_completed
+    raw[plan.round_at] = state.rounds_completed
 
 
 _UINT8 = np.dtype(np.uint8)
@@ -162,19 +162,19 @@ class Observer:
         self._state_plan = _plans(n, shift)[0]
         self._state_scale = _scale(n, setup.copies, rounds, shift)
 
-    def observe(self, table: Table, seat: int, over: bool) -> np.ndarray:
+    def observe(self, state: State, seat: int, over: bool) -> np.ndarray:
         """The observation of ``seat``: its own hand, then the public blocks."""
         raw = bytearray(self.size)
         start = seat * VALUES
-        raw[:VALUES] = table.hands.tobytes()[start:start + VALUES]
-        _public(table, self._plans[seat], over, raw)
+        raw[:VALUES] = state.hands.tobytes()[start:start + VALUES]
+        _public(state, self._plans[seat], over, raw)
         return np.multiply(np.frombuffer(raw, _UINT8), self._scale)
 
-    def state_tensor(self, table: Table, over: bool) -> np.ndarray:
+    def state_tensor(self, state: State, over: bool) -> np.ndarray:
         """The full state: every hand (seat order), then the public blocks of seat 0's
         observation (absolute seat order)."""
         raw = bytearray(self.state_size)
-        hands = table.hands.tobytes()
+        hands = state.hands.tobytes()
         raw[:len(hands)] = hands
-        _public(table, self._state_plan, over, raw)
+        _public(state, self._state_plan, over, raw)
         return np.multiply(np.frombuffer(raw, _UINT8), self._state_scale)

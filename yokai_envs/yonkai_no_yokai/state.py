@@ -3,18 +3,22 @@
 Per-seat hands are value counts (``hands[seat, value-1]`` = copies held); the trick is its last
 play, who made it and the direction; the round keeps the cards played, by seat, and the plays
 open to each seat when it passed. The decisions themselves are recorded once, as events of the
-information state (``Game.seen_events``), which agents replay. Transitions are in ``rules.py``.
+information state (``Game.seen_events``), which agents replay. Transitions are in ``rules.py``,
+the climbing move tables in ``moves.py``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from yokai_envs.core.information import FIRST_GAME_EVENT
+
+if TYPE_CHECKING:
+    from yokai_envs.yonkai_no_yokai.moves import MoveTables
 
 VALUES = 6  # card values 1..6
 MAX_COUNT = 4  # a set has 1..4 cards (the elevator's floors)
@@ -25,7 +29,7 @@ REWARD_MODES = ("win", "lives")
 
 
 class Direction(IntEnum):
-    """The Direction card. Its value indexes the move tables (``rules.MoveTables``)."""
+    """The Direction card. Its value indexes the move tables (``moves.MoveTables``)."""
 
     ASCENDING = 0
     DESCENDING = 1
@@ -90,37 +94,38 @@ class Setup:
     rounds_per_game: int | None  # None: play until a seat must lose more cubes than it has
 
 
-@dataclass
-class Table:
-    """Everything on the table. Public: all but the hands' contents (their sizes are public)."""
+class State:
+    """Everything on the table. Public: all but the hands' contents (their sizes are public).
 
-    hands: np.ndarray  # int8 (num_players, VALUES): hands[seat, value-1] = copies held (observation reads the bytes)
-    hand_sizes: list[int]
-    cubes: list[int]
-    button_available: list[bool]
-    passed: list[bool]  # sitting out the current trick
-    played: np.ndarray  # int8 (VALUES,): cards of each value played this round
-    played_by: np.ndarray  # int8 (num_players, VALUES): cards of each value each seat played this round
-    # bool (num_players, NUM_PLAYS): the plays open to each seat (by the elevator and its button)
-    # when it passed, this round: what a seat's passes say it chose not to (or could not) play.
-    passed_on: np.ndarray
-    direction: Direction = ASCENDING
-    last_count: int = 0  # 0: the trick is at its lead
-    last_value: int = 0
-    last_player: int = -1
-    to_act: int = 0
-    rounds_completed: int = 0
-    winners: list[int] = field(default_factory=list)
-    terminal: bool = False
-    returns: np.ndarray = field(default_factory=lambda: np.zeros(0))  # float64, per seat, running total
+    ``setup`` and ``tables`` are fixed for the game and shared by every copy; ``pending`` is the
+    pending decision's legal actions, ascending (None once the game has ended): the rules list
+    it after every change (``rules.list_pending``) and replace it, never change it in place."""
 
-    @classmethod
-    def empty(cls, num_players: int) -> Table:
-        n = num_players
-        return cls(hands=np.zeros((n, VALUES), dtype=np.int8), hand_sizes=[0] * n, cubes=[STARTING_CUBES] * n,
-                   button_available=[True] * n, passed=[False] * n, played=np.zeros(VALUES, dtype=np.int8),
-                   played_by=np.zeros((n, VALUES), dtype=np.int8), passed_on=np.zeros((n, NUM_PLAYS), dtype=bool),
-                   returns=np.zeros(n))
+    def __init__(self, setup: Setup, tables: MoveTables) -> None:
+        n = setup.num_players
+        self.setup = setup
+        self.tables = tables
+        # int8 (num_players, VALUES): hands[seat, value-1] = copies held (the observation reads the bytes)
+        self.hands = np.zeros((n, VALUES), dtype=np.int8)
+        self.hand_sizes = [0] * n
+        self.cubes = [STARTING_CUBES] * n
+        self.button_available = [True] * n
+        self.passed = [False] * n  # sitting out the current trick
+        self.played = np.zeros(VALUES, dtype=np.int8)  # cards of each value played this round
+        self.played_by = np.zeros((n, VALUES), dtype=np.int8)  # cards of each value each seat played this round
+        # bool (num_players, NUM_PLAYS): the plays open to each seat (by the elevator and its button)
+        # when it passed, this round: what a seat's passes say it chose not to (or could not) play.
+        self.passed_on = np.zeros((n, NUM_PLAYS), dtype=bool)
+        self.direction: Direction = ASCENDING
+        self.last_count = 0  # 0: the trick is at its lead
+        self.last_value = 0
+        self.last_player = -1
+        self.to_act = 0
+        self.rounds_completed = 0
+        self.winners: list[int] = []
+        self.terminal = False
+        self.returns = np.zeros(n)  # float64, per seat, running total
+        self.pending: list[int] | None = None
 
     @property
     def num_players(self) -> int:
@@ -132,11 +137,14 @@ class Table:
             return Phase.GAME_OVER
         return Phase.LEAD if self.last_count == 0 else Phase.FOLLOW
 
-    def copy(self) -> Table:
-        """An independent copy (the records inside are immutable)."""
-        return Table(hands=self.hands.copy(), hand_sizes=list(self.hand_sizes), cubes=list(self.cubes),
-                     button_available=list(self.button_available), passed=list(self.passed),
-                     played=self.played.copy(), played_by=self.played_by.copy(), passed_on=self.passed_on.copy(),
-                     direction=self.direction, last_count=self.last_count, last_value=self.last_value,
-                     last_player=self.last_player, to_act=self.to_act, rounds_completed=self.rounds_completed,
-                     winners=list(self.winners), terminal=self.terminal, returns=self.returns.copy())
+    def copy(self) -> State:
+        """An independent copy: changing either never changes the other. Fields not named here
+        hold immutable values (ints, enums, the fixed ``setup`` and ``tables``, ``pending``)."""
+        new = object.__new__(State)
+        d = self.__dict__.copy()
+        for key in ("hands", "played", "played_by", "passed_on", "returns"):
+            d[key] = d[key].copy()
+        for key in ("hand_sizes", "cubes", "button_available", "passed", "winners"):
+            d[key] = list(d[key])
+        new.__dict__ = d
+        return new

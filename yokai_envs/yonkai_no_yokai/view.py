@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from yokai_envs.yonkai_no_yokai.state import DESCENDING, Direction, Table
+from yokai_envs.yonkai_no_yokai.state import DESCENDING, Direction, State
 
 
 def cards_text(counts: np.ndarray) -> str:
@@ -20,47 +20,47 @@ def direction_name(direction: Direction) -> str:
     return "descending" if direction == DESCENDING else "ascending"
 
 
-def render(table: Table, seat: int | None) -> str:
+def render(state: State, seat: int | None) -> str:
     """Text view of the table: omniscient when ``seat`` is None, else only what it may see."""
-    last = str(table.last_value) * table.last_count if table.last_count else "(lead)"
-    lines = [f"Yonkai no Yokai, round {table.rounds_completed + 1}, {direction_name(table.direction)}, "
-             f"last play {last}" + (f" by player {table.last_player}" if table.last_count else "")]
-    for s in range(table.num_players):
-        shown = cards_text(table.hands[s]) if seat is None or s == seat else f"{table.hand_sizes[s]} cards"
-        flags = [f"cubes {table.cubes[s]}", "button" if table.button_available[s] else "no button"]
-        if table.passed[s]:
+    last = str(state.last_value) * state.last_count if state.last_count else "(lead)"
+    lines = [f"Yonkai no Yokai, round {state.rounds_completed + 1}, {direction_name(state.direction)}, "
+             f"last play {last}" + (f" by player {state.last_player}" if state.last_count else "")]
+    for s in range(state.num_players):
+        shown = cards_text(state.hands[s]) if seat is None or s == seat else f"{state.hand_sizes[s]} cards"
+        flags = [f"cubes {state.cubes[s]}", "button" if state.button_available[s] else "no button"]
+        if state.passed[s]:
             flags.append("passed")
-        marker = ">" if (not table.terminal and s == table.to_act) else " "
+        marker = ">" if (not state.terminal and s == state.to_act) else " "
         lines.append(f"{marker} player {s}: {shown:18s} {', '.join(flags)}")
-    lines.append(f"  played this round: {cards_text(table.played)}")
-    if table.terminal:
-        lines.append(f"  game over; winners: {', '.join(f'player {w}' for w in table.winners)}")
+    lines.append(f"  played this round: {cards_text(state.played)}")
+    if state.terminal:
+        lines.append(f"  game over; winners: {', '.join(f'player {w}' for w in state.winners)}")
     return "\n".join(lines)
 
 
-def table_view(table: Table, seat: int | None) -> dict[str, Any]:
+def table_view(state: State, seat: int | None) -> dict[str, Any]:
     """The table as a JSON-able picture (see ``Game.table_view``)."""
     seats = []
-    for s in range(table.num_players):
+    for s in range(state.num_players):
         if seat is None or s == seat:
-            cards = [{"name": str(v + 1)} for v, c in enumerate(table.hands[s]) for _ in range(int(c))]
+            cards = [{"name": str(v + 1)} for v, c in enumerate(state.hands[s]) for _ in range(int(c))]
             hand = {"name": "hand", "cards": cards, "hidden": 0}
         else:
-            hand = {"name": "hand", "cards": [], "hidden": int(table.hand_sizes[s])}
-        status = "passed" if table.passed[s] else ""
+            hand = {"name": "hand", "cards": [], "hidden": int(state.hand_sizes[s])}
+        status = "passed" if state.passed[s] else ""
         seats.append({"seat": s, "label": f"player {s}" + (" (you)" if s == seat else ""),
-                      "counters": {"cubes": int(table.cubes[s]), "cards": int(table.hand_sizes[s]),
-                                   "button": "yes" if table.button_available[s] else "used"},
+                      "counters": {"cubes": int(state.cubes[s]), "cards": int(state.hand_sizes[s]),
+                                   "button": "yes" if state.button_available[s] else "used"},
                       "zones": [hand], "note": status})
-    last = [{"name": str(table.last_value), "info": f"by player {table.last_player}"}] * table.last_count
-    played = [{"name": str(v + 1)} for v, c in enumerate(table.played) for _ in range(int(c))]
+    last = [{"name": str(state.last_value), "info": f"by player {state.last_player}"}] * state.last_count
+    played = [{"name": str(v + 1)} for v, c in enumerate(state.played) for _ in range(int(c))]
     note = ""
-    if table.terminal:
-        note = "game over; winners: " + ", ".join(f"player {w}" for w in table.winners)
-    return {"title": f"Yonkai no Yokai, round {table.rounds_completed + 1}", "phase": table.phase.value,
-            "to_act": -1 if table.terminal else int(table.to_act),
-            "counters": {"direction": direction_name(table.direction), "elevator floor": int(table.last_count),
-                         "round": table.rounds_completed + 1},
+    if state.terminal:
+        note = "game over; winners: " + ", ".join(f"player {w}" for w in state.winners)
+    return {"title": f"Yonkai no Yokai, round {state.rounds_completed + 1}", "phase": state.phase.value,
+            "to_act": -1 if state.terminal else int(state.to_act),
+            "counters": {"direction": direction_name(state.direction), "elevator floor": int(state.last_count),
+                         "round": state.rounds_completed + 1},
             "zones": [{"name": "last play (the elevator)", "cards": last, "hidden": 0},
                       {"name": "played this round", "cards": played, "hidden": 0}],
             "seats": seats, "text": note}

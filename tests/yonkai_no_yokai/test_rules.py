@@ -249,7 +249,7 @@ def test_phase_names() -> None:
     assert game.phase == Phase.GAME_OVER and game.phase_name == "game over"
 
 
-def test_game_attributes_are_the_table() -> None:
+def test_game_attributes_are_the_state() -> None:
     game = deal(["3" + "2", "1", "1"], leader=0)
     game.cubes = [1, 2, 3]
     assert game.state.cubes == [1, 2, 3]

@@ -138,13 +138,30 @@ class State:
         return Phase.LEAD if self.last_count == 0 else Phase.FOLLOW
 
     def copy(self) -> State:
-        """An independent copy: changing either never changes the other. Fields not named here
-        hold immutable values (ints, enums, the fixed ``setup`` and ``tables``, ``pending``)."""
+        """An independent copy: changing either never changes the other. The arrays and lists are
+        copied; the other fields hold immutable values (ints, enums, ``pending``, which is replaced
+        and never changed in place) or are fixed for the game (``setup``, ``tables``)."""
+        # Field by field, in __init__'s order: a copy made by assigning __dict__ would keep its
+        # attributes in a dict, which CPython 3.11 reads at about half the speed, on every rule.
         new = object.__new__(State)
-        d = self.__dict__.copy()
-        for key in ("hands", "played", "played_by", "passed_on", "returns"):
-            d[key] = d[key].copy()
-        for key in ("hand_sizes", "cubes", "button_available", "passed", "winners"):
-            d[key] = list(d[key])
-        new.__dict__ = d
+        new.setup = self.setup
+        new.tables = self.tables
+        new.hands = self.hands.copy()
+        new.hand_sizes = list(self.hand_sizes)
+        new.cubes = list(self.cubes)
+        new.button_available = list(self.button_available)
+        new.passed = list(self.passed)
+        new.played = self.played.copy()
+        new.played_by = self.played_by.copy()
+        new.passed_on = self.passed_on.copy()
+        new.direction = self.direction
+        new.last_count = self.last_count
+        new.last_value = self.last_value
+        new.last_player = self.last_player
+        new.to_act = self.to_act
+        new.rounds_completed = self.rounds_completed
+        new.winners = list(self.winners)
+        new.terminal = self.terminal
+        new.returns = self.returns.copy()
+        new.pending = self.pending
         return new

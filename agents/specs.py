@@ -222,9 +222,8 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
         from agents.pretrained import spec_for
 
         options = dict(parsed.options)
-        target = spec_for(env_id, env_options, options.pop("search"), options.pop("overrides", []))
-        if options:  # the network alone's deterministic=...
-            target += "".join(f";{key}={str(value).lower()}" for key, value in options.items())
+        target = spec_for(env_id, env_options, options.pop("search"), options.pop("overrides", []),
+                          options.pop("deterministic", None))
         return make(target, env_id, env_options, seed)
     if parsed.kind == "random":
         return RandomAgent(seed)

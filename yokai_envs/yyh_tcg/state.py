@@ -1,6 +1,7 @@
 """The table as plain data: the phases (pending decisions), a player's zones, the character
-slots (Arena fighter and Sideline), the numbers of the rules, and ``TableState``, the
-attributes every rules module reads and writes.
+slots (Arena fighter and Sideline), the numbers of the rules, and :class:`State`, the whole
+table, which the rules (functions over ``(state, ctx)`` in ``rules``, ``decisions`` and
+``effects``) read and write.
 
 Phases (who decides):
   setup        each seat in turn picks 4 characters (Arena first, then the Sideline line)
@@ -20,12 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
-from typing import TYPE_CHECKING, Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from yokai_envs.core.information import FIRST_GAME_EVENT
-from yokai_envs.core.masks import mask_of
 
 if TYPE_CHECKING:
     from yokai_envs.yyh_tcg.actions import ActionTable
@@ -199,75 +197,108 @@ class PlayerState:
         return cards
 
 
-#: The attributes of the table that change during a game (``copy_state_from`` copies them).
-_TABLE_FIELDS = ("phase", "decider", "turn_player", "first_player", "turn_number", "revealed", "winner",
-                 "attack", "attack_card", "power", "weaken", "extra_damage", "rage_used", "pending_discard",
-                 "after_discard", "pending_actions", "choices", "choice_return", "end_turn_after_choices")
+class Owed(IntEnum):
+    """A choice the rules owe a player before play goes on."""
+
+    SEARCH = 0  # a search: which card of the type to take from the deck
+    PAY = 1     # face-down cards turned up together: which to pay for next
 
 
-class TableState:
-    """The whole table: both players, the pending decision and this turn's attack.
+class OwedChoice(NamedTuple):
+    """One owed choice: its kind, the seat that makes it, and its argument (the card type a
+    search takes; for paying, the slot indices whose cards turned up together: 0 = fighter,
+    i = Sideline slot i)."""
 
-    The rules (``rules.Rules``, ``decisions.Decisions``) are mixins over these attributes, and
-    ``YYHGame`` is the class that puts them together with the Game contract.
-    """
+    kind: Owed
+    seat: int
+    arg: Any
 
-    # fixed for a card pool (set once by the game)
+
+class DeckFacts(NamedTuple):
+    """Facts of one seat's decklist for the pending-decision paths (fixed for a game)."""
+
+    #: (Spirit, card id) of each Event of the decklist playable in part 2 / part 4, cheapest first
+    use_events: list[tuple[int, int]]
+    attack_events: list[tuple[int, int]]
+    #: the passable phases some card of the decklist has an ability for (others list none)
+    ability_phases: frozenset[Phase]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Tables:
+    """What the rules look up per card pool, built once per pool and shared by every game of it
+    (and by their copies)."""
+
     pool: CardPool
     table: ActionTable
-    rng: np.random.Generator
-    #: passive verb -> value per card id (precomputed once per pool)
+    #: passive verb -> value per card id (``effects.passive_tables``)
     passive: dict[str, list[int]]
-    #: per card id: its ability's timing (None without one) and Spirit cost
-    ability_timing: list[Timing | None]
-    ability_cost: list[int]
-    #: per seat: its whole deck, sorted (the invariants check every card is still somewhere)
-    original_decks: list[list[int]]
-    #: per seat: index of its starter deck (-1 for another deck); decklists are public
-    deck_index: list[int]
+    #: timing -> per card id, the Spirit its ability of that timing costs, else more than any
+    #: Spirit: "usable now" is one lookup and compare
+    ability_spirit_at: dict[Timing, list[int]]
+    #: timing -> per card id, the Spirit to play it as an Event of that timing, else more than any
+    event_spirit: dict[Timing, list[int]]
+    #: timing -> (Spirit, card id) of every Event of that timing, cheapest first
+    events_by_cost: dict[Timing, list[tuple[int, int]]]
 
-    # the game
-    players: list[PlayerState]
-    phase: Phase
-    decider: int                 # seat to decide (-1 when the game is over)
-    turn_player: int
-    first_player: int
-    turn_number: int
-    revealed: bool               # both setup lines have been turned face-up
-    winner: int | None           # seat, or -1 for a drawn game
-    #: the legal actions of the pending decision, ascending (forced passes skipped; never
-    #: mutated, so clones share it)
-    pending_actions: list[int]
-    #: choices the rules owe a player before play goes on, first first (a tuple: never mutated):
-    #: ("search", seat, card type) or ("pay", seat, slot indices turned up together: 0 = fighter,
-    #: i = Sideline slot i)
-    choices: tuple[tuple[str, int, Any], ...]
-    choice_return: tuple[Phase, int]   # the phase and decider play goes back to after them
-    end_turn_after_choices: bool       # they arose as the turn ended (a match ended): end it after
 
-    # this turn's attack
-    attack: Attack | None
-    attack_card: int             # the card whose attack it is (the fighter or a Technique)
-    power: int
-    weaken: int
-    extra_damage: int
-    rage_used: int
-    pending_discard: int         # cards still to discard
-    after_discard: DiscardFor
+class State:
+    """The whole table: both players, the pending decision and this turn's attack, as plain data.
+    :meth:`copy` is the one place that knows which fields a copy must not share; the fields are
+    listed in :meth:`__init__`."""
 
-    if TYPE_CHECKING:  # Game.see (the Game contract); declared here for the rules mixins
-        def see(self, seat: int | None, kind: int, *args: int) -> None: ...
-        _seen: list | None  # Game's record (None: not recording, and see() does nothing)
+    def __init__(self, tables: Tables, first_turn_attacks: bool = True,
+                 original_decks: list[list[int]] | None = None, deck_index: list[int] | None = None) -> None:
+        """An empty table (no players yet): ``rules.new_game`` deals."""
+        # fixed for a game: copies share them (never changed in place by the rules)
+        self.tables = tables
+        #: whether the game's first turn has an Attack step: the book's game (the "balanced"
+        #: variant ends that turn after its Main step instead; RULES_NOTES ruling 3)
+        self.first_turn_attacks = first_turn_attacks
+        #: per seat: its whole deck, sorted (the invariants check every card is still somewhere)
+        self.original_decks: list[list[int]] = original_decks if original_decks is not None else []
+        #: per seat: index of its starter deck (-1 for another deck); decklists are public
+        self.deck_index: list[int] = deck_index if deck_index is not None else []
+        #: per seat: (the decklist it was built from, its DeckFacts), or None before it is asked;
+        #: replaced, never changed in place (copies share it: ``decisions.deck_facts``)
+        self.deck_facts: list[tuple[list[int], DeckFacts] | None] = [None, None]
 
-    @property
-    def pending_mask(self) -> np.ndarray:
-        """A fresh mask of the pending decision's legal actions."""
-        return mask_of(self.pending_actions, self.table.size)
+        # the game
+        self.players: list[PlayerState] = []
+        self.phase = Phase.OVER
+        self.decider = -1                # seat to decide (-1 when the game is over)
+        self.turn_player = 0
+        self.first_player = 0
+        self.turn_number = 0
+        self.revealed = False            # both setup lines have been turned face-up
+        self.winner: int | None = None   # seat, or -1 for a drawn game
+        #: the legal actions of the pending decision, ascending (forced passes skipped; None once
+        #: the game is over; replaced, never changed in place, so copies share it)
+        self.pending: list[int] | None = None
+        #: choices the rules owe a player before play goes on, first first (a tuple: never mutated)
+        self.choices: tuple[OwedChoice, ...] = ()
+        self.choice_return: tuple[Phase, int] = (Phase.SETUP, 0)  # where play goes back to after them
+        self.end_turn_after_choices = False  # they arose as the turn ended (a match ended): end it after
 
-    @pending_mask.setter
-    def pending_mask(self, mask: np.ndarray) -> None:
-        # scenario builders that edited the state set the mask they recomputed
-        self.pending_actions = np.flatnonzero(mask).tolist()
+        # this turn's attack
+        self.attack: Attack | None = None
+        self.attack_card = -1            # the card whose attack it is (the fighter or a Technique)
+        self.power = 0
+        self.weaken = 0
+        self.extra_damage = 0
+        self.rage_used = 0
+        self.pending_discard = 0         # cards still to discard
+        self.after_discard = DiscardFor.NOTHING
+
+    def copy(self) -> State:
+        """An independent copy: changing either never changes the other. Every field but the
+        players holds immutable values (ints, tuples, enums, lists replaced and never changed in
+        place) or is fixed for the game."""
+        new = object.__new__(State)
+        d = self.__dict__.copy()
+        d["players"] = [p.copy() for p in self.players]
+        new.__dict__ = d
+        return new
 
     def clear_turn(self) -> None:
         """Forget this turn's attack and its modifiers."""
@@ -280,36 +311,9 @@ class TableState:
         self.pending_discard = 0
         self.after_discard = DiscardFor.NOTHING
 
-    def copy_state_from(self, other: TableState) -> None:
-        """Make this table a copy of ``other``'s (players deep-copied; the pool and tables shared)."""
-        self.players = [p.copy() for p in other.players]
-        for name in _TABLE_FIELDS:
-            setattr(self, name, getattr(other, name))
-
-    def check_table(self) -> None:
-        """Raise AssertionError when the table breaks a rule (see ``Game.check_invariants``)."""
-        if not self.players:
-            return
-        for seat, p in enumerate(self.players):
-            owned = sorted(p.all_cards())
-            assert owned == sorted(self.original_decks[seat]), f"seat {seat}: cards appeared or vanished"
-            assert 0 <= p.spirit <= MAX_SPIRIT, f"seat {seat}: spirit {p.spirit}"
-            assert 0 <= p.wins <= WINS_NEEDED
-            assert len(p.sideline) <= MAX_SIDELINE
-            assert p.wins == len(p.won)
-            hidden = p.hidden_cards()
-            for cid in p.shown:
-                assert cid in hidden, f"seat {seat}: shown card {cid} is neither in the hand nor face-down"
-                hidden.remove(cid)
-            if p.fighter is not None:
-                assert 0 <= p.fighter.damage < DEFEAT_DAMAGE
-                paying = any(kind == "pay" and who == seat and 0 in arg for kind, who, arg in self.choices)
-                assert all(a.face_up or (paying and a.turned) for a in p.fighter.attached), \
-                    "face-down card on the fighter"
-            if self.revealed and self.winner is None and p.fighter is None:
-                assert not p.sideline and not p.fifth_placed, "an empty Arena with someone to send"
-        if self.winner is None:
-            assert self.pending_actions, "no legal action while the game is running"
-            if not self.revealed:
-                assert self.phase == Phase.SETUP
-                assert len(self.players[self.decider].slots()) < SETUP_PICKS
+    def slot_at(self, seat: int, index: int) -> Slot:
+        """Slot ``index`` of ``seat``: 0 the fighter, i the Sideline's i-th."""
+        p = self.players[seat]
+        slot = p.fighter if index == 0 else p.sideline[index - 1]
+        assert slot is not None
+        return slot

@@ -18,7 +18,7 @@ and tools; the rules, views and the heuristic read the state itself.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -33,7 +33,7 @@ from yokai_envs.yyh_tcg.cards import load_pool
 from yokai_envs.yyh_tcg.decks import resolve_deck, starter_decks
 from yokai_envs.yyh_tcg.invariants import check_invariants
 from yokai_envs.yyh_tcg.observation import Observer
-from yokai_envs.yyh_tcg.state import EVENT_ARGS, WINS_NEEDED, State, Tables
+from yokai_envs.yyh_tcg.state import EVENT_ARGS, WINS_NEEDED, State
 from yokai_envs.yyh_tcg.view import describe_event, public_action, public_action_name, render_text, table_view
 
 #: Per card pool (by id): its observer, built once.
@@ -208,8 +208,8 @@ class YYHGame(Game):
         check_invariants(self.state)
 
 
-# The state's fields as attributes of the game (State.__init__ lists them). The rules never use
-# these: they take the state itself.
-for _name in State(cast(Tables, None)).__dict__:
+# The state's fields as attributes of the game. The rules never use these: they take the state
+# itself.
+for _name in State.__slots__:
     if not hasattr(YYHGame, _name):
         setattr(YYHGame, _name, _on_state(_name))

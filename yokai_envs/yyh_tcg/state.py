@@ -242,62 +242,86 @@ class Tables:
     events_by_cost: dict[Timing, list[tuple[int, int]]]
 
 
+@dataclass(slots=True, eq=False)
 class State:
     """The whole table: both players, the pending decision and this turn's attack, as plain data.
-    :meth:`copy` is the one place that knows which fields a copy must not share; the fields are
-    listed in :meth:`__init__`."""
+    :meth:`copy` is the one place that knows which fields a copy must not share.
 
-    def __init__(self, tables: Tables, first_turn_attacks: bool = True,
-                 original_decks: list[list[int]] | None = None, deck_index: list[int] | None = None) -> None:
-        """An empty table (no players yet): ``rules.new_game`` deals."""
-        # fixed for a game: copies share them (never changed in place by the rules)
-        self.tables = tables
-        #: whether the game's first turn has an Attack step: the book's game (the "balanced"
-        #: variant ends that turn after its Main step instead; RULES_NOTES ruling 3)
-        self.first_turn_attacks = first_turn_attacks
-        #: per seat: its whole deck, sorted (the invariants check every card is still somewhere)
-        self.original_decks: list[list[int]] = original_decks if original_decks is not None else []
-        #: per seat: index of its starter deck (-1 for another deck); decklists are public
-        self.deck_index: list[int] = deck_index if deck_index is not None else []
-        #: per seat: (the decklist it was built from, its DeckFacts), or None before it is asked;
-        #: replaced, never changed in place (copies share it: ``decisions.deck_facts``)
-        self.deck_facts: list[tuple[list[int], DeckFacts] | None] = [None, None]
+    Slots, not an instance dict: the rules read these fields at every step, and a slot read stays
+    fast in every copy (a copied instance dict can leave Python 3.11's attribute cache missing)."""
 
-        # the game
-        self.players: list[PlayerState] = []
-        self.phase = Phase.OVER
-        self.decider = -1                # seat to decide (-1 when the game is over)
-        self.turn_player = 0
-        self.first_player = 0
-        self.turn_number = 0
-        self.revealed = False            # both setup lines have been turned face-up
-        self.winner: int | None = None   # seat, or -1 for a drawn game
-        #: the legal actions of the pending decision, ascending (forced passes skipped; None once
-        #: the game is over; replaced, never changed in place, so copies share it)
-        self.pending: list[int] | None = None
-        #: choices the rules owe a player before play goes on, first first (a tuple: never mutated)
-        self.choices: tuple[OwedChoice, ...] = ()
-        self.choice_return: tuple[Phase, int] = (Phase.SETUP, 0)  # where play goes back to after them
-        self.end_turn_after_choices = False  # they arose as the turn ended (a match ended): end it after
+    # fixed for a game: copies share them (never changed in place by the rules)
+    tables: Tables
+    #: whether the game's first turn has an Attack step: the book's game (the "balanced"
+    #: variant ends that turn after its Main step instead; RULES_NOTES ruling 3)
+    first_turn_attacks: bool = True
+    #: per seat: its whole deck, sorted (the invariants check every card is still somewhere)
+    original_decks: list[list[int]] = field(default_factory=list)
+    #: per seat: index of its starter deck (-1 for another deck); decklists are public
+    deck_index: list[int] = field(default_factory=list)
+    #: per seat: (the decklist it was built from, its DeckFacts), or None before it is asked;
+    #: replaced, never changed in place (copies share it: ``decisions.deck_facts``)
+    deck_facts: list[tuple[list[int], DeckFacts] | None] = field(default_factory=lambda: [None, None], init=False)
 
-        # this turn's attack
-        self.attack: Attack | None = None
-        self.attack_card = -1            # the card whose attack it is (the fighter or a Technique)
-        self.power = 0
-        self.weaken = 0
-        self.extra_damage = 0
-        self.rage_used = 0
-        self.pending_discard = 0         # cards still to discard
-        self.after_discard = DiscardFor.NOTHING
+    # the game (``rules.new_game`` deals)
+    players: list[PlayerState] = field(default_factory=list, init=False)
+    phase: Phase = field(default=Phase.OVER, init=False)
+    decider: int = field(default=-1, init=False)          # seat to decide (-1 when the game is over)
+    turn_player: int = field(default=0, init=False)
+    first_player: int = field(default=0, init=False)
+    turn_number: int = field(default=0, init=False)
+    revealed: bool = field(default=False, init=False)     # both setup lines have been turned face-up
+    winner: int | None = field(default=None, init=False)  # seat, or -1 for a drawn game
+    #: the legal actions of the pending decision, ascending (forced passes skipped; None once
+    #: the game is over; replaced, never changed in place, so copies share it)
+    pending: list[int] | None = field(default=None, init=False)
+    #: choices the rules owe a player before play goes on, first first (a tuple: never mutated)
+    choices: tuple[OwedChoice, ...] = field(default=(), init=False)
+    #: the phase and decider play goes back to after them
+    choice_return: tuple[Phase, int] = field(default=(Phase.SETUP, 0), init=False)
+    #: they arose as the turn ended (a match ended): end it after them
+    end_turn_after_choices: bool = field(default=False, init=False)
+
+    # this turn's attack
+    attack: Attack | None = field(default=None, init=False)
+    attack_card: int = field(default=-1, init=False)   # the card whose attack it is (the fighter or a Technique)
+    power: int = field(default=0, init=False)
+    weaken: int = field(default=0, init=False)
+    extra_damage: int = field(default=0, init=False)
+    rage_used: int = field(default=0, init=False)
+    pending_discard: int = field(default=0, init=False)  # cards still to discard
+    after_discard: DiscardFor = field(default=DiscardFor.NOTHING, init=False)
 
     def copy(self) -> State:
-        """An independent copy: changing either never changes the other. Every field but the
-        players holds immutable values (ints, tuples, enums, lists replaced and never changed in
-        place) or is fixed for the game."""
-        new = object.__new__(State)
-        d = self.__dict__.copy()
-        d["players"] = [p.copy() for p in self.players]
-        new.__dict__ = d
+        """An independent copy: changing either never changes the other. Only the players are
+        copied; every other field holds immutable values (ints, tuples, enums, lists replaced and
+        never changed in place) or is fixed for the game."""
+        new = State.__new__(State)  # skips __init__: copying is on the search's hot path
+        new.tables = self.tables
+        new.first_turn_attacks = self.first_turn_attacks
+        new.original_decks = self.original_decks
+        new.deck_index = self.deck_index
+        new.deck_facts = self.deck_facts
+        new.players = [p.copy() for p in self.players]
+        new.phase = self.phase
+        new.decider = self.decider
+        new.turn_player = self.turn_player
+        new.first_player = self.first_player
+        new.turn_number = self.turn_number
+        new.revealed = self.revealed
+        new.winner = self.winner
+        new.pending = self.pending
+        new.choices = self.choices
+        new.choice_return = self.choice_return
+        new.end_turn_after_choices = self.end_turn_after_choices
+        new.attack = self.attack
+        new.attack_card = self.attack_card
+        new.power = self.power
+        new.weaken = self.weaken
+        new.extra_damage = self.extra_damage
+        new.rage_used = self.rage_used
+        new.pending_discard = self.pending_discard
+        new.after_discard = self.after_discard
         return new
 
     def clear_turn(self) -> None:

@@ -88,7 +88,7 @@ class HeuristicAgent(ViewDecider):
 
     # ------------------------------------------------------------------ setup
     def _setup(self, st, legal: list[int]) -> int:
-        cards = st.tables.pool.cards
+        cards = st.tables.cards
         me = st.players[st.decider]
         teams: dict[str, int] = {}
         for cid in me.deck:
@@ -104,7 +104,7 @@ class HeuristicAgent(ViewDecider):
     # ------------------------------------------------------------------ draw and main
     def _draw(self, st, legal: list[int]) -> int:
         me = st.players[st.decider]
-        t, cards = st.tables.table, st.tables.pool.cards
+        t, cards = st.tables.table, st.tables.cards
         abilities = [a for a in legal if t.decoded[a][0] == B_ABILITY
                      and self._worth_drawing(me, dict(cards[t.decoded[a][1]].ability.effects))]
         return abilities[0] if abilities else t.DONE
@@ -221,7 +221,7 @@ class HeuristicAgent(ViewDecider):
                 player.guard = guard
 
     def _use(self, st, legal: list[int]) -> int:
-        t, cards = st.tables.table, st.tables.pool.cards
+        t, cards = st.tables.table, st.tables.cards
         before = damage_now(st)  # _gain undoes what it tries: the same for every action
         if before >= 2 + st.extra_damage:
             extra = [a for a in legal if t.decoded[a][0] == B_EVENT
@@ -237,7 +237,7 @@ class HeuristicAgent(ViewDecider):
 
     def _abilities(self, st, legal: list[int]) -> int:
         """Part 4: the attacker raises the damage; the defender lowers it (guard, Last Stand)."""
-        t, cards = st.tables.table, st.tables.pool.cards
+        t, cards = st.tables.table, st.tables.cards
         seat = st.decider
         defending = seat != st.turn_player
         before = damage_now(st)  # _gain undoes what it tries: the same for every action
@@ -253,7 +253,7 @@ class HeuristicAgent(ViewDecider):
 
     def _search(self, st, legal: list[int]) -> int:
         """The card that helps most: the strongest Technique, the biggest boost, a useful Event."""
-        cards = st.tables.pool.cards
+        cards = st.tables.cards
 
         def value(action: int) -> tuple:
             card = cards[st.tables.table.decoded[action][1]]
@@ -271,7 +271,7 @@ class HeuristicAgent(ViewDecider):
         return st.tables.table.MIN_DAMAGE
 
     def _discard(self, st, legal: list[int]) -> int:
-        cards = st.tables.pool.cards
+        cards = st.tables.cards
         me = st.players[st.decider]
 
         def keep_value(action: int) -> tuple:

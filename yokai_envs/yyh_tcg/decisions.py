@@ -64,7 +64,7 @@ def tables_for(pool: CardPool) -> Tables:
         event_spirit = {timing: [c.spirit if c.type == CardType.EVENT and c.timing == timing else NO_EVENT
                                  for c in cards] for timing in Timing}
         tables = _TABLES[id(pool)] = Tables(
-            pool, ActionTable(pool), fx.passive_tables(cards),
+            pool, cards, ActionTable(pool), fx.passive_tables(cards),
             {timing: [c.ability.spirit if c.ability and c.ability.timing == timing else NO_EVENT for c in cards]
              for timing in Timing},
             event_spirit,
@@ -100,8 +100,8 @@ def legal_actions_now(st: State) -> list[int]:
     if phase in PASSABLE:  # asked first: most decisions (and the passes settle skips) are these
         out = passable_actions(st, phase, me)
         return sorted(set(out)) if len(out) > 1 else out  # the pass alone: the common case
-    t = st.tables.table
-    cards = st.tables.pool.cards
+    tables = st.tables
+    t, cards = tables.table, tables.cards
     if phase == P_SETUP:  # every character of the deck (pick_of: -1 for another card)
         pick_of = t.pick_of
         out = [pick_of[cid] for cid in me.deck if pick_of[cid] >= 0]
@@ -128,14 +128,15 @@ def legal_actions_now(st: State) -> list[int]:
 def passable_actions(st: State, phase: Phase, me: PlayerState) -> list[int]:
     """The actions of a passable phase (Draw, Main, part 2, part 4), unsorted: the pass first,
     then the abilities and the cards of the hand that can be played now."""
-    t = st.tables.table
+    tables = st.tables
+    t = tables.table
     out = [t.DONE]
     seat = st.decider
     cached = st.deck_facts[seat]  # deck_facts(st, seat), its common case spelled out
     facts = cached[1] if cached is not None and cached[0] is st.original_decks[seat] else deck_facts(st, seat)
     if phase in facts.ability_phases:  # most decks lack some timings
         # the usable abilities, one action per card id
-        costs = st.tables.ability_spirit_at[ABILITY_PHASE_TIMING[phase]]
+        costs = tables.ability_spirit_at[ABILITY_PHASE_TIMING[phase]]
         ability_of = t.ability_of
         spirit = me.spirit
         fighter = me.fighter
@@ -157,7 +158,7 @@ def passable_actions(st: State, phase: Phase, me: PlayerState) -> list[int]:
         n_side = len(me.sideline)
         fifth_of, event_of, attach_of, attach_cost = t.fifth_of, t.event_of, t.attach_of, t.attach_cost
         attach_sideline = t.attach_sideline
-        main_spirit = st.tables.event_spirit[T_MAIN]
+        main_spirit = tables.event_spirit[T_MAIN]
         fifth_open = not me.fifth_placed
         can_pay = me.fighter is not None
         for cid in hand:
@@ -175,22 +176,23 @@ def passable_actions(st: State, phase: Phase, me: PlayerState) -> list[int]:
             elif main_spirit[cid] <= spirit:
                 out.append(event_of[cid])
     elif phase == P_USE:
-        costs, event_of = st.tables.event_spirit[T_USE], t.event_of
+        costs, event_of = tables.event_spirit[T_USE], t.event_of
         out.extend([event_of[cid] for cid in hand if costs[cid] <= spirit])
         if st.rage_used < me.bonus.get("rage", 0):  # fx.bonus without its call
             out.append(t.RAGE)
     elif phase == P_ABILITIES:  # part 4: the attacker, then the defender
-        costs, event_of = st.tables.event_spirit[T_ATTACK], t.event_of
+        costs, event_of = tables.event_spirit[T_ATTACK], t.event_of
         out.extend([event_of[cid] for cid in hand if costs[cid] <= spirit])
     return out
 
 
 def act(st: State, ctx: Context, action: int) -> None:
     """Apply a legal action for ``decider``, then skip forced passes."""
-    block, cid, extra = st.tables.table.decoded[action]
+    tables = st.tables
+    block, cid, extra = tables.table.decoded[action]
     seat = st.decider
     me = st.players[seat]
-    cards = st.tables.pool.cards
+    cards = tables.cards
     if block == B_DONE:  # the commonest action first (the blocks are exclusive)
         pass_decision(st, ctx)
     elif block == B_PICK:
@@ -314,7 +316,7 @@ def settle(st: State, ctx: Context) -> None:
             if kind == Owed.PAY and moves.pay_flipped(st, ctx, seat, arg):
                 st.choices = st.choices[1:]
                 continue
-            if kind == Owed.SEARCH and not any(st.tables.pool.cards[c].type == arg for c in st.players[seat].deck):
+            if kind == Owed.SEARCH and not any(st.tables.cards[c].type == arg for c in st.players[seat].deck):
                 st.choices = st.choices[1:]  # an earlier search took the last one
                 continue
             if st.phase != P_SEARCH and st.phase != P_PAY:

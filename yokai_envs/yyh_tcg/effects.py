@@ -200,7 +200,7 @@ def passive_tables(cards: Sequence[Card]) -> dict[str, list[int]]:
 def attack_modifier(st: State, seat: int) -> int:
     """Passive attack verbs of ``seat``'s fighter and its Items, plus ``villain_hunter``."""
     me, opp = st.players[seat], st.players[1 - seat]
-    cards = st.tables.pool.cards
+    cards = st.tables.cards
     passive = st.tables.passive  # verb -> value per card id, precomputed
     target = cards[opp.fighter.char].alignment if opp.fighter else None
     # attack_plus, plus the versus verb of the target's alignment (a villain, else a hero)
@@ -219,7 +219,7 @@ def defense_modifier(st: State, seat: int) -> int:
     if fighter is None:
         return 0
     value = _passive_total(me, st.tables.passive["defense_plus"])
-    if me.bonus_team is not None and st.tables.pool.cards[fighter.char].team == me.bonus_team:
+    if me.bonus_team is not None and st.tables.cards[fighter.char].team == me.bonus_team:
         value += bonus(me, "team_defense")
     return value
 
@@ -241,5 +241,5 @@ def on_enter(st: State, seat: int) -> None:
     """``seat``'s next in line just entered the Arena after a match."""
     me = st.players[seat]
     kind = me.bonus.get("enter_search")
-    if kind and me.fighter is not None and st.tables.pool.cards[me.fighter.char].team == me.bonus_team:
+    if kind and me.fighter is not None and st.tables.cards[me.fighter.char].team == me.bonus_team:
         moves.search(st, seat, str(kind))

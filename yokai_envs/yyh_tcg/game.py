@@ -30,6 +30,7 @@ from yokai_envs.core.memo import seat_memos
 from yokai_envs.yyh_tcg import decisions, hidden
 from yokai_envs.yyh_tcg.actions import describe_action
 from yokai_envs.yyh_tcg.cards import load_pool
+from yokai_envs.yyh_tcg.decisions import act
 from yokai_envs.yyh_tcg.decks import resolve_deck, starter_decks
 from yokai_envs.yyh_tcg.invariants import check_invariants
 from yokai_envs.yyh_tcg.observation import Observer
@@ -148,7 +149,7 @@ class YYHGame(Game):
         return mask_of(pending, self.num_actions)
 
     def _apply(self, action: int) -> None:
-        decisions.act(self.state, self._ctx or self.rules_context(), action)  # the rule that applies
+        act(self.state, self._ctx or self.rules_context(), action)  # the rule that applies
 
     def observation(self, seat: int) -> np.ndarray:
         observer = self.observer

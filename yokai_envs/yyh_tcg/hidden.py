@@ -70,7 +70,7 @@ def resample_hidden(st: State, seat: int, rng: np.random.Generator) -> None:
         unknown.remove(cid)
     unknown.sort()
     searched = _pending_search(st, 1 - seat)
-    cards = st.tables.pool.cards
+    cards = st.tables.cards
     for _ in range(MAX_DEALS):
         hand, deck = _deal(st, opp, hidden_slots, face_down, n_hand, unknown[:], rng)
         if searched is None or any(cards[cid].type == searched for cid in deck):
@@ -94,7 +94,7 @@ def _deal(st: State, opp: PlayerState, hidden_slots: list[Slot], face_down: list
           unknown: list[int], rng: np.random.Generator) -> tuple[list[int], list[int]]:
     """One uniform deal of ``unknown`` (a fresh list, consumed): the unrevealed picks and the
     face-down cards are set in place; the hand and the deck are returned."""
-    cards = st.tables.pool.cards
+    cards = st.tables.cards
     rng.shuffle(unknown)
     # Constrained places first: unrevealed picks are characters.
     for slot in hidden_slots:
@@ -122,7 +122,7 @@ def place_shown(st: State, opp: PlayerState, n_hand: int, n_down: int, unknown: 
     places, each equally likely), drawn exactly: first how many shown attachables are face-down,
     weighted by how many placements have that count, then which ones and where. It never looks
     at where the cards really are, and it always succeeds, since the real placement fits."""
-    cards = st.tables.pool.cards
+    cards = st.tables.cards
     places = [-1] * (n_hand + n_down)
     plain = [c for c in sorted(opp.shown) if cards[c].type not in ATTACHABLE]
     attachable = [c for c in sorted(opp.shown) if cards[c].type in ATTACHABLE]

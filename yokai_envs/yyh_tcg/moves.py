@@ -37,7 +37,7 @@ def search(st: State, seat: int, card_type: str) -> None:
     choice depends on the hidden deck); it is shown to the opponent and goes to the hand;
     the deck is shuffled. A search that finds nothing shows nothing."""
     me = st.players[seat]
-    cards = st.tables.pool.cards
+    cards = st.tables.cards
     if any(cards[cid].type == card_type for cid in me.deck):
         st.choices = (*st.choices, OwedChoice(Owed.SEARCH, seat, card_type))
 
@@ -81,7 +81,7 @@ def face_down_under(st: State, seat: int, indices: tuple[int, ...]) -> list[tupl
 def pay_is_a_choice(st: State, spirit: int, down: list[tuple[int, Attachment]]) -> bool:
     """Whether paying for ``down`` is the owner's choice: the Spirit does not cover them all
     and more than one (card, slot) could be paid for first."""
-    cards = st.tables.pool.cards
+    cards = st.tables.cards
     if sum(cards[att.card].cost for _, att in down) <= spirit:
         return False
     return len({(index, att.card) for index, att in down if cards[att.card].cost <= spirit}) > 1
@@ -93,7 +93,7 @@ def pay_flipped(st: State, ctx: Context, seat: int, indices: tuple[int, ...],
     attach order while the Spirit lasts, discarding what cannot be paid; stop (False) while
     a choice remains."""
     me = st.players[seat]
-    cards = st.tables.pool.cards
+    cards = st.tables.cards
     if first is not None:
         card, index = first
         att = next(a for a in st.slot_at(seat, index).attached if a.card == card and not a.face_up)
@@ -120,7 +120,7 @@ def pay(st: State, ctx: Context, seat: int, att: Attachment) -> None:
     me = st.players[seat]
     if not att.turned:
         me.forget_shown(att.card)
-    me.spirit -= st.tables.pool.cards[att.card].cost
+    me.spirit -= st.tables.cards[att.card].cost
     att.face_up = True
     att.turned = False
     if ctx.recording:
@@ -132,7 +132,7 @@ def refresh_bonus(st: State, seat: int) -> None:
     me = st.players[seat]
     counts: dict[str, int] = {}
     for slot in me.slots():
-        team = st.tables.pool.cards[slot.char].team
+        team = st.tables.cards[slot.char].team
         if team is not None:
             counts[team] = counts.get(team, 0) + 1
     me.bonus_team = next((t for t, n in counts.items() if n >= 3), None)

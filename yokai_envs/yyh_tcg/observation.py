@@ -321,7 +321,7 @@ class Observer:
         if st.attack is None:
             return None
         at = self.start["attack_choice"]
-        card = st.tables.pool.cards[st.attack_card]
+        card = st.tables.cards[st.attack_card]
         if card.is_character:
             return at + card.attacks.index(st.attack)
         return at + MAX_OWN_ATTACKS + self.tech_index[st.attack_card]

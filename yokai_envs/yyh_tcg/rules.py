@@ -142,7 +142,7 @@ def affordable_attacks(st: State) -> list[AttackOption]:
     out: list[AttackOption] = []
     if me.fighter is None:
         return out
-    cards = st.tables.pool.cards
+    cards = st.tables.cards
     spirit, hand = me.spirit, len(me.hand)
     for i, attack in enumerate(cards[me.fighter.char].attacks):
         if attack.spirit <= spirit and attack.discard <= hand:
@@ -165,13 +165,14 @@ def affordable_attack_actions(st: State) -> list[int]:
     fighter = me.fighter
     if fighter is None:
         return []
-    cards = st.tables.pool.cards
+    tables = st.tables
+    cards = tables.cards
     spirit, hand = me.spirit, len(me.hand)
-    first = st.tables.table.ATTACK_OWN
+    first = tables.table.ATTACK_OWN
     out = [first + i for i, attack in enumerate(cards[fighter.char].attacks)
            if attack.spirit <= spirit and attack.discard <= hand]
     if fighter.attached:
-        attack_tech_of = st.tables.table.attack_tech_of
+        attack_tech_of = tables.table.attack_tech_of
         for att in fighter.attached:
             card = cards[att.card]
             if att.face_up and card.type == TECHNIQUE:
@@ -196,7 +197,7 @@ def defense_value(st: State, seat: int) -> int:
     me = st.players[seat]
     if me.fighter is None:
         return 1
-    value = st.tables.pool.cards[me.fighter.char].defense + me.guard + fx.defense_modifier(st, seat)
+    value = st.tables.cards[me.fighter.char].defense + me.guard + fx.defense_modifier(st, seat)
     if seat != st.turn_player:
         value -= st.weaken
     return max(1, value)
@@ -281,7 +282,7 @@ def end_match(st: State, ctx: Context, match_winner: int) -> None:
 def ability_instance(st: State, seat: int, cid: int, timing: Timing) -> Slot | Attachment | None:
     """The first unused face-up instance of ``cid`` in play whose ability has ``timing``."""
     me = st.players[seat]
-    ability = st.tables.pool.cards[cid].ability
+    ability = st.tables.cards[cid].ability
     if ability is None or ability.timing != timing or ability.spirit > me.spirit:
         return None
     for slot in me.slots():

@@ -27,7 +27,7 @@ from yokai_envs.core.information import FIRST_GAME_EVENT
 
 if TYPE_CHECKING:
     from yokai_envs.yyh_tcg.actions import ActionTable
-    from yokai_envs.yyh_tcg.cards import Attack, CardPool, Timing
+    from yokai_envs.yyh_tcg.cards import Attack, Card, CardPool, Timing
 
 # ---------------------------------------------------------------- the numbers of the rules
 SETUP_PICKS = 4           # characters each seat puts on the field in setup
@@ -230,6 +230,7 @@ class Tables:
     (and by their copies)."""
 
     pool: CardPool
+    cards: tuple[Card, ...]  # the pool's cards, by id (``pool.cards``)
     table: ActionTable
     #: passive verb -> value per card id (``effects.passive_tables``)
     passive: dict[str, list[int]]

@@ -1,10 +1,9 @@
 """The rules: setup, turn structure, the Attack step's values and parts 3-7, damage, match end,
 and which abilities can be used (the primitives they share with the effects are in ``moves``),
-as functions over ``(st, ctx)``: ``st`` the
-table (:class:`~yokai_envs.yyh_tcg.state.State`), ``ctx`` the game's generator and record
-(:class:`~yokai_envs.core.context.Context`; queries take the table alone). The pending
-decision (its legal actions and how an action applies) is in ``decisions``; the phases are
-``state.Phase``.
+as functions over ``(st, ctx)``: ``st`` the table (:class:`~yokai_envs.yyh_tcg.state.State`),
+``ctx`` the game's generator and record (:class:`~yokai_envs.core.context.Context`; queries take
+the table alone). The pending decision (its legal actions and how an action applies) is in
+``decisions``; the phases are ``state.Phase``.
 """
 
 from __future__ import annotations

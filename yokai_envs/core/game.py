@@ -445,7 +445,10 @@ class Game(ABC):
         if state is None:
             return copy.deepcopy(self)
         new = object.__new__(type(self))
-        attrs = self.__dict__.copy()
+        # dict(), not .copy(): reading __dict__ leaves it a split-table dict, whose copy Python
+        # 3.11's attribute cache cannot serve (every attribute read of the clone would take the
+        # slow path); dict() builds a combined one
+        attrs = dict(self.__dict__)
         attrs["state"] = state.copy()
         attrs["rng"] = copy_generator(self.rng)
         attrs["action_history"] = list(self.action_history)

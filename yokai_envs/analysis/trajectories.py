@@ -49,6 +49,7 @@ import numpy as np
 
 from agents.arena.journal import GAMES_FILE, MATCH_FILE, RESULTS_FILE, ResumeError, read_match, read_numbered_games
 from yokai_envs.core.game import Game
+from yokai_envs.core.protocols import action_fields
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -177,7 +178,7 @@ def game_rows(game: Game, seed: int, actions: list[int], *, agents: list[str] | 
         events = game.seen_events(seat)
         row: dict[str, Any] = {"step": step, "seat": seat, "agent": agents[seat] if agents else None,
                                "decision": decisions[seat], "phase": game.phase_name}
-        described = game.describe_action(int(action))
+        described = action_fields(game, int(action))
         row["action"] = int(action)
         row["action_kind"] = str(described.get("kind"))
         row["action_name"] = str(described.get("name"))

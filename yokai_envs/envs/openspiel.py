@@ -37,7 +37,7 @@ for a given deal, or let the algorithm sample it (every OpenSpiel algorithm hand
   returns are the game's ``returns()`` once it is over, 0 before (a truncated game is over too).
 * ``information_state_string(p)`` is :meth:`Game.information_state` (the seat's event record:
   equal strings for histories it cannot tell apart); ``observation_string(p)`` is the seat's
-  text view (:meth:`Game.render_for`, else its observation vector); ``observation_tensor(p)``
+  text view (its ``render_for``, else its observation vector); ``observation_tensor(p)``
   is :meth:`Game.observation`. ``information_state_tensor(p)`` (the perfect-recall observer) is
   the observation followed by the seat's last :data:`EVENT_WINDOW` recorded events, each as
   :data:`EVENT_WIDTH` slots of ``value + 1`` (0: empty), oldest first: a fixed size for
@@ -55,6 +55,7 @@ import numpy as np
 import pyspiel
 
 from yokai_envs.core.game import Game
+from yokai_envs.core.protocols import SeatText, render_text
 from yokai_envs.registry import ENV_IDS, game_class
 
 #: Games whose every configuration is two players with returns summing to zero (checked over
@@ -254,7 +255,7 @@ class YokaiSpielState(pyspiel.State):
         return twin
 
     def __str__(self) -> str:
-        return self.engine.render() if self.dealt else "before the deal (chance: the deal seed)"
+        return render_text(self.engine) if self.dealt else "before the deal (chance: the deal seed)"
 
 
 class YokaiObserver:
@@ -290,10 +291,9 @@ class YokaiObserver:
         engine = state.engine
         if self.perfect_recall:
             return engine.information_state(player)
-        try:
+        if isinstance(engine, SeatText):
             return engine.render_for(player)
-        except NotImplementedError:
-            return " ".join(f"{x:g}" for x in engine.observation(player))
+        return " ".join(f"{x:g}" for x in engine.observation(player))
 
 
 def register(env_id: str) -> str:

@@ -18,6 +18,7 @@ from yokai_envs.core.game import Game
 from yokai_envs.core.information import FIRST_GAME_EVENT
 from yokai_envs.core.information import Event as Seen
 from yokai_envs.core.layout import layout_size
+from yokai_envs.core.protocols import core_event_text
 from yokai_envs.core.rng import copy_generator
 from yokai_envs.onmyoji import actions, decisions, invariants, observation, rules, view
 from yokai_envs.onmyoji.cards import Side, Yokai, load_pool
@@ -262,7 +263,7 @@ class OnmyojiGame(Game):
 
     def describe_event(self, event: Seen, seat: int) -> str:
         if event[0] < FIRST_GAME_EVENT:
-            return super().describe_event(event, seat)
+            return core_event_text(event)
         return view.describe_event(self, event, seat)
 
     # ------------------------------------------------------------------ what a seat knows of hidden places

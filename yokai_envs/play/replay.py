@@ -35,6 +35,7 @@ import numpy as np
 from yokai_envs.core.errors import IllegalActionError
 from yokai_envs.core.files import read_limited
 from yokai_envs.core.game import Game, returns_agree
+from yokai_envs.core.protocols import public_action_name
 
 FORMAT = "yokai-replay"
 FORMAT_VERSION = 2
@@ -246,7 +247,7 @@ class Replay:
                                   f"range (this game has actions 0..{game.num_actions - 1})")
             try:
                 name = game.action_name(action)
-                seen = {s: name if s is None else game.public_action_name(action, s) for s in seats}
+                seen = {s: name if s is None else public_action_name(game, action, s) for s in seats}
                 game.step(action)
             except IllegalActionError as err:
                 raise ReplayError(f"replay does not fit {self.env_id} at step {index}: {err}") from None

@@ -51,6 +51,7 @@ from gymnasium import spaces
 from agents.base import act_in_game
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game, is_integer, win_credits
+from yokai_envs.core.protocols import observation_bounds
 from yokai_envs.core.render import render_in_mode
 from yokai_envs.registry import make_game
 
@@ -125,7 +126,7 @@ class YokaiGymEnv(gym.Env):
         self._pool_p = np.zeros(0)
         self.set_opponent_pool(list(opponents or []), opponent_weights)
 
-        low, high = game.observation_bounds()
+        low, high = observation_bounds(game)
         self.critic_state = bool(critic_state)
         if self.critic_state:  # observation ++ full state (for a centralized critic only)
             unbounded = np.full(game.state_size, np.inf, dtype=np.float32)

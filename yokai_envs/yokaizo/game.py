@@ -47,7 +47,7 @@ class YokaizoGame(Game):
         took the loser's Grave to 13 Souls, or a Round without Turns) or ``step cap``, and
         ``first_player`` the seat whose Yokai took the first Turn (absent if none was taken)."""
         st = self.state
-        facts: dict[str, Any] = {"end": super().outcome_facts()["end"] if st.end_cause is None
+        facts: dict[str, Any] = {"end": ("step cap" if self.is_truncated else "end") if st.end_cause is None
                                  else str(st.end_cause)}
         if st.first_turn != NO:
             facts["first_player"] = st.first_turn

@@ -17,6 +17,7 @@ import numpy as np
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.information import Event
+from yokai_envs.core.protocols import core_event_text
 from yokai_envs.core.rng import copy_generator
 from yokai_envs.yonkai_no_yokai import observation, rules, view
 from yokai_envs.yonkai_no_yokai.actions import NUM_ACTIONS, action_name, describe_action
@@ -181,7 +182,7 @@ class YonkaiGame(Game):
             return f"player {args[0]} loses {args[1]} Life cube{'s' if args[1] != 1 else ''}"
         if kind == YonkaiEvent.GAME_ENDED:
             return "the game ends"
-        return super().describe_event(event, seat)
+        return core_event_text(event)
 
     def ends_multi_part_choice(self, action: int) -> bool:
         return False  # every decision is a whole play (or a pass): nothing to confirm

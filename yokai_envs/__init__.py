@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from yokai_envs.core.errors import ConfigError, IllegalActionError
-from yokai_envs.registry import ENV_IDS, game_class, make, make_game, make_raw
+from yokai_envs.registry import ENV_IDS, GAME_PACKAGES, game_class, make, make_game, make_raw
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -65,8 +65,7 @@ def register_gymnasium() -> list[str]:
 if "gymnasium" in sys.modules:  # registering costs nothing then; otherwise gymnasium stays unimported
     register_gymnasium()
 
-_GAME_PACKAGES = ("yonkai_no_yokai", "yokaizo", "onmyoji", "yyh_tcg")
-_LAZY_PACKAGES = (*_GAME_PACKAGES, "analysis")  # yokai_envs.analysis.iter_decisions(...) after import yokai_envs
+_LAZY_PACKAGES = (*GAME_PACKAGES, "analysis")  # yokai_envs.analysis.iter_decisions(...) after import yokai_envs
 
 
 def __getattr__(name: str) -> object:

@@ -15,9 +15,10 @@ pyspiel = pytest.importorskip("pyspiel", reason="needs the 'bench' extra (open_s
 from tests.interop.configs import PARAMS  # noqa: E402
 from yokai_envs import make_game  # noqa: E402
 from yokai_envs.envs import openspiel  # noqa: E402
-from yokai_envs.registry import ENV_IDS  # noqa: E402
+from yokai_envs.registry import ENV_IDS, live_id  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore")
+YYH = live_id("yyh_tcg")
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "openspiel_ismcts.py"
 
 
@@ -240,7 +241,7 @@ print("finished")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game_name", ["kuhn_poker", "python_kuhn_poker", "yyh_tcg_v5"])
+@pytest.mark.parametrize("game_name", ["kuhn_poker", "python_kuhn_poker", YYH])
 def test_the_cpp_ismcts_bot_crashes_on_every_python_game_not_only_ours(game_name):
     """OpenSpiel's C++ ISMCTSBot runs on its C++ Kuhn poker but kills the interpreter on the
     first search of any python game, OpenSpiel's own python Kuhn poker included: a limitation of

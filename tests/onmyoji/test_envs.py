@@ -186,8 +186,8 @@ def test_retired_v0_is_refused():
         yokai_envs.make("onmyoji_v0", mode="duel")
 
 
-def test_retired_v1_is_refused_naming_issue_21():
-    with pytest.raises(ValueError, match=r"'onmyoji_v1' was retired: the Duel Final's first player.*issue 21.*"
+def test_retired_v1_is_refused_naming_the_balance_changes():
+    with pytest.raises(ValueError, match=r"'onmyoji_v1' was retired: the Duel Final's first player.*for balance.*"
                                          r"use 'onmyoji_v4'"):
         yokai_envs.make("onmyoji_v1", mode="duel")
 

@@ -8,9 +8,9 @@ import numpy as np
 
 from agents.base import RandomAgent
 from yokai_envs.core.game import Game
-from yokai_envs.registry import make_game
+from yokai_envs.registry import live_id, make_game
 
-YONKAI = "yonkai_no_yokai_v1"
+YONKAI = live_id("yonkai_no_yokai")
 
 
 def play_random(game: Game, seed: int = 0) -> Game:

@@ -20,7 +20,7 @@ from yokai_envs.core.information import Event as Seen
 from yokai_envs.core.layout import layout_size
 from yokai_envs.core.protocols import core_event_text
 from yokai_envs.core.rng import copy_generator
-from yokai_envs.onmyoji import actions, decisions, invariants, observation, rules, view
+from yokai_envs.onmyoji import ENV_ID, actions, decisions, invariants, observation, rules, view
 from yokai_envs.onmyoji.cards import Side, Yokai, load_pool
 from yokai_envs.onmyoji.state import (
     DECISION_NAMES,
@@ -38,7 +38,7 @@ from yokai_envs.onmyoji.state import (
 
 
 class OnmyojiGame(Game):
-    env_id = "onmyoji_v4"
+    env_id = ENV_ID
     OPTIONS: ClassVar[dict[str, Any]] = {"mode": "duel", "difficulty": 1, "characters": None, "variant": "book"}
     VARIANTS: ClassVar[dict[str, str]] = {
         "balanced": "the Duel Final led turn by turn by the Onmyoji with less HP (R30); Co-op Boss actions at "

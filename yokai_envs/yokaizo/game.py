@@ -18,7 +18,7 @@ from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.masks import mask_of
 from yokai_envs.core.memo import seat_memos
-from yokai_envs.yokaizo import rules, view
+from yokai_envs.yokaizo import ENV_ID, rules, view
 from yokai_envs.yokaizo.actions import describe_action, names_for, num_actions
 from yokai_envs.yokaizo.cards import default_pool, ready_decks, resolve_deck
 from yokai_envs.yokaizo.invariants import check_invariants
@@ -35,7 +35,7 @@ class YokaizoGame(Game):
     """Two-player YOKAIZO. Options: ``decks`` = ``"random"`` (two ready decks drawn each reset) or a
     pair ``(a, b)`` of ready-deck names, YAML deck paths or lists of card names; ``max_steps``."""
 
-    env_id: ClassVar[str] = "yokaizo_v3"
+    env_id: ClassVar[str] = ENV_ID
     OPTIONS: ClassVar[dict[str, Any]] = {"decks": "random"}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [{}, {"decks": ("Kitsune Blaze", "Kappa Tide")}]
 

@@ -19,7 +19,7 @@ from yokai_envs.core.game import Game
 from yokai_envs.core.information import Event
 from yokai_envs.core.protocols import core_event_text
 from yokai_envs.core.rng import copy_generator
-from yokai_envs.yonkai_no_yokai import observation, rules, view
+from yokai_envs.yonkai_no_yokai import ENV_ID, observation, rules, view
 from yokai_envs.yonkai_no_yokai.actions import NUM_ACTIONS, action_name, describe_action
 from yokai_envs.yonkai_no_yokai.state import (
     COPIES_PER_VALUE,
@@ -40,7 +40,7 @@ def _on_table(name: str) -> Any:
 
 
 class YonkaiGame(Game):
-    env_id = "yonkai_no_yokai_v1"
+    env_id = ENV_ID
     OPTIONS: ClassVar[dict[str, Any]] = {"num_players": 4, "reward": "win", "rounds_per_game": None}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [{"num_players": 3}, {"num_players": 4}]
     DEFAULT_MAX_STEPS = 5_000

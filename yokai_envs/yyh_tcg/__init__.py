@@ -8,3 +8,8 @@ and action), ``actions`` (action table), ``observation`` (observation vector and
 ``view`` (text and table views), ``game`` (the Game contract), ``env`` (PettingZoo AEC).
 Rulings: ``RULES_NOTES.md``; observation layout and action table: ``README.md``.
 """
+
+#: The env id: this package's name and its env version. The one place it is written: the game,
+#: its envs and the registry read it. Bump the version on any change to the rules, observations,
+#: masks or rewards (CHANGELOG.md; the registry then retires the old id with the reason).
+ENV_ID = "yyh_tcg_v5"

@@ -18,7 +18,7 @@ from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.information import Event
 from yokai_envs.core.rng import copy_generator
-from yokai_envs.yyh_tcg import hidden
+from yokai_envs.yyh_tcg import ENV_ID, hidden
 from yokai_envs.yyh_tcg.actions import ActionTable, describe_action
 from yokai_envs.yyh_tcg.cards import CardType, Timing, load_pool
 from yokai_envs.yyh_tcg.decisions import NO_EVENT, Decisions
@@ -36,7 +36,7 @@ _TABLES: dict[int, tuple[ActionTable, Observer, dict[str, list[int]]]] = {}
 class YYHGame(Decisions, Game):
     """The Game contract over the rules (``Decisions`` -> ``Rules`` -> ``TableState``)."""
 
-    env_id = "yyh_tcg_v5"
+    env_id = ENV_ID
     OPTIONS: ClassVar[dict[str, Any]] = {"decks": ("random", "random"), "cards": None, "variant": "book"}
     VARIANTS: ClassVar[dict[str, str]] = {
         "balanced": "the game's first turn has no Attack step (the book skips only its draw), "

@@ -51,6 +51,7 @@ def test_replay_rebuilds_the_game(env_id: str, options: dict) -> None:
 def _random_games_with_invariants(env_id: str, options: dict, games: int) -> None:
     game = yokai_envs.make_game(env_id, **options)
     size_obs, size_state = game.observation_size, game.state_size
+    bounds = game.utility_bounds()  # OpenSpiel is told these and zero_sum: every game keeps to them
     truncated = 0
     for seed in range(games):
         game.reset(seed)
@@ -65,7 +66,10 @@ def _random_games_with_invariants(env_id: str, options: dict, games: int) -> Non
         for seat in range(game.num_players):
             assert game.observation(seat).shape == (size_obs,)
         assert game.state_tensor().shape == (size_state,)
-        assert game.returns().shape == (game.num_players,)
+        returns = game.returns()
+        assert returns.shape == (game.num_players,)
+        assert bounds[0] <= returns.min() and returns.max() <= bounds[1], (returns, bounds)
+        assert not game.zero_sum or abs(returns.sum()) < 1e-9, returns
         assert not game.legal_action_mask().any()
     assert truncated <= games // 100, f"{truncated} of {games} random games hit the step cap"
 

@@ -78,6 +78,9 @@ class SwapGame(Game):
         first_higher = int(np.flatnonzero(self.location == 0)[0]) > int(np.flatnonzero(self.location == 1)[0])
         return np.array([1.0, -1.0]) if first_higher else np.array([-1.0, 1.0])
 
+    def utility_bounds(self) -> tuple[float, float]:
+        return -1.0, 1.0
+
     def observation(self, seat: int) -> np.ndarray:
         obs = np.zeros(self.observation_size, dtype=np.float32)
         obs[:CARDS] = self.location == seat

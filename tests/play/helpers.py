@@ -79,6 +79,9 @@ class ToyPickGame(Game):
             self.part = 0
             self.turn += 1
 
+    def utility_bounds(self) -> tuple[float, float]:
+        return -1.0, 1.0
+
     def observation(self, seat: int) -> np.ndarray:
         return np.array([self.scores[seat], self.scores[1 - seat], self.part], dtype=np.float32)
 

@@ -291,6 +291,12 @@ class Game(ABC):
         return f"action {int(action)}"
 
     @property
+    def zero_sum(self) -> bool:
+        """True when in this configuration the seats' returns always sum to zero (two seats,
+        one's win the other's loss). False (the default) claims nothing: general sum."""
+        return False
+
+    @property
     def cooperative(self) -> bool:
         """True when all seats form one team: they share one return, one policy, and there are
         no opponents to rate against. Games with a team mode override this."""
@@ -539,6 +545,11 @@ class Game(ABC):
         The env hands out the change since the last step, so games with intermediate
         rewards only need to keep a running total.
         """
+
+    @abstractmethod
+    def utility_bounds(self) -> tuple[float, float]:
+        """(lowest, highest) value any seat's ``returns()`` can take in this configuration (its
+        options), at any step: a game's end, a truncation, a running total."""
 
     @abstractmethod
     def _resample_hidden(self, seat: int, rng: np.random.Generator) -> None:

@@ -183,6 +183,9 @@ class OnmyojiGame(Game):
     def returns(self) -> np.ndarray:
         return self.final_returns.copy()
 
+    def utility_bounds(self) -> tuple[float, float]:
+        return -1.0, 1.0  # general sum in every mode: a Duel where both fall is two losses
+
     def action_name(self, action: int) -> str:
         return actions.action_name(action, self.yokai_names)
 

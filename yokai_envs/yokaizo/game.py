@@ -135,6 +135,13 @@ class YokaizoGame(Game):
         out[winner] = 1.0
         return out
 
+    def utility_bounds(self) -> tuple[float, float]:
+        return -1.0, 1.0
+
+    @property
+    def zero_sum(self) -> bool:
+        return True  # a win and a loss, or nothing for both
+
     def observation(self, seat: int) -> np.ndarray:
         return self.observer.encode(self.state, seat, memos=seat_memos(self, self.observer, SeatMemo))
 

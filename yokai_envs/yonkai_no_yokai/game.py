@@ -25,6 +25,7 @@ from yokai_envs.yonkai_no_yokai.state import (
     COPIES_PER_VALUE,
     EVENT_ARGS,
     REWARD_MODES,
+    STARTING_CUBES,
     Direction,
     Phase,
     Setup,
@@ -121,6 +122,10 @@ class YonkaiGame(Game):
 
     def returns(self) -> np.ndarray:
         return self.table.returns
+
+    def utility_bounds(self) -> tuple[float, float]:
+        # "lives": minus the cubes lost, at most all of them; "win": +1 or -1 at the end
+        return (-float(STARTING_CUBES), 0.0) if self.options["reward"] == "lives" else (-1.0, 1.0)
 
     def _reset(self) -> None:
         self.table = Table.empty(self.setup.num_players)

@@ -169,6 +169,13 @@ class YYHGame(Decisions, Game):
             out[1 - self.winner] = -1.0
         return out
 
+    def utility_bounds(self) -> tuple[float, float]:
+        return -1.0, 1.0
+
+    @property
+    def zero_sum(self) -> bool:
+        return True  # a win and a loss, or nothing for both
+
     def action_name(self, action: int) -> str:
         return self.table.name(action)
 

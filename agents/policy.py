@@ -37,7 +37,7 @@ class CheckpointError(ValueError):
     """A checkpoint that is missing, unreadable, or trained for another env or spaces."""
 
 
-def _package_version() -> str:
+def package_version() -> str:
     import yokai_envs
 
     return getattr(yokai_envs, "__version__", "unknown")
@@ -75,7 +75,7 @@ def _write_checkpoint(model: Any, zip_path: Path, env_id: str, env_options: dict
         "env_options": dict(env_options or {}),
         "observation_shape": [int(d) for d in model.observation_space.shape],
         "num_actions": int(model.action_space.n),
-        "package_version": _package_version(),
+        "package_version": package_version(),
         "algorithm": type(model).__name__,
     }
     with zipfile.ZipFile(zip_path, "a") as archive:

@@ -400,7 +400,7 @@ def ismcts_markdown(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-#: The issue-23 comparisons: (row key, peer row, peer key, label).
+#: The speed comparisons with peers: (row key, peer row, peer key, label).
 _RATIOS = (("aec_steps_per_s", "pettingzoo leduc_holdem_v4", "aec_steps_per_s", "leduc"),
            ("aec_steps_per_s", "pettingzoo texas_holdem_v4", "aec_steps_per_s", "texas"),
            ("aec_steps_per_s", "do-nothing AEC (ceiling)", "aec_steps_per_s", "of the ceiling"),
@@ -422,7 +422,7 @@ def ratio_values(rows: list[Row]) -> dict[tuple[str, str], float]:
 
 
 def ratios(rows: list[Row], rounds: list[list[Row]] | None = None) -> list[str]:
-    """The issue targets as ratios against peers measured in the same run; with ``rounds``
+    """The speed targets as ratios against peers measured in the same run; with ``rounds``
     (``--repeat``), each ratio is the median of the per-round ratios, with their range."""
     per_round = [ratio_values(r) for r in (rounds or [rows])]
     lines = []

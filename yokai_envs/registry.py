@@ -81,7 +81,9 @@ def retired_message(env_id: str) -> str | None:
             "Replays and checkpoints recorded with it cannot be played on the new version.")
 
 
-def _module_name(env_id: str) -> str:
+def env_module_name(env_id: str) -> str:
+    """The module that defines ``env_id``'s ``env`` and ``raw_env``; a retired or unknown id is
+    refused with the reason (and the closest live id)."""
     retired = retired_message(str(env_id))
     if retired:
         raise ValueError(retired)
@@ -92,35 +94,36 @@ def _module_name(env_id: str) -> str:
     return _ENV_MODULES[env_id]
 
 
-def _module(env_id: str) -> Any:
-    return importlib.import_module(_module_name(env_id))
+def env_module(env_id: str) -> Any:
+    """The imported module of :func:`env_module_name`."""
+    return importlib.import_module(env_module_name(env_id))
 
 
 def make(env_id: str, **options: Any) -> AECEnv:
     """The wrapped PettingZoo AEC env for ``env_id`` (options as the game documents)."""
-    return _module(env_id).env(**options)
+    return env_module(env_id).env(**options)
 
 
 def make_raw(env_id: str, **options: Any) -> AECEnv:
     """The unwrapped AEC env (``raw_env``)."""
-    return _module(env_id).raw_env(**options)
+    return env_module(env_id).raw_env(**options)
 
 
 def game_class(env_id: str) -> type[Game]:
     """The Game subclass of ``env_id``, found in the game package's ``game`` module so that
     the bare engine loads without pettingzoo or gymnasium."""
-    _module_name(env_id)
+    env_module_name(env_id)
     from yokai_envs.core.game import Game
 
     package = _ENV_MODULES[env_id].rsplit(".", 1)[0]
     try:
         module = importlib.import_module(f"{package}.game")
     except ModuleNotFoundError:
-        return _module(env_id).raw_env.game_class
+        return env_module(env_id).raw_env.game_class
     for value in vars(module).values():
         if isinstance(value, type) and issubclass(value, Game) and getattr(value, "env_id", None) == env_id:
             return value
-    return _module(env_id).raw_env.game_class
+    return env_module(env_id).raw_env.game_class
 
 
 def make_game(env_id: str, **options: Any) -> Game:

@@ -170,8 +170,9 @@ class PolicyAgent(Agent):
         masks = np.array(action_masks, dtype=bool)  # a copy: torch warns on read-only masks
         with torch.no_grad():
             obs_tensor, _ = self.policy.obs_to_tensor(np.asarray(observations, dtype=np.float32))
-            dist = self.policy.get_distribution(obs_tensor, action_masks=masks)
-            probs = dist.distribution.probs.cpu().numpy().astype(np.float64).reshape(masks.shape)
+            categorical = self.policy.get_distribution(obs_tensor, action_masks=masks).distribution
+            assert isinstance(categorical, torch.distributions.Categorical), "one discrete action per decision"
+            probs = categorical.probs.cpu().numpy().astype(np.float64).reshape(masks.shape)
         probs = np.where(masks, probs, 0.0)
         total = probs.sum(axis=1, keepdims=True)
         # numerical underflow on every legal action of a row: that row falls back to uniform

@@ -79,12 +79,16 @@ class RLlibAgent(Agent):
         try:
             import torch
             from ray.rllib.core.rl_module.rl_module import RLModule
+            from ray.rllib.core.rl_module.torch.torch_rl_module import TorchRLModule
         except ImportError as exc:
             raise ImportError(f"rllib:{path} needs ray[rllib] and torch: "
                               f"pip install 'yokai-envs[ray]' ({exc})") from None
         self._torch = torch
-        self.module = RLModule.from_checkpoint(str((Path(self.path) / MODULE_DIR).resolve()))
-        self.module.eval()
+        module = RLModule.from_checkpoint(str((Path(self.path) / MODULE_DIR).resolve()))
+        if not isinstance(module, TorchRLModule):
+            raise CheckpointError(f"{self.path}: the module is a {type(module).__name__}, not a torch RLModule")
+        module.eval()
+        self.module = module
 
     def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         torch = self._torch

@@ -9,7 +9,7 @@ Nothing heavy happens on import: games are imported when first made.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.registry import ENV_IDS, GAME_PACKAGES, game_class, make, make_game, make_raw
@@ -26,7 +26,7 @@ __version__ = "0.1.0"
 
 
 def make_gym(env_id: str, opponents: list | None = None, learner_seat: int | None = None,
-             **options: object) -> _YokaiGymEnv:
+             **options: Any) -> _YokaiGymEnv:
     """Single-seat gymnasium env for SB3 (see :mod:`yokai_envs.training.gym_env`); imports gymnasium lazily."""
     from yokai_envs.training.gym_env import make_gym as _make_gym
 

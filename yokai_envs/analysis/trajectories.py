@@ -196,8 +196,9 @@ def game_rows(game: Game, seed: int, actions: list[int], *, agents: list[str] | 
         row["behaviour_prob"] = None if entry is None else float(entry[0])
         row["behaviour_entropy"] = None if entry is None else float(entry[1])
         now = game.returns()
-        if pending[seat] is not None:
-            rows[pending[seat]]["reward"] = float(now[seat]) - rows[pending[seat]].pop("_before")
+        last = pending[seat]
+        if last is not None:
+            rows[last]["reward"] = float(now[seat]) - rows[last].pop("_before")
         pending[seat] = len(rows)
         row["_before"] = float(now[seat])
         row["log"] = log[log_seen[seat]:]

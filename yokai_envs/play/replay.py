@@ -28,7 +28,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -321,7 +321,7 @@ def game_result(game: Game) -> dict[str, Any]:
             "truncated": bool(game.is_truncated), "steps": int(game.steps)}
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

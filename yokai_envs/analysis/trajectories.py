@@ -14,7 +14,8 @@ row). A row holds:
   (who played the seat), ``decision`` (how many decisions the seat made before this one),
   ``phase`` (the game's phase name);
 - ``action`` (its id), ``action_kind``, ``action_name`` and one ``action_<field>`` column per
-  field of the game's :meth:`~yokai_envs.core.game.Game.describe_action` (card, target, yokai...);
+  field of the game's ``describe_action`` (:class:`~yokai_envs.core.protocols.ActionFields`:
+  card, target, yokai...);
 - ``legal_actions`` (how many were legal), ``legal_action_ids`` (which: the ids where the
   seat's action mask was True, ascending), ``forced`` (only one was);
 - ``reward``: the deciding seat's reward for this decision, the change in its return from this

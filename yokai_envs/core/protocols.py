@@ -5,8 +5,9 @@ A game implements one by having the method (no base class to inherit): ``isinsta
 SeatText)`` tells whether it has it. The tools that use a hook go through the functions below,
 each with its fallback (a generic text, the action's name, observations in [0, 1]) or, where
 none would be honest, through :func:`require`, which raises :class:`MissingHookError` naming the
-game, the hook and the tool. Every game of the package implements every hook; a new game may
-start with the contract alone (:class:`yokai_envs.core.game.Game`) and add them one by one.
+game, the hook and the tool. The package's games implement the hooks they have something to say
+for (docs/architecture.md lists which); a new game may start with the contract alone
+(:class:`yokai_envs.core.game.Game`) and add them one by one.
 """
 
 from __future__ import annotations

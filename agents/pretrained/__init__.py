@@ -95,6 +95,11 @@ def find(env_id: str, options: dict[str, Any] | None = None) -> Card:
                           f"shipped: {listing}")
 
 
+def _key_value(part: str) -> tuple[str, str]:
+    key, value = part.split("=", 1)
+    return key, value
+
+
 def spec_for(env_id: str, options: dict[str, Any] | None, search: bool, overrides: list[str],
              deterministic: bool | None = None) -> str:
     """The ``policy:`` or ``trained:`` spec that plays the shipped model of ``env_id``. The network
@@ -105,6 +110,6 @@ def spec_for(env_id: str, options: dict[str, Any] | None, search: bool, override
         chosen = bool(card.data.get("deterministic", True)) if deterministic is None else deterministic
         return f"policy:{card.path}" + ("" if chosen else ";deterministic=false")
     # The card's search, each option the spec names replaced by the spec's value.
-    merged = dict(part.split("=", 1) for part in card.search.split(";") if "=" in part)
-    merged.update(part.split("=", 1) for part in overrides)
+    merged = dict(_key_value(part) for part in card.search.split(";") if "=" in part)
+    merged.update(_key_value(part) for part in overrides)
     return f"trained:{card.path}" + "".join(f";{key}={value}" for key, value in merged.items())

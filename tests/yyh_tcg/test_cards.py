@@ -203,7 +203,7 @@ PASSIVE_PLACES = [(c.name, place) for c in POOL.cards if c.passive for place in 
 
 @pytest.mark.parametrize(("name", "place"), PASSIVE_PLACES)
 def test_passive_effect_applies_where_its_text_says(name: str, place: str) -> None:
-    """Issue 19: a passive works where the card's text says, the Sideline included for characters."""
+    """A passive works where the card's text says, the Sideline included for characters."""
     card = POOL.by_name[name]
     g = _position()
     if card.passive_value("vs_hero_plus"):
@@ -238,7 +238,7 @@ def _to_timing(g: YYHGame, timing: str) -> None:
 
 @pytest.mark.parametrize(("name", "place"), ABILITY_PLACES)
 def test_ability_is_usable_where_its_text_says(name: str, place: str) -> None:
-    """Issue 19: abilities follow the same rule as passives, and the text states it."""
+    """Abilities follow the same rule as passives, and the text states it."""
     card = POOL.by_name[name]
     g = _position()
     _place(g, name, place)

@@ -259,7 +259,7 @@ def _defended(card: str | None, ability: str | None = None) -> YYHGame:
 
 
 def test_part_four_gives_the_defender_a_window_after_the_attacker() -> None:
-    """Issue 19: "Attack:" effects may be used in part 4 by a player, so both players get the
+    """"Attack:" effects may be used in part 4 by a player, so both players get the
     window, the attacker first, each with a pass."""
     g = _defended("Last Stand")
     done(g)  # the attacker passes
@@ -503,7 +503,7 @@ def test_flip_pays_at_once_when_spirit_covers_all_or_only_one_can_be_paid() -> N
 
 
 def test_flip_payment_order_is_the_owners_choice_when_spirit_does_not_cover_all() -> None:
-    """Issue 19: which turned-up card to pay for is a choice when the Spirit cannot pay them all."""
+    """Which turned-up card to pay for is a choice when the Spirit cannot pay them all."""
     kept = set()
     for first in ("Rose Whip", "Shadow Sever"):
         g = _attack_setup()
@@ -552,7 +552,7 @@ def test_a_flip_of_several_slots_asks_the_pay_choice_over_all_their_cards_before
 
 
 def test_search_is_the_players_choice_among_the_cards_of_the_type() -> None:
-    """Issue 19: the searching player chooses the card (from its deck's cards of that type)."""
+    """The searching player chooses the card (from its deck's cards of that type)."""
     g = _attack_setup()
     give(g, 0, "Spirit World Orders")  # search: technique
     p = g.players[0]
@@ -597,7 +597,7 @@ def test_milling_an_empty_deck_does_not_lose() -> None:
 
 
 def test_without_a_next_fighter_the_arena_waits_for_the_fifth_placed_in_a_later_main_step() -> None:
-    """Issue 19: no one in line after a match does not lose: the 5th may enter in a later Main step."""
+    """No one in line after a match does not lose: the 5th may enter in a later Main step."""
     for emptied in ((1,), (0, 1)):
         g = _attack_setup()
         for seat in emptied:
@@ -819,7 +819,7 @@ def _searched_then_face_down(which: str) -> YYHGame:
 
 
 def test_a_shown_card_attached_face_down_is_not_told_apart_from_another() -> None:
-    """Issue 17: which card went face-down must not show in the opponent's observation or views."""
+    """Which card went face-down must not show in the opponent's observation or views."""
     searched, other = _searched_then_face_down("Brass Knuckles"), _searched_then_face_down("Spirit Armor")
     assert np.array_equal(searched.observation(1), other.observation(1))
     assert searched.render_for(1) == other.render_for(1)
@@ -841,7 +841,7 @@ def test_a_shown_card_attached_face_down_is_not_told_apart_from_another() -> Non
 
 
 def test_a_forced_pass_in_part_two_is_asked_whatever_the_hidden_hand() -> None:
-    """Issue 17: part 2 is asked the same way whether or not the hand holds an affordable
+    """Part 2 is asked the same way whether or not the hand holds an affordable
     "when you use an attack" Event, so the defender's record cannot tell the two apart."""
     logs = []
     for card in ("Sneak Attack", "Rose Whip"):

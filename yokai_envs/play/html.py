@@ -14,6 +14,7 @@ import html
 import json
 from typing import Any
 
+from yokai_envs.core.protocols import table_view
 from yokai_envs.play.replay import Replay, game_result
 
 OMNISCIENT = "omniscient"
@@ -108,7 +109,7 @@ def page_data(replay: Replay, seats: list[int] | None = None) -> dict[str, Any]:
         views = {}
         for key in keys:
             seat = None if key == OMNISCIENT else int(key)
-            view = game.table_view(seat)
+            view = table_view(game, seat)
             seen = step.seen.get(seat) if step.actor is not None else None
             view["action"] = seen
             if seat is not None:  # what else the seat saw happen (its public log; line 0 is the decision)

@@ -11,3 +11,8 @@ views), ``game`` (the Game contract), ``env`` (PettingZoo AEC). The rules module
 functions over ``(state, ctx)``.
 Rulings: ``RULES_NOTES.md``; observation layout and action table: ``README.md``.
 """
+
+#: The env id: this package's name and its env version. The one place it is written: the game,
+#: its envs and the registry read it. Bump the version on any change to the rules, observations,
+#: masks or rewards (CHANGELOG.md; the registry then retires the old id with the reason).
+ENV_ID = "yyh_tcg_v5"

@@ -27,7 +27,7 @@ from yokai_envs.core.game import Game
 from yokai_envs.core.information import Event
 from yokai_envs.core.masks import mask_of
 from yokai_envs.core.memo import seat_memos
-from yokai_envs.yyh_tcg import decisions, hidden
+from yokai_envs.yyh_tcg import ENV_ID, decisions, hidden
 from yokai_envs.yyh_tcg.actions import describe_action
 from yokai_envs.yyh_tcg.cards import load_pool
 from yokai_envs.yyh_tcg.decisions import act
@@ -49,7 +49,7 @@ def _on_state(name: str) -> Any:
 class YYHGame(Game):
     """The Game contract over the table (``self.state``) and the rules functions."""
 
-    env_id = "yyh_tcg_v5"
+    env_id = ENV_ID
     OPTIONS: ClassVar[dict[str, Any]] = {"decks": ("random", "random"), "cards": None, "variant": "book"}
     VARIANTS: ClassVar[dict[str, str]] = {
         "balanced": "the game's first turn has no Attack step (the book skips only its draw), "
@@ -166,6 +166,13 @@ class YYHGame(Game):
             out[winner] = 1.0
             out[1 - winner] = -1.0
         return out
+
+    def utility_bounds(self) -> tuple[float, float]:
+        return -1.0, 1.0
+
+    @property
+    def zero_sum(self) -> bool:
+        return True  # a win and a loss, or nothing for both
 
     def action_name(self, action: int) -> str:
         return self.table.name(action)

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from yokai_envs.core.protocols import action_fields
+
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
 
@@ -166,4 +168,4 @@ class LowestAgent(Agent):
 
 def pass_actions_of(game: Game) -> frozenset[int]:
     """The ids the game describes as a pass."""
-    return frozenset(a for a in range(game.num_actions) if game.describe_action(a).get("kind") == "pass")
+    return frozenset(a for a in range(game.num_actions) if action_fields(game, a).get("kind") == "pass")

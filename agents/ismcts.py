@@ -152,7 +152,7 @@ class ISMCTSAgent(Agent):
         if self.rollout_agent is not None:
             # Derived from our own stream so one seed fixes the whole search.
             self.rollout_agent.reset(int(self.rng.integers(2**63)))
-        if self.base_agent is not self.rollout_agent:
+        if self.base_agent is not None and self.base_agent is not self.rollout_agent:
             self.base_agent.reset(int(self.rng.integers(2**63)))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
@@ -240,7 +240,7 @@ class ISMCTSAgent(Agent):
         seat = game.current_player
         rng = self.rng
         sample = self._sampler(game, seat)
-        rows = []
+        rows: list[np.ndarray] = []
         deadline = None if self.time_budget is None else _time.perf_counter() + self.time_budget
         budget = None if self.iterations is None else max(1, -(-self.iterations // legal.size))
         while True:

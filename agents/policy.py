@@ -37,7 +37,7 @@ class CheckpointError(ValueError):
     """A checkpoint that is missing, unreadable, or trained for another env or spaces."""
 
 
-def _package_version() -> str:
+def package_version() -> str:
     import yokai_envs
 
     return getattr(yokai_envs, "__version__", "unknown")
@@ -75,7 +75,7 @@ def _write_checkpoint(model: Any, zip_path: Path, env_id: str, env_options: dict
         "env_options": dict(env_options or {}),
         "observation_shape": [int(d) for d in model.observation_space.shape],
         "num_actions": int(model.action_space.n),
-        "package_version": _package_version(),
+        "package_version": package_version(),
         "algorithm": type(model).__name__,
     }
     with zipfile.ZipFile(zip_path, "a") as archive:
@@ -170,8 +170,9 @@ class PolicyAgent(Agent):
         masks = np.array(action_masks, dtype=bool)  # a copy: torch warns on read-only masks
         with torch.no_grad():
             obs_tensor, _ = self.policy.obs_to_tensor(np.asarray(observations, dtype=np.float32))
-            dist = self.policy.get_distribution(obs_tensor, action_masks=masks)
-            probs = dist.distribution.probs.cpu().numpy().astype(np.float64).reshape(masks.shape)
+            categorical = self.policy.get_distribution(obs_tensor, action_masks=masks).distribution
+            assert isinstance(categorical, torch.distributions.Categorical), "one discrete action per decision"
+            probs = categorical.probs.cpu().numpy().astype(np.float64).reshape(masks.shape)
         probs = np.where(masks, probs, 0.0)
         total = probs.sum(axis=1, keepdims=True)
         # numerical underflow on every legal action of a row: that row falls back to uniform

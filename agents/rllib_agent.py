@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from agents.base import Agent
-from agents.policy import META_FORMAT, CheckpointError, check_checkpoint
+from agents.policy import META_FORMAT, CheckpointError, check_checkpoint, package_version
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
@@ -35,8 +35,6 @@ def save_rllib_policy(module: Any, path: str | Path, env_id: str, env_options: d
 
     import ray
 
-    from agents.policy import _package_version
-
     folder = Path(path)
     tmp = folder.with_name(folder.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
@@ -47,7 +45,7 @@ def save_rllib_policy(module: Any, path: str | Path, env_id: str, env_options: d
     meta = {
         "format": META_FORMAT, "env_id": env_id, "env_options": dict(env_options or {}),
         "observation_shape": [int(d) for d in inner.shape], "num_actions": int(module.action_space.n),
-        "package_version": _package_version(), "algorithm": "RLlib PPO", "ray_version": ray.__version__,
+        "package_version": package_version(), "algorithm": "RLlib PPO", "ray_version": ray.__version__,
     }
     (tmp / META_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True, default=str))
     shutil.rmtree(folder, ignore_errors=True)
@@ -81,12 +79,16 @@ class RLlibAgent(Agent):
         try:
             import torch
             from ray.rllib.core.rl_module.rl_module import RLModule
+            from ray.rllib.core.rl_module.torch.torch_rl_module import TorchRLModule
         except ImportError as exc:
             raise ImportError(f"rllib:{path} needs ray[rllib] and torch: "
                               f"pip install 'yokai-envs[ray]' ({exc})") from None
         self._torch = torch
-        self.module = RLModule.from_checkpoint(str((Path(self.path) / MODULE_DIR).resolve()))
-        self.module.eval()
+        module = RLModule.from_checkpoint(str((Path(self.path) / MODULE_DIR).resolve()))
+        if not isinstance(module, TorchRLModule):
+            raise CheckpointError(f"{self.path}: the module is a {type(module).__name__}, not a torch RLModule")
+        module.eval()
+        self.module = module
 
     def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         torch = self._torch

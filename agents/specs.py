@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import difflib
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,7 +67,7 @@ class AgentSpec:
     text: str = ""
 
 
-def _convert(kind: str, key: str, raw: str, spec: str, valid: dict[str, type]) -> Any:
+def _convert(kind: str, key: str, raw: str, spec: str, valid: Mapping[str, type]) -> Any:
     if key not in valid:
         close = difflib.get_close_matches(key, list(valid), n=1, cutoff=0.6)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -91,7 +92,7 @@ def _convert(kind: str, key: str, raw: str, spec: str, valid: dict[str, type]) -
     return value
 
 
-def _key_values(kind: str, parts: list[str], spec: str, valid: dict[str, type]) -> dict[str, Any]:
+def _key_values(kind: str, parts: list[str], spec: str, valid: Mapping[str, type]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for part in parts:
         if not part.strip():
@@ -126,7 +127,7 @@ def heuristic_options(spec: str, env_id: str, raw: dict[str, str]) -> dict[str, 
     (``HeuristicAgent.OPTIONS``, name -> type); ValueError naming the valid ones."""
     from agents.heuristics import heuristic_class
 
-    valid: dict[str, type] = getattr(heuristic_class(env_id), "OPTIONS", {})
+    valid: Mapping[str, type] = getattr(heuristic_class(env_id), "OPTIONS", {})
     if raw and not valid:
         raise ValueError(f"agent spec {spec!r}: the {env_id} heuristic takes no options")
     return {key: _convert(f"{env_id} heuristic", key, value, spec, valid) for key, value in raw.items()}
@@ -222,9 +223,8 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
         from agents.pretrained import spec_for
 
         options = dict(parsed.options)
-        target = spec_for(env_id, env_options, options.pop("search"), options.pop("overrides", []))
-        if options:  # the network alone's deterministic=...
-            target += "".join(f";{key}={str(value).lower()}" for key, value in options.items())
+        target = spec_for(env_id, env_options, options.pop("search"), options.pop("overrides", []),
+                          options.pop("deterministic", None))
         return make(target, env_id, env_options, seed)
     if parsed.kind == "random":
         return RandomAgent(seed)
@@ -268,7 +268,9 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
     if parsed.kind == "rllib":
         from agents.rllib_agent import RLlibAgent
 
+        assert parsed.path is not None  # the parser gives every checkpoint kind its path
         return RLlibAgent(parsed.path, env_id, env_options, seed=seed, **parsed.options)
     from agents.policy import PolicyAgent
 
+    assert parsed.path is not None
     return PolicyAgent(parsed.path, env_id, env_options, seed=seed, **parsed.options)

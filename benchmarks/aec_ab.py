@@ -2,7 +2,7 @@
 
 Each round runs ``yokai_envs.bench``'s AEC loop once per tree, in a fresh process with that tree
 first on ``sys.path`` (the order alternates between rounds, so a machine's drift hits both);
-prints each tree's median agent-steps/s and the per-round ratios B/A. For a speed change:
+prints each tree's median agent-steps/s and the per-round ratios B/A (``ab_driver.py``). For a speed change:
 the same machine, the same loop, back to back (a whole ``yokai bench`` run swings by tens of
 percent between rows).
 
@@ -13,9 +13,10 @@ percent between rows).
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
+
+from ab_driver import interleaved, tree_arguments
 
 _CHILD = ("import sys; sys.path.insert(0, sys.argv[1]); from yokai_envs.bench import _aec_loop; "
           "from yokai_envs.registry import make; env = make(sys.argv[2]); _aec_loop(env, 0.5); "
@@ -30,21 +31,11 @@ def one_run(tree: str, env_id: str, seconds: float) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("env_id")
-    parser.add_argument("tree_a", help="the base source tree (a checkout or worktree)")
-    parser.add_argument("tree_b", help="the changed source tree")
-    parser.add_argument("--rounds", type=int, default=4)
+    tree_arguments(parser)
     parser.add_argument("--seconds", type=float, default=2.0, help="timed seconds per run (after 0.5 s warm-up)")
     args = parser.parse_args()
-    runs: dict[str, list[float]] = {args.tree_a: [], args.tree_b: []}
-    for round_index in range(args.rounds):
-        order = (args.tree_a, args.tree_b) if round_index % 2 == 0 else (args.tree_b, args.tree_a)
-        for tree in order:
-            runs[tree].append(one_run(tree, args.env_id, args.seconds))
-    a, b = runs[args.tree_a], runs[args.tree_b]
-    ratios = [y / x for x, y in zip(a, b, strict=True)]
-    print(f"{args.env_id}: A {statistics.median(a):,.0f}  B {statistics.median(b):,.0f} agent-steps/s  "
-          f"B/A {statistics.median(b) / statistics.median(a):.3f}  per round {[round(r, 3) for r in ratios]}")
+    line = interleaved(args.tree_a, args.tree_b, args.rounds, lambda tree: one_run(tree, args.env_id, args.seconds))
+    print(f"{args.env_id}: agent-steps/s {line}")
     return 0
 
 

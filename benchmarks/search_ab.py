@@ -19,9 +19,10 @@ The speed ratio B/A (above 1: B is faster) is the median of the per-round ratios
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
+
+from ab_driver import interleaved, tree_arguments
 
 _ROLLOUT = r'''
 import sys, time
@@ -74,23 +75,14 @@ def one_run(tree: str, env_id: str, spec: str) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("env_id")
-    parser.add_argument("tree_a", help="the base source tree (a checkout or worktree)")
-    parser.add_argument("tree_b", help="the changed source tree")
+    tree_arguments(parser)
     parser.add_argument("--spec", default="rollout", help="'rollout' or an agent spec (default rollout)")
-    parser.add_argument("--rounds", type=int, default=4)
     args = parser.parse_args()
-    runs: dict[str, list[float]] = {args.tree_a: [], args.tree_b: []}
-    for round_index in range(args.rounds):
-        order = (args.tree_a, args.tree_b) if round_index % 2 == 0 else (args.tree_b, args.tree_a)
-        for tree in order:
-            runs[tree].append(one_run(tree, args.env_id, args.spec))
-    a, b = runs[args.tree_a], runs[args.tree_b]
     rollout = args.spec == "rollout"
-    ratios = [(x / y if rollout else y / x) for x, y in zip(a, b, strict=True)]
+    line = interleaved(args.tree_a, args.tree_b, args.rounds, lambda tree: one_run(tree, args.env_id, args.spec),
+                       higher_is_faster=not rollout)
     unit = "CPU us per rollout step" if rollout else "decisions per CPU second"
-    print(f"{args.env_id} {args.spec}: {unit} A {statistics.median(a):.2f}  B {statistics.median(b):.2f}  "
-          f"speed B/A {statistics.median(ratios):.3f}  per round {[round(r, 3) for r in ratios]}")
+    print(f"{args.env_id} {args.spec}: {unit} {line}")
     return 0
 
 

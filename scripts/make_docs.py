@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from yokai_envs.play.cards import catalog  # noqa: E402
-from yokai_envs.registry import ENV_IDS, _module_name, game_class  # noqa: E402
+from yokai_envs.registry import ENV_IDS, env_module_name, game_class  # noqa: E402
 
 DOCS = ROOT / "docs"
 SUMMARIES = DOCS / "rules-summaries"
@@ -45,7 +45,7 @@ def cell(value: object) -> str:
 
 
 def package_of(env_id: str) -> str:
-    return _module_name(env_id).rsplit(".", 1)[0]
+    return env_module_name(env_id).rsplit(".", 1)[0]
 
 
 def short_name(env_id: str) -> str:

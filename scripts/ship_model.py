@@ -58,6 +58,8 @@ def card_markdown(name: str, card: dict[str, Any]) -> str:
              f"- env id: `{card['env_id']}` ({options}); agent specs `pretrained` (the network alone) and "
              "`pretrained:search=true` (with its play-time search)",
              f"- play-time search: `{card['search'] or 'the trained: defaults'}`",
+             "- the network alone " + ("takes its most likely move" if card.get("deterministic", True)
+                                       else "samples its move from its distribution (as it was measured)"),
              f"- trained by: `{card['command']}` (seed {card['seed']}), {card['wall_time']}",
              f"- method: {card.get('method', '')}", "",
              "| agent | against | games | win rate | 95% CI |", "|---|---|---:|---:|---|"]
@@ -82,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a yokai evaluate --out folder (gauntlet) and the command that made it")
     parser.add_argument("--run-eval", action="store_true",
                         help="also take the run's final arena table (eval.json) as the network-alone rows")
+    parser.add_argument("--sampled", action="store_true",
+                        help="the network alone plays by sampling its distribution (as it was measured)")
     parser.add_argument("--cards-only", action="store_true", help="rewrite every NAME.md from NAME.json")
     args = parser.parse_args(argv)
     if args.cards_only:
@@ -97,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     shutil.copy(args.run / f"{args.which}.zip", MODELS / f"{args.name}.zip")
     minutes = state["train_seconds"] / 60
     card = {"env_id": config["game"]["env_id"], "configuration": json.loads(args.configuration),
-            "search": args.search, "command": args.command, "seed": config["training"]["seed"],
+            "search": args.search, "deterministic": not args.sampled, "command": args.command,
+            "seed": config["training"]["seed"],
             "wall_time": f"{minutes:.0f} min of training on 2 CPU cores ({state['timesteps']} learner decisions)",
             "method": args.method, "training": {"config": config, "distill": state.get("distill", {}).get("history")},
             "evaluation": (run_rows(args.run, args.command) if args.run_eval else [])

@@ -9,10 +9,10 @@ Nothing heavy happens on import: games are imported when first made.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from yokai_envs.core.errors import ConfigError, IllegalActionError
-from yokai_envs.registry import ENV_IDS, game_class, make, make_game, make_raw
+from yokai_envs.registry import ENV_IDS, GAME_PACKAGES, game_class, make, make_game, make_raw
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -26,7 +26,7 @@ __version__ = "0.1.0"
 
 
 def make_gym(env_id: str, opponents: list | None = None, learner_seat: int | None = None,
-             **options: object) -> _YokaiGymEnv:
+             **options: Any) -> _YokaiGymEnv:
     """Single-seat gymnasium env for SB3 (see :mod:`yokai_envs.training.gym_env`); imports gymnasium lazily."""
     from yokai_envs.training.gym_env import make_gym as _make_gym
 
@@ -65,8 +65,7 @@ def register_gymnasium() -> list[str]:
 if "gymnasium" in sys.modules:  # registering costs nothing then; otherwise gymnasium stays unimported
     register_gymnasium()
 
-_GAME_PACKAGES = ("yonkai_no_yokai", "yokaizo", "onmyoji", "yyh_tcg")
-_LAZY_PACKAGES = (*_GAME_PACKAGES, "analysis")  # yokai_envs.analysis.iter_decisions(...) after import yokai_envs
+_LAZY_PACKAGES = (*GAME_PACKAGES, "analysis")  # yokai_envs.analysis.iter_decisions(...) after import yokai_envs
 
 
 def __getattr__(name: str) -> object:

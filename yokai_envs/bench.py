@@ -22,6 +22,7 @@ between rows, so one round's ratio can miss a target it meets).
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import importlib
 import json
@@ -85,7 +86,7 @@ def _game_loop(game: Any, seconds: float, seed: int = 0) -> float:
 def _search_costs(game: Any, seconds: float, seed: int = 0) -> tuple[float, float]:
     """Mean seconds of ``clone()`` and of ``determinize(seat, rng)`` over states of random play."""
     rng = np.random.default_rng(seed)
-    states = []
+    states: list[Any] = []
     episode = seed
     while len(states) < 200:
         game.reset(episode)
@@ -150,6 +151,11 @@ def _reset_env(env: Any) -> Any:
     return env
 
 
+def _reset_made(build: Callable[..., Any], env_id: str | None, options: dict[str, Any]) -> Any:
+    """``build(env_id, **options)`` (``build()`` when ``env_id`` is None), reset."""
+    return _reset_env(build(**options) if env_id is None else build(env_id, **options))
+
+
 class _DoNothingEnv:
     """Built lazily so that importing this module never imports pettingzoo/gymnasium."""
 
@@ -168,7 +174,7 @@ class _DoNothingEnv:
                 space = spaces.Dict({"observation": spaces.Box(0, 1, (16,), np.float32),
                                      "action_mask": spaces.Box(0, 1, (8,), np.int8)})
                 self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-                self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(8))
+                self.action_spaces: dict[str, spaces.Space] = dict.fromkeys(self.possible_agents, spaces.Discrete(8))
                 self._observation = np.zeros(16, dtype=np.float32)
                 self._mask = np.ones(8, dtype=np.int8)
 
@@ -184,7 +190,7 @@ class _DoNothingEnv:
                 self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
                 self.terminations = dict.fromkeys(self.agents, False)
                 self.truncations = dict.fromkeys(self.agents, False)
-                self.infos = {agent: {} for agent in self.agents}
+                self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
                 self.agent_selection = self.agents[0]
                 self._steps = 0
 
@@ -220,7 +226,7 @@ def yokai_rows(seconds: float, all_configs: bool, only: list[str] | None) -> lis
             aec_steps, games = _aec_loop(make(env_id, **options), seconds)
             raw = _game_loop(make_game(env_id, **options), seconds)
             clone, determinize = _search_costs(make_game(env_id, **options), seconds)
-            memory = _memory_kb(lambda env_id=env_id, options=options: _reset_env(make(env_id, **options)))
+            memory = _memory_kb(functools.partial(_reset_made, make, env_id, options))
             rows.append({"env": label, "kind": "yokai-envs", "aec_steps_per_s": aec_steps, "games_per_s": games,
                          "raw_decisions_per_s": raw, "memory_kb": memory,
                          "clone_raw_steps": clone * raw, "determinize_raw_steps": determinize * raw})
@@ -355,7 +361,7 @@ def peer_rows(seconds: float) -> list[Row]:
             print(f"skipping pettingzoo {name}: {error}")
             continue
         aec_steps, games = _aec_loop(module.env(), seconds)
-        memory = _memory_kb(lambda module=module: _reset_env(module.env()))
+        memory = _memory_kb(functools.partial(_reset_made, module.env, None, {}))
         rows.append({"env": f"pettingzoo {name}", "kind": "peer", "aec_steps_per_s": aec_steps, "games_per_s": games,
                      "raw_decisions_per_s": None, "memory_kb": memory})
     for name in ("doudizhu", "uno"):
@@ -400,7 +406,7 @@ def ismcts_markdown(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-#: The issue-23 comparisons: (row key, peer row, peer key, label).
+#: The speed comparisons with peers: (row key, peer row, peer key, label).
 _RATIOS = (("aec_steps_per_s", "pettingzoo leduc_holdem_v4", "aec_steps_per_s", "leduc"),
            ("aec_steps_per_s", "pettingzoo texas_holdem_v4", "aec_steps_per_s", "texas"),
            ("aec_steps_per_s", "do-nothing AEC (ceiling)", "aec_steps_per_s", "of the ceiling"),
@@ -422,7 +428,7 @@ def ratio_values(rows: list[Row]) -> dict[tuple[str, str], float]:
 
 
 def ratios(rows: list[Row], rounds: list[list[Row]] | None = None) -> list[str]:
-    """The issue targets as ratios against peers measured in the same run; with ``rounds``
+    """The speed targets as ratios against peers measured in the same run; with ``rounds``
     (``--repeat``), each ratio is the median of the per-round ratios, with their range."""
     per_round = [ratio_values(r) for r in (rounds or [rows])]
     lines = []

@@ -7,6 +7,7 @@ import json
 import sys
 
 from yokai_envs.cli_types import non_negative_int
+from yokai_envs.core.protocols import render_text
 from yokai_envs.registry import ENV_IDS, make_game
 
 
@@ -47,8 +48,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"player {seat} ({specs[seat % len(specs)]}): {game.action_name(action)}")
         game.step(action)
         if not args.quiet:
-            print(game.render(), end="\n\n")
-    print(game.render())
+            print(render_text(game), end="\n\n")
+    print(render_text(game))
     print("returns:", ", ".join(f"player {s}: {r:+g}" for s, r in enumerate(game.returns())),
           "(truncated)" if game.is_truncated else "")
     return 0

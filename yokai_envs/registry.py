@@ -1,4 +1,5 @@
-"""Env ids and how to build them. Importing this module imports no game."""
+"""Env ids and how to build them. Importing this module imports no game: only the game
+packages' ``__init__`` (a docstring and ``ENV_ID``, the one place each id is written)."""
 
 from __future__ import annotations
 
@@ -6,52 +7,69 @@ import difflib
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from yokai_envs import onmyoji, yokaizo, yonkai_no_yokai, yyh_tcg
+
 if TYPE_CHECKING:
     from pettingzoo import AECEnv
 
     from yokai_envs.core.game import Game
 
+#: The game packages, in the order of ``ENV_IDS``; each package's name is its env id without the version.
+GAME_PACKAGES: tuple[str, ...] = ("yonkai_no_yokai", "yyh_tcg", "onmyoji", "yokaizo")
+_PACKAGE_IDS: dict[str, str] = {package.__name__.rpartition(".")[2]: package.ENV_ID
+                                for package in (yonkai_no_yokai, yyh_tcg, onmyoji, yokaizo)}
 # env id -> module that defines `env`, `raw_env` (and `raw_env.game_class`).
-_ENV_MODULES: dict[str, str] = {
-    "yonkai_no_yokai_v1": "yokai_envs.yonkai_no_yokai.env",
-    "yyh_tcg_v5": "yokai_envs.yyh_tcg.env",
-    "onmyoji_v4": "yokai_envs.onmyoji.env",
-    "yokaizo_v3": "yokai_envs.yokaizo.env",
-}
+_ENV_MODULES: dict[str, str] = {_PACKAGE_IDS[name]: f"yokai_envs.{name}.env" for name in GAME_PACKAGES}
 
 ENV_IDS: tuple[str, ...] = tuple(_ENV_MODULES)
 
-# Retired env id -> (the id that replaced it, why). A change to a game's rules, observations,
-# masks or rewards bumps its version (CHANGELOG.md); the old id is refused with this reason, as
-# are replays and checkpoints recorded with it.
-RETIRED: dict[str, tuple[str, str]] = {
-    "yonkai_no_yokai_v0": ("yonkai_no_yokai_v1", "its observation changed (issue 17: per-seat plays and passes)"),
-    "yyh_tcg_v0": ("yyh_tcg_v5", "information states (issue 17) and the rules of issue 19 changed its observation, "
-                   "mask and rules"),
-    "yyh_tcg_v1": ("yyh_tcg_v5", "the starter decks, characters and Team Bonuses were rebalanced and the game's "
-                   "first turn has no Attack step (issue 21)"),
-    "yyh_tcg_v2": ("yyh_tcg_v5", "the starter decks grew to 58 other cards (Ichigaki Lab 60) and Healing Salve's heal "
-                   "costs 3 Spirit, so that search play rarely ends a game by a deck-out (issue 21)"),
-    "yyh_tcg_v3": ("yyh_tcg_v5", "four starter decks trade cards and Bakken (Masho) gains 1 Defense so that the "
-                   "decks are level under search play too (issue 21)"),
-    "yyh_tcg_v4": ("yyh_tcg_v5", "the book's rules by default: the first player attacks in the game's first turn "
-                   "(the old rule is variant='balanced'), a flip of several slots asks one payment choice over all "
-                   "their cards, and pay actions name the slot (issue 38)"),
-    "onmyoji_v0": ("onmyoji_v4", "Onmyoji records what each seat sees (issue 17) and its rules changed (issue 20)"),
-    "onmyoji_v1": ("onmyoji_v4", "the Duel Final's first player (ruling R30), the Characters, the Solo levels and "
-                   "Yokai cards changed for balance (issue 21)"),
-    "onmyoji_v2": ("onmyoji_v4", "in the Co-op Boss battle single-target actions hunt the Onmyoji with less HP "
-                   "(ruling R32) and Co-op levels give the Boss more HP (R33), so that helping matters (issue 21)"),
-    "onmyoji_v3": ("onmyoji_v4", "the default game plays the rulebook (R28 Guard covers Start-of-turn effects, "
-                   "R30 the Final led by who took a Yokai second, R32 Co-op Boss actions hit the seat named, no "
-                   "invented modifier kinds); onmyoji_v3's game is variant='balanced' (issue 38)"),
-    "yokaizo_v0": ("yokaizo_v3", "information states, a fuller observation and five rules fixes (issues 17, 18)"),
-    "yokaizo_v1": ("yokaizo_v3", "four ready decks changed for balance (issue 21)"),
-    "yokaizo_v2": ("yokaizo_v3", "it plays the rulebook's rules where it had its own: Shatter hits X Yokai, Burn "
-                   "goes to the burner's Grave, the Limbo becomes the deck as the deck empties, mandatory card texts "
-                   "offer no pass, one Turn per Round by card instance; announced face-down cards are public in the "
-                   "observation (issue 38)"),
+
+def live_id(game: str) -> str:
+    """The env id a game has today, from its name without the version (``"yyh_tcg"`` ->
+    ``"yyh_tcg_v5"``): for code and tests that must follow version bumps."""
+    if game not in _PACKAGE_IDS:
+        raise ValueError(f"unknown game {game!r}; valid games: {', '.join(GAME_PACKAGES)}")
+    return _PACKAGE_IDS[game]
+
+
+# Retired env id -> why. A change to a game's rules, observations, masks or rewards bumps its
+# version (CHANGELOG.md); the old id is refused with this reason and the game's live id, as are
+# replays and checkpoints recorded with it.
+_RETIRED_BECAUSE: dict[str, str] = {
+    "yonkai_no_yokai_v0": "its observation changed: it shows each seat's plays and passes of "
+                          "the round",
+    "yyh_tcg_v0": "it records what each seat sees, and its observation, mask and rules changed "
+                  "(searches and payments chosen by the player, a defender's window in the attack, passives "
+                  "from the Sideline, two new starter decks)",
+    "yyh_tcg_v1": "the starter decks, characters and Team Bonuses were rebalanced and the game's "
+                  "first turn has no Attack step",
+    "yyh_tcg_v2": "the starter decks grew to 58 other cards (Ichigaki Lab 60) and Healing Salve's heal "
+                  "costs 3 Spirit, so that search play rarely ends a game by a deck-out",
+    "yyh_tcg_v3": "four starter decks trade cards and Bakken (Masho) gains 1 Defense so that the "
+                  "decks are level under search play too",
+    "yyh_tcg_v4": "the book's rules by default: the first player attacks in the game's first turn "
+                  "(the old rule is variant='balanced'), a flip of several slots asks one payment choice over all "
+                  "their cards, and pay actions name the slot",
+    "onmyoji_v0": "Onmyoji records what each seat sees and its rules changed (the Duel Final ends at "
+                  "a fall, Boss immunity is against damage only, an atomic Parallel step)",
+    "onmyoji_v1": "the Duel Final's first player (ruling R30), the Characters, the Solo levels and "
+                  "Yokai cards changed for balance",
+    "onmyoji_v2": "in the Co-op Boss battle single-target actions hunt the Onmyoji with less HP "
+                  "(ruling R32) and Co-op levels give the Boss more HP (R33), so that helping matters",
+    "onmyoji_v3": "the default game plays the rulebook (R28 Guard covers Start-of-turn effects, "
+                  "R30 the Final led by who took a Yokai second, R32 Co-op Boss actions hit the seat named, no "
+                  "invented modifier kinds); onmyoji_v3's game is variant='balanced'",
+    "yokaizo_v0": "it records what each seat sees, its observation is fuller (public decklists, "
+                  "known cards) and five rules were fixed",
+    "yokaizo_v1": "four ready decks changed for balance",
+    "yokaizo_v2": "it plays the rulebook's rules where it had its own: Shatter hits X Yokai, Burn "
+                  "goes to the burner's Grave, the Limbo becomes the deck as the deck empties, mandatory card texts "
+                  "offer no pass, one Turn per Round by card instance; announced face-down cards are public in the "
+                  "observation",
 }
+#: Retired env id -> (the live id that replaced it, why).
+RETIRED: dict[str, tuple[str, str]] = {old: (_PACKAGE_IDS[old.rpartition("_v")[0]], why)
+                                        for old, why in _RETIRED_BECAUSE.items()}
 
 
 def retired_message(env_id: str) -> str | None:
@@ -63,7 +81,9 @@ def retired_message(env_id: str) -> str | None:
             "Replays and checkpoints recorded with it cannot be played on the new version.")
 
 
-def _module_name(env_id: str) -> str:
+def env_module_name(env_id: str) -> str:
+    """The module that defines ``env_id``'s ``env`` and ``raw_env``; a retired or unknown id is
+    refused with the reason (and the closest live id)."""
     retired = retired_message(str(env_id))
     if retired:
         raise ValueError(retired)
@@ -74,35 +94,36 @@ def _module_name(env_id: str) -> str:
     return _ENV_MODULES[env_id]
 
 
-def _module(env_id: str) -> Any:
-    return importlib.import_module(_module_name(env_id))
+def env_module(env_id: str) -> Any:
+    """The imported module of :func:`env_module_name`."""
+    return importlib.import_module(env_module_name(env_id))
 
 
 def make(env_id: str, **options: Any) -> AECEnv:
     """The wrapped PettingZoo AEC env for ``env_id`` (options as the game documents)."""
-    return _module(env_id).env(**options)
+    return env_module(env_id).env(**options)
 
 
 def make_raw(env_id: str, **options: Any) -> AECEnv:
     """The unwrapped AEC env (``raw_env``)."""
-    return _module(env_id).raw_env(**options)
+    return env_module(env_id).raw_env(**options)
 
 
 def game_class(env_id: str) -> type[Game]:
     """The Game subclass of ``env_id``, found in the game package's ``game`` module so that
     the bare engine loads without pettingzoo or gymnasium."""
-    _module_name(env_id)
+    env_module_name(env_id)
     from yokai_envs.core.game import Game
 
     package = _ENV_MODULES[env_id].rsplit(".", 1)[0]
     try:
         module = importlib.import_module(f"{package}.game")
     except ModuleNotFoundError:
-        return _module(env_id).raw_env.game_class
+        return env_module(env_id).raw_env.game_class
     for value in vars(module).values():
         if isinstance(value, type) and issubclass(value, Game) and getattr(value, "env_id", None) == env_id:
             return value
-    return _module(env_id).raw_env.game_class
+    return env_module(env_id).raw_env.game_class
 
 
 def make_game(env_id: str, **options: Any) -> Game:

@@ -3,9 +3,10 @@ duplicate deals; or every difficulty level's clear rate. ``yokai balance`` is th
 
 A content pair (A, B) plays the same deals twice, A in seat 0 then B in seat 0, with the same
 agent spec in every seat, so the luck of the deal and the seat cancel between the two halves.
-The game names its content with ``Game.balance_axis`` (decks, Characters, levels) and its
-endings with ``Game.outcome_facts``; games are played by the arena (``run_match``), so the
-results depend only on the seed, not on the number of workers.
+The game names its content with its ``balance_axis`` (decks, Characters, levels) and its
+endings with its ``outcome_facts`` (optional hooks, :mod:`yokai_envs.core.protocols`); games are
+played by the arena (``run_match``), so the results depend only on the seed, not on the number
+of workers.
 
 Several agent specs on a level axis (``--agents heuristic,heuristic:selfish=true``) play the
 same deals at every level (the deal seeds depend only on the seed and the game's index), so
@@ -21,6 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from yokai_envs.core.protocols import BalanceAxis, outcome_facts
 from yokai_envs.registry import game_class, make_game
 
 from .match import run_match
@@ -65,14 +67,16 @@ def _rate(wins: float, games: int) -> dict[str, Any]:
 def _facts(env_id: str, options: dict[str, Any], record: dict[str, Any]) -> dict[str, Any]:
     game = make_game(env_id, **options)
     game.replay(record["deal_seed"], record["actions"])
-    return game.outcome_facts()
+    return outcome_facts(game)
 
 
 def resolve_axis(env_id: str, env_options: dict[str, Any],
                  choices: list[str] | None) -> tuple[str, list[Any], bool]:
-    axis = game_class(env_id).balance_axis(env_options)
+    cls = game_class(env_id)
+    axis = cls.balance_axis(env_options) if isinstance(cls, BalanceAxis) else None
     if axis is None:
-        raise ValueError(f"{env_id} has no invented content to balance (no decks, characters or levels)")
+        hook = "" if isinstance(cls, BalanceAxis) else "; the game has no balance_axis hook"
+        raise ValueError(f"{env_id} has no invented content to balance (no decks, characters or levels{hook})")
     name, known, per_seat = axis
     if choices is None:
         return name, list(known), per_seat

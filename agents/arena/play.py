@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import time
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -32,7 +33,7 @@ class Runner:
     """Holds one game engine and the agents, reused across the games given to this process."""
 
     def __init__(self, game_source: str | type[Game], env_options: dict[str, Any],
-                 agents: dict[str, str | Agent], keep_actions: bool = True) -> None:
+                 agents: Mapping[str, str | Agent], keep_actions: bool = True) -> None:
         self.game_source = game_source
         self.env_options = dict(env_options)
         self.game = build_game(game_source, self.env_options)

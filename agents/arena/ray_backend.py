@@ -42,7 +42,8 @@ def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
             pass
     except (OSError, ValueError) as err:
-        why = "timed out" if isinstance(err, TimeoutError | socket.timeout) else (err.strerror or str(err))
+        timed_out = isinstance(err, TimeoutError | socket.timeout)
+        why = "timed out" if timed_out else ((isinstance(err, OSError) and err.strerror) or str(err))
         raise ValueError(f"cannot reach the Ray cluster at {address!r} within {timeout:g} s ({why}); "
                          "check the address (head node host:port, or ray://host:10001) and that the cluster "
                          "is up") from None

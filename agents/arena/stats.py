@@ -334,7 +334,7 @@ def openskill_ratings(labels: list[str], records: list[dict[str, Any]]) -> dict[
     for rec in sorted(records, key=lambda r: r["index"]):
         seats = rec["seats"]
         returns = rec["returns"]
-        ranks = [sum(1 for other in returns if other > mine) + 1 for mine in returns]
+        ranks = [float(sum(1 for other in returns if other > mine) + 1) for mine in returns]
         teams = [[model.rating(mu=ratings[label].mu, sigma=ratings[label].sigma)] for label in seats]
         updated = model.rate(teams, ranks=ranks)
         news: dict[str, list[tuple[float, float]]] = defaultdict(list)

@@ -27,7 +27,7 @@ import numpy as np
 from agents.base import ViewDecider
 from yokai_envs.onmyoji import actions as act
 from yokai_envs.onmyoji import effects as fx
-from yokai_envs.onmyoji.cards import AbilityTarget
+from yokai_envs.onmyoji.cards import Ability, AbilityTarget
 from yokai_envs.onmyoji.state import ATTACK, GUARD, SPELL, Decision, TargetFor
 
 if TYPE_CHECKING:
@@ -103,10 +103,13 @@ class HeuristicAgent(ViewDecider):
             if a < act.USE_EQUIP:
                 y = a - act.USE_SHIKIGAMI
                 sk = g.card(y).shikigami
+                assert sk is not None, "a Shikigami use is offered only for a Yokai that has one"
                 ability, once = fx.active_variant(g, sk.ability), bool(sk.per_game)
             else:
                 y = a - act.USE_EQUIP
-                ability, once = fx.active_variant(g, g.card(y).edges[p.played].ability), False
+                edge = g.card(y).edges[p.played].ability
+                assert edge is not None, "an Equip use is offered only for an edge with an ability"
+                ability, once = fx.active_variant(g, edge), False
             if holding_back and any(v in DAMAGE_VERBS for v, _ in ability.effects):
                 continue
             if _worth_using(g, seat, ability, once_per_game=once, selfish=self.selfish):
@@ -117,7 +120,7 @@ class HeuristicAgent(ViewDecider):
         targets = [a - act.TARGET for a in legal]
         assert g.target_ctx is not None
         kind, what = g.target_ctx.kind, g.target_ctx.what
-        if kind == TargetFor.ABILITY and what.target == AbilityTarget.ALLY:
+        if kind == TargetFor.ABILITY and isinstance(what, Ability) and what.target == AbilityTarget.ALLY:
             if self.selfish:  # its heals and shields go to itself only
                 return act.TARGET + fx.PLAYER_0 + seat
             return act.TARGET + min(targets, key=lambda t: g.players[t - fx.PLAYER_0].hp)
@@ -195,7 +198,9 @@ def best_card_damage(g: OnmyojiGame, seat: int, card: int) -> int:
         if t >= fx.PLAYER_0:
             best = max(best, atk - fx.player_def(g, g.players[t - fx.PLAYER_0]))
         else:
-            best = max(best, atk - fx.enemy_def(g, g.enemies[t]))
+            enemy = g.enemies[t]
+            assert enemy is not None, "only a present enemy is a target"
+            best = max(best, atk - fx.enemy_def(g, enemy))
     return best
 
 
@@ -203,6 +208,7 @@ def _target_score(g: OnmyojiGame, t: int, amount: int, pierce: bool) -> float:
     if t >= fx.PLAYER_0:
         return 0.0
     e = g.enemies[t]
+    assert e is not None, "only a present enemy is a target"
     dealt = amount if pierce else amount - max(0, fx.enemy_def(g, e) - e.def_spent)
     kills = dealt >= e.hp
     action = g.card(e.yokai).actions[e.next_action]
@@ -255,7 +261,7 @@ def evaluate(game: Game) -> np.ndarray:
     if g.mode == "duel":
         v = float(np.tanh(2.0 * (strength(g.players[0]) - strength(g.players[1]))))
         return np.array([v, -v])
-    done = 6 if g.boss_battle else (g.night - 1) * 2 + g.battle - 1
+    done: float = 6 if g.boss_battle else (g.night - 1) * 2 + g.battle - 1
     if g.boss_battle and g.enemies[0] is not None:
         done += 1 - g.enemies[0].hp / g.enemies[0].full_hp
     weakest = min(strength(p) for p in g.players)

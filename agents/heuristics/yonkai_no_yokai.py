@@ -23,6 +23,7 @@ import numpy as np
 
 from agents.base import Agent
 from yokai_envs.yonkai_no_yokai.actions import DECODED_PLAYS, FIRST_PLAIN_PLAY, PASS, play_of
+from yokai_envs.yonkai_no_yokai.game import YonkaiGame
 from yokai_envs.yonkai_no_yokai.moves import move_tables
 from yokai_envs.yonkai_no_yokai.observation import observation_layout, observation_size
 from yokai_envs.yonkai_no_yokai.state import COPIES_PER_VALUE, NUM_PLAYS
@@ -50,7 +51,7 @@ class HeuristicAgent(Agent):
         return _decide(hand, bool(observation[layout["leading"]][0] > 0), np.flatnonzero(action_mask).tolist())
 
     def act_in_world(self, world: Game) -> int:
-        # The same facts as the observation's, read off the table: the seat's own hand (its
+        # The same facts as the observation's, read off the state: the seat's own hand (its
         # own information, so any world will do) and whether the trick is at its lead.
         state = world.state
         return _decide(state.hands[state.to_act].tolist(), state.last_count == 0, world.legal_actions())
@@ -77,7 +78,7 @@ def _decide(hand: list[int], leading: bool, legal: list[int]) -> int:
     for action, count, value, with_button in plays:
         if with_button and count < BUTTON_MIN_COUNT:
             continue
-        score = _follow_score(count, hand[value - 1] - count, with_button)
+        score = float(_follow_score(count, hand[value - 1] - count, with_button))
         if score > best_score:
             best_action, best_score = action, score
     return int(best_action)
@@ -162,7 +163,14 @@ def world_sampler(game: Game, seat: int) -> Callable[[np.random.Generator], Game
     (inference from the public decision log; see yonkai_no_yokai_beliefs)."""
     from agents.heuristics.yonkai_no_yokai_beliefs import world_sampler as sampler  # imports choices
 
-    return sampler(game, seat)
+    return sampler(yonkai(game), seat)
+
+
+def yonkai(game: Game) -> YonkaiGame:
+    """``game`` as the Yonkai engine this heuristic reads (its table's fields)."""
+    if not isinstance(game, YonkaiGame):
+        raise TypeError(f"the Yonkai no Yokai heuristic reads a YonkaiGame, not a {type(game).__name__}")
+    return game
 
 
 def evaluate(game: Game) -> np.ndarray:
@@ -172,6 +180,7 @@ def evaluate(game: Game) -> np.ndarray:
     which the search throws away), then scores each seat by its cubes against the best of the
     others: the game is won by the most cubes, and a tie shares the win.
     """
+    game = yonkai(game)
     round_now = game.rounds_completed
     while not game.is_over and game.rounds_completed == round_now:
         game.step_unchecked(_ROLLOUT_AGENT.act_in_world(game))  # a legal action of a world we may play on

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from agents.heuristics.yonkai_no_yokai import choices
+from agents.heuristics.yonkai_no_yokai import choices, yonkai
 from yokai_envs.core.information import CoreEvent, Event
 from yokai_envs.yonkai_no_yokai.actions import PASS, play_of, play_of_action
 from yokai_envs.yonkai_no_yokai.state import ASCENDING, VALUES, YonkaiEvent
@@ -201,7 +201,7 @@ def world_sampler(game: YonkaiGame, seat: int) -> Callable[[np.random.Generator]
     draw = _joint_enumeration(sets, unseen) or _rejection(sets, unseen, sizes)
 
     def sample(rng: np.random.Generator) -> YonkaiGame:
-        world = game.determinize(seat, rng)  # re-seeded chance, and a plain deal to fall back on
+        world = yonkai(game.determinize(seat, rng))  # re-seeded chance, and a plain deal to fall back on
         hands = draw(rng)
         if hands is not None:
             for other, hand in zip(others, hands):

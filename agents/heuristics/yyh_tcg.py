@@ -12,7 +12,8 @@
 - Discards: spare characters first, then the cheapest cards.
 - Searches and paying for turned-up cards: the strongest Technique, else the biggest boost.
 
-It reads the world only through ``self.view(game)`` (a determinized copy).
+It reads the world only through ``self.view(game)`` (a determinized copy), and of it only its
+table (``state``).
 """
 
 from __future__ import annotations
@@ -23,13 +24,16 @@ import numpy as np
 
 from agents.base import ViewDecider
 from yokai_envs.yyh_tcg.actions import Block
-from yokai_envs.yyh_tcg.state import Phase
+from yokai_envs.yyh_tcg.cards import CardType
+from yokai_envs.yyh_tcg.rules import affordable_attacks, damage_now
+from yokai_envs.yyh_tcg.state import Phase, State
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
     from yokai_envs.yyh_tcg.cards import CardPool
 
-B_FIFTH, B_ATTACH, B_EVENT, B_ABILITY = Block.FIFTH, Block.ATTACH, Block.EVENT, Block.ABILITY
+B_FIFTH, B_ATTACH, B_EVENT, B_ABILITY, B_RAGE = Block.FIFTH, Block.ATTACH, Block.EVENT, Block.ABILITY, Block.RAGE
+TECHNIQUE = CardType.TECHNIQUE
 NO_TECHNIQUE = -(1 << 30)  # the tech_value of a card that is no Technique: below any attack
 
 
@@ -56,8 +60,8 @@ def _card_facts(pool: CardPool) -> CardFacts:
         cards = pool.cards
         facts = _FACTS[id(pool)] = CardFacts(
             pool, [c.cost for c in cards], [bool(c.passive) for c in cards],
-            [c.type == "item" and bool(c.passive or c.cost == 0) for c in cards],
-            [c.attacks[0].value if c.type == "technique" else NO_TECHNIQUE for c in cards],
+            [c.type == CardType.ITEM and bool(c.passive or c.cost == 0) for c in cards],
+            [c.attacks[0].value if c.type == TECHNIQUE else NO_TECHNIQUE for c in cards],
             [max((a.value for a in c.attacks), default=0) for c in cards],
             [max((a.spirit for a in c.attacks), default=0) for c in cards],
             [dict(c.effects) for c in cards], [dict(c.ability.effects) if c.ability else {} for c in cards])
@@ -76,37 +80,39 @@ class HeuristicAgent(ViewDecider):
             return int(self.rng.choice(legal))
         return self._decide(self.view(game), legal)
 
-    def _decide(self, view, legal: list[int]) -> int:
-        handler = getattr(self, _HANDLER_NAMES[view.phase], None)
-        choice = handler(view, legal) if handler is not None else None
+    def _decide(self, view: Game, legal: list[int]) -> int:
+        st: State = view.state  # the table as plain data (yyh_tcg.state.State): every read below is a field
+        handler = getattr(self, _HANDLER_NAMES[st.phase], None)
+        choice = handler(st, legal) if handler is not None else None
         return int(choice if choice is not None and choice in legal else legal[-1])
 
     # ------------------------------------------------------------------ setup
-    def _setup(self, g, legal: list[int]) -> int:
-        cards = g.pool.cards
-        me = g.players[g.decider]
+    def _setup(self, st, legal: list[int]) -> int:
+        cards = st.tables.cards
+        me = st.players[st.decider]
         teams: dict[str, int] = {}
         for cid in me.deck:
             team = cards[cid].team
             if cards[cid].is_character and team:
                 teams[team] = teams.get(team, 0) + 1
         def score(action: int) -> tuple:
-            card = cards[g.table.decoded[action][1]]
+            card = cards[st.tables.table.decoded[action][1]]
             strength = card.defense + max(a.value - a.spirit for a in card.attacks)
             return (teams.get(card.team, 0) if card.team else 0, strength)
         return max(legal, key=score)
 
     # ------------------------------------------------------------------ draw and main
-    def _draw(self, g, legal: list[int]) -> int:
-        me = g.players[g.decider]
-        abilities = [a for a in legal if g.table.decoded[a][0] == "ability"
-                     and self._worth_drawing(me, dict(g.pool.cards[g.table.decoded[a][1]].ability.effects))]
-        return abilities[0] if abilities else g.table.DONE
+    def _draw(self, st, legal: list[int]) -> int:
+        me = st.players[st.decider]
+        t, cards = st.tables.table, st.tables.cards
+        abilities = [a for a in legal if t.decoded[a][0] == B_ABILITY
+                     and self._worth_drawing(me, dict(cards[t.decoded[a][1]].ability.effects))]
+        return abilities[0] if abilities else t.DONE
 
-    def _main(self, g, legal: list[int]) -> int:
-        t = g.table
-        facts = _card_facts(g.pool)
-        me = g.players[g.decider]
+    def _main(self, st, legal: list[int]) -> int:
+        t = st.tables.table
+        facts = _card_facts(st.tables.pool)
+        me = st.players[st.decider]
         # each legal action decoded once, in legal (ascending) order: the first 5th fighter
         # wins at once; attaches to the fighter (target 0) and to the next in line (target 1),
         # Events and abilities are kept as (action, card id)
@@ -131,7 +137,7 @@ class HeuristicAgent(ViewDecider):
         best_own = facts.best_attack[fighter]
         # keep enough Spirit for the fighter's strongest printed attack (none in a first turn
         # without an Attack step: the "balanced" variant's)
-        reserve = facts.attack_spirit[fighter] if g.turn_number > 1 or g.first_turn_attacks else 0
+        reserve = facts.attack_spirit[fighter] if st.turn_number > 1 or st.first_turn_attacks else 0
         cost = facts.cost
         spirit = me.spirit
         to_fighter = [(a, cid) for a, cid in to_fighter if spirit - cost[cid] >= reserve]
@@ -150,7 +156,7 @@ class HeuristicAgent(ViewDecider):
                 continue
             if "flip_sideline" in effects and not any(not x.face_up for s in me.sideline for x in s.attached):
                 continue
-            if "rotate" in effects or not self._worth_drawing(me, effects) or self._wasted(g, me, effects):
+            if "rotate" in effects or not self._worth_drawing(me, effects) or self._wasted(st, me, effects):
                 continue
             return a
         ability_effects = facts.ability_effects
@@ -169,9 +175,9 @@ class HeuristicAgent(ViewDecider):
         return t.DONE
 
     @staticmethod
-    def _wasted(g, me, effects: dict) -> bool:
+    def _wasted(st, me, effects: dict) -> bool:
         """An Event whose every effect would do nothing now."""
-        opp = g.players[1 - g.decider]
+        opp = st.players[1 - st.decider]
         useless = {"drain_spirit": opp.spirit == 0, "strip": not opp.hand, "gain_spirit": me.spirit >= 9,
                    "heal": me.fighter.damage == 0}
         return all(useless.get(verb, False) for verb in effects)
@@ -187,94 +193,94 @@ class HeuristicAgent(ViewDecider):
         return (len(me.hand) <= 2 or not me.fifth_placed) and len(me.deck) > reserve
 
     # ------------------------------------------------------------------ attack step
-    def _attack(self, g, legal: list[int]) -> int:
-        options = g.affordable_attacks()  # asked once: trying an attack below changes none of them
+    def _attack(self, st, legal: list[int]) -> int:
+        options = affordable_attacks(st)  # asked once: trying an attack below changes none of them
 
         def score(action: int) -> tuple:
             for action_id, _, attack in options:
                 if action_id == action:
-                    g.attack = attack
-                    damage = g.damage_now()
-                    g.attack = None
+                    st.attack = attack
+                    damage = damage_now(st)
+                    st.attack = None
                     return (damage, attack.value - 2 * attack.spirit - 3 * attack.discard)
             return (-1, 0)
         return max(legal, key=score)
 
-    def _gain(self, g, change, before: int) -> int:
-        """How much the damage of the pending attack rises from ``before`` (``g.damage_now()``)
+    def _gain(self, st, change, before: int) -> int:
+        """How much the damage of the pending attack rises from ``before`` (``rules.damage_now``)
         if ``change`` is applied: tried on the world itself and undone (it changes only what
         ``_apply_mods`` touches: a copy of the whole game would cost more than the rest of the
         decision)."""
-        saved = g.power, g.weaken, g.extra_damage, [p.guard for p in g.players]
+        saved = st.power, st.weaken, st.extra_damage, [p.guard for p in st.players]
         try:
-            change(g)
-            return g.damage_now() - before
+            change(st)
+            return damage_now(st) - before
         finally:
-            g.power, g.weaken, g.extra_damage = saved[:3]
-            for player, guard in zip(g.players, saved[3]):
+            st.power, st.weaken, st.extra_damage = saved[:3]
+            for player, guard in zip(st.players, saved[3]):
                 player.guard = guard
 
-    def _use(self, g, legal: list[int]) -> int:
-        t, cards = g.table, g.pool.cards
-        before = g.damage_now()  # _gain undoes what it tries: the same for every action
-        if before >= 2 + g.extra_damage:
-            extra = [a for a in legal if t.decoded[a][0] == "event"
+    def _use(self, st, legal: list[int]) -> int:
+        t, cards = st.tables.table, st.tables.cards
+        before = damage_now(st)  # _gain undoes what it tries: the same for every action
+        if before >= 2 + st.extra_damage:
+            extra = [a for a in legal if t.decoded[a][0] == B_EVENT
                      and "extra_damage" in dict(cards[t.decoded[a][1]].effects)]
             return extra[0] if extra else t.DONE
         for a in legal:
             block, cid, _ = t.decoded[a]
-            effects = cards[cid].effects if block == "event" else cards[cid].ability.effects if block == "ability" \
-                else (("power", 3),) if block == "rage" else ()
-            if self._gain(g, lambda w, fx=effects: _apply_mods(w, fx), before) > 0:
+            effects = cards[cid].effects if block == B_EVENT else cards[cid].ability.effects if block == B_ABILITY \
+                else (("power", 3),) if block == B_RAGE else ()
+            if self._gain(st, lambda w, fx=effects: _apply_mods(w, fx), before) > 0:
                 return a
         return t.DONE
 
-    def _abilities(self, g, legal: list[int]) -> int:
+    def _abilities(self, st, legal: list[int]) -> int:
         """Part 4: the attacker raises the damage; the defender lowers it (guard, Last Stand)."""
-        t, cards = g.table, g.pool.cards
-        seat = g.decider
-        defending = seat != g.turn_player
-        before = g.damage_now()  # _gain undoes what it tries: the same for every action
+        t, cards = st.tables.table, st.tables.cards
+        seat = st.decider
+        defending = seat != st.turn_player
+        before = damage_now(st)  # _gain undoes what it tries: the same for every action
         for a in legal:
             block, cid, _ = t.decoded[a]
-            if block not in ("ability", "event"):
+            if block not in (B_ABILITY, B_EVENT):
                 continue
-            effects = cards[cid].ability.effects if block == "ability" else cards[cid].effects
-            gain = self._gain(g, lambda w, fx=effects: _apply_mods(w, fx, seat), before)
+            effects = cards[cid].ability.effects if block == B_ABILITY else cards[cid].effects
+            gain = self._gain(st, lambda w, fx=effects: _apply_mods(w, fx, seat), before)
             if (gain < 0) if defending else (gain > 0):
                 return a
         return t.DONE
 
-    def _search(self, g, legal: list[int]) -> int:
+    def _search(self, st, legal: list[int]) -> int:
         """The card that helps most: the strongest Technique, the biggest boost, a useful Event."""
-        cards = g.pool.cards
+        cards = st.tables.cards
 
         def value(action: int) -> tuple:
-            card = cards[g.table.decoded[action][1]]
-            if card.type == "technique":
+            card = cards[st.tables.table.decoded[action][1]]
+            if card.type == TECHNIQUE:
                 attack = card.attacks[0]
                 return (attack.value - attack.spirit, -card.cost)
             return (sum(v for _, v in card.passive) * 2 + (1 if card.ability else 0), -card.cost)
         return max(legal, key=value)
 
-    def _pay(self, g, legal: list[int]) -> int:
+    def _pay(self, st, legal: list[int]) -> int:
         """Pay first for the card worth most (the same order as the search)."""
-        return self._search(g, legal)
+        return self._search(st, legal)
 
-    def _min_damage(self, g, legal: list[int]) -> int:
-        return g.table.MIN_DAMAGE
+    def _min_damage(self, st, legal: list[int]) -> int:
+        return st.tables.table.MIN_DAMAGE
 
-    def _discard(self, g, legal: list[int]) -> int:
-        cards = g.pool.cards
-        me = g.players[g.decider]
+    def _discard(self, st, legal: list[int]) -> int:
+        cards = st.tables.cards
+        me = st.players[st.decider]
 
         def keep_value(action: int) -> tuple:
-            card = cards[g.table.decoded[action][1]]
+            card = cards[st.tables.table.decoded[action][1]]
             if card.is_character:
                 return (0 if me.fifth_placed else 2, 0)
-            if card.type == "technique":
+            if card.type == TECHNIQUE:
                 return (3, card.attacks[0].value)
-            return (1 if card.type == "event" else 2, -card.cost)
+            return (1 if card.type == B_EVENT else 2, -card.cost)
         return min(legal, key=keep_value)
 
 
@@ -305,7 +311,7 @@ def evaluate(game) -> np.ndarray:
     """
     if game.is_terminal:
         return np.asarray(game.returns(), dtype=np.float64)
-    a, b = game.players
+    a, b = game.state.players
     damage_a = a.fighter.damage if a.fighter is not None else 0
     damage_b = b.fighter.damage if b.fighter is not None else 0
     value = (0.6 * (a.wins - b.wins) / 3 + 0.3 * (damage_b - damage_a) / 4

@@ -95,12 +95,21 @@ def find(env_id: str, options: dict[str, Any] | None = None) -> Card:
                           f"shipped: {listing}")
 
 
-def spec_for(env_id: str, options: dict[str, Any] | None, search: bool, overrides: list[str]) -> str:
-    """The ``policy:`` or ``trained:`` spec that plays the shipped model of ``env_id``."""
+def _key_value(part: str) -> tuple[str, str]:
+    key, value = part.split("=", 1)
+    return key, value
+
+
+def spec_for(env_id: str, options: dict[str, Any] | None, search: bool, overrides: list[str],
+             deterministic: bool | None = None) -> str:
+    """The ``policy:`` or ``trained:`` spec that plays the shipped model of ``env_id``. The network
+    alone plays the way its card says it was measured (``"deterministic": false`` on the card: it
+    samples its distribution) unless ``deterministic`` is given."""
     card = find(env_id, options)
     if not search:
-        return f"policy:{card.path}"
+        chosen = bool(card.data.get("deterministic", True)) if deterministic is None else deterministic
+        return f"policy:{card.path}" + ("" if chosen else ";deterministic=false")
     # The card's search, each option the spec names replaced by the spec's value.
-    merged = dict(part.split("=", 1) for part in card.search.split(";") if "=" in part)
-    merged.update(part.split("=", 1) for part in overrides)
+    merged = dict(_key_value(part) for part in card.search.split(";") if "=" in part)
+    merged.update(_key_value(part) for part in overrides)
     return f"trained:{card.path}" + "".join(f";{key}={value}" for key, value in merged.items())

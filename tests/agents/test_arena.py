@@ -181,3 +181,24 @@ def test_bad_input_fails_before_any_game(kwargs, error, message, monkeypatch):
 def test_cli_reports_bad_input(capsys):
     assert evaluate_main(["--game", "yonkai_v9", "--agents", "random", "--no-progress"]) == 2
     assert "unknown env id 'yonkai_v9'" in capsys.readouterr().err
+
+
+def test_an_in_process_match_plays_torch_on_one_thread_and_gives_the_threads_back():
+    torch = pytest.importorskip("torch")
+    from agents.base import RandomAgent
+
+    seen = []
+
+    class Watching(RandomAgent):
+        def act(self, observation, action_mask, game_view=None):
+            seen.append(torch.get_num_threads())
+            return super().act(observation, action_mask, game_view)
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        run_match(ToyTrickGame, [("watching", Watching(0)), "random"], games=2, seed=0)
+        assert seen and set(seen) == {1}
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)

@@ -162,7 +162,7 @@ def test_search_improves_on_a_policy_named_in_the_spec(checkpoint, tmp_path):
 
 
 def test_broken_checkpoints_name_the_file(checkpoint, tmp_path):
-    """Issue 24: a folder, a zip with only the metadata, and damaged bytes each give a
+    """A folder, a zip with only the metadata, and damaged bytes each give a
     CheckpointError naming the file, never a traceback from zipfile, zlib or torch."""
     _, path = checkpoint
     folder = tmp_path / "a_folder.zip"

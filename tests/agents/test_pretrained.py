@@ -57,6 +57,13 @@ def test_pretrained_is_the_shipped_network_for_the_given_configuration(shipped):
     assert isinstance(sampling, PolicyAgent) and not sampling.deterministic
 
 
+def test_the_network_alone_plays_the_way_its_card_says_unless_the_spec_says_otherwise(shipped):
+    card_file = shipped / "yonkai_3p.json"
+    card_file.write_text(json.dumps({**json.loads(card_file.read_text()), "deterministic": False}))
+    assert not agents.make("pretrained", YONKAI, {"num_players": 3}, seed=0).deterministic
+    assert agents.make("pretrained:deterministic=true", YONKAI, {"num_players": 3}, seed=0).deterministic
+
+
 def test_pretrained_search_uses_the_cards_search_and_takes_overrides(shipped):
     agent = agents.make("pretrained:search=true", YONKAI, {"num_players": 3}, seed=0)
     assert isinstance(agent, ISMCTSAgent) and agent.iterations == 4 and agent.flat

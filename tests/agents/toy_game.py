@@ -83,6 +83,9 @@ class ToyTrickGame(Game):
         self.trick = []
         self.to_act = self.leader = max(winner, 0)
 
+    def utility_bounds(self) -> tuple[float, float]:
+        return -1.0, 1.0
+
     def observation(self, seat: int) -> np.ndarray:
         obs = np.zeros(self.observation_size, dtype=np.float32)
         obs[:self.num_cards] = self.location == seat

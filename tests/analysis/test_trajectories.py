@@ -1,4 +1,4 @@
-"""Per-decision rows (yokai_envs.trajectories, yokai export) and Game.describe_action."""
+"""Per-decision rows (yokai_envs.trajectories, yokai export) and the games' describe_action hook."""
 
 from __future__ import annotations
 

@@ -26,6 +26,7 @@ from collections.abc import Callable
 import numpy as np
 
 from yokai_envs.core.game import Game
+from yokai_envs.core.protocols import public_action_name
 
 from .helpers import random_action
 
@@ -43,7 +44,7 @@ def views_agree(game: Game) -> list[str]:
         by_view: dict[object, set] = defaultdict(set)
         by_name: dict[object, set] = defaultdict(set)
         for action in legal_actions(game):
-            view, name = game.public_action(action, seat), game.public_action_name(action, seat)
+            view, name = game.public_action(action, seat), public_action_name(game, action, seat)
             if (view is None) != (name is None):
                 problems.append(f"seat {seat}, action {action} ({game.action_name(action)}): public view {view!r} "
                                 f"but public name {name!r}")

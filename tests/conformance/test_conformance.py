@@ -13,6 +13,7 @@ import yokai_envs
 from tests.conformance.helpers import play_random, random_action, sampled_states, snapshot
 from tests.conftest import conformance_params
 from yokai_envs.core.errors import IllegalActionError
+from yokai_envs.core.protocols import InvariantChecks, check_invariants
 
 PARAMS = conformance_params()
 
@@ -50,21 +51,25 @@ def test_replay_rebuilds_the_game(env_id: str, options: dict) -> None:
 def _random_games_with_invariants(env_id: str, options: dict, games: int) -> None:
     game = yokai_envs.make_game(env_id, **options)
     size_obs, size_state = game.observation_size, game.state_size
+    bounds = game.utility_bounds()  # OpenSpiel is told these and zero_sum: every game keeps to them
     truncated = 0
     for seed in range(games):
         game.reset(seed)
         rng = np.random.default_rng(seed)
-        game.check_invariants()
+        check_invariants(game)
         while not game.is_over:
             mask = game.legal_action_mask()
             assert mask.shape == (game.num_actions,) and mask.any()
             game.step(random_action(game, rng))
-            game.check_invariants()
+            check_invariants(game)
         truncated += game.is_truncated
         for seat in range(game.num_players):
             assert game.observation(seat).shape == (size_obs,)
         assert game.state_tensor().shape == (size_state,)
-        assert game.returns().shape == (game.num_players,)
+        returns = game.returns()
+        assert returns.shape == (game.num_players,)
+        assert bounds[0] <= returns.min() and returns.max() <= bounds[1], (returns, bounds)
+        assert not game.zero_sum or abs(returns.sum()) < 1e-9, returns
         assert not game.legal_action_mask().any()
     assert truncated <= games // 100, f"{truncated} of {games} random games hit the step cap"
 
@@ -97,7 +102,7 @@ def test_no_leak_across_determinizations(env_id: str, options: dict) -> None:
                     f"seat {seat}'s observation depends on cards it cannot see"
                 if mask is not None:
                     assert np.array_equal(world.legal_action_mask(), mask)
-                world.check_invariants()
+                check_invariants(world)
             differs = any(not np.array_equal(w.state_tensor(), state.state_tensor()) for w in samples)
             varied += differs
     assert varied > 0, "determinize never varied any hidden card"
@@ -222,6 +227,12 @@ def test_observation_layout_covers_the_vector(env_id: str, options: dict) -> Non
         assert isinstance(name, str) and isinstance(part, slice)
         covered[part] += 1
     assert (covered == 1).all(), "observation_layout must tile the observation exactly once"
+
+
+@pytest.mark.parametrize(("env_id", "options"), PARAMS)
+def test_every_game_checks_its_invariants(env_id: str, options: dict) -> None:
+    """The soak above skips a game without invariant checks: every registered game has them."""
+    assert isinstance(yokai_envs.make_game(env_id, **options), InvariantChecks)
 
 
 @pytest.mark.parametrize(("env_id", "options"), PARAMS)

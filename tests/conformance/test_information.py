@@ -11,7 +11,7 @@ import functools
 import pytest
 
 from tests.conftest import conformance_params
-from yokai_envs.registry import game_class
+from yokai_envs.registry import game_class, live_id
 
 from .information import (
     deal_twin_problems,
@@ -23,6 +23,8 @@ from .information import (
 )
 from .toys import ForgetfulPeekGame, PeekGame
 
+YONKAI = live_id("yonkai_no_yokai")
+
 
 def _maker(env_id: str, options: dict):
     return functools.partial(game_class(env_id), **options)
@@ -30,7 +32,7 @@ def _maker(env_id: str, options: dict):
 
 # Games whose every decision is public (Yonkai: each play and pass is made face up) have no two
 # actions a seat sees alike, so no twin points: all they hide is dealt, which the deal twins check.
-ALL_DECISIONS_PUBLIC: set[str] = {"yonkai_no_yokai_v1"}
+ALL_DECISIONS_PUBLIC: set[str] = {YONKAI}
 
 
 # ---------------------------------------------------------------------- the checks can fail
@@ -171,7 +173,7 @@ def test_a_sampled_world_gives_other_seats_a_belief_not_their_real_past(env_id: 
 def test_a_world_of_a_game_not_recording_cannot_replay_the_real_deal() -> None:
     import numpy as np
 
-    game = game_class("yonkai_no_yokai_v1")(num_players=4)
+    game = game_class(YONKAI)(num_players=4)
     game.reset(3)
     game.step(int(np.flatnonzero(game.legal_action_mask())[0]))
     assert "your hand" in game.public_log(1)[1]  # the real game rebuilds its record from its seed

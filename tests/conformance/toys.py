@@ -71,6 +71,9 @@ class PeekGame(Game):
     def public_action_name(self, action: int, seat: int) -> str | None:
         return None if self.secret < 0 and seat == 1 else self.action_name(action)
 
+    def utility_bounds(self) -> tuple[float, float]:
+        return 0.0, 1.0
+
     def observation(self, seat: int) -> np.ndarray:
         obs = np.zeros(self.observation_size, dtype=np.float32)
         obs[0 if self.secret < 0 else 1] = 1

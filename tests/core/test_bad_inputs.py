@@ -1,4 +1,4 @@
-"""Issue 24, item 5: bad actions, options and seeds through ``yokai_envs.make`` get an error
+"""Bad actions, options and seeds through ``yokai_envs.make`` get an error
 that names them (or the penalty of ``illegal_action="penalize"``), and change nothing."""
 
 from __future__ import annotations

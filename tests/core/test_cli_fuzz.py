@@ -15,10 +15,14 @@ import pytest
 from tests.play.helpers import finished_yonkai
 from yokai_envs.cli import main as yokai_main
 from yokai_envs.play import Replay
+from yokai_envs.registry import live_id
+
+YONKAI = live_id("yonkai_no_yokai")
+ONMYOJI = live_id("onmyoji")
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = str(ROOT / "configs" / "yonkai_no_yokai" / "quick.yaml")
-EVALUATE = ["evaluate", "--game", "onmyoji_v4", "--agents", "random", "--no-progress"]
+EVALUATE = ["evaluate", "--game", ONMYOJI, "--agents", "random", "--no-progress"]
 BAD_COUNTS = ["0", "-1", "abc", "1.5", "nan", ""]
 BAD_SEEDS = ["-1", "x", "1e3", ""]
 BAD_SECONDS = ["0", "-1", "inf", "nan", "-inf", "abc"]
@@ -70,7 +74,7 @@ def cases() -> list[tuple[str, list[str], str]]:
         for value in values:
             out.append((f"evaluate{flag}={value}", [*EVALUATE, flag, value], flag.lstrip("-")))
     for spec in BAD_SPECS:
-        out.append((f"evaluate-agents={spec}", ["evaluate", "--game", "onmyoji_v4", "--agents", f"random,{spec}"
+        out.append((f"evaluate-agents={spec}", ["evaluate", "--game", ONMYOJI, "--agents", f"random,{spec}"
                                                 if spec else "", "--no-progress"], "agent" if spec else "--agents"))
     out += [("evaluate-out-is-a-file", [*EVALUATE, "--out", "{file}"], "mine.txt"),
             ("evaluate-out-foreign", [*EVALUATE, "--out", "{theirs}"], "did not write"),
@@ -94,7 +98,7 @@ def cases() -> list[tuple[str, list[str], str]]:
         out.append((f"demo-seed-{value}", ["demo", "--seed", value], "--seed"))
     out += [("demo-agents", ["demo", "--agents", "heurstic"], "heurstic"),
             ("demo-env-kwargs", ["demo", "--env-kwargs", "{"], "JSON")]
-    play = ["play", "--game", "yonkai_no_yokai_v1"]
+    play = ["play", "--game", YONKAI]
     out += [("play-seed", [*play, "--seed", "-1"], "--seed"), ("play-seat", [*play, "--seat", "9"], "--seat"),
             ("play-save-replay-folder", [*play, "--save-replay", "{dir}"], "folder"),
             ("play-save-replay-existing", [*play, "--save-replay", "{file}"], "already exists"),
@@ -110,11 +114,11 @@ def cases() -> list[tuple[str, list[str], str]]:
         out.append((f"export-{file}", ["export", "--from", "{" + file + "}", "--out", "out.jsonl"], word))
     out += [("export-out-suffix", ["export", "--from", "{replay}", "--out", "out.csv"], ".jsonl"),
             ("export-out-folder", ["export", "--from", "{replay}", "--out", "{dir}"], "folder"),
-            ("exploit-agent", ["exploit", "--agent", "heurstic", "--game", "onmyoji_v4"], "heurstic"),
+            ("exploit-agent", ["exploit", "--agent", "heurstic", "--game", ONMYOJI], "heurstic"),
             ("exploit-game", ["exploit", "--agent", "random", "--game", "chess"], "chess"),
-            ("balance-choices-empty", ["balance", "--game", "onmyoji_v4", "--agents", "random", "--choices", ""],
+            ("balance-choices-empty", ["balance", "--game", ONMYOJI, "--agents", "random", "--choices", ""],
              "choices"),
-            ("balance-games", ["balance", "--game", "onmyoji_v4", "--agents", "random", "--games", "x"], "--games"),
+            ("balance-games", ["balance", "--game", ONMYOJI, "--agents", "random", "--games", "x"], "--games"),
             ("serve-port-range", ["serve", "--port", "70000"], "--port"),
             ("serve-port-text", ["serve", "--port", "http"], "--port"),
             ("serve-state-dir-file", ["serve", "--port", "0", "--state-dir", "{file}"], "--state-dir"),

@@ -12,6 +12,7 @@ import pytest
 import yokai_envs
 from yokai_envs.cli import main
 from yokai_envs.core.errors import IllegalActionError
+from yokai_envs.registry import live_id
 
 
 def test_env_ids_are_versioned() -> None:
@@ -47,7 +48,7 @@ def test_env_module_pair_and_metadata() -> None:
     from yokai_envs.yonkai_no_yokai import env as module
 
     raw = module.raw_env()
-    assert raw.metadata["name"] == "yonkai_no_yokai_v1"
+    assert raw.metadata["name"] == live_id("yonkai_no_yokai")
     assert set(raw.metadata["render_modes"]) == {"ansi", "human"}
     wrapped = module.env(num_players=3)
     assert wrapped.unwrapped.game.num_players == 3

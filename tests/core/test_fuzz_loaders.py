@@ -1,4 +1,4 @@
-"""Issue 24: fuzz the loaders (hypothesis): random bytes and random JSON/YAML trees into the
+"""Fuzz the loaders (hypothesis): random bytes and random JSON/YAML trees into the
 training-config, replay and card/deck loaders. Only the package's own errors may come out
 (ConfigError, ReplayError), never a traceback from yaml, json, a KeyError or a TypeError.
 

@@ -14,6 +14,10 @@ import pytest
 import yokai_envs
 from agents.specs import parse_spec
 from yokai_envs.core.errors import ConfigError, IllegalActionError
+from yokai_envs.registry import live_id
+
+YONKAI = live_id("yonkai_no_yokai")
+ONMYOJI = live_id("onmyoji")
 
 NOT_ACTIONS = [31.7, "31", 1.0, True, Decimal(1)]
 
@@ -24,13 +28,13 @@ def _legal(mask: np.ndarray) -> int:
 
 @pytest.mark.parametrize("action", NOT_ACTIONS, ids=repr)
 def test_make_gym_never_plays_a_non_integer(action):
-    env = yokai_envs.make_gym("onmyoji_v4", opponents=["random"])
+    env = yokai_envs.make_gym(ONMYOJI, opponents=["random"])
     env.reset(seed=1)
     steps = env.unwrapped.game.steps
     _, reward, terminated, _, info = env.step(action)  # the default mode: the illegal-action penalty
     assert info.get("illegal_action") is True and terminated and reward == -1.0
     assert env.unwrapped.game.steps == steps
-    raising = yokai_envs.make_gym("onmyoji_v4", opponents=["random"], illegal_action="raise")
+    raising = yokai_envs.make_gym(ONMYOJI, opponents=["random"], illegal_action="raise")
     raising.reset(seed=1)
     with pytest.raises(IllegalActionError, match="not an integer action"):
         raising.step(action)
@@ -58,25 +62,25 @@ def test_the_onmyoji_parallel_env_never_plays_a_non_integer(action):
 ])
 def test_make_gym_options_of_the_wrong_type_are_refused(kwargs, message):
     with pytest.raises(ConfigError, match=message):
-        yokai_envs.make_gym("yonkai_no_yokai_v1", **{"opponents": ["random"], **kwargs})
+        yokai_envs.make_gym(YONKAI, **{"opponents": ["random"], **kwargs})
 
 
 def test_env_bool_options_are_bools():
     with pytest.raises(ConfigError, match="option mask_in_infos must be True or False, got str 'no'"):
-        yokai_envs.make("yonkai_no_yokai_v1", mask_in_infos="no")
+        yokai_envs.make(YONKAI, mask_in_infos="no")
 
 
 def test_a_history_that_cannot_fit_is_refused_with_its_memory():
     with pytest.raises(ConfigError, match=r"option history=100000000 would need [\d,]+ MiB per observation"):
-        yokai_envs.make("yonkai_no_yokai_v1", history=10**8)
-    yokai_envs.make("yonkai_no_yokai_v1", history=64)
+        yokai_envs.make(YONKAI, history=10**8)
+    yokai_envs.make(YONKAI, history=64)
 
 
 def test_a_huge_num_envs_is_refused_with_its_memory():
     pytest.importorskip("numba")
     started = time.perf_counter()
     with pytest.raises(ConfigError, match=r"num_envs=1000000000 would need about [\d,.]+ GiB"):
-        yokai_envs.make_vec_gym("yonkai_no_yokai_v1", 10**9, opponents=["random"])
+        yokai_envs.make_vec_gym(YONKAI, 10**9, opponents=["random"])
     assert time.perf_counter() - started < 30
 
 
@@ -84,7 +88,7 @@ def test_max_cycles_is_named_in_its_own_error():
     from yokai_envs.envs.parallel import parallel_env
 
     with pytest.raises(ConfigError, match="option max_cycles must be None or a positive int, got -1"):
-        parallel_env("yonkai_no_yokai_v1", max_cycles=-1)
+        parallel_env(YONKAI, max_cycles=-1)
 
 
 @pytest.mark.parametrize(("spec", "message"), [
@@ -121,7 +125,7 @@ def test_a_ray_address_without_the_ray_backend_is_refused():
     from agents.arena import run_match
 
     with pytest.raises(ValueError, match="only used by the ray backend"):
-        run_match("onmyoji_v4", ["random"], games=2, ray_address="auto")
+        run_match(ONMYOJI, ["random"], games=2, ray_address="auto")
 
 
 def test_a_match_too_big_to_schedule_is_refused_at_once():
@@ -129,7 +133,7 @@ def test_a_match_too_big_to_schedule_is_refused_at_once():
 
     started = time.perf_counter()
     with pytest.raises(ValueError, match=r"would schedule 1,000,000,000,000 games"):
-        run_match("onmyoji_v4", ["random"], games=10**12)
+        run_match(ONMYOJI, ["random"], games=10**12)
     assert time.perf_counter() - started < 10
 
 
@@ -138,6 +142,6 @@ def test_workers_are_capped_at_the_machines_cpus(monkeypatch):
 
     monkeypatch.setattr(match.os, "cpu_count", lambda: 1)
     said: list[str] = []
-    result = run_match("onmyoji_v4", ["random"], games=2, workers=64, log=said.append)
+    result = run_match(ONMYOJI, ["random"], games=2, workers=64, log=said.append)
     assert "workers: 64 asked, this machine has 1 CPUs: using 1" in said
     assert len(result.records) == 2

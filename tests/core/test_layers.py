@@ -153,3 +153,18 @@ def test_every_game_package_has_the_same_files(game: str) -> None:
     assert not (package / "encoding.py").exists(), "encoding.py was split into observation.py and actions.py"
     assert (ROOT / "tests" / game / "helpers.py").is_file()
     assert not (ROOT / "tests" / game / "scenario.py").exists()
+
+
+def test_no_function_imports_a_private_name() -> None:
+    """A name another module needs is public: a function-level ``from x import _name`` hides a
+    dependency on another module's internals (a cycle may keep the import in the function)."""
+    bad = []
+    for path in project_files():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for function in ast.walk(tree):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            bad += [f"{path.relative_to(ROOT)}:{node.lineno}: {node.module} {alias.name}"
+                    for node in ast.walk(function) if isinstance(node, ast.ImportFrom)
+                    for alias in node.names if alias.name.startswith("_")]
+    assert not bad, "private names imported inside functions:\n" + "\n".join(bad)

@@ -1,4 +1,4 @@
-"""The lean AEC path (issue 23): the env checks call order itself, as PettingZoo's
+"""The lean AEC path: the env checks call order itself, as PettingZoo's
 ``OrderEnforcingWrapper`` did, and what it hands out never changes under the caller."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Observations kept in step with the game (issue 23): YOKAIZO's and YYH's encoders keep each
+"""Observations kept in step with the game: YOKAIZO's and YYH's encoders keep each
 seat's last observation and recompute only the blocks whose inputs changed. With ``CHECK_MEMO``
 on, every observation is also computed from scratch and must be equal; these tests play random
 games with resets, clones, sampled worlds and direct edits of the state between observations.

@@ -15,9 +15,11 @@ pyspiel = pytest.importorskip("pyspiel", reason="needs the 'bench' extra (open_s
 from tests.interop.configs import PARAMS  # noqa: E402
 from yokai_envs import make_game  # noqa: E402
 from yokai_envs.envs import openspiel  # noqa: E402
-from yokai_envs.registry import ENV_IDS  # noqa: E402
+from yokai_envs.registry import ENV_IDS, live_id  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore")
+YYH = live_id("yyh_tcg")
+YONKAI = live_id("yonkai_no_yokai")
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "openspiel_ismcts.py"
 
 
@@ -47,23 +49,37 @@ def test_every_env_id_registers_with_the_right_kinds():
         assert game_type.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
         assert game_type.provides_information_state_string and game_type.provides_observation_tensor
         assert game_type.provides_information_state_tensor
+        configs = [make_game(env_id, **options) for options in type(make_game(env_id)).CONFORMANCE_CONFIGS]
+        assert (game_type.utility == pyspiel.GameType.Utility.ZERO_SUM) == all(g.zero_sum for g in configs)
 
 
-@pytest.mark.parametrize(("env_id", "options"), PARAMS)
+# Every configuration, and the rewards beside the default (Yonkai no Yokai's lives lost).
+UTILITY_PARAMS = [*PARAMS, *(pytest.param(YONKAI, {"num_players": n, "reward": "lives"}, id=f"{YONKAI}-lives-{n}p")
+                             for n in (3, 4))]
+
+
+@pytest.mark.parametrize(("env_id", "options"), UTILITY_PARAMS)
 def test_parameters_utility_and_returns(env_id, options):
+    """The game info OpenSpiel gets (utility bounds, zero-sum) is what the game's returns do."""
     game = openspiel.load_game(env_id, **options)
     engine = make_game(env_id, **options)
     assert game.num_players() == engine.num_players
     assert game.num_distinct_actions() == engine.num_actions
     assert game.observation_tensor_size() == engine.observation_size
+    low, high = engine.utility_bounds()
+    assert (game.min_utility(), game.max_utility()) == (low, high)
     zero_sum = game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert zero_sum == engine.zero_sum
     rng = np.random.default_rng(0)
+    seen: list[float] = []
     for _ in range(5):
         state = _random_play(game.new_initial_state(), rng)
         returns = state.returns()
-        assert all(game.min_utility() <= r <= game.max_utility() for r in returns)
+        seen += returns
+        assert all(low <= r <= high for r in returns), returns
         if zero_sum:
             assert sum(returns) == 0
+    assert min(seen) == low, "random play always loses somewhere: the lower bound is a real return"
     # the same deal seed deals the same game, the one the engine deals from that seed
     a, b = _dealt(openspiel.load_game(env_id, **options), 7), _dealt(game, 7)
     engine.reset(7)
@@ -240,7 +256,7 @@ print("finished")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game_name", ["kuhn_poker", "python_kuhn_poker", "yyh_tcg_v5"])
+@pytest.mark.parametrize("game_name", ["kuhn_poker", "python_kuhn_poker", YYH])
 def test_the_cpp_ismcts_bot_crashes_on_every_python_game_not_only_ours(game_name):
     """OpenSpiel's C++ ISMCTSBot runs on its C++ Kuhn poker but kills the interpreter on the
     first search of any python game, OpenSpiel's own python Kuhn poker included: a limitation of

@@ -295,7 +295,7 @@ EDGE_ABILITIES = [(y.name, edge) for y in POOL.yokai for edge in range(3) if y.e
 @pytest.mark.parametrize("mode", ["solo", "duel", "coop"])
 @pytest.mark.parametrize(("name", "edge"), EDGE_ABILITIES)
 def test_every_edge_ability_does_something_when_it_can_be_used(name, edge, mode):
-    """Issue 20.6: Azukiarai's and Nue's right edge (shield yourself) could be used only while
+    """Azukiarai's and Nue's right edge (shield yourself) could be used only while
     Guarding, when they did nothing."""
     g = new_game(mode, characters=("Doman", "Seimei"), solo_start="Kappa")
     for p in g.players:
@@ -339,7 +339,7 @@ def _heal_or_shield_abilities():
 
 
 def test_every_partner_able_heal_and_shield_aims_at_an_ally():
-    """onmyoji_v4 (issue 21, Co-op helping): Tanuki's Shikigami shield and the Guard-edge heals of
+    """Co-op helping (onmyoji_v4): Tanuki's Shikigami shield and the Guard-edge heals of
     Tanuki, Yuki-onna and Umibozu aim at an ally, so in Co-op they can reach the partner;
     only Nure-onna's refresh-and-heal stays on its user (it refreshes the user's own hand)."""
     own = [(name, where) for name, where, a in _heal_or_shield_abilities() if a.target != AbilityTarget.ALLY]

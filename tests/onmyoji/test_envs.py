@@ -147,7 +147,7 @@ def _to_face_down_step(env, seed=3):
 
 
 def test_parallel_step_is_atomic():
-    """Issue 20.2: a joint action with one illegal action changes nothing, and can be retried."""
+    """A joint action with one illegal action changes nothing, and can be retried."""
     env = parallel_env(mode="duel", illegal_action="raise")
     _to_face_down_step(env)
     game = env.game
@@ -186,8 +186,8 @@ def test_retired_v0_is_refused():
         yokai_envs.make("onmyoji_v0", mode="duel")
 
 
-def test_retired_v1_is_refused_naming_issue_21():
-    with pytest.raises(ValueError, match=r"'onmyoji_v1' was retired: the Duel Final's first player.*issue 21.*"
+def test_retired_v1_is_refused_naming_the_balance_changes():
+    with pytest.raises(ValueError, match=r"'onmyoji_v1' was retired: the Duel Final's first player.*for balance.*"
                                          r"use 'onmyoji_v4'"):
         yokai_envs.make("onmyoji_v1", mode="duel")
 
@@ -205,7 +205,7 @@ def test_retired_v3_is_refused_naming_the_books_rules_and_the_balanced_variant()
 
 
 def test_parallel_defaults_to_penalize_and_samples_from_each_agents_mask():
-    """Issue 22: the Parallel env follows the AEC env's PettingZoo conventions."""
+    """The Parallel env follows the AEC env's PettingZoo conventions."""
     env = parallel_env(mode="duel")
     assert env.penalize_illegal
     obs, _ = env.reset(seed=0)

@@ -1,4 +1,4 @@
-"""What each seat sees (issue 17): the events Onmyoji records, the face-down choice, the turn
+"""What each seat sees: the events Onmyoji records, the face-down choice, the turn
 feature, the Parallel env's ``history`` option and the README's event table."""
 
 from __future__ import annotations

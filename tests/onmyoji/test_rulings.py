@@ -59,7 +59,7 @@ def test_R2_duel_final_ends_when_a_player_reaches_zero():
 
 
 def test_R2_no_revival_from_zero_in_the_duel_final():
-    """Issue 20.1: brought to 0, Seimei used to heal on its own action in the same turn and play on."""
+    """Brought to 0, Seimei used to heal on its own action in the same turn and play on."""
     g = _final(first=0)
     give(g, 1, "Kappa", 0)  # Seimei's Shikigami: heal 2 on its action
     g.players[0].hp, g.players[1].hp = 10, 2
@@ -106,7 +106,7 @@ def test_R4_boss_immune_to_damage_only_while_minion_lives():
 
 
 def test_R4_boss_can_be_stopped_and_weakened_while_minion_lives():
-    """Issue 20.3: immunity used to block stop and weaken on the Boss too."""
+    """Boss immunity is against damage only: it used to block stop and weaken on the Boss too."""
     g = put_battle(new_game("coop", characters=("Doman", "Seimei")), ["Oni"], boss=True)
     nue = POOL.yokai[Y["Nue"]].shikigami.ability  # stop + weaken 1
     assert fx.ability_targets(g, 0, nue) == [0, 1]
@@ -337,7 +337,7 @@ def test_R25_guard_is_not_redirected():
 def test_R26_solo_boss_plus():
     assert [POOL.solo[lv].boss_plus for lv in range(1, 11)] == [0] * 4 + [1, 2, 2, 2, 3, 3]
     assert [POOL.solo_balanced[lv].boss_plus for lv in range(1, 11)] == [0] * 5 + [1] * 5
-    # Issue 20.5: one source. The prose names the levels the data gives; the docs show the generated table.
+    # One source: the prose names the levels the data gives; the docs show the generated table.
     notes = (Path(fx.__file__).parent / "RULES_NOTES.md").read_text()
     first, last = map(int, re.search(r"^- R26 .*?Solo Lv(\d+)-(\d+)", notes, flags=re.M).groups())
     assert list(range(first, last + 1)) == [lv for lv in range(1, 11) if POOL.solo[lv].boss_plus]

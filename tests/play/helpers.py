@@ -8,9 +8,9 @@ import numpy as np
 
 from agents.base import RandomAgent
 from yokai_envs.core.game import Game
-from yokai_envs.registry import make_game
+from yokai_envs.registry import live_id, make_game
 
-YONKAI = "yonkai_no_yokai_v1"
+YONKAI = live_id("yonkai_no_yokai")
 
 
 def play_random(game: Game, seed: int = 0) -> Game:
@@ -78,6 +78,9 @@ class ToyPickGame(Game):
         else:
             self.part = 0
             self.turn += 1
+
+    def utility_bounds(self) -> tuple[float, float]:
+        return -1.0, 1.0
 
     def observation(self, seat: int) -> np.ndarray:
         return np.array([self.scores[seat], self.scores[1 - seat], self.part], dtype=np.float32)

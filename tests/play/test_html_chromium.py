@@ -96,7 +96,7 @@ def test_every_game_draws_without_script_errors(tmp_path, env_id):
 
 
 def test_a_hostile_name_and_a_huge_seed_render_exactly(tmp_path):
-    """Issue 24: an agent named ``<!--<script>`` used to blank the page, and a seed above 2**53
+    """An agent named ``<!--<script>`` used to blank the page, and a seed above 2**53
     came out rounded in the banner (JavaScript numbers)."""
     seed = 3386346886314495343
     game = make_game("yonkai_no_yokai_v1", num_players=3, rounds_per_game=1)

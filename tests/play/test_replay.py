@@ -9,6 +9,7 @@ import pytest
 
 from tests.conftest import conformance_params
 from tests.play.helpers import YONKAI, finished_yonkai, play_random
+from yokai_envs.core.protocols import ends_multi_part_choice, public_action_name, table_view
 from yokai_envs.play import Replay, ReplayError, load_replay, replay_digest, save_replay
 from yokai_envs.registry import make_game
 
@@ -106,15 +107,15 @@ def test_steps_report_what_each_seat_saw():
     assert first.seen[None] == first.seen[0] == game.action_name(game.action_history[0])  # Yonkai plays are public
 
 
-def test_default_public_action_name_shows_an_action_to_its_taker_only():
+def test_without_viewer_hooks_an_action_is_shown_to_its_taker_only():
     from tests.play.helpers import ToyPickGame
 
     game = ToyPickGame()
     game.reset(0)
-    assert game.public_action_name(2, 0) == "pick 2"  # seat 0 is deciding
-    assert game.public_action_name(2, 1) is None
-    assert game.ends_multi_part_choice(2) is None  # the default: the game does not say
-    view = game.table_view(1)
+    assert public_action_name(game, 2, 0) == "pick 2"  # seat 0 is deciding
+    assert public_action_name(game, 2, 1) is None
+    assert ends_multi_part_choice(game, 2) is None  # the fallback: the game does not say
+    view = table_view(game, 1)
     assert view["title"].startswith("toy pick") and view["to_act"] == 0 and view["zones"] == []
 
 

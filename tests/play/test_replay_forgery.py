@@ -1,4 +1,4 @@
-"""Issue 24, item 3: a replay cannot be forged, and a malformed one is an error, not a traceback.
+"""A replay cannot be forged, and a malformed one is an error, not a traceback.
 
 The stated result is checked against the rebuilt game (viewers show the rebuilt one), the
 final-state hash is required, every field is type-checked, and the HTML page survives any

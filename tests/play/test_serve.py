@@ -15,8 +15,14 @@ from yokai_envs.cli import main
 from yokai_envs.play.replay import Replay, game_result, state_digest
 from yokai_envs.play.serve import ApiError, Store, catalog
 from yokai_envs.play.serve_page import game_page
+from yokai_envs.registry import live_id
 
-YONKAI3 = {"env_id": "yonkai_no_yokai_v1", "options": {"num_players": 3, "rounds_per_game": 1}}
+YONKAI = live_id("yonkai_no_yokai")
+YOKAIZO = live_id("yokaizo")
+ONMYOJI = live_id("onmyoji")
+YYH = live_id("yyh_tcg")
+
+YONKAI3 = {"env_id": YONKAI, "options": {"num_players": 3, "rounds_per_game": 1}}
 
 
 @pytest.fixture
@@ -42,13 +48,13 @@ def test_the_api_plays_a_game_to_the_end_and_its_replay_rebuilds_the_result(serv
 
 def test_the_catalog_reads_each_games_options_and_choices_from_the_game_class():
     games = {g["env_id"]: g["options"] for g in catalog()["games"]}
-    assert games["yonkai_no_yokai_v1"]["num_players"]["choices"] == [3, 4]
-    assert games["onmyoji_v4"]["mode"]["choices"] == ["duel", "solo", "coop"]
-    assert games["onmyoji_v4"]["difficulty"]["choices"] == list(range(1, 11))
-    characters, decks = games["onmyoji_v4"]["characters"], games["yyh_tcg_v5"]["decks"]
+    assert games[YONKAI]["num_players"]["choices"] == [3, 4]
+    assert games[ONMYOJI]["mode"]["choices"] == ["duel", "solo", "coop"]
+    assert games[ONMYOJI]["difficulty"]["choices"] == list(range(1, 11))
+    characters, decks = games[ONMYOJI]["characters"], games[YYH]["decks"]
     assert characters["per_seat"] == 2 and "Seimei" in characters["choices"]
     assert decks["per_seat"] == 2 and "Toguro Brothers" in decks["choices"] and decks["default"] == ["random"] * 2
-    assert "Kappa Tide" in games["yokaizo_v3"]["decks"]["choices"]
+    assert "Kappa Tide" in games[YOKAIZO]["decks"]["choices"]
 
 
 def _saved(server, game_id: str) -> str:
@@ -85,12 +91,12 @@ def test_bad_requests_get_a_clear_error_and_leave_the_game_unchanged(server):
 
 @pytest.mark.parametrize(("request_body", "words"), [
     ({"env_id": "nope"}, "unknown env id 'nope'"),
-    ({"env_id": "onmyoji_v4", "options": {"mode": "tag"}}, "mode"),
-    ({"env_id": "onmyoji_v4", "seat": 2}, "seat 2 is out of range"),
-    ({"env_id": "onmyoji_v4", "opponents": "heuristik"}, "unknown agent kind 'heuristik'"),
-    ({"env_id": "onmyoji_v4", "opponents": ["random", "random"]}, "only 1 other seat"),
-    ({"env_id": "onmyoji_v4", "colour": "red"}, "unknown field(s) colour"),
-    ({"env_id": "onmyoji_v4", "seed": -1}, "'seed' must be a non-negative integer"),
+    ({"env_id": ONMYOJI, "options": {"mode": "tag"}}, "mode"),
+    ({"env_id": ONMYOJI, "seat": 2}, "seat 2 is out of range"),
+    ({"env_id": ONMYOJI, "opponents": "heuristik"}, "unknown agent kind 'heuristik'"),
+    ({"env_id": ONMYOJI, "opponents": ["random", "random"]}, "only 1 other seat"),
+    ({"env_id": ONMYOJI, "colour": "red"}, "unknown field(s) colour"),
+    ({"env_id": ONMYOJI, "seed": -1}, "'seed' must be a non-negative integer"),
     ([1, 2], "must be a JSON object"),
 ])
 def test_a_bad_new_game_request_is_refused_and_nothing_is_saved(server, request_body, words):
@@ -102,7 +108,7 @@ def test_a_bad_new_game_request_is_refused_and_nothing_is_saved(server, request_
 def test_a_restarted_server_continues_every_saved_game(tmp_path):
     state = tmp_path / "state"
     with running_server(state) as first:
-        one = play_until(first, create(first, env_id="onmyoji_v4", options={"mode": "duel"}, seat=1, seed=4),
+        one = play_until(first, create(first, env_id=ONMYOJI, options={"mode": "duel"}, seat=1, seed=4),
                          stop_at=6)
         two = play_until(first, create(first, **YONKAI3, seat=2, seed=9), stop_at=4)
     with running_server(state) as second:  # a new server object and Store on the same folder
@@ -121,8 +127,8 @@ def test_a_restarted_server_continues_every_saved_game(tmp_path):
 def test_the_page_and_view_of_a_seat_are_the_same_for_twin_games_differing_in_hidden_cards(tmp_path):
     """Twin histories: a world sampled by ``determinize`` for the human's seat keeps everything
     that seat saw and redraws every card it did not; its view and page must not change."""
-    configs = [(YONKAI3["env_id"], YONKAI3["options"], 1), ("yokaizo_v3", {}, 0), ("yyh_tcg_v5", {}, 1),
-               ("onmyoji_v4", {"mode": "duel"}, 0), ("onmyoji_v4", {"mode": "coop"}, 1)]
+    configs = [(YONKAI3["env_id"], YONKAI3["options"], 1), (YOKAIZO, {}, 0), (YYH, {}, 1),
+               (ONMYOJI, {"mode": "duel"}, 0), (ONMYOJI, {"mode": "coop"}, 1)]
     store = Store(tmp_path)
     for env_id, options, seat in configs:
         session = store.create({"env_id": env_id, "options": options, "seat": seat, "opponents": "random",
@@ -142,7 +148,7 @@ def test_the_page_and_view_of_a_seat_are_the_same_for_twin_games_differing_in_hi
 
 
 def test_a_session_refuses_an_action_while_a_bot_is_to_move(tmp_path):
-    session = Store(tmp_path).create({"env_id": "onmyoji_v4", "seat": 1, "opponents": "random", "seed": 0})
+    session = Store(tmp_path).create({"env_id": ONMYOJI, "seat": 1, "opponents": "random", "seed": 0})
     bot = 1 - session.seat
     while session.game.current_player != bot:
         session.act(session.game.legal_actions()[0])
@@ -183,7 +189,7 @@ def test_onmyoji_a_face_down_choice_does_not_reach_the_other_seat_before_the_rev
     """Simultaneous choices are asked in turn: the bot in seat 0 picks its card first. Two games
     where it picked different cards give the human in seat 1 the same view until the reveal."""
     store = Store(tmp_path)
-    request = {"env_id": "onmyoji_v4", "options": {"mode": "duel"}, "seat": 1, "opponents": "random", "seed": 2}
+    request = {"env_id": ONMYOJI, "options": {"mode": "duel"}, "seat": 1, "opponents": "random", "seed": 2}
     one, two = store.create(request), store.create(request)
     assert one.game.current_player == 0
     choices = one.game.legal_actions()
@@ -203,7 +209,7 @@ class _BrokenBot:
 
 
 def test_a_bot_that_fails_mid_game_is_an_error_in_the_answer_and_the_server_keeps_serving(server):
-    game_id = create(server, env_id="onmyoji_v4", seat=1, opponents="random", seed=0)["game_id"]
+    game_id = create(server, env_id=ONMYOJI, seat=1, opponents="random", seed=0)["game_id"]
     session = server.store.get(game_id)
     while session.game.current_player != 0:
         session.act(session.game.legal_actions()[0])
@@ -229,7 +235,7 @@ def test_yokai_serve_listens_on_the_port_it_prints(tmp_path):
         assert line.startswith("yokai serve: http://127.0.0.1:") and str(tmp_path) in line
         with urllib.request.urlopen(f"{address}/api/catalog", timeout=30) as answer:
             assert answer.headers["Content-Security-Policy"].startswith("default-src 'none'")
-            assert "yokaizo_v3" in {g["env_id"] for g in json.loads(answer.read())["games"]}
+            assert YOKAIZO in {g["env_id"] for g in json.loads(answer.read())["games"]}
         with urllib.request.urlopen(f"{address}/", timeout=30) as answer:
             page = answer.read().decode()
         assert "http://" not in page.replace(address, "") and "https://" not in page  # every asset inline

@@ -1,5 +1,6 @@
-"""``Game.table_view`` for every registered game: JSON-able, the documented keys, and a seat's
-view is a function of that seat's information only (identical across ``determinize`` samples)."""
+"""The ``table_view`` hook (``core.protocols.TableView``) of every registered game: JSON-able,
+the documented keys, and a seat's view is a function of that seat's information only
+(identical across ``determinize`` samples)."""
 
 from __future__ import annotations
 

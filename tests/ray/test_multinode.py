@@ -1,4 +1,4 @@
-"""Issue 24, item 6: the distributed path survives a lost node.
+"""The distributed path survives a lost node.
 
 Ray's own multi-node harness (``ray.cluster_utils.Cluster``) starts a head node without CPUs
 and two worker nodes with one CPU each, all on this machine, so every task and env runner

@@ -1,4 +1,4 @@
-"""Issue 24, item 4: ``--check`` refuses every config that would crash, hang or exhaust memory
+"""``--check`` refuses every config that would crash, hang or exhaust memory
 later, naming the key and the value; the YAML reader refuses what YAML lets through silently."""
 
 from __future__ import annotations

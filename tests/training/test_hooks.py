@@ -1,4 +1,4 @@
-"""Section 3 of issue 26: reward and wrappers by import path, pi/vf net shapes, skipping forced
+"""Training hooks: reward and wrappers by import path, pi/vf net shapes, skipping forced
 decisions, per-opponent training curves."""
 
 from __future__ import annotations

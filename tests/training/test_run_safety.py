@@ -1,4 +1,4 @@
-"""Issue 24, items 1 and 2: a run folder loses nothing and a killed run resumes.
+"""A run folder loses nothing and a killed run resumes.
 
 * ``--overwrite`` / ``--out`` never touch a folder a run did not make, and inside a run folder
   only the run's own files;

@@ -66,6 +66,10 @@ class GiftsGame(Game):
             self._returns[(seat + 1) % self._n] += action + 1
         self.made += 1
 
+    def utility_bounds(self) -> tuple[float, float]:
+        # a seat receives at most every move's biggest gift (coop: every move's)
+        return 0.0, float(self.moves * 2 if self.cooperative else self.moves * 3)
+
     def observation(self, seat: int) -> np.ndarray:
         obs = np.zeros(self.observation_size, dtype=np.float32)
         obs[seat] = 1.0

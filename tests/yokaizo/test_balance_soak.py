@@ -1,4 +1,4 @@
-"""The recorded seed-0 balance table of BALANCE.md, re-run: the ready decks stay fair (issue 21).
+"""The recorded seed-0 balance table of BALANCE.md, re-run: the ready decks stay fair.
 
 The run is deterministic (fixed seed, one process), so this fails only if the content, the rules
 or the heuristic changed; about a minute on one core, hence ``soak``."""

@@ -1,4 +1,4 @@
-"""Issue 17 for YOKAIZO: what each seat has seen, publicly known cards kept by ``determinize``, and
+"""What each YOKAIZO seat has seen, publicly known cards kept by ``determinize``, and
 the public facts the observation must not forget (each test failed on yokaizo_v0)."""
 
 from __future__ import annotations

@@ -199,7 +199,7 @@ def test_r11_speed_with_slow_and_the_tier_inventory():
 
 
 def test_r11_a_yokai_counted_at_its_tier_keeps_its_turn():
-    """Issue 18 item 4: raised (or Slowed) after its tier's inventory, a Yokai still takes its Turn."""
+    """Raised (or Slowed) after its tier's inventory, a Yokai still takes its Turn."""
     for change in ("raise", "slow"):
         g = board()
         a, b = g.field[0]
@@ -512,7 +512,9 @@ def test_r32_publicly_known_cards_stay_known():
 
 
 def test_r21_simultaneous_replacements_trigger_together():
-    from tests.yokaizo.test_issue18 import test_simultaneous_replacements_are_all_chosen_before_entry_effects
+    from tests.yokaizo.test_triggers_turns_and_replacements import (
+        test_simultaneous_replacements_are_all_chosen_before_entry_effects,
+    )
 
     test_simultaneous_replacements_are_all_chosen_before_entry_effects()
 

@@ -1,4 +1,4 @@
-"""What each seat sees (issue 17): the events it is told, the observation that keeps every public
+"""What each seat sees: the events it is told, the observation that keeps every public
 fact of the round, and the findings of the review (each test failed on ``yonkai_no_yokai_v0``)."""
 
 from __future__ import annotations

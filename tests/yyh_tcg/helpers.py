@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from yokai_envs.yyh_tcg.decisions import legal_actions_now
 from yokai_envs.yyh_tcg.game import YYHGame
+from yokai_envs.yyh_tcg.moves import refresh_bonus
 from yokai_envs.yyh_tcg.state import Attachment, Phase, Slot
 
 URAMESHI = "Urameshi Detectives"
@@ -75,13 +77,13 @@ def set_fighter(g: YYHGame, seat: int, name: str) -> None:
     p = g.players[seat]
     p.deck.append(p.fighter.char)
     p.fighter = Slot(take(g, seat, name))
-    g.refresh_bonus(seat)
+    refresh_bonus(g.state, seat)
     refresh(g)
 
 
 def refresh(g: YYHGame) -> None:
-    """Recompute the pending mask after a test edited the state (no forced passes)."""
-    g.pending_mask = g.legal()
+    """Recompute the pending decision's legal actions after a test edited the state (no forced passes)."""
+    g.state.pending = legal_actions_now(g.state)
     g.invalidate_mask()
 
 

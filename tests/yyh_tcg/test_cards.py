@@ -25,6 +25,7 @@ from tests.yyh_tcg.helpers import (
 from yokai_envs.yyh_tcg import effects as fx
 from yokai_envs.yyh_tcg.cards import load_pool
 from yokai_envs.yyh_tcg.game import YYHGame
+from yokai_envs.yyh_tcg.rules import attack_value, defense_value
 from yokai_envs.yyh_tcg.state import Phase, Slot
 
 POOL = load_pool()
@@ -153,7 +154,7 @@ def test_passive_effect(name: str) -> None:
     card = POOL.by_name[name]
     g = _position()
     g.attack = POOL.by_name["M1"].attacks[0]
-    base_attack, base_defense = g.attack_value(), g.defense_value(0)
+    base_attack, base_defense = attack_value(g.state), defense_value(g.state, 0)
     if card.is_character:
         set_fighter(g, 0, name)
         base_defense = card.defense
@@ -163,8 +164,8 @@ def test_passive_effect(name: str) -> None:
     if card.passive_value("vs_hero_plus"):
         set_fighter(g, 1, "George Saotome")
     expected_attack = base_attack + sum(v for k, v in card.passive if k != "defense_plus")
-    assert g.attack_value() == expected_attack
-    assert g.defense_value(0) == base_defense + card.passive_value("defense_plus")
+    assert attack_value(g.state) == expected_attack
+    assert defense_value(g.state, 0) == base_defense + card.passive_value("defense_plus")
 
 
 def _place(g: YYHGame, name: str, place: str) -> None:
@@ -202,7 +203,7 @@ PASSIVE_PLACES = [(c.name, place) for c in POOL.cards if c.passive for place in 
 
 @pytest.mark.parametrize(("name", "place"), PASSIVE_PLACES)
 def test_passive_effect_applies_where_its_text_says(name: str, place: str) -> None:
-    """Issue 19: a passive works where the card's text says, the Sideline included for characters."""
+    """A passive works where the card's text says, the Sideline included for characters."""
     card = POOL.by_name[name]
     g = _position()
     if card.passive_value("vs_hero_plus"):
@@ -211,9 +212,9 @@ def test_passive_effect_applies_where_its_text_says(name: str, place: str) -> No
     _place(g, name, place)
     fighter = POOL.cards[g.players[0].fighter.char]
     works = _works_at(card, place)
-    assert g.attack_value() == g.attack.value + (sum(v for k, v in card.passive if k != "defense_plus")
+    assert attack_value(g.state) == g.attack.value + (sum(v for k, v in card.passive if k != "defense_plus")
                                                  if works else 0)
-    assert g.defense_value(0) == fighter.defense + (card.passive_value("defense_plus") if works else 0)
+    assert defense_value(g.state, 0) == fighter.defense + (card.passive_value("defense_plus") if works else 0)
     assert ("on your Sideline" in card.text) == (card.is_character and works)
     assert ("attached face-up to your fighter" in card.text) == (not card.is_character)
 
@@ -237,7 +238,7 @@ def _to_timing(g: YYHGame, timing: str) -> None:
 
 @pytest.mark.parametrize(("name", "place"), ABILITY_PLACES)
 def test_ability_is_usable_where_its_text_says(name: str, place: str) -> None:
-    """Issue 19: abilities follow the same rule as passives, and the text states it."""
+    """Abilities follow the same rule as passives, and the text states it."""
     card = POOL.by_name[name]
     g = _position()
     _place(g, name, place)

@@ -18,7 +18,7 @@ def _cards():
     cards = g.pool.cards
     attachable = [c.id for c in cards if c.type in ATTACHABLE]
     plain = [c.id for c in cards if c.type not in ATTACHABLE]
-    return g.table, attachable, plain
+    return g.state, attachable, plain
 
 
 def _opp(shown, really_hidden):

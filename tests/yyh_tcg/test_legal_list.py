@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from yokai_envs.yyh_tcg.cards import Timing
-from yokai_envs.yyh_tcg.decisions import NO_EVENT
+from yokai_envs.yyh_tcg.decisions import NO_EVENT, legal, legal_actions_now, pass_is_public
 from yokai_envs.yyh_tcg.game import YYHGame
 from yokai_envs.yyh_tcg.state import PASSABLE, Phase
 
@@ -22,7 +22,7 @@ def _pass_is_public_by_min(g: YYHGame) -> bool:
     if g.phase in (Phase.USE, Phase.ABILITIES):
         if not me.hand:
             return True
-        costs = g.event_spirit[Timing.USE if g.phase == Phase.USE else Timing.ATTACK]
+        costs = g.state.tables.event_spirit[Timing.USE if g.phase == Phase.USE else Timing.ATTACK]
         return min((costs[c] for c in me.hidden_cards() + me.deck), default=NO_EVENT) > me.spirit
     return True
 
@@ -41,11 +41,11 @@ def _random_states(games: int) -> Iterator[YYHGame]:
 def test_listed_actions_are_ascending_unique_and_match_the_mask() -> None:
     seen_phases = set()
     for g in _random_states(30):
-        actions = g.legal_actions_now()
+        actions = legal_actions_now(g.state)
         assert actions, "a running game always has a legal action"
         assert actions == sorted(set(actions)), f"{g.phase}: {actions}"
         assert actions == g.legal_actions() == np.flatnonzero(g.legal_action_mask()).tolist()
-        assert np.array_equal(g.legal(), g.legal_action_mask())
+        assert np.array_equal(legal(g.state), g.legal_action_mask())
         seen_phases.add(g.phase)
     assert {Phase.MAIN, Phase.ATTACK, Phase.USE, Phase.DISCARD} <= seen_phases
 
@@ -54,16 +54,7 @@ def test_pass_shortcut_agrees_with_the_minimum_over_unseen_cards() -> None:
     asked = 0
     for g in _random_states(30):
         if g.phase in PASSABLE:
-            assert g._pass_is_public() == _pass_is_public_by_min(g), (g.phase, g.players[g.decider].spirit)
+            assert pass_is_public(g.state) == _pass_is_public_by_min(g), (g.phase, g.players[g.decider].spirit)
             asked += 1
     assert asked > 100
 
-
-def test_setting_the_mask_sets_the_listed_actions() -> None:
-    g = YYHGame()
-    g.reset(3)
-    mask = np.zeros(g.num_actions, dtype=bool)
-    mask[[g.table.DONE, 5, 2]] = True
-    g.pending_mask = mask
-    assert g.pending_actions == [2, 5, g.table.DONE]
-    assert np.array_equal(g.pending_mask, mask)

@@ -82,8 +82,8 @@ def test_at_least_four_legal_starter_decks() -> None:
 
 
 def test_every_team_has_a_starter_deck_that_can_field_its_bonus() -> None:
-    """Issue 19: every team (and so every Team Bonus) appears in default play: a starter deck
-    holds its team's four characters. Issue 21: and the three unaffiliated characters, so a 5th
+    """Every team (and so every Team Bonus) appears in default play: a starter deck
+    holds its team's four characters, and the three unaffiliated characters, so a 5th
     fighter is drawn in time (with one, a game waited for it and ended by a deck-out 10% of the time)."""
     unaffiliated = {c.name for c in POOL.cards if c.is_character and c.team is None}
     assert len(unaffiliated) == 3
@@ -178,7 +178,7 @@ def test_custom_card_file_needs_only_the_decks_it_plays(tmp_path: Path) -> None:
 
 
 def test_starter_decks_are_long_enough_that_deck_outs_stay_rare() -> None:
-    """Issue 21 under search play: with 42-55 other cards a third of ISMCTS games ended by a
+    """Under search play, with 42-55 other cards a third of ISMCTS games ended by a
     deck-out (and equal decks hand those to the first player, who skips its first draw). The
     starter decks hold 58 other cards, Ichigaki Lab (whose Team Bonus draws a third card each
     turn) 60, and Healing Salve's repeatable heal costs 3 Spirit (RULES_NOTES 29, BALANCE.md)."""

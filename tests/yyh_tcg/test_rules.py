@@ -27,6 +27,8 @@ from tests.yyh_tcg.helpers import (
 )
 from yokai_envs.yyh_tcg.effects import attack_modifier
 from yokai_envs.yyh_tcg.game import YYHGame
+from yokai_envs.yyh_tcg.moves import flip_attachments, mill
+from yokai_envs.yyh_tcg.rules import affordable_attacks, attack_value, defense_value, end_match
 from yokai_envs.yyh_tcg.state import Phase
 
 
@@ -80,7 +82,7 @@ def test_first_player_attacks_in_the_first_turn_and_only_its_draw_is_skipped() -
     """Ruling 3, the book's game: the first turn skips the draw but not the Attack step; the
     second player's first turn draws two and gains two."""
     g = neutral_game(first=0, first_turn=True)
-    assert g.turn_number == 1 and g.affordable_attacks() and not g.players[0].hand
+    assert g.turn_number == 1 and affordable_attacks(g.state) and not g.players[0].hand
     to_main(g)
     done(g)
     assert g.phase == Phase.ATTACK and g.turn_player == 0 and g.turn_number == 1
@@ -96,7 +98,7 @@ def test_balanced_variant_first_turn_has_no_attack_and_the_second_draws_two_and_
     """Ruling 3, the "balanced" variant: the game's first turn ends after its Main step (no
     Attack step, though an attack is affordable); from the second turn on, attacks are made."""
     g = neutral_game(first=0, first_turn=True, variant="balanced")
-    assert g.turn_number == 1 and g.affordable_attacks()
+    assert g.turn_number == 1 and affordable_attacks(g.state)
     to_main(g)
     done(g)
     assert g.turn_number == 2 and g.turn_player == 1 and g.phase != Phase.ATTACK
@@ -226,7 +228,7 @@ def test_attack_parts_in_order_with_costs_and_damage_two_at_twice_defense() -> N
     assert g.power == 3 and g.players[0].spirit == 2
     # nothing else for part 2: part 3 (no effect) runs and part 4 is asked
     assert g.phase == Phase.ABILITIES
-    assert g.attack_value() == 11 and g.defense_value(1) == 5
+    assert attack_value(g.state) == 11 and defense_value(g.state, 1) == 5
     done(g)                          # part 5: 11 >= 2*5 -> 2
     assert g.players[1].fighter.damage == 2 and g.turn_player == 1
 
@@ -257,7 +259,7 @@ def _defended(card: str | None, ability: str | None = None) -> YYHGame:
 
 
 def test_part_four_gives_the_defender_a_window_after_the_attacker() -> None:
-    """Issue 19: "Attack:" effects may be used in part 4 by a player, so both players get the
+    """"Attack:" effects may be used in part 4 by a player, so both players get the
     window, the attacker first, each with a pass."""
     g = _defended("Last Stand")
     done(g)  # the attacker passes
@@ -421,35 +423,35 @@ def test_use_ability_in_part_two() -> None:
 def test_defense_floor_one_attack_floor_zero() -> None:
     g = _attack_setup()
     g.weaken = 50
-    assert g.defense_value(1) == 1
+    assert defense_value(g.state, 1) == 1
     g.attack = g.pool.card("M1").attacks[0]
     g.power = -50
-    assert g.attack_value() == 0
+    assert attack_value(g.state) == 0
 
 
 def test_item_passives_apply_on_the_fighter_and_character_passives_from_the_sideline() -> None:
     g = _attack_setup()
     attach(g, 1, "Spirit Armor", slot=1, face_up=True)
-    assert g.defense_value(1) == 5  # an Item boosts the character it is under
+    assert defense_value(g.state, 1) == 5  # an Item boosts the character it is under
     attach(g, 1, "Spirit Armor", slot=0)
-    assert g.defense_value(1) == 6
+    assert defense_value(g.state, 1) == 6
     g2 = new_game(URAMESHI, NEUTRAL, picks0=["Yusuke Urameshi", "Kazuma Kuwabara", "Kurama", "Hiei"], first=0)
-    assert g2.defense_value(0) == 4 + 1  # Yusuke 4 + Kuwabara on the Sideline: "your fighter gets +1000 Defense"
+    assert defense_value(g2.state, 0) == 4 + 1  # Yusuke 4 + Kuwabara on the Sideline: "your fighter gets +1000 Defense"
 
 
 def test_guard_lasts_until_the_owners_next_turn() -> None:
     g = _attack_setup()
     give(g, 0, "Demon Barrier")
     play(g, "play Demon Barrier")
-    assert g.defense_value(0) == 7
+    assert defense_value(g.state, 0) == 7
     assert g.phase == Phase.ATTACK  # nothing left to do in Main: skipped
     play(g, "use printed attack 1")
-    assert g.turn_player == 1 and g.defense_value(0) == 7
+    assert g.turn_player == 1 and defense_value(g.state, 0) == 7
     to_main(g)
     clear_hand(g, 1)
     done(g)
     play(g, "use printed attack 1")
-    assert g.turn_player == 0 and g.defense_value(0) == 5
+    assert g.turn_player == 0 and defense_value(g.state, 0) == 5
 
 
 def test_heal_cannot_go_below_zero_damage() -> None:
@@ -489,19 +491,19 @@ def test_flip_pays_at_once_when_spirit_covers_all_or_only_one_can_be_paid() -> N
     g.players[0].spirit = 1
     attach(g, 0, "Wind Cyclone", slot=1)   # 1: paid
     attach(g, 0, "Wind Cyclone", slot=1)   # 1: no spirit left -> discarded (the same card: no choice)
-    g.flip_attachments(0, (1,))
+    flip_attachments(g.state, g.rules_context(), 0, (1,))
     assert [g.pool.cards[a.card].name for a in g.players[0].sideline[0].attached] == ["Wind Cyclone"]
     assert g.players[0].spirit == 0 and cid(g, "Wind Cyclone") in g.players[0].discard and not g.choices
     g2 = _attack_setup()
     g2.players[0].spirit = 3
     attach(g2, 0, "Wind Cyclone", slot=1)
     attach(g2, 0, "Shadow Sever", slot=1)  # 1 + 2 <= 3: both paid
-    g2.flip_attachments(0, (1,))
+    flip_attachments(g2.state, g2.rules_context(), 0, (1,))
     assert all(a.face_up for a in g2.players[0].sideline[0].attached) and g2.players[0].spirit == 0
 
 
 def test_flip_payment_order_is_the_owners_choice_when_spirit_does_not_cover_all() -> None:
-    """Issue 19: which turned-up card to pay for is a choice when the Spirit cannot pay them all."""
+    """Which turned-up card to pay for is a choice when the Spirit cannot pay them all."""
     kept = set()
     for first in ("Rose Whip", "Shadow Sever"):
         g = _attack_setup()
@@ -550,7 +552,7 @@ def test_a_flip_of_several_slots_asks_the_pay_choice_over_all_their_cards_before
 
 
 def test_search_is_the_players_choice_among_the_cards_of_the_type() -> None:
-    """Issue 19: the searching player chooses the card (from its deck's cards of that type)."""
+    """The searching player chooses the card (from its deck's cards of that type)."""
     g = _attack_setup()
     give(g, 0, "Spirit World Orders")  # search: technique
     p = g.players[0]
@@ -590,12 +592,12 @@ def test_drawing_from_an_empty_deck_loses() -> None:
 def test_milling_an_empty_deck_does_not_lose() -> None:
     g = _attack_setup()
     g.players[1].deck = []
-    g.mill(1, 3)
+    mill(g.state, g.rules_context(), 1, 3)
     assert g.winner is None
 
 
 def test_without_a_next_fighter_the_arena_waits_for_the_fifth_placed_in_a_later_main_step() -> None:
-    """Issue 19: no one in line after a match does not lose: the 5th may enter in a later Main step."""
+    """No one in line after a match does not lose: the 5th may enter in a later Main step."""
     for emptied in ((1,), (0, 1)):
         g = _attack_setup()
         for seat in emptied:
@@ -679,7 +681,7 @@ def test_bonus_villain_hunter() -> None:
     done(g)
     clear_hand(g, 0)
     # Pacifier Beam 5 + 4 villains in play = 9 vs Younger Toguro 6 + Bui's 1000 = 7 -> 1 (5 alone: none)
-    assert attack_modifier(g, 0) == 4 and g.defense_value(1) == 7  # the bonus: 4 villains on the field
+    assert attack_modifier(g.state, 0) == 4 and defense_value(g.state, 1) == 7  # the bonus: 4 villains on the field
     play(g, "use printed attack 1")
     assert g.players[1].fighter.damage == 1
 
@@ -713,7 +715,7 @@ def test_bonus_end_draw() -> None:
 
 def test_bonus_team_defense() -> None:
     g = new_game("Rokuyukai Brawlers", TOGURO, picks0=["Roto", "Chu", "Rinku", "Zeru"], first=1)
-    assert g.defense_value(0) == 5 + 2  # Roto 5000 + the Rokuyukai bonus
+    assert defense_value(g.state, 0) == 5 + 2  # Roto 5000 + the Rokuyukai bonus
 
 
 def test_bonus_damage_mill() -> None:
@@ -754,7 +756,7 @@ def test_bonus_ends_when_the_team_leaves_the_field() -> None:
     g = new_game("Spirit World Agents", NEUTRAL, picks0=["Koenma", "Botan", "Genkai", "Ayame"], first=0)
     assert g.players[0].bonus_team == "Spirit World"
     g.players[1].fighter.damage = 0
-    g.end_match(1)  # Koenma leaves: Botan, Ayame + Genkai on the field -> 2 of the team
+    end_match(g.state, g.rules_context(), 1)  # Koenma leaves: Botan, Ayame + Genkai on the field -> 2 of the team
     assert g.players[0].bonus_team is None
 
 
@@ -817,7 +819,7 @@ def _searched_then_face_down(which: str) -> YYHGame:
 
 
 def test_a_shown_card_attached_face_down_is_not_told_apart_from_another() -> None:
-    """Issue 17: which card went face-down must not show in the opponent's observation or views."""
+    """Which card went face-down must not show in the opponent's observation or views."""
     searched, other = _searched_then_face_down("Brass Knuckles"), _searched_then_face_down("Spirit Armor")
     assert np.array_equal(searched.observation(1), other.observation(1))
     assert searched.render_for(1) == other.render_for(1)
@@ -834,12 +836,12 @@ def test_a_shown_card_attached_face_down_is_not_told_apart_from_another() -> Non
             world.check_invariants()
     # the shown card leaves the hidden cards in public when it turns face-up
     searched.players[0].spirit = 5
-    searched.flip_attachments(0, (1,))
+    flip_attachments(searched.state, searched.rules_context(), 0, (1,))
     assert not searched.players[0].shown
 
 
 def test_a_forced_pass_in_part_two_is_asked_whatever_the_hidden_hand() -> None:
-    """Issue 17: part 2 is asked the same way whether or not the hand holds an affordable
+    """Part 2 is asked the same way whether or not the hand holds an affordable
     "when you use an attack" Event, so the defender's record cannot tell the two apart."""
     logs = []
     for card in ("Sneak Attack", "Rose Whip"):

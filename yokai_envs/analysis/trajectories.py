@@ -14,7 +14,8 @@ row). A row holds:
   (who played the seat), ``decision`` (how many decisions the seat made before this one),
   ``phase`` (the game's phase name);
 - ``action`` (its id), ``action_kind``, ``action_name`` and one ``action_<field>`` column per
-  field of the game's :meth:`~yokai_envs.core.game.Game.describe_action` (card, target, yokai...);
+  field of the game's ``describe_action`` (:class:`~yokai_envs.core.protocols.ActionFields`:
+  card, target, yokai...);
 - ``legal_actions`` (how many were legal), ``legal_action_ids`` (which: the ids where the
   seat's action mask was True, ascending), ``forced`` (only one was);
 - ``reward``: the deciding seat's reward for this decision, the change in its return from this
@@ -49,6 +50,7 @@ import numpy as np
 
 from agents.arena.journal import GAMES_FILE, MATCH_FILE, RESULTS_FILE, ResumeError, read_match, read_numbered_games
 from yokai_envs.core.game import Game
+from yokai_envs.core.protocols import action_fields
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -177,7 +179,7 @@ def game_rows(game: Game, seed: int, actions: list[int], *, agents: list[str] | 
         events = game.seen_events(seat)
         row: dict[str, Any] = {"step": step, "seat": seat, "agent": agents[seat] if agents else None,
                                "decision": decisions[seat], "phase": game.phase_name}
-        described = game.describe_action(int(action))
+        described = action_fields(game, int(action))
         row["action"] = int(action)
         row["action_kind"] = str(described.get("kind"))
         row["action_name"] = str(described.get("name"))
@@ -195,8 +197,9 @@ def game_rows(game: Game, seed: int, actions: list[int], *, agents: list[str] | 
         row["behaviour_prob"] = None if entry is None else float(entry[0])
         row["behaviour_entropy"] = None if entry is None else float(entry[1])
         now = game.returns()
-        if pending[seat] is not None:
-            rows[pending[seat]]["reward"] = float(now[seat]) - rows[pending[seat]].pop("_before")
+        last = pending[seat]
+        if last is not None:
+            rows[last]["reward"] = float(now[seat]) - rows[last].pop("_before")
         pending[seat] = len(rows)
         row["_before"] = float(now[seat])
         row["log"] = log[log_seen[seat]:]

@@ -26,3 +26,16 @@ class IllegalActionError(ValueError):
 
 class ConfigError(ValueError):
     """A bad option, deck, card file or config key; the message names it."""
+
+
+class MissingHookError(NotImplementedError):
+    """A tool needs an optional hook (:mod:`yokai_envs.core.protocols`) the game does not have;
+    the message names the game, the hook's methods and the tool."""
+
+    def __init__(self, env_id: str, hook: str, methods: list[str], tool: str) -> None:
+        self.env_id = env_id
+        self.hook = hook
+        self.methods = methods
+        self.tool = tool
+        super().__init__(f"{tool} needs {env_id}'s {hook} hook, which it does not have: implement "
+                         f"{', '.join(methods)} (see yokai_envs.core.protocols)")

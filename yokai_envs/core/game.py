@@ -2,7 +2,9 @@
 
 Everything else in the package (the PettingZoo env, the gymnasium wrapper, bots, the arena,
 tests and benchmarks) is written once against this class. A game subclasses :class:`Game`
-and fills in the abstract hooks; the public methods here add what every game shares:
+and fills in the abstract methods (the section "the contract" at the end, listed in
+docs/architecture.md); views and analysis hooks are optional (:mod:`yokai_envs.core.protocols`).
+The public methods here add what every game shares:
 seeding, the step counter and hard step cap, the illegal-action check that leaves the state
 untouched, the cached legal-action mask, the action history a replay is rebuilt from, and
 ``determinize`` (clone, re-seed future chance, resample what the seat cannot see).
@@ -29,6 +31,7 @@ from yokai_envs.core.context import Context, record_event
 from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.core.information import SAMPLED_VIEW, CoreEvent, Event, canonical
 from yokai_envs.core.memo import SeatMemos
+from yokai_envs.core.protocols import event_text, public_action_name
 from yokai_envs.core.rng import NOT_COPIED, copy_generator
 
 
@@ -282,24 +285,22 @@ class Game(ABC):
         self._ctx = None
 
     # ------------------------------------------------------------------ facts about the game
+    def action_name(self, action: int) -> str:
+        """A short readable name of ``action`` (error messages, logs, viewers). Until a game
+        names its actions, an action is its number."""
+        return f"action {int(action)}"
+
+    @property
+    def zero_sum(self) -> bool:
+        """True when in this configuration the seats' returns always sum to zero (two seats,
+        one's win the other's loss). False (the default) claims nothing: general sum."""
+        return False
+
     @property
     def cooperative(self) -> bool:
         """True when all seats form one team: they share one return, one policy, and there are
         no opponents to rate against. Games with a team mode override this."""
         return False
-
-    @classmethod
-    def balance_axis(cls, options: dict[str, Any]) -> tuple[str, tuple[Any, ...], bool] | None:
-        """The invented content ``yokai balance`` measures under ``options``: ``(option, choices,
-        per_seat)``. ``per_seat``: the option takes one choice per seat (decks, characters) and
-        every pair plays in both seats; otherwise one choice per game (a difficulty level),
-        measured by its clear rate. None: nothing invented to balance (the default)."""
-        return None
-
-    def outcome_facts(self) -> dict[str, Any]:
-        """How a finished game went, for balance tables: ``end`` (its cause) and whatever facts
-        a game adds (e.g. ``first_player``: the seat that took the first turn)."""
-        return {"end": "step cap" if self.is_truncated else "end"}
 
     def win_credits(self, returns: np.ndarray | None = None) -> np.ndarray:
         """Per-seat win credit of a finished game (``returns`` defaults to ``self.returns()``).
@@ -340,7 +341,7 @@ class Game(ABC):
                 self._seen_text[s].append(None)
             else:
                 self._seen[s].append((CoreEvent.ACTED, actor, int(view)))
-                self._seen_text[s].append(self.public_action_name(action, s))
+                self._seen_text[s].append(public_action_name(self, action, s))
 
     def _recorded(self) -> Game:
         """This game, or a replay of it that recorded what every seat saw."""
@@ -393,23 +394,16 @@ class Game(ABC):
         """The same events as readable lines, for replays, ``yokai play`` and the HTML viewer."""
         game = self._recorded()
         assert game._seen is not None and game._seen_text is not None
-        return [text if text is not None else game.describe_event(event, seat)
+        return [text if text is not None else event_text(game, event, seat)
                 for event, text in zip(game._seen[seat], game._seen_text[seat])]
-
-    def describe_event(self, event: Event, seat: int) -> str:
-        """One readable line for an event ``seat`` saw; games name their own kinds."""
-        if event[0] == CoreEvent.DECIDED_UNSEEN:
-            return f"seat {event[1]} made a decision"
-        if event[0] == CoreEvent.ACTED:
-            return f"seat {event[1]}: action {event[2]}"
-        return f"event {event[0]} {' '.join(map(str, event[1:]))}".rstrip()
 
     def public_action(self, action: int, seat: int) -> int | None:
         """The public view of ``action`` (by ``current_player``, before ``step``) as ``seat`` sees
         it: an int equal for exactly the actions ``seat`` cannot tell apart (the action id when it
         sees all of it), None when it only sees that a decision was made. The default shows an
         action to the seat taking it alone; games whose actions are public override it together
-        with :meth:`public_action_name` (the conformance suite checks that the two agree)."""
+        with ``public_action_name`` (:class:`~yokai_envs.core.protocols.PublicActionNames`; the
+        conformance suite checks that the two agree)."""
         return action if seat == self.current_player else None
 
     def known_placements(self, seat: int) -> list[tuple[Any, ...]]:
@@ -445,7 +439,10 @@ class Game(ABC):
         if state is None:
             return copy.deepcopy(self)
         new = object.__new__(type(self))
-        attrs = self.__dict__.copy()
+        # dict(), not .copy(): reading __dict__ leaves it a split-table dict, whose copy Python
+        # 3.11's attribute cache cannot serve (every attribute read of the clone would take the
+        # slow path); dict() builds a combined one
+        attrs = dict(self.__dict__)
         attrs["state"] = state.copy()
         attrs["rng"] = copy_generator(self.rng)
         attrs["action_history"] = list(self.action_history)
@@ -505,7 +502,7 @@ class Game(ABC):
         for a in actions:
             self.step(a)
 
-    # ------------------------------------------------------------------ to implement
+    # ------------------------------------------------------------------ the contract: a game implements these
     @property
     @abstractmethod
     def num_players(self) -> int: ...
@@ -553,71 +550,10 @@ class Game(ABC):
         """
 
     @abstractmethod
-    def action_name(self, action: int) -> str: ...
-
-    def describe_action(self, action: int) -> dict[str, Any]:
-        """``action`` as structured fields from the game's action table, for analysis
-        (``yokai_envs.trajectories``): always ``kind``, ``id`` and ``name``; games add their
-        block's fields (card, target, ...). This default knows only the name."""
-        return {"kind": "action", "id": int(action), "name": self.action_name(action)}
-
-    @abstractmethod
-    def render(self) -> str:
-        """Omniscient text view of the table."""
+    def utility_bounds(self) -> tuple[float, float]:
+        """(lowest, highest) value any seat's ``returns()`` can take in this configuration (its
+        options), at any step: a game's end, a truncation, a running total."""
 
     @abstractmethod
     def _resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
         """In place: reshuffle everything ``seat`` cannot see, keeping everything it knows."""
-
-    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """(low, high) float32 arrays bounding every observation entry; default [0, 1]."""
-        return (np.zeros(self.observation_size, dtype=np.float32),
-                np.ones(self.observation_size, dtype=np.float32))
-
-    def check_invariants(self) -> None:
-        """Raise AssertionError when the state breaks a rule (each card in one place, ranges...).
-
-        The conformance soak calls this after every step of random games.
-        """
-        return None
-
-    def render_for(self, seat: int) -> str:
-        """Text view of only what ``seat`` may see (for a human in that seat)."""
-        raise NotImplementedError(f"{self.env_id} has no seat view yet")
-
-    # ------------------------------------------------------------------ optional: viewers (play / replay)
-    def public_action_name(self, action: int, seat: int) -> str | None:
-        """How ``seat`` sees ``action`` that ``current_player`` is about to take (call before ``step``).
-
-        None: ``seat`` does not learn which action it was, only that a decision was made. The
-        default shows an action to the seat taking it and to nobody else, which can never leak;
-        games whose actions are public (or partly public) override it and :meth:`public_action`.
-        """
-        return self.action_name(action) if seat == self.current_player else None
-
-    def ends_multi_part_choice(self, action: int) -> bool | None:
-        """Whether ``action`` completes a multi-part choice of ``current_player`` (``yokai play``
-        asks a human to confirm such a step). None (the default) means the game does not say,
-        and ``yokai play`` guesses: the seat made the previous decision too and will not make
-        the next one. Games with no multi-part choices return False."""
-        return None
-
-    def table_view(self, seat: int | None = None) -> dict[str, Any]:
-        """A JSON-able picture of the table for viewers (``yokai replay --html``).
-
-        ``seat`` None is the omniscient view, else only what that seat may see. Keys:
-        ``title`` (str), ``phase`` (str), ``to_act`` (seat deciding, -1 when over),
-        ``counters`` (name -> value, table-wide), ``zones`` (shared zones), ``seats`` (one dict
-        per seat: ``seat``, ``label``, ``counters``, ``zones``, optional ``note``), ``text``
-        (preformatted text, optional). A zone is ``{"name", "cards": [{"name", "info"}],
-        "hidden": count of cards face down}``; a card's ``info`` (its key numbers) may be left
-        out. This default has no zones: it shows the text of ``render()`` /
-        ``render_for(seat)``; games override it to draw their zones and cards.
-        """
-        try:
-            text = self.render() if seat is None else self.render_for(seat)
-        except NotImplementedError as err:
-            text = str(err)
-        title, _, rest = text.partition("\n")
-        return {"title": title or self.env_id, "phase": self.phase_name, "to_act": int(self.current_player),
-                "counters": {"step": self.steps}, "zones": [], "seats": [], "text": rest}

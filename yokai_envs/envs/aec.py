@@ -40,6 +40,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.core.game import Game
 from yokai_envs.core.information import HISTORY_PAD, history_tokens
+from yokai_envs.core.protocols import observation_bounds
 from yokai_envs.core.render import render_in_mode
 from yokai_envs.envs.spaces import LegalDiscrete
 
@@ -113,7 +114,7 @@ class YokaiAECEnv(AECEnv, EzPickle):
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {agent: i for i, agent in enumerate(self.possible_agents)}
         self.observation_layout: dict[str, slice] = game.observation_layout
-        low, high = game.observation_bounds()
+        low, high = observation_bounds(game)
         blocks: dict[str, spaces.Space] = {
             "observation": spaces.Box(low=low, high=high, dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(game.num_actions,), dtype=np.int8),

@@ -31,19 +31,22 @@ for a given deal, or let the algorithm sample it (every OpenSpiel algorithm hand
   enumerate the tree (full CFR, exact best responses) do not, the tree being far too large.
   (A sampled-stochastic python game cannot serialize: OpenSpiel then asks the game for its
   generator's state, ``GetRNGState``, which a python game cannot provide.)
-* Utility: ``ZERO_SUM`` for the games whose every configuration is two players with opposite
-  returns (YYH, YOKAIZO), ``GENERAL_SUM`` otherwise (Yonkai no Yokai's winners and losers do not
-  cancel; Onmyoji has Solo, Duel and a Co-op team under one id). ``TERMINAL`` reward model: the
-  returns are the game's ``returns()`` once it is over, 0 before (a truncated game is over too).
+* Utility: what the game says of its options (:attr:`Game.zero_sum`): ``ZERO_SUM`` when its
+  returns always sum to zero (YYH, YOKAIZO), ``GENERAL_SUM`` otherwise (Yonkai no Yokai's winners
+  and losers do not cancel; in Onmyoji both Duel players can lose; Solo and Co-op have no
+  opponent). The registered type of an id is zero-sum when every configuration it declares is.
+  ``TERMINAL`` reward model: the returns are the game's ``returns()`` once it is over, 0 before
+  (a truncated game is over too).
 * ``information_state_string(p)`` is :meth:`Game.information_state` (the seat's event record:
   equal strings for histories it cannot tell apart); ``observation_string(p)`` is the seat's
-  text view (:meth:`Game.render_for`, else its observation vector); ``observation_tensor(p)``
+  text view (its ``render_for``, else its observation vector); ``observation_tensor(p)``
   is :meth:`Game.observation`. ``information_state_tensor(p)`` (the perfect-recall observer) is
   the observation followed by the seat's last :data:`EVENT_WINDOW` recorded events, each as
   :data:`EVENT_WIDTH` slots of ``value + 1`` (0: empty), oldest first: a fixed size for
   tensor-based algorithms (NFSP, deep CFR-style nets); a record longer than the window keeps its
   older events only in the string. Before the deal (the chance node) every tensor is zeros.
-* Utility bounds are [-1, 1] (every game's default reward); ``max_game_length`` is ``max_steps``.
+* Utility bounds are the game's :meth:`Game.utility_bounds` under its options ([-4, 0] for Yonkai
+  no Yokai's ``reward="lives"``, [-1, 1] otherwise); ``max_game_length`` is ``max_steps``.
 """
 
 from __future__ import annotations
@@ -55,21 +58,15 @@ import numpy as np
 import pyspiel
 
 from yokai_envs.core.game import Game
+from yokai_envs.core.protocols import SeatText, render_text
 from yokai_envs.registry import ENV_IDS, game_class
 
-#: Games whose every configuration is two players with returns summing to zero (checked over
-#: random games in tests/interop/test_openspiel.py), by the env id's name without its version.
-ZERO_SUM_GAMES = ("yyh_tcg", "yokaizo")
 #: How many deal seeds the opening chance node offers (uniformly): each a different deal.
 DEAL_SEEDS = 2**16
 #: The information-state tensor's event window: events kept, and int slots per event.
 EVENT_WINDOW = 256
 EVENT_WIDTH = 8
 _PRIMITIVES = (bool, int, float, str)
-
-
-def _base_name(env_id: str) -> str:
-    return env_id.rpartition("_v")[0]
 
 
 def parameter_spec(env_id: str) -> dict[str, Any]:
@@ -102,10 +99,14 @@ def options_from_params(env_id: str, params: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
-def game_type(env_id: str) -> pyspiel.GameType:
+def game_type(env_id: str, zero_sum: bool | None = None) -> pyspiel.GameType:
+    """The pyspiel game type of ``env_id``; ``zero_sum`` None: whether every configuration the
+    game declares is zero-sum (the type registered for the id), else that of one instance."""
     cls = game_class(env_id)
-    players = [cls(**config).num_players for config in cls.CONFORMANCE_CONFIGS]
-    zero_sum = _base_name(env_id) in ZERO_SUM_GAMES
+    declared = [cls(**config) for config in cls.CONFORMANCE_CONFIGS]
+    players = [game.num_players for game in declared]
+    if zero_sum is None:
+        zero_sum = all(game.zero_sum for game in declared)
     return pyspiel.GameType(
         short_name=env_id,
         long_name=f"yokai-envs {env_id}",
@@ -135,17 +136,17 @@ class YokaiSpielGame(pyspiel.Game):
         self.options = options_from_params(self.env_id, params)
         self.prototype: Game = game_class(self.env_id)(**self.options)
         engine = self.prototype
-        zero_sum = _base_name(self.env_id) in ZERO_SUM_GAMES
+        low, high = engine.utility_bounds()
         info = pyspiel.GameInfo(
             num_distinct_actions=engine.num_actions,
             max_chance_outcomes=DEAL_SEEDS,
             num_players=engine.num_players,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0 if zero_sum else None,
+            min_utility=float(low),
+            max_utility=float(high),
+            utility_sum=0.0 if engine.zero_sum else None,
             max_game_length=engine.max_steps,
         )
-        super().__init__(game_type(self.env_id), info, params)
+        super().__init__(game_type(self.env_id, engine.zero_sum), info, params)
 
     def new_initial_state(self) -> YokaiSpielState:
         """The chance node before the deal (its outcome: the deal seed)."""
@@ -254,7 +255,7 @@ class YokaiSpielState(pyspiel.State):
         return twin
 
     def __str__(self) -> str:
-        return self.engine.render() if self.dealt else "before the deal (chance: the deal seed)"
+        return render_text(self.engine) if self.dealt else "before the deal (chance: the deal seed)"
 
 
 class YokaiObserver:
@@ -290,10 +291,9 @@ class YokaiObserver:
         engine = state.engine
         if self.perfect_recall:
             return engine.information_state(player)
-        try:
+        if isinstance(engine, SeatText):
             return engine.render_for(player)
-        except NotImplementedError:
-            return " ".join(f"{x:g}" for x in engine.observation(player))
+        return " ".join(f"{x:g}" for x in engine.observation(player))
 
 
 def register(env_id: str) -> str:

@@ -26,7 +26,7 @@ from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import is_integer
 from yokai_envs.core.render import render_in_mode
 from yokai_envs.envs.aec import YokaiAECEnv
-from yokai_envs.registry import make_raw
+from yokai_envs.registry import env_module, make_raw
 
 #: The action an agent whose turn it is not sends (ignored; the only one in its mask).
 WAIT = 0
@@ -110,9 +110,7 @@ class TurnParallelEnv(ParallelEnv):
 
 
 def _game_env_module(env_id: str) -> Any:
-    from yokai_envs.registry import _module
-
-    return _module(env_id)
+    return env_module(env_id)
 
 
 def parallel_env(env_id: str, **options: Any) -> ParallelEnv:

@@ -14,6 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
+#: The env id: this package's name and its env version. The one place it is written: the game,
+#: its envs and the registry read it. Bump the version on any change to the rules, observations,
+#: masks or rewards (CHANGELOG.md; the registry then retires the old id with the reason).
+ENV_ID = "onmyoji_v4"
+
+
 
 def parallel_env(**options: Any):
     """PettingZoo Parallel API over the same Game (every live seat acts each step)."""

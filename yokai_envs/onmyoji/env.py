@@ -37,6 +37,7 @@ from yokai_envs.core.information import HISTORY_PAD, history_tokens
 from yokai_envs.core.render import render_in_mode
 from yokai_envs.envs.aec import ILLEGAL_ACTION_MODES, YokaiAECEnv, split_options, wrap
 from yokai_envs.envs.spaces import LegalDiscrete
+from yokai_envs.onmyoji import ENV_ID
 from yokai_envs.onmyoji import actions as act
 from yokai_envs.onmyoji import observation as _observation
 from yokai_envs.onmyoji.cards import difficulty_tables, load_pool
@@ -49,7 +50,7 @@ __doc__ = f"{__doc__}\n{_observation.__doc__}\n{act.__doc__}\n{difficulty_tables
 
 class raw_env(YokaiAECEnv):
     game_class = OnmyojiGame
-    metadata = {"name": "onmyoji_v4", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = {"name": ENV_ID, "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
 
 def env(**options: Any):
@@ -59,7 +60,7 @@ def env(**options: Any):
 class OnmyojiParallelEnv(ParallelEnv):
     """Every live seat acts each step; the simultaneous face-down choice is one parallel step."""
 
-    metadata = {"name": "onmyoji_parallel_v4", "render_modes": ["ansi", "human"]}
+    metadata = {"name": ENV_ID.replace("onmyoji_", "onmyoji_parallel_", 1), "render_modes": ["ansi", "human"]}
 
     def __init__(self, **options: Any) -> None:
         env_opts, game_opts = split_options(OnmyojiGame, options)

@@ -18,8 +18,9 @@ from yokai_envs.core.game import Game
 from yokai_envs.core.information import FIRST_GAME_EVENT
 from yokai_envs.core.information import Event as Seen
 from yokai_envs.core.layout import layout_size
+from yokai_envs.core.protocols import core_event_text
 from yokai_envs.core.rng import copy_generator
-from yokai_envs.onmyoji import actions, decisions, invariants, observation, rules, view
+from yokai_envs.onmyoji import ENV_ID, actions, decisions, invariants, observation, rules, view
 from yokai_envs.onmyoji.cards import Side, Yokai, load_pool
 from yokai_envs.onmyoji.state import (
     DECISION_NAMES,
@@ -37,7 +38,7 @@ from yokai_envs.onmyoji.state import (
 
 
 class OnmyojiGame(Game):
-    env_id = "onmyoji_v4"
+    env_id = ENV_ID
     OPTIONS: ClassVar[dict[str, Any]] = {"mode": "duel", "difficulty": 1, "characters": None, "variant": "book"}
     VARIANTS: ClassVar[dict[str, str]] = {
         "balanced": "the Duel Final led turn by turn by the Onmyoji with less HP (R30); Co-op Boss actions at "
@@ -182,6 +183,9 @@ class OnmyojiGame(Game):
     def returns(self) -> np.ndarray:
         return self.final_returns.copy()
 
+    def utility_bounds(self) -> tuple[float, float]:
+        return -1.0, 1.0  # general sum in every mode: a Duel where both fall is two losses
+
     def action_name(self, action: int) -> str:
         return actions.action_name(action, self.yokai_names)
 
@@ -262,7 +266,7 @@ class OnmyojiGame(Game):
 
     def describe_event(self, event: Seen, seat: int) -> str:
         if event[0] < FIRST_GAME_EVENT:
-            return super().describe_event(event, seat)
+            return core_event_text(event)
         return view.describe_event(self, event, seat)
 
     # ------------------------------------------------------------------ what a seat knows of hidden places

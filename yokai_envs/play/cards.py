@@ -21,6 +21,8 @@ from typing import Any
 
 import yaml
 
+from yokai_envs.registry import env_module_name
+
 CARD_FILES = ("cards.yaml",)
 
 
@@ -53,9 +55,7 @@ class Card:
 
 
 def _package(env_id: str) -> str:
-    from yokai_envs.registry import _module_name
-
-    return _module_name(env_id).rsplit(".", 1)[0]
+    return env_module_name(env_id).rsplit(".", 1)[0]
 
 
 def _cards_in(document: Any) -> list[Card]:

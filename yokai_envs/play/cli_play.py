@@ -22,7 +22,9 @@ import sys
 from typing import IO, Any
 
 from yokai_envs.cli_types import non_negative_int
+from yokai_envs.core.errors import MissingHookError
 from yokai_envs.core.game import Game
+from yokai_envs.core.protocols import SeatText, ends_multi_part_choice, public_action_name, require, seat_text
 
 HELP = ("type an action's number or name (a unique start of a name is enough); "
         "'? NAME' looks a card up; 't' shows the table; 'q' quits")
@@ -146,7 +148,7 @@ def ask_action(game: Game, seat: int, io: Terminal) -> int:
 
 
 def show_decision(game: Game, seat: int, io: Terminal) -> None:
-    io.table(f"step {game.steps} · your decision: {game.phase_name}", game.render_for(seat))
+    io.table(f"step {game.steps} · your decision: {game.phase_name}", seat_text(game, seat, "yokai play"))
     io.actions(game, [int(a) for a in game.legal_action_mask().nonzero()[0]])
 
 
@@ -163,7 +165,7 @@ def confirm(io: Terminal, name: str) -> bool:
 def needs_confirmation(game: Game, action: int, human: int, chain_start: int) -> bool:
     """Does ``action`` end a multi-part choice? The game says so, or else a guess: the human
     made the previous decision too (the choice has parts) and will not make the next one."""
-    flagged = game.ends_multi_part_choice(action)
+    flagged = ends_multi_part_choice(game, action)
     if flagged is not None:
         return bool(flagged)
     if len(game.action_history) == chain_start:
@@ -198,7 +200,7 @@ def play_game(game: Game, human: int, bots: dict[int, Any], labels: list[str], i
         if seat != human:
             chain_start = None
             action = act_in_game(bots[seat], game)
-            seen = game.public_action_name(action, human)
+            seen = public_action_name(game, action, human)
             io.say(f"player {seat} ({labels[seat]}): {seen if seen is not None else f'decided ({game.phase_name})'}")
             game.step(action)
             tell_what_happened()
@@ -254,7 +256,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--env-kwargs must be a JSON object, got {args.env_kwargs!r}")
     try:
         game = make_game(args.game, **options)
-    except ValueError as err:
+        require(game, SeatText, "yokai play")  # the human sees the table through it
+    except (ValueError, MissingHookError) as err:
         return _fail(str(err))
     n = game.num_players
     if not 0 <= args.seat < n:
@@ -286,7 +289,7 @@ def run(args: argparse.Namespace) -> int:
         io.say(f"game abandoned ({why}) after {game.steps} steps", style="yellow")
         status = 1
     if game.is_over:
-        io.table("final table", game.render_for(args.seat))
+        io.table("final table", seat_text(game, args.seat, "yokai play"))
         returns = game.returns()
         io.say("returns: " + ", ".join(f"player {s}{' (you)' if s == args.seat else ''}: {r:+g}"
                                        for s, r in enumerate(returns))

@@ -16,7 +16,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from yokai_envs.core.errors import MissingHookError
 from yokai_envs.core.game import Game
+from yokai_envs.core.protocols import SeatText, render_text, require, seat_text
 from yokai_envs.play.replay import Replay, ReplayError, Step, game_result, load_replay
 
 
@@ -49,7 +51,7 @@ def frame(replay: Replay, step: Step, seat: int | None, total: int) -> tuple[str
         # what else this seat saw happen (the first line is the decision, already in the header)
         extra = step.log.get(seat, [])[0 if step.actor is None else 1:]
         header += "".join(f"\n  · {line}" for line in extra)
-    text = game.render() if seat is None else game.render_for(seat)
+    text = render_text(game) if seat is None else seat_text(game, seat, "yokai replay --seat")
     return header, text
 
 
@@ -85,6 +87,11 @@ def run(args: argparse.Namespace) -> int:
     n = probe.num_players
     if args.seat is not None and not 0 <= args.seat < n:
         return _fail(f"--seat {args.seat} is out of range: this {replay.env_id} game has seats 0..{n - 1}")
+    if args.seat is not None and not args.html:
+        try:
+            require(probe, SeatText, "yokai replay --seat")
+        except MissingHookError as err:
+            return _fail(str(err))
     try:
         if args.html:
             from yokai_envs.play.html import write_html

@@ -14,6 +14,7 @@ import html
 import json
 from typing import Any
 
+from yokai_envs.core.protocols import table_view
 from yokai_envs.play.replay import Replay, game_result
 
 OMNISCIENT = "omniscient"
@@ -56,6 +57,31 @@ DRAW_JS = r"""
     box.appendChild(row);
     return box;
   }
+  // A table_view under its title: counters, shared zones, one box per seat, the text view.
+  function drawTable(board, t, toAct, viewer, seatLabel) {
+    board.appendChild(chips(t.counters));
+    if ((t.zones || []).length) {
+      var shared = el("div", "shared");
+      t.zones.forEach(function (z) { shared.appendChild(zone(z)); });
+      board.appendChild(shared);
+    }
+    if ((t.seats || []).length) {
+      var seats = el("div", "seats");
+      t.seats.forEach(function (s) {
+        var box = el("div", "seat" + (s.seat === toAct ? " to-act" : "") + (s.seat === viewer ? " viewer" : ""));
+        box.setAttribute("data-seat", s.seat);
+        var head = el("div", "");
+        head.appendChild(el("span", "seat-label", seatLabel(s)));
+        if (s.note) head.appendChild(el("span", "seat-note", s.note));
+        box.appendChild(head);
+        box.appendChild(chips(s.counters));
+        (s.zones || []).forEach(function (z) { box.appendChild(zone(z)); });
+        seats.appendChild(box);
+      });
+      board.appendChild(seats);
+    }
+    if (t.text) board.appendChild(el("pre", "text", t.text));
+  }
 """
 
 _SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
@@ -83,7 +109,7 @@ def page_data(replay: Replay, seats: list[int] | None = None) -> dict[str, Any]:
         views = {}
         for key in keys:
             seat = None if key == OMNISCIENT else int(key)
-            view = game.table_view(seat)
+            view = table_view(game, seat)
             seen = step.seen.get(seat) if step.actor is not None else None
             view["action"] = seen
             if seat is not None:  # what else the seat saw happen (its public log; line 0 is the decision)
@@ -220,29 +246,8 @@ __DRAW__  function seatName(seat) {
     board.appendChild(el("div", "title", view.title));
     var decider = view.to_act >= 0 ? seatName(view.to_act) + " to decide (" + view.phase + ")" : "game over";
     board.appendChild(el("div", "meta", decider));
-    board.appendChild(chips(view.counters));
-    if ((view.zones || []).length) {
-      var shared = el("div", "shared");
-      view.zones.forEach(function (z) { shared.appendChild(zone(z)); });
-      board.appendChild(shared);
-    }
-    if ((view.seats || []).length) {
-      var seats = el("div", "seats");
-      view.seats.forEach(function (s) {
-        var cls = "seat" + (s.seat === view.to_act ? " to-act" : "") + (String(s.seat) === state.view ? " viewer" : "");
-        var box = el("div", cls);
-        box.setAttribute("data-seat", s.seat);
-        var head = el("div", "");
-        head.appendChild(el("span", "seat-label", s.label + " · " + data.agents[s.seat]));
-        if (s.note) head.appendChild(el("span", "seat-note", s.note));
-        box.appendChild(head);
-        box.appendChild(chips(s.counters));
-        (s.zones || []).forEach(function (z) { box.appendChild(zone(z)); });
-        seats.appendChild(box);
-      });
-      board.appendChild(seats);
-    }
-    if (view.text) board.appendChild(el("pre", "text", view.text));
+    var viewer = Number(state.view);  // NaN for the omniscient view: no seat is the viewer
+    drawTable(board, view, view.to_act, viewer, function (s) { return s.label + " · " + data.agents[s.seat]; });
     var recent = el("ol", "recent");
     recent.setAttribute("start", Math.max(1, state.step - 7));
     for (var k = Math.max(1, state.step - 7); k <= state.step; k++) {

@@ -28,13 +28,14 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
 from yokai_envs.core.errors import IllegalActionError
 from yokai_envs.core.files import read_limited
 from yokai_envs.core.game import Game, returns_agree
+from yokai_envs.core.protocols import public_action_name
 
 FORMAT = "yokai-replay"
 FORMAT_VERSION = 2
@@ -246,7 +247,7 @@ class Replay:
                                   f"range (this game has actions 0..{game.num_actions - 1})")
             try:
                 name = game.action_name(action)
-                seen = {s: name if s is None else game.public_action_name(action, s) for s in seats}
+                seen = {s: name if s is None else public_action_name(game, action, s) for s in seats}
                 game.step(action)
             except IllegalActionError as err:
                 raise ReplayError(f"replay does not fit {self.env_id} at step {index}: {err}") from None
@@ -320,7 +321,7 @@ def game_result(game: Game) -> dict[str, Any]:
             "truncated": bool(game.is_truncated), "steps": int(game.steps)}
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

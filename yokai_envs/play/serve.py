@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from yokai_envs.core.game import Game, is_integer
+from yokai_envs.core.protocols import BalanceAxis, public_action_name, table_view
 
 SAVE_FORMAT = "yokai-serve-game"
 GAME_ID = re.compile(r"^[0-9a-f]{12}$")
@@ -70,7 +71,7 @@ def _options_of(env_id: str) -> dict[str, dict[str, Any]]:
             choices += [v for v in cls.VARIANTS if v not in choices]
         out[name] = {"default": _plain(default), "choices": choices, "per_seat": 0}
     for config in cls.CONFORMANCE_CONFIGS:
-        axis = cls.balance_axis({**cls.OPTIONS, **config})
+        axis = cls.balance_axis({**cls.OPTIONS, **config}) if isinstance(cls, BalanceAxis) else None
         if axis is None or axis[0] not in out:
             continue
         name, values, per_seat = axis
@@ -145,7 +146,7 @@ class Session:
 
     def _step(self, action: int) -> None:
         actor = self.game.current_player
-        seen = self.game.public_action_name(action, self.seat)
+        seen = public_action_name(self.game, action, self.seat)
         self.game.step(action)
         self.moves.append({"step": self.game.steps, "seat": actor, "agent": self.agents[actor], "seen": seen})
 
@@ -197,7 +198,7 @@ class Session:
         view: dict[str, Any] = {
             "game_id": self.game_id, "env_id": self.env_id, "options": self.options, "seat": seat,
             "agents": self.agents, "step": game.steps, "to_act": to_act, "your_turn": mine,
-            "phase": game.phase_name, "table": game.table_view(seat), "log": game.public_log(seat),
+            "phase": game.phase_name, "table": table_view(game, seat), "log": game.public_log(seat),
             "moves": self.moves[-12:],
             "legal": [{"id": a, "name": game.action_name(a)} for a in game.legal_actions()] if mine else [],
             "over": over, "result": None, "seed": None, "replay_url": None}

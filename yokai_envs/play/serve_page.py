@@ -320,30 +320,9 @@ __DRAW__
       board.id = "board";
       var t = view.table;
       board.appendChild(el("div", "title", t.title));
-      board.appendChild(chips(t.counters));
-      if ((t.zones || []).length) {
-        var shared = el("div", "shared");
-        t.zones.forEach(function (z) { shared.appendChild(zone(z)); });
-        board.appendChild(shared);
-      }
-      if ((t.seats || []).length) {
-        var seats = el("div", "seats");
-        t.seats.forEach(function (s) {
-          var box = el("div", "seat" + (s.seat === view.to_act ? " to-act" : "") +
-                                (s.seat === view.seat ? " viewer" : ""));
-          box.setAttribute("data-seat", s.seat);
-          var head = el("div", "");
-          var label = s.seat === view.seat ? s.label : s.label + " · " + view.agents[s.seat];
-          head.appendChild(el("span", "seat-label", label));
-          if (s.note) head.appendChild(el("span", "seat-note", s.note));
-          box.appendChild(head);
-          box.appendChild(chips(s.counters));
-          (s.zones || []).forEach(function (z) { box.appendChild(zone(z)); });
-          seats.appendChild(box);
-        });
-        board.appendChild(seats);
-      }
-      if (t.text) board.appendChild(el("pre", "text", t.text));
+      drawTable(board, t, view.to_act, view.seat, function (s) {
+        return s.seat === view.seat ? s.label : s.label + " · " + view.agents[s.seat];
+      });
       columns.appendChild(board);
       var side = el("div", "side");
       side.appendChild(el("div", "zone-name", "recent moves"));

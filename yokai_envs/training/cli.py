@@ -15,11 +15,15 @@ import json
 import os
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from yokai_envs.core.errors import ConfigError
+
+if TYPE_CHECKING:
+    from yokai_envs.training.rllib_backend.trainer import RLlibTrainer
+    from yokai_envs.training.trainer import Trainer
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,13 +81,17 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         print(yaml.safe_dump(config, sort_keys=False), end="")
         return 0
+    trainer_class: type[Trainer | RLlibTrainer]
     if config.get("backend") == "rllib":
-        from yokai_envs.training.rllib_backend.trainer import RLlibTrainer as Trainer
+        from yokai_envs.training.rllib_backend.trainer import RLlibTrainer
+
+        trainer_class = RLlibTrainer
     else:
         from yokai_envs.training.trainer import Trainer
 
+        trainer_class = Trainer
     try:
-        trainer = Trainer(config, resume=args.resume, progress=False if args.no_progress else None,
+        trainer = trainer_class(config, resume=args.resume, progress=False if args.no_progress else None,
                           overwrite=args.overwrite)
     except ConfigError as err:
         print(f"yokai train: error: {err}", file=sys.stderr)

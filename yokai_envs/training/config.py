@@ -16,7 +16,7 @@ import importlib
 import inspect
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yokai_envs.core.errors import ConfigError
 
@@ -24,6 +24,9 @@ from yokai_envs.core.errors import ConfigError
 from yokai_envs.training.memory import _check_memory
 from yokai_envs.training.schema import ALGORITHMS, REQUIRED, SCHEMA, Field, defaults
 from yokai_envs.training.yaml_io import parse_yaml, read_yaml
+
+if TYPE_CHECKING:
+    from stable_baselines3.common.base_class import BaseAlgorithm
 
 HYPERPARAMETER_RANGES: dict[str, tuple[float, float, bool, bool]] = {
     "learning_rate": (0.0, 1.0, False, True),
@@ -458,7 +461,7 @@ def _check_batch(config: dict[str, Any], errors: list[str]) -> None:
                       f"x training.n_envs {config['training']['n_envs']} = {rollout}")
 
 
-def algorithm_class(name: str) -> type:
+def algorithm_class(name: str) -> type[BaseAlgorithm]:
     module, cls = ALGORITHMS[name]
     return getattr(importlib.import_module(module), cls)
 

@@ -115,7 +115,7 @@ def save_round(path: Path, data: dict[str, np.ndarray]) -> None:
 
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_target(path) as tmp, open(tmp, "wb") as handle:
-        np.savez_compressed(handle, **data)
+        np.savez_compressed(handle, allow_pickle=False, **data)
 
 
 def load_rounds(run_dir: Path, newest: int, window: int) -> dict[str, np.ndarray]:

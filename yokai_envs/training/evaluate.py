@@ -51,6 +51,7 @@ def evaluate_spec(spec: str, env_id: str, options: dict[str, Any], bots: list[st
         for bot in bots:
             match = run_match(env_id, [bot], games=games, seed=seed, env_options=options, gauntlet=spec,
                               workers=workers)
+            assert match.gauntlet is not None  # the match was run as a gauntlet of spec
             results[bot] = _row(match, match.gauntlet, seats, kind="versus")
         return results
     for label, agent in [("self", spec), *[(bot, bot) for bot in bots]]:

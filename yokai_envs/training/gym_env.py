@@ -51,6 +51,7 @@ from gymnasium import spaces
 from agents.base import act_in_game
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game, is_integer, win_credits
+from yokai_envs.core.protocols import observation_bounds
 from yokai_envs.core.render import render_in_mode
 from yokai_envs.registry import make_game
 
@@ -125,7 +126,7 @@ class YokaiGymEnv(gym.Env):
         self._pool_p = np.zeros(0)
         self.set_opponent_pool(list(opponents or []), opponent_weights)
 
-        low, high = game.observation_bounds()
+        low, high = observation_bounds(game)
         self.critic_state = bool(critic_state)
         if self.critic_state:  # observation ++ full state (for a centralized critic only)
             unbounded = np.full(game.state_size, np.inf, dtype=np.float32)
@@ -235,9 +236,9 @@ class YokaiGymEnv(gym.Env):
             raise RuntimeError("the episode is over; call reset()")
         if self.penalize_illegal and not _is_legal(game, action):
             self._game_started = False
-            info = {"illegal_action": True, "learner_seat": self.learner_seat, "win": 0.0,
-                    "returns": np.asarray(game.returns(), dtype=np.float64).tolist()}
-            return self._observe(), ILLEGAL_ACTION_REWARD, True, False, self._info(info)
+            penalty = {"illegal_action": True, "learner_seat": self.learner_seat, "win": 0.0,
+                       "returns": np.asarray(game.returns(), dtype=np.float64).tolist()}
+            return self._observe(), ILLEGAL_ACTION_REWARD, True, False, self._info(penalty)
         game.step(action)
         self._play_opponents()
         now = self._learner_return()
@@ -310,7 +311,9 @@ class YokaiGymEnv(gym.Env):
         """The full state tensor (everything, including hidden cards): for centralized critics."""
         return self.game.state_tensor()
 
-    def render(self) -> str | None:
+    # gymnasium types render's frame as a TypeVar bound to no class, which no concrete frame
+    # type (here the ansi text) can override
+    def render(self) -> str | None:  # type: ignore[override]
         return render_in_mode(self.game, self.render_mode)
 
 

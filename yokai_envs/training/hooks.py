@@ -65,7 +65,8 @@ def _reward_signature_problem(obj: Any) -> str | None:
 
 def check_hooks(config: dict[str, Any], errors: list[str]) -> None:
     """Record a problem for every hook that cannot be imported or is not callable."""
-    entries = [("reward", config.get("reward"))] if config.get("reward") else []
+    reward = config.get("reward")
+    entries: list[tuple[str, str]] = [("reward", reward)] if reward else []
     entries += [(f"env.wrappers[{i}]", w) for i, w in enumerate(config.get("env", {}).get("wrappers", []))]
     for where, path in entries:
         try:

@@ -33,7 +33,9 @@ def collect(env: Any, teacher: Any, steps: int, gamma: float, seed: int) -> dict
     # rows never written cost no memory (the pages are never touched).
     capacity = steps + steps // 4 + SPARE_ROWS
     observations = np.empty((capacity, *env.observation_space.shape), dtype=np.float32)
-    masks, actions, returns = [], [], []
+    masks: list[np.ndarray] = []
+    actions: list[int] = []
+    returns: list[float] = []
     episode = 0
     while len(actions) < steps:
         teacher.reset(seed + episode)

@@ -40,8 +40,8 @@ def plot_learning_curve(state: dict[str, Any], path: str | Path, title: str = ""
         name = {"self": "policy alone", "reference": f"{label} alone (reference)"}.get(kinds[label], f"vs {label}")
         line = ax_win.plot(steps, rates, marker="o", label=name)[0]
         ax_win.fill_between(steps, lows, highs, color=line.get_color(), alpha=0.15)
-    search = state.get("search_evaluation")
-    for label, row in (search or {}).get("results", {}).items():
+    search = state.get("search_evaluation") or {}
+    for label, row in search.get("results", {}).items():
         name = "network + search alone" if row.get("kind") == "self" else f"network + search vs {label}"
         if row.get("kind") == "reference":
             continue

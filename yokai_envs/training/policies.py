@@ -23,8 +23,13 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 class ActorViewExtractor(BaseFeaturesExtractor):
     """Flattens and zeroes everything after the first ``actor_obs_size`` entries (the state)."""
 
-    def __init__(self, observation_space: gym.spaces.Box, actor_obs_size: int) -> None:
-        size = int(np.prod(observation_space.shape))
+    keep: torch.Tensor  # a registered buffer: it moves with the module's device
+
+    def __init__(self, observation_space: gym.spaces.Space, actor_obs_size: int) -> None:
+        shape = observation_space.shape
+        if shape is None:
+            raise TypeError(f"the actor view needs an observation space with a shape, got {observation_space}")
+        size = int(np.prod(shape))
         super().__init__(observation_space, size)
         mask = torch.zeros(size)
         mask[:actor_obs_size] = 1.0
@@ -55,6 +60,7 @@ class _SpacesOnly(gym.Env):
     def __init__(self, observation_space: gym.spaces.Box, action_space: gym.spaces.Discrete) -> None:
         self.observation_space = observation_space
         self.action_space = action_space
+        self.num_actions = int(action_space.n)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
         return self.observation_space.sample(), {}
@@ -63,7 +69,7 @@ class _SpacesOnly(gym.Env):
         return self.observation_space.sample(), 0.0, True, False, {}
 
     def action_masks(self) -> np.ndarray:
-        return np.ones(self.action_space.n, dtype=bool)
+        return np.ones(self.num_actions, dtype=bool)
 
 
 def export_actor(model: Any) -> Any:

@@ -200,8 +200,8 @@ class RunBase:
         for path, held in steps.items():
             if held == step:
                 return path
-        held = ", ".join(f"{p.name} step {s}" for p, s in steps.items())
-        raise ConfigError(f"--resume: {folder.checkpoint_state} is at step {step} but {held}: the state and the "
+        found = ", ".join(f"{p.name} step {s}" for p, s in steps.items())
+        raise ConfigError(f"--resume: {folder.checkpoint_state} is at step {step} but {found}: the state and the "
                           "training checkpoint disagree (edited, or copied from different runs), so the run "
                           "cannot continue consistently; start afresh with --overwrite")
 

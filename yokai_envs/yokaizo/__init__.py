@@ -8,3 +8,8 @@ table), ``observation`` (observation vector, layout, state tensor, hidden places
 Game contract), ``env`` (PettingZoo), ``view`` (text and table views), ``cards`` (the card pool,
 decks and the effects vocabulary, validated on load).
 """
+
+#: The env id: this package's name and its env version. The one place it is written: the game,
+#: its envs and the registry read it. Bump the version on any change to the rules, observations,
+#: masks or rewards (CHANGELOG.md; the registry then retires the old id with the reason).
+ENV_ID = "yokaizo_v3"

@@ -143,7 +143,7 @@ def _push(st: State, ctx: Context, task: Task) -> None:
     st.stack.append(task)
 
 
-def _effect_at(st: State, ctx: Context, pk: Pick) -> Effect | None:
+def effect_at(st: State, ctx: Context, pk: Pick) -> Effect | None:
     eff = st.stack[pk.at] if pk.at != NO else None
     return eff if isinstance(eff, Effect) else None
 

@@ -49,12 +49,13 @@ Option ``history=K`` adds the last K events a seat saw (``Event`` in ``state.py`
 """
 
 from yokai_envs.envs.aec import YokaiAECEnv, wrap
+from yokai_envs.yokaizo import ENV_ID
 from yokai_envs.yokaizo.game import YokaizoGame
 
 
 class raw_env(YokaiAECEnv):
     game_class = YokaizoGame
-    metadata = {"name": "yokaizo_v3", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = {"name": ENV_ID, "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
 
 def env(**options):

@@ -18,7 +18,7 @@ from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.masks import mask_of
 from yokai_envs.core.memo import seat_memos
-from yokai_envs.yokaizo import rules, view
+from yokai_envs.yokaizo import ENV_ID, rules, view
 from yokai_envs.yokaizo.actions import describe_action, names_for, num_actions
 from yokai_envs.yokaizo.cards import default_pool, ready_decks, resolve_deck
 from yokai_envs.yokaizo.invariants import check_invariants
@@ -35,7 +35,7 @@ class YokaizoGame(Game):
     """Two-player YOKAIZO. Options: ``decks`` = ``"random"`` (two ready decks drawn each reset) or a
     pair ``(a, b)`` of ready-deck names, YAML deck paths or lists of card names; ``max_steps``."""
 
-    env_id: ClassVar[str] = "yokaizo_v3"
+    env_id: ClassVar[str] = ENV_ID
     OPTIONS: ClassVar[dict[str, Any]] = {"decks": "random"}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [{}, {"decks": ("Kitsune Blaze", "Kappa Tide")}]
 
@@ -47,7 +47,7 @@ class YokaizoGame(Game):
         took the loser's Grave to 13 Souls, or a Round without Turns) or ``step cap``, and
         ``first_player`` the seat whose Yokai took the first Turn (absent if none was taken)."""
         st = self.state
-        facts: dict[str, Any] = {"end": super().outcome_facts()["end"] if st.end_cause is None
+        facts: dict[str, Any] = {"end": ("step cap" if self.is_truncated else "end") if st.end_cause is None
                                  else str(st.end_cause)}
         if st.first_turn != NO:
             facts["first_player"] = st.first_turn
@@ -134,6 +134,13 @@ class YokaizoGame(Game):
         out = np.full(2, -1.0)
         out[winner] = 1.0
         return out
+
+    def utility_bounds(self) -> tuple[float, float]:
+        return -1.0, 1.0
+
+    @property
+    def zero_sum(self) -> bool:
+        return True  # a win and a loss, or nothing for both
 
     def observation(self, seat: int) -> np.ndarray:
         return self.observer.encode(self.state, seat, memos=seat_memos(self, self.observer, SeatMemo))

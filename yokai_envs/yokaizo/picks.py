@@ -256,20 +256,20 @@ def _void(pk: Pick, a: int) -> tuple[int, int]:
 
 
 def app_damage(st: State, ctx: Context, pk: Pick, a: int) -> None:
-    from yokai_envs.yokaizo.effects import _effect_at, hit  # effects imports this module
+    from yokai_envs.yokaizo.effects import effect_at, hit  # effects imports this module
 
     p, s = _slot(pk, a)
     pk.left -= 1
-    hit(st, ctx, _effect_at(st, ctx, pk), p, s, pk.params["amount"], pk.params["break"])
+    hit(st, ctx, effect_at(st, ctx, pk), p, s, pk.params["amount"], pk.params["break"])
 
 
 def app_shatter(st: State, ctx: Context, pk: Pick, a: int) -> None:
-    from yokai_envs.yokaizo.effects import _effect_at, hit  # effects imports this module
+    from yokai_envs.yokaizo.effects import effect_at, hit  # effects imports this module
 
     p, s = _slot(pk, a)
     pk.left -= 1
     pk.chosen = (*pk.chosen, st.field[p][s])
-    hit(st, ctx, _effect_at(st, ctx, pk), p, s, 1, True)
+    hit(st, ctx, effect_at(st, ctx, pk), p, s, 1, True)
 
 
 def app_destroy_void(st: State, ctx: Context, pk: Pick, a: int) -> None:

@@ -5,3 +5,8 @@ Modules: ``state`` (the table as plain data), ``rules`` (move tables and transit
 (text and table views), ``game`` (the Game contract), ``env`` (the PettingZoo env). The
 observation layout and the action table are in README.md beside this file.
 """
+
+#: The env id: this package's name and its env version. The one place it is written: the game,
+#: its envs and the registry read it. Bump the version on any change to the rules, observations,
+#: masks or rewards (CHANGELOG.md; the registry then retires the old id with the reason).
+ENV_ID = "yonkai_no_yokai_v1"

@@ -48,12 +48,13 @@ from typing import Any
 from pettingzoo import AECEnv
 
 from yokai_envs.envs.aec import YokaiAECEnv, wrap
+from yokai_envs.yonkai_no_yokai import ENV_ID
 from yokai_envs.yonkai_no_yokai.game import YonkaiGame
 
 
 class raw_env(YokaiAECEnv):
     game_class = YonkaiGame
-    metadata = {"name": "yonkai_no_yokai_v1", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = {"name": ENV_ID, "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
 
 def env(**options: Any) -> AECEnv:

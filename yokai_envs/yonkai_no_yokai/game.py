@@ -20,13 +20,15 @@ from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.information import Event
 from yokai_envs.core.masks import mask_of
-from yokai_envs.yonkai_no_yokai import observation, rules, view
+from yokai_envs.core.protocols import core_event_text
+from yokai_envs.yonkai_no_yokai import ENV_ID, observation, rules, view
 from yokai_envs.yonkai_no_yokai.actions import NUM_ACTIONS, action_name, describe_action
 from yokai_envs.yonkai_no_yokai.moves import move_tables
 from yokai_envs.yonkai_no_yokai.state import (
     COPIES_PER_VALUE,
     EVENT_ARGS,
     REWARD_MODES,
+    STARTING_CUBES,
     Direction,
     Phase,
     Setup,
@@ -42,7 +44,7 @@ def _on_state(name: str) -> Any:
 
 
 class YonkaiGame(Game):
-    env_id = "yonkai_no_yokai_v1"
+    env_id = ENV_ID
     OPTIONS: ClassVar[dict[str, Any]] = {"num_players": 4, "reward": "win", "rounds_per_game": None}
     CONFORMANCE_CONFIGS: ClassVar[list[dict[str, Any]]] = [{"num_players": 3}, {"num_players": 4}]
     DEFAULT_MAX_STEPS = 5_000
@@ -124,6 +126,10 @@ class YonkaiGame(Game):
     def returns(self) -> np.ndarray:
         return self.state.returns
 
+    def utility_bounds(self) -> tuple[float, float]:
+        # "lives": minus the cubes lost, at most all of them; "win": +1 or -1 at the end
+        return (-float(STARTING_CUBES), 0.0) if self.options["reward"] == "lives" else (-1.0, 1.0)
+
     def _reset(self) -> None:
         self.state = State(self.setup, self.state.tables)
         rules.start_game(self.state, self.rules_context())
@@ -191,7 +197,7 @@ class YonkaiGame(Game):
             return f"player {args[0]} loses {args[1]} Life cube{'s' if args[1] != 1 else ''}"
         if kind == YonkaiEvent.GAME_ENDED:
             return "the game ends"
-        return super().describe_event(event, seat)
+        return core_event_text(event)
 
     def ends_multi_part_choice(self, action: int) -> bool:
         return False  # every decision is a whole play (or a pass): nothing to confirm

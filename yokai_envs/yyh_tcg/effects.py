@@ -38,11 +38,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.yyh_tcg import moves
 from yokai_envs.yyh_tcg.state import MAX_SPIRIT, Ev, PlayerState
 
 if TYPE_CHECKING:
+    from yokai_envs.core.context import Context
     from yokai_envs.yyh_tcg.cards import Card
-    from yokai_envs.yyh_tcg.rules import Rules
+    from yokai_envs.yyh_tcg.state import State
 
 CARD_TYPES = ("character", "technique", "item", "event")
 SEARCHABLE = ("technique", "item", "event")
@@ -115,16 +117,16 @@ def describe(effects: tuple[tuple[str, Any], ...]) -> str:
     return "; ".join(parts)
 
 
-def resolve(rules: Rules, seat: int, effects: tuple[tuple[str, Any], ...]) -> None:
+def resolve(st: State, ctx: Context, seat: int, effects: tuple[tuple[str, Any], ...]) -> None:
     """Resolve immediate effects for ``seat``, in printed order (stops if the game ends)."""
-    me = rules.players[seat]
-    opp = rules.players[1 - seat]
-    attacking = seat == rules.turn_player
+    me = st.players[seat]
+    opp = st.players[1 - seat]
+    attacking = seat == st.turn_player
     for verb, value in effects:
-        if rules.winner is not None:
+        if st.winner is not None:
             return
         if verb == "draw":
-            rules.draw(seat, value)
+            moves.draw(st, ctx, seat, value)
         elif verb == "gain_spirit":
             me.spirit = min(MAX_SPIRIT, me.spirit + value)
         elif verb == "drain_spirit":
@@ -134,27 +136,27 @@ def resolve(rules: Rules, seat: int, effects: tuple[tuple[str, Any], ...]) -> No
                 me.fighter.damage = max(0, me.fighter.damage - value)
         elif verb == "power":
             if attacking:  # "your attack": the defender has none
-                rules.power += value
+                st.power += value
         elif verb == "weaken":
             if attacking:  # this turn's attack is the attacker's: the defender's Defense is what counts
-                rules.weaken += value
+                st.weaken += value
         elif verb == "guard":
             me.guard += value
         elif verb == "extra_damage":
             if attacking:
-                rules.extra_damage += value
+                st.extra_damage += value
         elif verb == "mill":
-            rules.mill(1 - seat, value)
+            moves.mill(st, ctx, 1 - seat, value)
         elif verb == "strip":
             for _ in range(min(value, len(opp.hand))):
-                card = opp.hand[int(rules.rng.integers(len(opp.hand)))]
+                card = opp.hand[int(ctx.rng.integers(len(opp.hand)))]
                 opp.take_from_hand(card)
                 opp.discard.append(card)
-                rules.see(None, Ev.STRIPPED, 1 - seat, card)
+                ctx.see(None, Ev.STRIPPED, 1 - seat, card)
         elif verb == "search":
-            rules.search(seat, value)
+            moves.search(st, seat, value)
         elif verb == "flip_sideline":  # all slots at once: one payment choice over every card turned up
-            rules.flip_attachments(seat, tuple(range(1, len(me.sideline) + 1)))
+            moves.flip_attachments(st, ctx, seat, tuple(range(1, len(me.sideline) + 1)))
         elif verb == "rotate":
             if len(me.sideline) >= 2:
                 me.sideline.append(me.sideline.pop(0))
@@ -195,11 +197,11 @@ def passive_tables(cards: Sequence[Card]) -> dict[str, list[int]]:
     return tables
 
 
-def attack_modifier(rules: Rules, seat: int) -> int:
+def attack_modifier(st: State, seat: int) -> int:
     """Passive attack verbs of ``seat``'s fighter and its Items, plus ``villain_hunter``."""
-    me, opp = rules.players[seat], rules.players[1 - seat]
-    cards = rules.pool.cards
-    passive = rules.passive  # verb -> value per card id, precomputed
+    me, opp = st.players[seat], st.players[1 - seat]
+    cards = st.tables.cards
+    passive = st.tables.passive  # verb -> value per card id, precomputed
     target = cards[opp.fighter.char].alignment if opp.fighter else None
     # attack_plus, plus the versus verb of the target's alignment (a villain, else a hero)
     value = _passive_total(me, passive["attack_vs_villain"] if target == "villain"
@@ -210,34 +212,34 @@ def attack_modifier(rules: Rules, seat: int) -> int:
     return value
 
 
-def defense_modifier(rules: Rules, seat: int) -> int:
+def defense_modifier(st: State, seat: int) -> int:
     """Passive ``defense_plus`` on ``seat``'s fighter and its Items, plus ``team_defense``."""
-    me = rules.players[seat]
+    me = st.players[seat]
     fighter = me.fighter
     if fighter is None:
         return 0
-    value = _passive_total(me, rules.passive["defense_plus"])
-    if me.bonus_team is not None and rules.pool.cards[fighter.char].team == me.bonus_team:
+    value = _passive_total(me, st.tables.passive["defense_plus"])
+    if me.bonus_team is not None and st.tables.cards[fighter.char].team == me.bonus_team:
         value += bonus(me, "team_defense")
     return value
 
 
-def on_end_of_turn(rules: Rules, seat: int) -> None:
-    extra = bonus(rules.players[seat], "end_draw")
+def on_end_of_turn(st: State, ctx: Context, seat: int) -> None:
+    extra = bonus(st.players[seat], "end_draw")
     if extra:
-        rules.draw(seat, extra)
+        moves.draw(st, ctx, seat, extra)
 
 
-def on_damage(rules: Rules, seat: int, damage: int) -> None:
+def on_damage(st: State, ctx: Context, seat: int, damage: int) -> None:
     """``seat``'s fighter just dealt ``damage``."""
-    mill = bonus(rules.players[seat], "damage_mill")
+    mill = bonus(st.players[seat], "damage_mill")
     if mill:
-        rules.mill(1 - seat, mill * damage)
+        moves.mill(st, ctx, 1 - seat, mill * damage)
 
 
-def on_enter(rules: Rules, seat: int) -> None:
+def on_enter(st: State, seat: int) -> None:
     """``seat``'s next in line just entered the Arena after a match."""
-    me = rules.players[seat]
+    me = st.players[seat]
     kind = me.bonus.get("enter_search")
-    if kind and me.fighter is not None and rules.pool.cards[me.fighter.char].team == me.bonus_team:
-        rules.search(seat, str(kind))
+    if kind and me.fighter is not None and st.tables.cards[me.fighter.char].team == me.bonus_team:
+        moves.search(st, seat, str(kind))

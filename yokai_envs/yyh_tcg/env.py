@@ -34,12 +34,13 @@ from typing import Any
 from pettingzoo import AECEnv
 
 from yokai_envs.envs.aec import YokaiAECEnv, wrap
+from yokai_envs.yyh_tcg import ENV_ID
 from yokai_envs.yyh_tcg.game import YYHGame
 
 
 class raw_env(YokaiAECEnv):
     game_class = YYHGame
-    metadata = {"name": "yyh_tcg_v5", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata = {"name": ENV_ID, "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
 
 def env(**options: Any) -> AECEnv:

@@ -6,10 +6,18 @@ game's rng at each reset); ``cards`` — an alternative card file (default: the 
 ``variant`` — ``"book"`` (default) plays the rulebook's rules, ``"balanced"`` changes one for
 balance (``VARIANTS``; RULES_NOTES ruling 3).
 Rewards: +1 for winning the game, -1 for losing, 0 each for a drawn or truncated game.
+
+The game is the contract only: it holds the table as plain data
+(:class:`~yokai_envs.yyh_tcg.state.State`, ``self.state``), which the core's ``clone`` copies
+(``State.copy``), and hands it to the rules (``decisions``, ``rules``, ``moves``, ``effects``:
+functions over ``(state, ctx)``). The state's fields are also readable and writable as
+attributes of the game (``game.players``, ``game.phase``, ...) for tests, scenario builders
+and tools; the rules, views and the heuristic read the state itself.
 """
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, ClassVar
 
 import numpy as np
@@ -17,26 +25,31 @@ import numpy as np
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import Game
 from yokai_envs.core.information import Event
-from yokai_envs.core.rng import copy_generator
-from yokai_envs.yyh_tcg import hidden
-from yokai_envs.yyh_tcg.actions import ActionTable, describe_action
-from yokai_envs.yyh_tcg.cards import CardType, Timing, load_pool
-from yokai_envs.yyh_tcg.decisions import NO_EVENT, Decisions
+from yokai_envs.core.masks import mask_of
+from yokai_envs.core.memo import seat_memos
+from yokai_envs.yyh_tcg import ENV_ID, decisions, hidden
+from yokai_envs.yyh_tcg.actions import describe_action
+from yokai_envs.yyh_tcg.cards import load_pool
+from yokai_envs.yyh_tcg.decisions import act
 from yokai_envs.yyh_tcg.decks import resolve_deck, starter_decks
-from yokai_envs.yyh_tcg.effects import passive_tables
-from yokai_envs.yyh_tcg.observation import Observer, state_tensor
-from yokai_envs.yyh_tcg.rules import WINS_NEEDED
-from yokai_envs.yyh_tcg.state import EVENT_ARGS, Phase
+from yokai_envs.yyh_tcg.invariants import check_invariants
+from yokai_envs.yyh_tcg.observation import Observer
+from yokai_envs.yyh_tcg.state import EVENT_ARGS, WINS_NEEDED, State
 from yokai_envs.yyh_tcg.view import describe_event, public_action, public_action_name, render_text, table_view
 
-#: Per card pool (by id): its action table, observer and passive values, built once.
-_TABLES: dict[int, tuple[ActionTable, Observer, dict[str, list[int]]]] = {}
+#: Per card pool (by id): its observer, built once.
+_OBSERVERS: dict[int, Observer] = {}
 
 
-class YYHGame(Decisions, Game):
-    """The Game contract over the rules (``Decisions`` -> ``Rules`` -> ``TableState``)."""
+def _on_state(name: str) -> Any:
+    """A game attribute that is the state's field ``name`` (read and written through)."""
+    return property(attrgetter(f"state.{name}"), lambda game, value: setattr(game.state, name, value))
 
-    env_id = "yyh_tcg_v5"
+
+class YYHGame(Game):
+    """The Game contract over the table (``self.state``) and the rules functions."""
+
+    env_id = ENV_ID
     OPTIONS: ClassVar[dict[str, Any]] = {"decks": ("random", "random"), "cards": None, "variant": "book"}
     VARIANTS: ClassVar[dict[str, str]] = {
         "balanced": "the game's first turn has no Attack step (the book skips only its draw), "
@@ -50,6 +63,7 @@ class YYHGame(Decisions, Game):
 
     DEFAULT_MAX_STEPS = 3000
     EVENT_ARGS = EVENT_ARGS
+    STATE_LISTS_LEGAL_ACTIONS: ClassVar[bool] = True
 
     def outcome_facts(self) -> dict[str, Any]:
         """How the game ended and who took the first turn, for ``yokai balance``. Endings:
@@ -57,11 +71,12 @@ class YYHGame(Decisions, Game):
         ``deck out, no fighter`` (the same while an Arena stood empty, waiting for a 5th
         character: the rulebook has no no-fighter ending, ruling 21, so this is how a game
         that ran out of fighters ends); ``step cap``."""
-        facts: dict[str, Any] = {"end": "step cap" if self.is_truncated else "end", "first_player": self.first_player}
-        if self.winner is not None and self.winner >= 0:
-            if self.players[self.winner].wins >= WINS_NEEDED:
+        st = self.state
+        facts: dict[str, Any] = {"end": "step cap" if self.is_truncated else "end", "first_player": st.first_player}
+        if st.winner is not None and st.winner >= 0:
+            if st.players[st.winner].wins >= WINS_NEEDED:
                 facts["end"] = "three match wins"
-            elif any(p.fighter is None for p in self.players):
+            elif any(p.fighter is None for p in st.players):
                 facts["end"] = "deck out, no fighter"
             else:
                 facts["end"] = "deck out"
@@ -70,21 +85,12 @@ class YYHGame(Decisions, Game):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.pool = load_pool(self.options["cards"])
-        self.first_turn_attacks = self.options["variant"] == "book"
+        tables = decisions.tables_for(self.pool)
+        self.table = tables.table
         key = id(self.pool)
-        if key not in _TABLES:
-            _TABLES[key] = (ActionTable(self.pool), Observer(self.pool), passive_tables(self.pool.cards))
-        self.table, self.observer, self.passive = _TABLES[key]
-        self.ability_timing = [c.ability.timing if c.ability else None for c in self.pool.cards]
-        self.ability_cost = [c.ability.spirit if c.ability else 0 for c in self.pool.cards]
-        # timing -> per card id, the Spirit to play it as an Event of that timing (else more than
-        # any Spirit): whether a hidden card could be played now is one min over these
-        self.ability_spirit_at = {timing: [c.ability.spirit if c.ability and c.ability.timing == timing else NO_EVENT
-                                           for c in self.pool.cards] for timing in Timing}
-        self.event_spirit = {timing: [c.spirit if c.type == CardType.EVENT and c.timing == timing else NO_EVENT
-                                      for c in self.pool.cards] for timing in Timing}
-        self.events_by_cost = {timing: sorted((spirit, cid) for cid, spirit in enumerate(costs) if spirit != NO_EVENT)
-                               for timing, costs in self.event_spirit.items()}
+        if key not in _OBSERVERS or _OBSERVERS[key].pool is not self.pool:
+            _OBSERVERS[key] = Observer(self.pool)
+        self.observer = _OBSERVERS[key]
         decks = self.options["decks"]
         if not isinstance(decks, (tuple, list)) or len(decks) != 2:
             raise ConfigError(f"{self.env_id}: option decks must be a pair (deck for seat 0, deck for seat 1), "
@@ -101,10 +107,7 @@ class YYHGame(Decisions, Game):
         self.observation_layout = self.observer.layout
         self.observation_size = self.observer.size
         self.state_size = 2 * self.observer.size
-        self.players = []
-        self.winner = None
-        self.phase = Phase.OVER
-        self.decider = -1
+        self.state = State(tables, self.options["variant"] == "book")
 
     # ------------------------------------------------------------------ contract
     @property
@@ -113,61 +116,63 @@ class YYHGame(Decisions, Game):
 
     @property
     def current_player(self) -> int:
-        return -1 if self.winner is not None else self.decider
+        st = self.state
+        return -1 if st.winner is not None else st.decider
 
     @property
     def is_terminal(self) -> bool:
-        return self.winner is not None
+        return self.state.winner is not None
 
     @property
     def phase_name(self) -> str:
-        return self.phase.value
+        return self.state.phase.value
 
     def _reset(self) -> None:
         decks = []
-        self.deck_index = []
+        deck_index = []
         for spec, index in zip(self._deck_specs, self._spec_index):
             if spec is None:
                 index = int(self.rng.integers(len(self._starters)))
                 spec = self._starters[index]
             decks.append(spec)
-            self.deck_index.append(index)
-        self.original_decks = [sorted(ids) for _, ids in decks]
-        self.new_game(decks)
+            deck_index.append(index)
+        self.state = State(self.state.tables, self.options["variant"] == "book", [sorted(ids) for _, ids in decks],
+                           deck_index)
+        decisions.new_game(self.state, self.rules_context(), decks)
 
+    # The rules list the pending decision's legal actions (ascending, in state.pending, which
+    # legal_actions reads); the mask is built from that list only when asked (step's check,
+    # observers), never in search rollouts.
     def _legal_mask(self) -> np.ndarray:
-        return self.pending_mask
+        pending = self.state.pending
+        assert pending is not None, "no pending decision"
+        return mask_of(pending, self.num_actions)
 
-    def _legal_actions(self) -> list[int]:
-        return self.pending_actions[:]
-
-    @property
-    def is_over(self) -> bool:
-        # Game.is_over with is_terminal spelled out: a rollout asks it at every step
-        return self.winner is not None or self._cycles_capped or self.steps >= self.max_steps
-
-    def legal_actions(self) -> list[int]:
-        # Game.legal_actions with is_over and _legal_actions spelled out: search rollouts ask
-        # this once per step
-        if self.winner is not None or self._cycles_capped or self.steps >= self.max_steps:
-            return []
-        return self.pending_actions[:]
-
-    #: an action is the pending decision's (``Decisions.act``), bound directly: no call between
-    _apply = Decisions.act
+    def _apply(self, action: int) -> None:
+        act(self.state, self._ctx or self.rules_context(), action)  # the rule that applies
 
     def observation(self, seat: int) -> np.ndarray:
-        return self.observer.observe(self, seat)
+        observer = self.observer
+        return observer.observe(self.state, seat, seat_memos(self, observer, observer.new_memo))
 
     def state_tensor(self) -> np.ndarray:
-        return state_tensor(self.observer, self)
+        """The full state: both seats' observations, seat 0 first."""
+        return np.concatenate([self.observation(0), self.observation(1)])
 
     def returns(self) -> np.ndarray:
         out = np.zeros(2)
-        if self.winner is not None and self.winner >= 0:
-            out[self.winner] = 1.0
-            out[1 - self.winner] = -1.0
+        winner = self.state.winner
+        if winner is not None and winner >= 0:
+            out[winner] = 1.0
+            out[1 - winner] = -1.0
         return out
+
+    def utility_bounds(self) -> tuple[float, float]:
+        return -1.0, 1.0
+
+    @property
+    def zero_sum(self) -> bool:
+        return True  # a win and a loss, or nothing for both
 
     def action_name(self, action: int) -> str:
         return self.table.name(action)
@@ -186,24 +191,10 @@ class YYHGame(Decisions, Game):
 
     def known_placements(self, seat: int) -> list[tuple[Any, ...]]:
         """The opponent's shown cards (each still in its hand or face-down) and both decklists."""
-        facts: list[tuple[Any, ...]] = []
-        if not self.players:
-            return facts
-        opp = 1 - seat
-        for cid in sorted(set(self.players[opp].shown)):
-            facts.append(("hidden_holds", opp, cid, self.players[opp].shown.count(cid)))
-        for s in (seat, opp):
-            facts.append(("decklist", s, tuple(self.original_decks[s])))
-        return facts
+        return hidden.known_placements(self.state, seat)
 
     def placement_holds(self, placement: tuple[Any, ...]) -> bool:
-        kind, seat = placement[0], placement[1]
-        p = self.players[seat]
-        if kind == "hidden_holds":
-            return p.hidden_cards().count(placement[2]) >= placement[3]
-        if kind == "decklist":
-            return tuple(sorted(p.all_cards())) == placement[2]
-        raise ValueError(f"unknown placement {placement!r}")
+        return hidden.placement_holds(self.state, placement)
 
     def table_view(self, seat: int | None = None) -> dict[str, Any]:
         return table_view(self, seat)
@@ -214,22 +205,19 @@ class YYHGame(Decisions, Game):
     def render_for(self, seat: int) -> str:
         return render_text(self, seat)
 
-    def clone(self) -> YYHGame:
-        new = YYHGame.__new__(YYHGame)
-        new.__dict__.update(self.__dict__)
-        new.rng = copy_generator(self.rng)
-        new.action_history = self.action_history[:]
-        if self._seen is not None:  # what each seat saw, when recording (lists of tuples)
-            new._seen = [events[:] for events in self._seen]
-            new._seen_text = [texts[:] for texts in self._seen_text or []]
-        new.copy_state_from(self)
-        return new
-
     def _resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
         """Own deck order; the opponent's hand, deck, face-down attachments and unrevealed picks."""
-        hidden.resample_hidden(self, seat, rng)
-        if self.winner is None:
-            self.pending_actions = self.legal_actions_now()
+        st = self.state
+        hidden.resample_hidden(st, seat, rng)
+        if st.winner is None:  # the pending actions may name cards of the hand just dealt anew
+            st.pending = decisions.legal_actions_now(st)
 
     def check_invariants(self) -> None:
-        self.check_table()
+        check_invariants(self.state)
+
+
+# The state's fields as attributes of the game. The rules never use these: they take the state
+# itself.
+for _name in State.__slots__:
+    if not hasattr(YYHGame, _name):
+        setattr(YYHGame, _name, _on_state(_name))

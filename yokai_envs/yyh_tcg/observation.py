@@ -31,11 +31,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from yokai_envs.core.layout import build_layout, layout_size, layout_starts
+from yokai_envs.core.memo import check_fresh
 from yokai_envs.yyh_tcg.cards import MAX_OWN_ATTACKS, CardPool, CardType, Timing
+from yokai_envs.yyh_tcg.rules import attack_value, damage_now, defense_value
 from yokai_envs.yyh_tcg.state import Phase, PlayerState
 
 if TYPE_CHECKING:
-    from yokai_envs.yyh_tcg.rules import Rules
+    from yokai_envs.yyh_tcg.state import State
 
 PHASES = tuple(Phase)
 SCALARS = ("is_my_turn", "i_decide", "i_went_first", "revealed", "turn/60", "my_spirit/10", "opp_spirit/10",
@@ -101,7 +103,7 @@ CAPPED_THIRDS = np.minimum(np.arange(768).astype(np.float32) * np.float32(1 / 3)
 CHECK_MEMO = False
 
 
-class _SeatMemo:
+class SeatMemo:
     """One seat's observation of one game as last computed (``work``, never handed out), and per
     block the inputs it was computed from (copies, by block name; missing: not computed yet)."""
 
@@ -124,7 +126,7 @@ class SlotOffsets(NamedTuple):
 
 
 class Observer:
-    """The observation of a card pool's games: its layout, and ``observe(game, seat)``."""
+    """The observation of a card pool's games: its layout, and ``observe(state, seat, memos)``."""
 
     def __init__(self, pool: CardPool) -> None:
         self.pool = pool
@@ -173,39 +175,36 @@ class Observer:
                                self.start.get(f"{side}_{slot}_face_down_cards", -1)) for slot in SLOT_NAMES]
             for side in ("my", "opp")}
 
-    def observe(self, game: Rules, seat: int) -> np.ndarray:
-        """``seat``'s observation: computed into the seat's work array (:class:`_SeatMemo`),
-        recomputing only the blocks whose inputs differ from those it last saw, and handed out as
-        a copy (an observation handed out never changes afterwards)."""
-        memos = game.__dict__.get("_observation_memos")
-        if memos is None or memos[0] != id(game) or memos[1] is not self:
-            # clones copy the attribute dict: a clone makes its own memos on first use
-            memos = game.__dict__["_observation_memos"] = (id(game), self, [_SeatMemo(self.size), _SeatMemo(self.size)])
-        memo = memos[2][seat]
-        self._write_changed(memo, game, seat)
+    def new_memo(self) -> SeatMemo:
+        """A seat's memo before anything was observed (``core.memo.seat_memos`` makes them)."""
+        return SeatMemo(self.size)
+
+    def observe(self, st: State, seat: int, memos: list[SeatMemo]) -> np.ndarray:
+        """``seat``'s observation: computed into the seat's work array (``memos[seat]``, see
+        :class:`SeatMemo`), recomputing only the blocks whose inputs differ from those it last
+        saw, and handed out as a copy (an observation handed out never changes afterwards)."""
+        memo = memos[seat]
+        self._write_changed(memo, st, seat)
         out = memo.work.copy()
         if CHECK_MEMO:
-            fresh = self._write_changed(_SeatMemo(self.size), game, seat)
-            if not np.array_equal(out, fresh):
-                bad = [name for name, span in self.layout.items() if not np.array_equal(out[span], fresh[span])]
-                raise AssertionError(f"remembered observation of seat {seat} differs from a fresh one in {bad}")
+            check_fresh(out, self._write_changed(SeatMemo(self.size), st, seat), self.layout, seat)
         return out
 
-    def _write_changed(self, memo: _SeatMemo, game: Rules, seat: int) -> np.ndarray:
+    def _write_changed(self, memo: SeatMemo, st: State, seat: int) -> np.ndarray:
         """Recompute into ``memo.work`` every block whose inputs (compared by value with copies
         kept in ``memo``) changed; a fresh memo computes them all. Returns the work array."""
-        st = self.start
+        start = self.start
         work = memo.work
-        me, opp = game.players[seat], game.players[1 - seat]
-        show_opp = game.revealed
+        me, opp = st.players[seat], st.players[1 - seat]
+        show_opp = st.revealed
         keys = memo.keys
         # the one-hot entries set: the phase, both Team Bonuses (the opponent's hidden before the
         # reveal) and this turn's attack; a change clears the old entry and sets the new one
         ti = self.team_index
-        flags = (st["phase"] + self.phase_index[game.phase],
-                 None if me.bonus_team is None else st["my_bonus"] + ti[me.bonus_team],
-                 None if opp.bonus_team is None or not show_opp else st["opp_bonus"] + ti[opp.bonus_team],
-                 self._attack_choice(game))
+        flags = (start["phase"] + self.phase_index[st.phase],
+                 None if me.bonus_team is None else start["my_bonus"] + ti[me.bonus_team],
+                 None if opp.bonus_team is None or not show_opp else start["opp_bonus"] + ti[opp.bonus_team],
+                 self._attack_choice(st))
         before = memo.flags
         if before != flags:
             for old, new in zip(before, flags):
@@ -218,8 +217,8 @@ class Observer:
         hand = me.hand
         if keys.get("my_hand") != hand:
             keys["my_hand"] = hand[:]
-            self._counts(work, st["my_hand"], self.n_cards, hand)
-            f = st["my_hand_features"]
+            self._counts(work, start["my_hand"], self.n_cards, hand)
+            f = start["my_hand_features"]
             if hand:
                 np.minimum(self._hand_features(hand), 1.0, out=work[f:f + len(CARD_FEATURES)])
             else:
@@ -228,7 +227,7 @@ class Observer:
                             ("opp_shown", opp.shown), ("my_shown", me.shown)):
             if keys.get(name) != cards:
                 keys[name] = cards[:]
-                self._counts(work, st[name], self.n_cards, cards)
+                self._counts(work, start[name], self.n_cards, cards)
         my_field, opp_field = self._field_view(me), self._field_view(opp)
         # the opponent's decklist less what was seen: its deck, hand, face-down cards (and its
         # picks until the reveal)
@@ -241,13 +240,13 @@ class Observer:
                 if not show_opp:
                     unseen.append(char)
                 unseen += [card for card, public in attached if not public]
-            self._counts(work, st["opp_unseen"], self.n_cards, unseen)
+            self._counts(work, start["opp_unseen"], self.n_cards, unseen)
         out_of_play = (me.won, me.lost, opp.won, opp.lost)
         if keys.get("out_of_play") != out_of_play:
             keys["out_of_play"] = tuple(cards[:] for cards in out_of_play)
             ci = self.char_index
             for name, cards in zip(("my_won", "my_lost", "opp_won", "opp_lost"), out_of_play):
-                self._counts(work, st[name], len(ci), [ci[c] for c in cards] * 3)  # a flag counts 3 thirds
+                self._counts(work, start[name], len(ci), [ci[c] for c in cards] * 3)  # a flag counts 3 thirds
         for side, player, field, own in (("my", me, my_field, True), ("opp", opp, opp_field, False)):
             if not (own or show_opp):
                 field = []  # the opponent's slots are empty until the reveal
@@ -262,7 +261,7 @@ class Observer:
                 if key not in keys or keys[key] != content:
                     keys[key] = content
                     self._slot(work, side, position, content, own)
-        self._scalars(work, game, seat, me, opp, show_opp)
+        self._scalars(work, st, seat, me, opp, show_opp)
         return work
 
     @staticmethod
@@ -317,31 +316,31 @@ class Observer:
         if down:
             work[down_at] = min(1.0, down / 5)
 
-    def _attack_choice(self, game: Rules) -> int | None:
+    def _attack_choice(self, st: State) -> int | None:
         """The entry of ``attack_choice`` set for this turn's attack (None: no attack chosen)."""
-        if game.attack is None:
+        if st.attack is None:
             return None
         at = self.start["attack_choice"]
-        card = game.pool.cards[game.attack_card]
+        card = st.tables.cards[st.attack_card]
         if card.is_character:
-            return at + card.attacks.index(game.attack)
-        return at + MAX_OWN_ATTACKS + self.tech_index[game.attack_card]
+            return at + card.attacks.index(st.attack)
+        return at + MAX_OWN_ATTACKS + self.tech_index[st.attack_card]
 
-    def _scalars(self, work: np.ndarray, game: Rules, seat: int, me: PlayerState, opp: PlayerState,
+    def _scalars(self, work: np.ndarray, st: State, seat: int, me: PlayerState, opp: PlayerState,
                  show_opp: bool) -> None:
-        attacking = game.attack is not None
-        my_def = game.defense_value(seat) if me.fighter is not None else 0
-        opp_def = game.defense_value(1 - seat) if (opp.fighter is not None and show_opp) else 0
+        attacking = st.attack is not None
+        my_def = defense_value(st, seat) if me.fighter is not None else 0
+        opp_def = defense_value(st, 1 - seat) if (opp.fighter is not None and show_opp) else 0
         scalars: list[float] = [
-            game.turn_player == seat and game.turn_number > 0, game.decider == seat,
-            game.first_player == seat and show_opp, show_opp, game.turn_number / 60,
+            st.turn_player == seat and st.turn_number > 0, st.decider == seat,
+            st.first_player == seat and show_opp, show_opp, st.turn_number / 60,
             me.spirit / 10, opp.spirit / 10, me.wins / 3, opp.wins / 3, len(me.hand) / 20,
             len(opp.hand) / 20, len(me.deck) / 70, len(opp.deck) / 70, me.fifth_placed, opp.fifth_placed,
             me.guard / 5, opp.guard / 5, me.fighter.damage / 4 if me.fighter else 0,
             opp.fighter.damage / 4 if (opp.fighter and show_opp) else 0, my_def / 15, opp_def / 15,
-            game.attack_value() / 25 if attacking else 0, game.power / 10, game.weaken / 10,
-            game.extra_damage / 3, game.pending_discard / 3, game.rage_used / 3,
-            game.damage_now() / 4 if attacking else 0, len(me.slots()) / 4]
+            attack_value(st) / 25 if attacking else 0, st.power / 10, st.weaken / 10,
+            st.extra_damage / 3, st.pending_discard / 3, st.rage_used / 3,
+            damage_now(st) / 4 if attacking else 0, len(me.slots()) / 4]
         at = self.start["scalars"]
         block = work[at:at + len(scalars)]
         block[:] = scalars
@@ -358,7 +357,3 @@ class Observer:
                 self._hand_rows.clear()
             row = self._hand_rows[key] = self.card_table[hand].sum(axis=0) / 10.0
         return row
-
-def state_tensor(observer: Observer, game: Rules) -> np.ndarray:
-    """The full state: both seats' observations, seat 0 first."""
-    return np.concatenate([observer.observe(game, 0), observer.observe(game, 1)])

@@ -1,6 +1,7 @@
 """The table as plain data: the phases (pending decisions), a player's zones, the character
-slots (Arena fighter and Sideline), the numbers of the rules, and ``TableState``, the
-attributes every rules module reads and writes.
+slots (Arena fighter and Sideline), the numbers of the rules, and :class:`State`, the whole
+table, which the rules (functions over ``(state, ctx)`` in ``rules``, ``decisions`` and
+``effects``) read and write.
 
 Phases (who decides):
   setup        each seat in turn picks 4 characters (Arena first, then the Sideline line)
@@ -20,16 +21,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
-from typing import TYPE_CHECKING, Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from yokai_envs.core.information import FIRST_GAME_EVENT
-from yokai_envs.core.masks import mask_of
 
 if TYPE_CHECKING:
     from yokai_envs.yyh_tcg.actions import ActionTable
-    from yokai_envs.yyh_tcg.cards import Attack, CardPool, Timing
+    from yokai_envs.yyh_tcg.cards import Attack, Card, CardPool, Timing
 
 # ---------------------------------------------------------------- the numbers of the rules
 SETUP_PICKS = 4           # characters each seat puts on the field in setup
@@ -199,75 +197,133 @@ class PlayerState:
         return cards
 
 
-#: The attributes of the table that change during a game (``copy_state_from`` copies them).
-_TABLE_FIELDS = ("phase", "decider", "turn_player", "first_player", "turn_number", "revealed", "winner",
-                 "attack", "attack_card", "power", "weaken", "extra_damage", "rage_used", "pending_discard",
-                 "after_discard", "pending_actions", "choices", "choice_return", "end_turn_after_choices")
+class Owed(IntEnum):
+    """A choice the rules owe a player before play goes on."""
+
+    SEARCH = 0  # a search: which card of the type to take from the deck
+    PAY = 1     # face-down cards turned up together: which to pay for next
 
 
-class TableState:
-    """The whole table: both players, the pending decision and this turn's attack.
+class OwedChoice(NamedTuple):
+    """One owed choice: its kind, the seat that makes it, and its argument (the card type a
+    search takes; for paying, the slot indices whose cards turned up together: 0 = fighter,
+    i = Sideline slot i)."""
 
-    The rules (``rules.Rules``, ``decisions.Decisions``) are mixins over these attributes, and
-    ``YYHGame`` is the class that puts them together with the Game contract.
-    """
+    kind: Owed
+    seat: int
+    arg: Any
 
-    # fixed for a card pool (set once by the game)
+
+class DeckFacts(NamedTuple):
+    """Facts of one seat's decklist for the pending-decision paths (fixed for a game)."""
+
+    #: (Spirit, card id) of each Event of the decklist playable in part 2 / part 4, cheapest first
+    use_events: list[tuple[int, int]]
+    attack_events: list[tuple[int, int]]
+    #: the passable phases some card of the decklist has an ability for (others list none)
+    ability_phases: frozenset[Phase]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Tables:
+    """What the rules look up per card pool, built once per pool and shared by every game of it
+    (and by their copies)."""
+
     pool: CardPool
+    cards: tuple[Card, ...]  # the pool's cards, by id (``pool.cards``)
     table: ActionTable
-    rng: np.random.Generator
-    #: passive verb -> value per card id (precomputed once per pool)
+    #: passive verb -> value per card id (``effects.passive_tables``)
     passive: dict[str, list[int]]
-    #: per card id: its ability's timing (None without one) and Spirit cost
-    ability_timing: list[Timing | None]
-    ability_cost: list[int]
-    #: per seat: its whole deck, sorted (the invariants check every card is still somewhere)
-    original_decks: list[list[int]]
-    #: per seat: index of its starter deck (-1 for another deck); decklists are public
-    deck_index: list[int]
+    #: timing -> per card id, the Spirit its ability of that timing costs, else more than any
+    #: Spirit: "usable now" is one lookup and compare
+    ability_spirit_at: dict[Timing, list[int]]
+    #: timing -> per card id, the Spirit to play it as an Event of that timing, else more than any
+    event_spirit: dict[Timing, list[int]]
+    #: timing -> (Spirit, card id) of every Event of that timing, cheapest first
+    events_by_cost: dict[Timing, list[tuple[int, int]]]
 
-    # the game
-    players: list[PlayerState]
-    phase: Phase
-    decider: int                 # seat to decide (-1 when the game is over)
-    turn_player: int
-    first_player: int
-    turn_number: int
-    revealed: bool               # both setup lines have been turned face-up
-    winner: int | None           # seat, or -1 for a drawn game
-    #: the legal actions of the pending decision, ascending (forced passes skipped; never
-    #: mutated, so clones share it)
-    pending_actions: list[int]
-    #: choices the rules owe a player before play goes on, first first (a tuple: never mutated):
-    #: ("search", seat, card type) or ("pay", seat, slot indices turned up together: 0 = fighter,
-    #: i = Sideline slot i)
-    choices: tuple[tuple[str, int, Any], ...]
-    choice_return: tuple[Phase, int]   # the phase and decider play goes back to after them
-    end_turn_after_choices: bool       # they arose as the turn ended (a match ended): end it after
+
+@dataclass(slots=True, eq=False)
+class State:
+    """The whole table: both players, the pending decision and this turn's attack, as plain data.
+    :meth:`copy` is the one place that knows which fields a copy must not share.
+
+    Slots, not an instance dict: the rules read these fields at every step, and a slot read stays
+    fast in every copy (a copied instance dict can leave Python 3.11's attribute cache missing)."""
+
+    # fixed for a game: copies share them (never changed in place by the rules)
+    tables: Tables
+    #: whether the game's first turn has an Attack step: the book's game (the "balanced"
+    #: variant ends that turn after its Main step instead; RULES_NOTES ruling 3)
+    first_turn_attacks: bool = True
+    #: per seat: its whole deck, sorted (the invariants check every card is still somewhere)
+    original_decks: list[list[int]] = field(default_factory=list)
+    #: per seat: index of its starter deck (-1 for another deck); decklists are public
+    deck_index: list[int] = field(default_factory=list)
+    #: per seat: (the decklist it was built from, its DeckFacts), or None before it is asked;
+    #: replaced, never changed in place (copies share it: ``decisions.deck_facts``)
+    deck_facts: list[tuple[list[int], DeckFacts] | None] = field(default_factory=lambda: [None, None], init=False)
+
+    # the game (``rules.new_game`` deals)
+    players: list[PlayerState] = field(default_factory=list, init=False)
+    phase: Phase = field(default=Phase.OVER, init=False)
+    decider: int = field(default=-1, init=False)          # seat to decide (-1 when the game is over)
+    turn_player: int = field(default=0, init=False)
+    first_player: int = field(default=0, init=False)
+    turn_number: int = field(default=0, init=False)
+    revealed: bool = field(default=False, init=False)     # both setup lines have been turned face-up
+    winner: int | None = field(default=None, init=False)  # seat, or -1 for a drawn game
+    #: the legal actions of the pending decision, ascending (forced passes skipped; None once
+    #: the game is over; replaced, never changed in place, so copies share it)
+    pending: list[int] | None = field(default=None, init=False)
+    #: choices the rules owe a player before play goes on, first first (a tuple: never mutated)
+    choices: tuple[OwedChoice, ...] = field(default=(), init=False)
+    #: the phase and decider play goes back to after them
+    choice_return: tuple[Phase, int] = field(default=(Phase.SETUP, 0), init=False)
+    #: they arose as the turn ended (a match ended): end it after them
+    end_turn_after_choices: bool = field(default=False, init=False)
 
     # this turn's attack
-    attack: Attack | None
-    attack_card: int             # the card whose attack it is (the fighter or a Technique)
-    power: int
-    weaken: int
-    extra_damage: int
-    rage_used: int
-    pending_discard: int         # cards still to discard
-    after_discard: DiscardFor
+    attack: Attack | None = field(default=None, init=False)
+    attack_card: int = field(default=-1, init=False)   # the card whose attack it is (the fighter or a Technique)
+    power: int = field(default=0, init=False)
+    weaken: int = field(default=0, init=False)
+    extra_damage: int = field(default=0, init=False)
+    rage_used: int = field(default=0, init=False)
+    pending_discard: int = field(default=0, init=False)  # cards still to discard
+    after_discard: DiscardFor = field(default=DiscardFor.NOTHING, init=False)
 
-    if TYPE_CHECKING:  # Game.see (the Game contract); declared here for the rules mixins
-        def see(self, seat: int | None, kind: int, *args: int) -> None: ...
-        _seen: list | None  # Game's record (None: not recording, and see() does nothing)
-
-    @property
-    def pending_mask(self) -> np.ndarray:
-        """A fresh mask of the pending decision's legal actions."""
-        return mask_of(self.pending_actions, self.table.size)
-
-    @pending_mask.setter
-    def pending_mask(self, mask: np.ndarray) -> None:
-        # scenario builders that edited the state set the mask they recomputed
-        self.pending_actions = np.flatnonzero(mask).tolist()
+    def copy(self) -> State:
+        """An independent copy: changing either never changes the other. Only the players are
+        copied; every other field holds immutable values (ints, tuples, enums, lists replaced and
+        never changed in place) or is fixed for the game."""
+        new = State.__new__(State)  # skips __init__: copying is on the search's hot path
+        new.tables = self.tables
+        new.first_turn_attacks = self.first_turn_attacks
+        new.original_decks = self.original_decks
+        new.deck_index = self.deck_index
+        new.deck_facts = self.deck_facts
+        new.players = [p.copy() for p in self.players]
+        new.phase = self.phase
+        new.decider = self.decider
+        new.turn_player = self.turn_player
+        new.first_player = self.first_player
+        new.turn_number = self.turn_number
+        new.revealed = self.revealed
+        new.winner = self.winner
+        new.pending = self.pending
+        new.choices = self.choices
+        new.choice_return = self.choice_return
+        new.end_turn_after_choices = self.end_turn_after_choices
+        new.attack = self.attack
+        new.attack_card = self.attack_card
+        new.power = self.power
+        new.weaken = self.weaken
+        new.extra_damage = self.extra_damage
+        new.rage_used = self.rage_used
+        new.pending_discard = self.pending_discard
+        new.after_discard = self.after_discard
+        return new
 
     def clear_turn(self) -> None:
         """Forget this turn's attack and its modifiers."""
@@ -280,36 +336,9 @@ class TableState:
         self.pending_discard = 0
         self.after_discard = DiscardFor.NOTHING
 
-    def copy_state_from(self, other: TableState) -> None:
-        """Make this table a copy of ``other``'s (players deep-copied; the pool and tables shared)."""
-        self.players = [p.copy() for p in other.players]
-        for name in _TABLE_FIELDS:
-            setattr(self, name, getattr(other, name))
-
-    def check_table(self) -> None:
-        """Raise AssertionError when the table breaks a rule (see ``Game.check_invariants``)."""
-        if not self.players:
-            return
-        for seat, p in enumerate(self.players):
-            owned = sorted(p.all_cards())
-            assert owned == sorted(self.original_decks[seat]), f"seat {seat}: cards appeared or vanished"
-            assert 0 <= p.spirit <= MAX_SPIRIT, f"seat {seat}: spirit {p.spirit}"
-            assert 0 <= p.wins <= WINS_NEEDED
-            assert len(p.sideline) <= MAX_SIDELINE
-            assert p.wins == len(p.won)
-            hidden = p.hidden_cards()
-            for cid in p.shown:
-                assert cid in hidden, f"seat {seat}: shown card {cid} is neither in the hand nor face-down"
-                hidden.remove(cid)
-            if p.fighter is not None:
-                assert 0 <= p.fighter.damage < DEFEAT_DAMAGE
-                paying = any(kind == "pay" and who == seat and 0 in arg for kind, who, arg in self.choices)
-                assert all(a.face_up or (paying and a.turned) for a in p.fighter.attached), \
-                    "face-down card on the fighter"
-            if self.revealed and self.winner is None and p.fighter is None:
-                assert not p.sideline and not p.fifth_placed, "an empty Arena with someone to send"
-        if self.winner is None:
-            assert self.pending_actions, "no legal action while the game is running"
-            if not self.revealed:
-                assert self.phase == Phase.SETUP
-                assert len(self.players[self.decider].slots()) < SETUP_PICKS
+    def slot_at(self, seat: int, index: int) -> Slot:
+        """Slot ``index`` of ``seat``: 0 the fighter, i the Sideline's i-th."""
+        p = self.players[seat]
+        slot = p.fighter if index == 0 else p.sideline[index - 1]
+        assert slot is not None
+        return slot

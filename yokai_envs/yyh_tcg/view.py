@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from yokai_envs.core.information import CoreEvent, Event
 from yokai_envs.yyh_tcg.actions import Block
 from yokai_envs.yyh_tcg.cards import Card, CardType
+from yokai_envs.yyh_tcg.rules import defense_value
 from yokai_envs.yyh_tcg.state import Ev
 
 if TYPE_CHECKING:
@@ -40,18 +41,19 @@ def _card_info(card: Card) -> str:
 def render_text(game: YYHGame, viewer: int | None) -> str:
     """The table as text: everything (``viewer`` None, ``render``) or what ``viewer`` may see."""
     cards = game.pool.cards
-    lines = [f"{game.env_id} turn {game.turn_number} phase {game.phase_name} "
-             f"(turn player {game.turn_player}, deciding {game.current_player})"]
-    for seat, p in enumerate(game.players):
+    st = game.state
+    lines = [f"{game.env_id} turn {st.turn_number} phase {game.phase_name} "
+             f"(turn player {st.turn_player}, deciding {game.current_player})"]
+    for seat, p in enumerate(st.players):
         sees_all = viewer is None or viewer == seat
-        bonus = (p.bonus_team or "-") if (sees_all or game.revealed) else "?"
+        bonus = (p.bonus_team or "-") if (sees_all or st.revealed) else "?"
         lines.append(f"seat {seat} [{p.deck_name}] wins {p.wins} spirit {p.spirit} deck {len(p.deck)} "
                      f"hand {len(p.hand)} bonus {bonus}")
         if sees_all:
             lines.append("  hand: " + ", ".join(cards[c].name for c in sorted(p.hand)))
         if p.shown:
             lines.append("  shown (in hand or face-down): " + ", ".join(cards[c].name for c in sorted(p.shown)))
-        if not game.revealed and not sees_all:
+        if not st.revealed and not sees_all:
             lines.append(f"  {len(p.slots())} face-down character(s) chosen")
             continue
         for label, slot in [("Arena", p.fighter)] + [(f"line {i + 1}", s) for i, s in enumerate(p.sideline)]:
@@ -65,28 +67,29 @@ def render_text(game: YYHGame, viewer: int | None) -> str:
             lines.append(f"  {label}: {cards[slot.char].name}{extra} [{', '.join(atts)}]")
         lines.append(f"  discard: {len(p.discard)}  won: {[cards[c].name for c in p.won]} "
                      f"lost: {[cards[c].name for c in p.lost]}")
-    if game.winner is not None:
-        lines.append("drawn game" if game.winner < 0 else f"winner: seat {game.winner}")
+    if st.winner is not None:
+        lines.append("drawn game" if st.winner < 0 else f"winner: seat {st.winner}")
     return "\n".join(lines)
 
 
 def table_view(game: YYHGame, seat: int | None) -> dict[str, Any]:
     """See ``Game.table_view``."""
     cards = game.pool.cards
+    st = game.state
 
     def entry(cid: int, info: str | None = None) -> dict[str, str]:
         return {"name": cards[cid].name, "info": info if info is not None else _card_info(cards[cid])}
 
     seats = []
-    for s, p in enumerate(game.players):
+    for s, p in enumerate(st.players):
         own = seat is None or seat == s
         zones = []
-        if own or game.revealed:
+        if own or st.revealed:
             for label, slot in ([("Arena fighter", p.fighter)] if p.fighter is not None else []) + \
                     [(f"Sideline line {i + 1}", sl) for i, sl in enumerate(p.sideline)]:
                 char = cards[slot.char]
-                if label == "Arena fighter" and game.revealed:
-                    info = (f"damage {slot.damage}, Defense {game.defense_value(s)}"
+                if label == "Arena fighter" and st.revealed:
+                    info = (f"damage {slot.damage}, Defense {defense_value(st, s)}"
                             + (f"; {_attacks(char)}" if char.attacks else ""))
                 else:
                     info = _card_info(char)
@@ -114,22 +117,22 @@ def table_view(game: YYHGame, seat: int | None) -> dict[str, Any]:
         zones.append({"name": "discard", "cards": [entry(c) for c in p.discard], "hidden": 0})
         zones.append({"name": "won matches", "cards": [entry(c) for c in p.won], "hidden": 0})
         zones.append({"name": "lost matches", "cards": [entry(c) for c in p.lost], "hidden": 0})
-        bonus = (p.bonus_team or "none") if (own or game.revealed) else "hidden"
+        bonus = (p.bonus_team or "none") if (own or st.revealed) else "hidden"
         seats.append({"seat": s, "label": f"seat {s} ({p.deck_name})" + (" (you)" if s == seat else ""),
                       "counters": {"Spirit Energy": p.spirit, "wins": p.wins, "hand": len(p.hand),
                                    "deck": len(p.deck), "Team Bonus": bonus},
                       "zones": zones,
-                      "note": "turn player" if (game.revealed and game.turn_player == s
-                                                and game.winner is None) else ""})
+                      "note": "turn player" if (st.revealed and st.turn_player == s
+                                                and st.winner is None) else ""})
     to_act = int(game.current_player)
-    if game.winner is not None:
-        text = "drawn game" if game.winner < 0 else f"winner: seat {game.winner}"
-    elif not game.players:
+    if st.winner is not None:
+        text = "drawn game" if st.winner < 0 else f"winner: seat {st.winner}"
+    elif not st.players:
         text = ""
     else:
         text = f"seat {to_act} to decide ({game.phase_name})"
     return {"title": "Yu Yu Hakusho TCG", "phase": game.phase_name, "to_act": to_act,
-            "counters": {"turn": game.turn_number, "phase": game.phase_name}, "zones": [],
+            "counters": {"turn": st.turn_number, "phase": game.phase_name}, "zones": [],
             "seats": seats, "text": text}
 
 
@@ -140,7 +143,7 @@ def public_action(game: YYHGame, action: int, seat: int) -> int:
     if seat == game.current_player:
         return action
     block, _card, extra = game.table.decoded[action]
-    if block == Block.PICK and not game.revealed:
+    if block == Block.PICK and not game.state.revealed:
         return game.num_actions
     if block == Block.ATTACH and extra != 0:
         return game.num_actions + extra
@@ -179,7 +182,7 @@ def describe_event(game: YYHGame, event: Event, seat: int) -> str:
         return f"seat {args[0]} made a decision"
     if kind == Ev.DECK:
         from yokai_envs.yyh_tcg.decks import starter_decks
-        deck = list(starter_decks())[args[1]] if args[1] >= 0 else game.players[args[0]].deck_name
+        deck = list(starter_decks())[args[1]] if args[1] >= 0 else game.state.players[args[0]].deck_name
         return f"seat {args[0]} plays the deck {deck}"
     texts = {
         Ev.SHUFFLE: lambda: f"seat {args[0]} shuffles their deck",

@@ -29,6 +29,8 @@ def measure(config_path: str, runners: int, envs: int, iterations: int, batch: i
     config = load_config(config_path, ["backend=rllib", f"rllib.num_env_runners={runners}",
                                        f"rllib.num_envs_per_env_runner={per_runner}",
                                        f"algorithm.hyperparameters.n_steps={n_steps}", *overrides])
+    from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
+    from ray.rllib.env.single_agent_episode import SingleAgentEpisode
     from ray.rllib.execution.rollout_ops import synchronous_parallel_sample
 
     algo = build_algorithm_config(config).build_algo()
@@ -44,7 +46,10 @@ def measure(config_path: str, runners: int, envs: int, iterations: int, batch: i
         for _ in range(iterations):
             episodes = synchronous_parallel_sample(worker_set=algo.env_runner_group, max_env_steps=batch,
                                                    _uses_new_env_runners=True)
-            sampled += sum(e.env_steps() for e in episodes)
+            assert isinstance(episodes, list)
+            for episode in episodes:  # the new env runners sample episodes
+                assert isinstance(episode, SingleAgentEpisode | MultiAgentEpisode)
+                sampled += episode.env_steps()
         sampling = sampled / (time.perf_counter() - started)
     finally:
         algo.stop()

@@ -25,9 +25,11 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+from ray.rllib.utils.typing import AgentID, MultiAgentDict
 
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import win_credits
@@ -50,12 +52,12 @@ def agent_id(module_id: str, seat: int) -> str:
     return f"{module_id}@{seat}"
 
 
-def module_for_agent(agent: str, *args: Any, **kwargs: Any) -> str:
+def module_for_agent(agent: AgentID, *args: Any, **kwargs: Any) -> str:
     """RLlib's ``policy_mapping_fn``: the module named in the agent id."""
     return str(agent).split("@", 1)[0]
 
 
-def seat_of(agent: str) -> int:
+def seat_of(agent: AgentID) -> int:
     return int(str(agent).rsplit("@", 1)[1])
 
 
@@ -73,7 +75,8 @@ class YokaiMultiAgentEnv(MultiAgentEnv):
             raise ConfigError("env_config needs env_id")
         self.env_id: str = config["env_id"]
         self.options: dict[str, Any] = dict(config.get("options") or {})
-        self.pz = PettingZooEnv(make(self.env_id, **self.options))
+        aec = make(self.env_id, **self.options)
+        self.pz = PettingZooEnv(aec)
         self.game = self.pz.env.unwrapped.game
         game = self.game
         self.num_players = game.num_players
@@ -93,8 +96,8 @@ class YokaiMultiAgentEnv(MultiAgentEnv):
         self._roles: list[str] = []  # seat -> module id, or "bot:<spec>"
         self._seat_bots: dict[int, Any] = {}
 
-        space = self.pz.observation_spaces["player_0"]
-        action = self.pz.action_spaces["player_0"]
+        space = self._observation_space = aec.observation_space("player_0")
+        action = self._action_space = aec.action_space("player_0")
         modules = [LEARNER, *(snapshot_id(k) for k in range(self.pool_size))]
         self.possible_agents = [agent_id(m, s) for m in modules for s in range(self.num_players)]
         self.agents = []
@@ -163,13 +166,17 @@ class YokaiMultiAgentEnv(MultiAgentEnv):
                 return out[0], out[4]
         raise RuntimeError(f"{self.env_id}: {_MAX_REDEALS} deals in a row ended before an RLlib seat could act")
 
-    def step(self, action_dict: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
+    # RLlib's MultiAgentEnv.step (five per-agent dicts) itself departs from gymnasium's Env.step,
+    # which mypy holds every subclass to
+    def step(self, action_dict: MultiAgentDict) -> tuple[  # type: ignore[override]
+            MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict]:
         (agent, action), = action_dict.items()
         seat = seat_of(agent)
         obs, rew, term, trunc, info = self.pz.step({f"player_{seat}": int(action)})
         return self._advance(obs, rew, term, trunc, info)
 
-    def _advance(self, obs: dict, rew: dict, term: dict, trunc: dict, info: dict) -> tuple[dict, ...]:
+    def _advance(self, obs: dict, rew: dict, term: dict, trunc: dict,
+                 info: dict) -> tuple[MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict]:
         """Play bot seats until an RLlib seat must decide or the game ends; translate ids."""
         rewards: dict[str, float] = {}
         while True:
@@ -191,8 +198,12 @@ class YokaiMultiAgentEnv(MultiAgentEnv):
             obs, rew, term, trunc, info = self.pz.step({name: int(action)})
         return self._translate(obs, rewards, term, trunc, info)
 
-    def _translate(self, obs: dict, rewards: dict, term: dict, trunc: dict, info: dict) -> tuple[dict, ...]:
-        out_obs, out_term, out_trunc, out_info = {}, {}, {}, {}
+    def _translate(self, obs: dict, rewards: dict, term: dict, trunc: dict,
+                   info: dict) -> tuple[MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict]:
+        out_obs: MultiAgentDict = {}
+        out_term: MultiAgentDict = {}
+        out_trunc: MultiAgentDict = {}
+        out_info: MultiAgentDict = {}
         done = bool(term.get("__all__") or trunc.get("__all__"))
         returns = np.asarray(self.game.returns(), dtype=np.float64) if done else None
         for name, ob in obs.items():
@@ -212,13 +223,14 @@ class YokaiMultiAgentEnv(MultiAgentEnv):
             rewards.setdefault(key, 0.0)
         out_term["__all__"] = bool(term.get("__all__", False))
         out_trunc["__all__"] = bool(trunc.get("__all__", False))
-        return out_obs, {k: v for k, v in rewards.items() if k in out_obs}, out_term, out_trunc, out_info
+        out_rewards: MultiAgentDict = {k: v for k, v in rewards.items() if k in out_obs}
+        return out_obs, out_rewards, out_term, out_trunc, out_info
 
-    def get_observation_space(self, agent: str) -> Any:
-        return self.observation_spaces.get(agent, self.pz.observation_spaces["player_0"])
+    def get_observation_space(self, agent_id: AgentID) -> gym.Space:
+        return (self.observation_spaces or {}).get(agent_id, self._observation_space)
 
-    def get_action_space(self, agent: str) -> Any:
-        return self.action_spaces.get(agent, self.pz.action_spaces["player_0"])
+    def get_action_space(self, agent_id: AgentID) -> gym.Space:
+        return (self.action_spaces or {}).get(agent_id, self._action_space)
 
     def close(self) -> None:
         self.pz.close()

@@ -84,7 +84,7 @@ def check_rllib_config(config: dict[str, Any]) -> None:
                                     ("algorithm.network.pi", algorithm["network"].get("pi") is not None),
                                     ("algorithm.network.vf", algorithm["network"].get("vf") is not None)) if on]
     for key in sb3_only:
-        errors.append(f"{key}: runs on the sb3 backend only (issue 26); the rllib backend would ignore it")
+        errors.append(f"{key}: runs on the sb3 backend only; the rllib backend would ignore it")
     supported = [*HYPERPARAMETERS, BATCH_HYPERPARAMETER, KL_HYPERPARAMETER]
     for key in algorithm["hyperparameters"]:
         if key not in supported:

@@ -1,5 +1,5 @@
-"""Issue 18 (an independent review of yokaizo_v0): one test per item, each failing on yokaizo_v0,
-and the property that every Yokai takes exactly the Turns the tier inventory gives it."""
+"""Triggers, replacements and Turns as the rulebook has them (fixes of yokaizo_v0, each test
+failing on it), and the property that every Yokai takes exactly the Turns the tier inventory gives it."""
 
 from __future__ import annotations
 

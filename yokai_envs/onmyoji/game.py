@@ -9,6 +9,8 @@ in ``view.py`` and the state invariants in ``invariants.py``.
 
 from __future__ import annotations
 
+from operator import attrgetter
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -18,22 +20,9 @@ from yokai_envs.core.game import Game
 from yokai_envs.core.information import FIRST_GAME_EVENT
 from yokai_envs.core.information import Event as Seen
 from yokai_envs.core.layout import layout_size
-from yokai_envs.core.rng import copy_generator
 from yokai_envs.onmyoji import actions, decisions, invariants, observation, rules, view
-from yokai_envs.onmyoji.cards import Side, Yokai, load_pool
-from yokai_envs.onmyoji.state import (
-    DECISION_NAMES,
-    EVENT_ARGS,
-    MODES,
-    STAGE_NAMES,
-    Decision,
-    Enemy,
-    Mode,
-    Player,
-    Stage,
-    TargetChoice,
-    Zone,
-)
+from yokai_envs.onmyoji.cards import CardPool, load_pool
+from yokai_envs.onmyoji.state import DECISION_NAMES, EVENT_ARGS, MODES, STAGE_NAMES, Mode, State
 
 
 class OnmyojiGame(Game):
@@ -79,84 +68,35 @@ class OnmyojiGame(Game):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.pool = load_pool()
+        pool = load_pool()
         mode = self.options["mode"]
         if mode not in MODES:
             raise ConfigError(f"onmyoji_v4: option mode must be one of {MODES}, got {mode!r}")
-        self.mode = Mode(mode)
-        #: The rulebook's game (``variant="book"``); False: the ``balanced`` variant (``VARIANTS``).
-        #: Each rule the variant changes reads this flag in one place.
-        self.book = self.options["variant"] == "book"
         difficulty = self.options["difficulty"]
         if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 1 <= difficulty <= 10:
             raise ConfigError(f"onmyoji_v4: option difficulty must be an int 1..10, got {difficulty!r}")
-        self.difficulty = difficulty
-        # The balanced variant's tables add its invented modifiers (R31, R33); the book's have none.
-        coop, solo = (self.pool.coop, self.pool.solo) if self.book else (self.pool.coop_balanced,
-                                                                          self.pool.solo_balanced)
-        self.coop_level = coop[difficulty]
-        self.solo_level = solo[difficulty]
-        self._num_players = 1 if self.mode == Mode.SOLO else 2
-        self.fixed_characters = self._parse_characters(self.options["characters"])
-        self.yokai_names = tuple(y.name for y in self.pool.yokai)
-        # Yokai index -> its card, the Boss last (card() is asked several times per step)
-        self._cards = (*self.pool.yokai, self.pool.boss)
+        num_players = 1 if mode == Mode.SOLO else 2
+        fixed_characters = self._parse_characters(pool, num_players, self.options["characters"])
+        self.state = State(pool, Mode(mode), self.options["variant"] == "book", difficulty, fixed_characters)
+        self.yokai_names = tuple(y.name for y in pool.yokai)
         self.num_actions = actions.NUM_ACTIONS
-        self.observation_layout = observation.observation_layout(self._num_players)
+        self.observation_layout = observation.observation_layout(num_players)
         self.observation_size = layout_size(self.observation_layout)
-        self.state_size = observation.state_size(self._num_players)
-        self._init_empty()
+        self.state_size = observation.state_size(num_players)
 
-    def _parse_characters(self, chars: Any) -> list[int] | None:
+    @staticmethod
+    def _parse_characters(pool: CardPool, num_players: int, chars: Any) -> list[int] | None:
         if chars is None:
             return None
         if isinstance(chars, str):
             chars = [chars]
-        if not isinstance(chars, (list, tuple)) or len(chars) != self._num_players:
-            raise ConfigError(f"onmyoji_v4: option characters must list {self._num_players} Character name(s), "
+        if not isinstance(chars, (list, tuple)) or len(chars) != num_players:
+            raise ConfigError(f"onmyoji_v4: option characters must list {num_players} Character name(s), "
                               f"got {chars!r}")
-        idx = [self.pool.character_index(c) for c in chars]
+        idx = [pool.character_index(c) for c in chars]
         if len(set(idx)) != len(idx):
             raise ConfigError(f"onmyoji_v4: option characters names the same Character twice: {chars!r}")
         return idx
-
-    def _init_empty(self) -> None:
-        """The table's state, empty (``rules.setup`` deals it)."""
-        n = actions.N_YOKAI
-        self.players: list[Player] = []
-        self.enemies: list[Enemy | None] = [None, None]
-        self.zone: list[Zone] = [Zone.PILE] * n        # where each Yokai is
-        self.owner: list[int] = [-1] * n               # the seat holding it (Shikigami, Equip, under)
-        self.stage = Stage.OVER
-        self.decision = Decision.NONE
-        self.decider = -1
-        self.order: list[int] = []                     # seats of the current step, in order
-        self.cursor = 0                                # index into ``order``
-        self.night = 1
-        self.battle = 1
-        self.turn = 1
-        self.first_seat = 0
-        self.finisher = -1                             # seat that defeated the last Yokai of the battle
-        self.final_duel = False
-        self.final_opening_seat = -1                   # first player of the Duel Final's first turn (R30)
-        self.boss_battle = False
-        self.over = False
-        self.pick_candidates: list[int] = []
-        self.take_queue: list[int] = []
-        self.taking = -1                               # Yokai being taken (Shikigami or Equip), -1 none
-        self.target_ctx: TargetChoice | None = None
-        self.evolve_sum = 0                            # Lv put under the Character so far
-        self.piles: list[list[int]] = [[], [], [], []]  # per Lv, face-down draw order (hidden)
-        self.yokai_deck: list[int] = []                # Solo Yokai deck, face-down order (hidden)
-        self.final_returns = np.zeros(self._num_players)
-
-    # ------------------------------------------------------------------ card data helpers
-    def card(self, yokai: int) -> Yokai:
-        return self._cards[yokai] if yokai >= 0 else self.pool.yokai[yokai]
-
-    def side(self, p: Player) -> Side:
-        c = self.pool.characters[p.character]
-        return c.back if p.evolved else c.front
 
     # ------------------------------------------------------------------ contract
     @property
@@ -165,7 +105,7 @@ class OnmyojiGame(Game):
 
     @property
     def num_players(self) -> int:
-        return self._num_players
+        return self.state.num_players
 
     @property
     def current_player(self) -> int:
@@ -189,7 +129,8 @@ class OnmyojiGame(Game):
         return actions.describe_action(action, self.yokai_names)
 
     def _reset(self) -> None:
-        self._init_empty()
+        st = self.state
+        self.state = State(st.pool, st.mode, st.book, st.difficulty, st.fixed_characters)
         rules.setup(self)
 
     # The decisions' entry points, bound as methods (no extra call on the hot path).
@@ -223,26 +164,6 @@ class OnmyojiGame(Game):
                 c = options[int(rng.integers(len(options)))]
                 p.hand[c] = False
                 p.played = c
-
-    def clone(self) -> OnmyojiGame:
-        g = OnmyojiGame.__new__(OnmyojiGame)
-        g.__dict__.update(self.__dict__)
-        g.players = [p.copy() for p in self.players]
-        g.enemies = [e.copy() if e is not None else None for e in self.enemies]
-        g.zone = self.zone[:]
-        g.owner = self.owner[:]
-        g.order = self.order[:]
-        g.pick_candidates = self.pick_candidates[:]
-        g.take_queue = self.take_queue[:]
-        g.piles = [pile[:] for pile in self.piles]
-        g.yokai_deck = self.yokai_deck[:]
-        g.final_returns = self.final_returns.copy()
-        g.action_history = self.action_history[:]
-        if self._seen is not None:
-            g._seen = [events[:] for events in self._seen]
-            g._seen_text = [texts[:] for texts in self._seen_text or ()]
-        g.rng = copy_generator(self.rng)
-        return g
 
     # ------------------------------------------------------------------ views
     def render(self) -> str:
@@ -289,3 +210,18 @@ class OnmyojiGame(Game):
 
     def check_invariants(self) -> None:
         invariants.check_invariants(self)
+
+
+def _on_state(name: str) -> Any:
+    """A game attribute that is the state's field ``name`` (read and written through)."""
+    return property(attrgetter(f"state.{name}"), lambda game, value: setattr(game.state, name, value))
+
+
+# The state's fields and queries as attributes of the game, for tests, views and tools (the rules
+# take the state itself). An empty State lists its fields; a stand-in pool spares parsing the card
+# file at import.
+_NO_POOL: Any = SimpleNamespace(yokai=(), boss=None, coop={1: None}, solo={1: None})
+for _name in [*State(_NO_POOL, Mode.DUEL, True, 1, None).__dict__,
+              *(k for k, v in vars(State).items() if callable(v) and k[0] != "_")]:
+    if _name != "copy" and not hasattr(OnmyojiGame, _name):
+        setattr(OnmyojiGame, _name, _on_state(_name))

@@ -1,10 +1,16 @@
-"""Onmyoji: three nights -- the Game contract (Solo, Duel and Co-op).
+"""Onmyoji: three nights -- the Game contract (Solo, Duel and Co-op), and only that.
 
-This class holds the table's state (declared in ``_init_empty``) and wires the modules together:
-the flow of the rulebook is in ``rules.py``, what each decision allows and does in
-``decisions.py``, how much damage or healing happens in ``effects.py``, the action table in
-``actions.py``, the observation and state tensors in ``observation.py``, the text and table views
-in ``view.py`` and the state invariants in ``invariants.py``.
+The game holds the table as plain data (:class:`~yokai_envs.onmyoji.state.State`, ``self.state``;
+the core's ``clone`` copies it with ``State.copy``) and wires the modules together: the flow of
+the rulebook is in ``rules.py``, what each decision allows and does in ``decisions.py``, how much
+damage or healing happens in ``effects.py`` (all functions over ``(state, ctx)``), the action
+table in ``actions.py``, the observation and state tensors and the hidden-information sampling in
+``observation.py``, the text and table views in ``view.py`` and the state invariants in
+``invariants.py``.
+
+The state's fields are also readable and writable as attributes of the game (``game.players``,
+``game.first_seat``, ...) for tests, scenario builders and tools; the rules, views and the
+heuristic read the state itself.
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ from yokai_envs.core.information import Event as Seen
 from yokai_envs.core.layout import layout_size
 from yokai_envs.onmyoji import actions, decisions, invariants, observation, rules, view
 from yokai_envs.onmyoji.cards import CardPool, load_pool
-from yokai_envs.onmyoji.state import DECISION_NAMES, EVENT_ARGS, MODES, STAGE_NAMES, Mode, State
+from yokai_envs.onmyoji.decisions import APPLY
+from yokai_envs.onmyoji.state import EVENT_ARGS, MODES, Mode, State, phase_name
 
 
 class OnmyojiGame(Game):
@@ -54,13 +61,14 @@ class OnmyojiGame(Game):
         reached, ``final_first``, the seat that led its first turn, and ``final_last_first``, the
         seat that led its last turn (the same in the book's game; in variant "balanced" the lead
         can change from turn to turn, R30)."""
+        st = self.state
         facts: dict[str, Any] = {"end": "step cap" if self.is_truncated else "end"}
-        if self.mode != Mode.DUEL or self.is_truncated:
+        if st.mode != Mode.DUEL or self.is_truncated:
             return facts
-        if self.final_duel:
-            facts["final_first"] = self.final_opening_seat
-            facts["final_last_first"] = self.first_seat
-            fell = any(p.fallen or p.hp <= 0 for p in self.players)
+        if st.final_duel:
+            facts["final_first"] = st.final_opening_seat
+            facts["final_last_first"] = st.first_seat
+            fell = any(p.fallen or p.hp <= 0 for p in st.players)
             facts["end"] = "a fall in the Final" if fell else "the Final's turn cap"
         else:
             facts["end"] = "a fall in the nights"
@@ -101,7 +109,7 @@ class OnmyojiGame(Game):
     # ------------------------------------------------------------------ contract
     @property
     def cooperative(self) -> bool:
-        return self.mode == Mode.COOP
+        return self.state.mode == Mode.COOP
 
     @property
     def num_players(self) -> int:
@@ -109,18 +117,19 @@ class OnmyojiGame(Game):
 
     @property
     def current_player(self) -> int:
-        return -1 if self.over else self.decider
+        st = self.state
+        return -1 if st.over else st.decider
 
     @property
     def is_terminal(self) -> bool:
-        return self.over
+        return self.state.over
 
     @property
     def phase_name(self) -> str:
-        return f"{STAGE_NAMES[self.stage]}: {DECISION_NAMES[self.decision]}"
+        return phase_name(self.state)
 
     def returns(self) -> np.ndarray:
-        return self.final_returns.copy()
+        return self.state.final_returns.copy()
 
     def action_name(self, action: int) -> str:
         return actions.action_name(action, self.yokai_names)
@@ -131,39 +140,31 @@ class OnmyojiGame(Game):
     def _reset(self) -> None:
         st = self.state
         self.state = State(st.pool, st.mode, st.book, st.difficulty, st.fixed_characters)
-        rules.setup(self)
+        rules.setup(self.state, self.rules_context())
 
-    # The decisions' entry points, bound as methods (no extra call on the hot path).
-    _legal_mask = decisions.legal_mask
-    _legal_actions = decisions.legal_actions
-    _apply = decisions.apply
+    def _legal_mask(self) -> np.ndarray:
+        return decisions.legal_mask(self.state)
+
+    def _legal_actions(self) -> list[int]:
+        return decisions.legal_actions(self.state)
+
+    def _apply(self, action: int) -> None:
+        st = self.state
+        # the rule of the pending decision, called directly (then the flow runs to the next one)
+        APPLY[st.decision](st, self._ctx or self.rules_context(), st.decider, action)
 
     # ------------------------------------------------------------------ observation and hidden information
     def observation(self, seat: int) -> np.ndarray:
-        return observation.encode(self, seat)
+        return observation.encode(self.state, seat)
 
     def state_tensor(self) -> np.ndarray:
-        return observation.state_tensor(self)
+        return observation.state_tensor(self.state)
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         return observation.observation_bounds(self.observation_layout)
 
     def _resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
-        # Hidden: the order of the face-down Yokai piles and of the Solo Yokai deck, and a card
-        # another seat has chosen face down but not revealed yet.
-        # Sorted first, so a sample depends on the seat's information and rng, never on the real order.
-        for lv in (1, 2, 3):
-            pile = sorted(self.piles[lv])
-            self.piles[lv] = [pile[i] for i in rng.permutation(len(pile))]
-        deck = sorted(self.yokai_deck)
-        self.yokai_deck = [deck[i] for i in rng.permutation(len(deck))]
-        for s, p in enumerate(self.players):
-            if s != seat and p.played >= 0 and not p.revealed:
-                options = [c for c in range(3) if p.hand[c] or c == p.played]
-                p.hand[p.played] = True
-                c = options[int(rng.integers(len(options)))]
-                p.hand[c] = False
-                p.played = c
+        observation.resample_hidden(self.state, seat, rng)
 
     # ------------------------------------------------------------------ views
     def render(self) -> str:
@@ -188,28 +189,13 @@ class OnmyojiGame(Game):
 
     # ------------------------------------------------------------------ what a seat knows of hidden places
     def known_placements(self, seat: int) -> list[tuple[Any, ...]]:
-        """Which Yokai each face-down pile holds (public: every Yokai that came out is seen), the
-        Solo Yokai deck cards not yet flipped, and the seat's own face-down card."""
-        facts: list[tuple[Any, ...]] = [("pile", lv, y) for lv in (1, 2, 3) for y in self.piles[lv]]
-        facts += [("deck", c) for c in self.yokai_deck]
-        if 0 <= seat < len(self.players):
-            p = self.players[seat]
-            if p.played >= 0:
-                facts.append(("played", seat, p.played))
-        return facts
+        return observation.known_placements(self.state, seat)
 
     def placement_holds(self, placement: tuple[Any, ...]) -> bool:
-        kind = placement[0]
-        if kind == "pile":
-            return placement[2] in self.piles[placement[1]]
-        if kind == "deck":
-            return placement[1] in self.yokai_deck
-        if kind == "played":
-            return self.players[placement[1]].played == placement[2]
-        raise ValueError(f"onmyoji_v4: unknown placement {placement!r}")
+        return observation.placement_holds(self.state, placement)
 
     def check_invariants(self) -> None:
-        invariants.check_invariants(self)
+        invariants.check_invariants(self.state)
 
 
 def _on_state(name: str) -> Any:

@@ -10,16 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from yokai_envs.core.masks import mask_of
 from yokai_envs.onmyoji import effects as fx
 from yokai_envs.onmyoji import rules
 from yokai_envs.onmyoji.actions import (
     DONE,
     EVOLVE,
     EVOLVE_WITH,
-    NUM_ACTIONS,
     PICK,
     PLAY,
     TAKE,
@@ -50,10 +46,10 @@ if TYPE_CHECKING:
 
 # Members bound once to module names for the per-step paths: Python 3.11 resolves every
 # ``Enum.X`` through the enum metaclass, about fifteen times the cost of reading a global.
-(DECISION_ACTION_MENU, DECISION_EVOLVE, DECISION_PICK,
+(DECISION_ACTION_MENU, DECISION_EVOLVE, DECISION_NONE, DECISION_PICK,
  DECISION_PLAY, DECISION_START_MENU, DECISION_TAKE, DECISION_TARGET) = (
-    Decision.ACTION_MENU, Decision.EVOLVE, Decision.PICK, Decision.PLAY, Decision.START_MENU, Decision.TAKE,
-    Decision.TARGET,
+    Decision.ACTION_MENU, Decision.EVOLVE, Decision.NONE, Decision.PICK, Decision.PLAY, Decision.START_MENU,
+    Decision.TAKE, Decision.TARGET,
 )
 EVENT_HEAL = Event.HEAL
 MODE_SOLO = Mode.SOLO
@@ -95,23 +91,22 @@ def _take_actions(st: State, seat: int) -> list[int]:
     return list(range(TAKE, TAKE + 4))
 
 
-#: Decision -> the actions it allows, ascending (Decision.NONE allows nothing).
-_ACTIONS: dict[Decision, Callable[[State, int], list[int]]] = {
-    DECISION_PLAY: _play_actions, DECISION_START_MENU: _start_menu_actions,
+def _no_actions(st: State, seat: int) -> list[int]:
+    return []
+
+
+#: Decision -> the actions of the seat to decide, ascending: ``ACTIONS[st.decision](st, st.decider)``
+#: (the game's legal actions call it directly, as its step calls :data:`APPLY`).
+ACTIONS: dict[Decision, Callable[[State, int], list[int]]] = {
+    DECISION_NONE: _no_actions, DECISION_PLAY: _play_actions, DECISION_START_MENU: _start_menu_actions,
     DECISION_ACTION_MENU: _action_menu_actions, DECISION_TARGET: _target_actions, DECISION_EVOLVE: _evolve_actions,
     DECISION_PICK: _pick_actions, DECISION_TAKE: _take_actions,
 }
 
 
 def legal_actions(st: State) -> list[int]:
-    """The legal actions of the pending decision, ascending (the game is not over)."""
-    actions = _ACTIONS.get(st.decision)
-    return [] if actions is None else actions(st, st.decider)
-
-
-def legal_mask(st: State) -> np.ndarray:
-    """A fresh boolean mask over the action table for the pending decision: :func:`legal_actions` set."""
-    return mask_of(legal_actions(st), NUM_ACTIONS)
+    """The legal actions of the pending decision, ascending (none once the game is over)."""
+    return ACTIONS[st.decision](st, st.decider)
 
 
 def _apply_play(st: State, ctx: Context, seat: int, a: int) -> None:

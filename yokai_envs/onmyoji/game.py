@@ -26,9 +26,10 @@ from yokai_envs.core.game import Game
 from yokai_envs.core.information import FIRST_GAME_EVENT
 from yokai_envs.core.information import Event as Seen
 from yokai_envs.core.layout import layout_size
-from yokai_envs.onmyoji import actions, decisions, invariants, observation, rules, view
+from yokai_envs.core.masks import mask_of
+from yokai_envs.onmyoji import actions, invariants, observation, rules, view
 from yokai_envs.onmyoji.cards import CardPool, load_pool
-from yokai_envs.onmyoji.decisions import APPLY
+from yokai_envs.onmyoji.decisions import ACTIONS, APPLY
 from yokai_envs.onmyoji.state import EVENT_ARGS, MODES, Mode, State, phase_name
 
 
@@ -143,10 +144,13 @@ class OnmyojiGame(Game):
         rules.setup(self.state, self.rules_context())
 
     def _legal_mask(self) -> np.ndarray:
-        return decisions.legal_mask(self.state)
+        st = self.state
+        return mask_of(ACTIONS[st.decision](st, st.decider), actions.NUM_ACTIONS)
 
     def _legal_actions(self) -> list[int]:
-        return decisions.legal_actions(self.state)
+        # the pending decision's rule, called directly: search loops ask this at every step
+        st = self.state
+        return ACTIONS[st.decision](st, st.decider)
 
     def _apply(self, action: int) -> None:
         st = self.state

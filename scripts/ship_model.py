@@ -26,18 +26,21 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "agents" / "pretrained" / "models"
 CURVES = ROOT / "docs" / "img" / "pretrained"
+CLEAR_RATE = "none: its clear rate"
 
 
 def evaluation_rows(folder: Path, command: str) -> list[dict[str, Any]]:
     """The gauntlet agent's rows of one ``yokai evaluate --out`` folder."""
     results = json.loads((folder / "results.json").read_text(encoding="utf-8"))
     agent = results.get("gauntlet")
-    if agent is None:
+    alone = results["num_players"] == 1  # Solo: every agent's clear rate, the references' too
+    if agent is None and not alone:
         raise SystemExit(f"{folder}: not a gauntlet run (use --gauntlet with the shipped agent)")
     rows = []
     for pairing in results["pairings"]:
-        if pairing["agent"] == agent:
-            rows.append({"agent": agent, "opponents": pairing["opponents"], "games": pairing["games"],
+        if alone or pairing["agent"] == agent:
+            rows.append({"agent": pairing["agent"], "opponents": pairing["opponents"] or CLEAR_RATE,
+                         "games": pairing["games"],
                          "win_rate": round(pairing["win_rate"], 4), "ci": [round(pairing["ci_low"], 4),
                                                                           round(pairing["ci_high"], 4)],
                          "seed": results["seed"], "command": command})
@@ -45,11 +48,19 @@ def evaluation_rows(folder: Path, command: str) -> list[dict[str, Any]]:
 
 
 def run_rows(run: Path, command: str) -> list[dict[str, Any]]:
-    """The network alone in the run's final arena table (eval.json), as card rows."""
+    """The network alone in the run's final arena table (eval.json), as card rows. In the
+    cooperative modes a row of kind ``self`` is the network in every seat and a ``reference`` is
+    that bot's own clear rate on the same deals."""
     report = json.loads((run / "eval.json").read_text(encoding="utf-8"))
-    return [{"agent": "pretrained", "opponents": bot, "games": row["games"], "win_rate": round(row["win_rate"], 4),
-             "ci": [round(row["ci_low"], 4), round(row["ci_high"], 4)], "seed": "the run's final evaluation",
-             "command": command} for bot, row in report["results"].items()]
+    rows = []
+    for bot, row in report["results"].items():
+        kind = row.get("kind", "versus")
+        agent = bot if kind == "reference" else "pretrained"
+        opponents = CLEAR_RATE if kind in ("self", "reference") else bot
+        rows.append({"agent": agent, "opponents": opponents, "games": row["games"],
+                     "win_rate": round(row["win_rate"], 4), "ci": [round(row["ci_low"], 4), round(row["ci_high"], 4)],
+                     "seed": "the run's final evaluation", "command": command})
+    return rows
 
 
 def card_markdown(name: str, card: dict[str, Any]) -> str:

@@ -54,8 +54,8 @@ def put_battle(g: OnmyojiGame, names: list[str], first: int = 0, boss: bool = Fa
         enemies.append(Enemy(y, POOL.yokai[y].hp))
     enemies += [None] * (2 - len(enemies))
     g.first_seat = first
-    rules.start_battle(g, enemies)
-    rules.advance(g)
+    rules.start_battle(g.state, g.rules_context(), enemies)
+    rules.advance(g.state, g.rules_context())
     g.invalidate_mask()
     return g
 
@@ -64,7 +64,7 @@ def give(g: OnmyojiGame, seat: int, name: str, choice: int) -> None:
     """Give Yokai ``name`` to ``seat``: choice 0 Shikigami, 1/2/3 Equip left/right/bottom."""
     y = Y[name]
     _free(g, y)
-    rules.place_taken(g, seat, y, choice)
+    rules.place_taken(g.state, seat, y, choice)
     g.invalidate_mask()
 
 

@@ -112,7 +112,7 @@ def test_equip_edge_numbers_and_effect(name, edge, card):
     base = (3, 0, 2)  # Doman's ATK, DEF, SPL
     p = g.players[0]
     from yokai_envs.onmyoji import effects as fx
-    assert (fx.player_atk(g, p), fx.player_def(g, p), fx.player_spl(g, p)) == tuple(
+    assert (fx.player_atk(g.state, p), fx.player_def(g.state, p), fx.player_spl(g.state, p)) == tuple(
         b + s for b, s in zip(base, y.edges[edge].stats))
     use = act.USE_EQUIP + y.index
     for other in (A, G, S):  # the effect is offered only on a turn with the matching card
@@ -227,8 +227,8 @@ def _duel_final(name: str):
     give(g, 0, name, 0)
     g.final_duel = True
     g.first_seat = 0
-    rules.start_battle(g, [None, None])
-    rules.advance(g)
+    rules.start_battle(g.state, g.rules_context(), [None, None])
+    rules.advance(g.state, g.rules_context())
     g.players[0].hp = 5
     return g
 
@@ -348,9 +348,9 @@ def test_every_partner_able_heal_and_shield_aims_at_an_ally():
     g.players[1].hp = 5
     for name, where, ability in _heal_or_shield_abilities():
         if ability.target == AbilityTarget.ALLY:
-            assert fx.ability_targets(g, 0, ability) == [fx.PLAYER_0, fx.PLAYER_0 + 1], (name, where)
+            assert fx.ability_targets(g.state, 0, ability) == [fx.PLAYER_0, fx.PLAYER_0 + 1], (name, where)
     heal_edge = POOL.yokai[Y["Yuki-onna"]].edges[1].ability
-    fx.apply_ability(g, 0, heal_edge, fx.PLAYER_0 + 1)
+    fx.apply_ability(g.state, g.rules_context(), 0, heal_edge, fx.PLAYER_0 + 1)
     assert g.players[1].hp == 6 and g.players[0].hp == g.side(g.players[0]).hp
 
 

@@ -166,7 +166,7 @@ def test_selfish_changes_nothing_where_the_only_ally_is_yourself():
 def _last_yokai_of_the_nights(hp: int = 1, characters=("Seimei", "Doman")):
     g = new_game("duel", characters=characters)
     for _ in range(5):
-        rules.next_battle(g)
+        rules.next_battle(g.state, g.rules_context())
     put_battle(g, ["Oni"], first=0)
     assert (g.night, g.battle) == (3, 2)
     g.enemies[0].hp = hp
@@ -240,8 +240,8 @@ def test_guards_against_start_of_turn_damage_held_for_the_reveal_in_the_duel_fin
     give(g, 0, "Yuki-onna", 0)  # Start of turn, Duel: pierce 2
     g.final_duel = True
     g.first_seat = 0
-    rules.start_battle(g, [None, None])
-    rules.advance(g)
+    rules.start_battle(g.state, g.rules_context(), [None, None])
+    rules.advance(g.state, g.rules_context())
     g.players[1].hp = 6  # Doman's card alone would deal at most 2: not worth a Guard, with the held 2 it is
     g.players[1].equip_stats = g.players[1].equip_stats._replace(defense=2)
     g.step(act.DONE)  # Yuki-onna not used
@@ -251,8 +251,8 @@ def test_guards_against_start_of_turn_damage_held_for_the_reveal_in_the_duel_fin
     give(g, 0, "Yuki-onna", 0)
     g.final_duel = True
     g.first_seat = 0
-    rules.start_battle(g, [None, None])
-    rules.advance(g)
+    rules.start_battle(g.state, g.rules_context(), [None, None])
+    rules.advance(g.state, g.rules_context())
     g.players[1].hp = 6
     g.players[1].equip_stats = g.players[1].equip_stats._replace(defense=2)
     g.step(act.USE_SHIKIGAMI + Y["Yuki-onna"])

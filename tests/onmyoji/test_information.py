@@ -27,9 +27,9 @@ def _recording(mode: str = "duel", seed: int = 0, **options) -> OnmyojiGame:
 def _final(turn: int) -> OnmyojiGame:
     g = new_game("duel", characters=("Doman", "Seimei"))
     g.final_duel = True
-    rules.start_battle(g, [None, None])
+    rules.start_battle(g.state, g.rules_context(), [None, None])
     g.turn = turn
-    rules.advance(g)
+    rules.advance(g.state, g.rules_context())
     return g
 
 

@@ -324,8 +324,8 @@ def test_duel_final_both_reach_zero_first_player_wins():
     g = new_game("duel", characters=("Doman", "Seimei"))
     g.final_duel = True
     g.first_seat = 1
-    rules.start_battle(g, [None, None])
-    rules.advance(g)
+    rules.start_battle(g.state, g.rules_context(), [None, None])
+    rules.advance(g.state, g.rules_context())
     g.players[0].hp = 2
     g.players[1].hp = 2
     play_turn(g, [S, S])
@@ -335,8 +335,8 @@ def test_duel_final_both_reach_zero_first_player_wins():
 def test_duel_final_attack_each_other():
     g = new_game("duel", characters=("Doman", "Seimei"))
     g.final_duel = True
-    rules.start_battle(g, [None, None])
-    rules.advance(g)
+    rules.start_battle(g.state, g.rules_context(), [None, None])
+    rules.advance(g.state, g.rules_context())
     play_turn(g, [A, G])  # Seimei guards: no damage
     assert g.players[1].hp == 14
     play_turn(g, [S, S])  # Doman SPL 2; Seimei SPL 3
@@ -351,8 +351,8 @@ def test_duel_survivor_fights_alone_takes_one_and_wins_after_night_3():
     g.players[1].fallen = True
     g.night, g.battle = 3, 2
     g.enemies[0].hp = g.enemies[1].hp = 1
-    rules.begin_turn(g)
-    rules.advance(g)
+    rules.begin_turn(g.state, g.rules_context())
+    rules.advance(g.state, g.rules_context())
     play_turn(g, [S, None])
     play_turn(g, [A, None])
     assert g.decision == Decision.PICK and g.current_player == 0
@@ -390,14 +390,14 @@ def test_coop_modifiers(level, variant, boss, normal):
     put_battle(g, ["Umibozu"], boss=True)
     with_minion = 2 + (2 if table[level].boss_boost else 0) + table[level].boss_plus \
         + table[level].enemy_plus_one
-    assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == with_minion == boss
+    assert fx.yokai_damage(g.state, g.enemies[0], POOL.boss.actions[0]) == with_minion == boss
     g.enemies[1].alive = False  # the Boss alone now
     expect_boss = 2 + (2 if table[level].boss_boost else 0) + table[level].boss_plus \
         + table[level].lone_plus_one + table[level].enemy_plus_one
-    assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == expect_boss
+    assert fx.yokai_damage(g.state, g.enemies[0], POOL.boss.actions[0]) == expect_boss
     put_battle(g, ["Kappa", "Tanuki"])
     g.boss_battle = False
-    assert fx.yokai_damage(g, g.enemies[0], POOL.yokai[Y["Kappa"]].actions[2]) == normal
+    assert fx.yokai_damage(g.state, g.enemies[0], POOL.yokai[Y["Kappa"]].actions[2]) == normal
 
 
 # ---------------------------------------------------------------- Solo
@@ -428,7 +428,7 @@ def test_solo_actions_you_take():
     g = new_game("solo", characters="Doman", difficulty=1)
     take = POOL.solo[1].take
     for target in ("first", "second", "left", "right", "both"):
-        assert fx.yokai_action_seats(g, target) == ([0] if target == "both" or target in take else [])
+        assert fx.yokai_action_seats(g.state, target) == ([0] if target == "both" or target in take else [])
 
 
 def test_solo_yokai_deck_guard_spell_and_not_in_boss():
@@ -452,18 +452,18 @@ def test_solo_heal_before_boss_and_lone_plus_one():
     g = new_game("solo", characters="Doman", difficulty=1)
     g.players[0].hp = 3
     g.night, g.battle = 3, 2
-    rules.next_battle(g)
+    rules.next_battle(g.state, g.rules_context())
     assert g.boss_battle and g.players[0].hp == 15
     g10 = new_game("solo", characters="Doman", difficulty=10)
     # Every level heals before the Boss since onmyoji_v4 (R31 moved the difficulty into the nights).
     g10.solo_level = dataclasses.replace(g10.solo_level, heal_before_boss=False)
     g10.players[0].hp = 3
     g10.night, g10.battle = 3, 2
-    rules.next_battle(g10)
+    rules.next_battle(g10.state, g10.rules_context())
     assert g10.players[0].hp == 3
     from yokai_envs.onmyoji import effects as fx
     put_battle(g10, ["Kappa"])
-    assert fx.yokai_damage(g10, g10.enemies[0], POOL.yokai[Y["Kappa"]].actions[2]) == 3
+    assert fx.yokai_damage(g10.state, g10.enemies[0], POOL.yokai[Y["Kappa"]].actions[2]) == 3
 
 
 def test_heal_cap_20():

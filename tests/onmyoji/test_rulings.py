@@ -23,8 +23,8 @@ def _final(first=0):
     g = new_game("duel", characters=("Doman", "Seimei"))
     g.final_duel = True
     g.first_seat = first
-    rules.start_battle(g, [None, None])
-    rules.advance(g)
+    rules.start_battle(g.state, g.rules_context(), [None, None])
+    rules.advance(g.state, g.rules_context())
     return g
 
 
@@ -43,8 +43,8 @@ def test_every_ruling_has_a_test():
 def test_R1_both_hits_each_living_player_once():
     g = put_battle(new_game("duel", characters=("Doman", "Seimei")), ["Tanuki"])
     _fall(g, 0)
-    assert fx.yokai_action_seats(g, "both") == [1]
-    assert fx.yokai_action_seats(g, "left") == [1]
+    assert fx.yokai_action_seats(g.state, "both") == [1]
+    assert fx.yokai_action_seats(g.state, "left") == [1]
 
 
 def test_R2_duel_final_ends_when_a_player_reaches_zero():
@@ -97,26 +97,26 @@ def test_R3_duel_final_turn_cap():
 
 def test_R4_boss_immune_to_damage_only_while_minion_lives():
     g = put_battle(new_game("coop", characters=("Doman", "Seimei")), ["Oni"], boss=True)
-    assert fx.enemy_targets(g, 0) == [1]
+    assert fx.enemy_targets(g.state, 0) == [1]
     give(g, 0, "Gashadokuro", 0)  # damage_all 2
-    fx.apply_ability(g, 0, POOL.yokai[Y["Gashadokuro"]].shikigami.ability, None)
+    fx.apply_ability(g.state, g.rules_context(), 0, POOL.yokai[Y["Gashadokuro"]].shikigami.ability, None)
     assert g.enemies[0].hp == POOL.boss.hp and g.enemies[1].hp == POOL.yokai[Y["Oni"]].hp - 1
     damage = POOL.yokai[Y["Rokurokubi"]].shikigami.ability  # damage 2 only: the Boss is no target
-    assert fx.ability_targets(g, 0, damage) == [1]
+    assert fx.ability_targets(g.state, 0, damage) == [1]
 
 
 def test_R4_boss_can_be_stopped_and_weakened_while_minion_lives():
     """Boss immunity is against damage only: it used to block stop and weaken on the Boss too."""
     g = put_battle(new_game("coop", characters=("Doman", "Seimei")), ["Oni"], boss=True)
     nue = POOL.yokai[Y["Nue"]].shikigami.ability  # stop + weaken 1
-    assert fx.ability_targets(g, 0, nue) == [0, 1]
-    fx.apply_ability(g, 0, nue, 0)
+    assert fx.ability_targets(g.state, 0, nue) == [0, 1]
+    fx.apply_ability(g.state, g.rules_context(), 0, nue, 0)
     boss = g.enemies[0]
     assert boss.stopped and boss.weak == 1 and boss.hp == POOL.boss.hp
     jorogumo_left = POOL.yokai[Y["Jorogumo"]].edges[0].ability  # weaken 2
-    assert fx.ability_targets(g, 0, jorogumo_left) == [0, 1]
+    assert fx.ability_targets(g.state, 0, jorogumo_left) == [0, 1]
     hp = boss.hp
-    fx.yokai_take_action(g, 0)  # stopped: no damage to anyone
+    fx.yokai_take_action(g.state, g.rules_context(), 0)  # stopped: no damage to anyone
     assert boss.hp == hp and all(p.hp == p_hp for p, p_hp in zip(g.players, (15, 14), strict=True))
 
 
@@ -174,9 +174,9 @@ def test_R8_used_per_game_shikigami_counts_for_evolution():
 
 
 def test_R9_ally_is_yourself_in_duel_and_solo_either_in_coop():
-    assert fx.ally_targets(new_game("duel"), 1) == [fx.PLAYER_0 + 1]
-    assert fx.ally_targets(new_game("solo"), 0) == [fx.PLAYER_0]
-    assert fx.ally_targets(new_game("coop"), 1) == [fx.PLAYER_0, fx.PLAYER_0 + 1]
+    assert fx.ally_targets(new_game("duel").state, 1) == [fx.PLAYER_0 + 1]
+    assert fx.ally_targets(new_game("solo").state, 0) == [fx.PLAYER_0]
+    assert fx.ally_targets(new_game("coop").state, 1) == [fx.PLAYER_0, fx.PLAYER_0 + 1]
 
 
 def test_R10_solo_deck_when_one_of_two_is_left():
@@ -218,7 +218,7 @@ def test_R13_fallen_player_does_nothing_more():
     g.players[1].hp = 0  # ... seat 1 falls before its action
     g.players[1].fallen = True
     g.invalidate_mask()
-    rules.advance(g)
+    rules.advance(g.state, g.rules_context())
     assert g.players[1].used[0] and g.current_player == 0  # its card went to Used, unresolved
     assert g.enemies[0].hp == 60
 
@@ -279,9 +279,9 @@ def test_R19_start_menu_only_when_usable():
 def test_R20_def_budget_in_arrival_order():
     g = put_battle(new_game("duel", characters=("Doman", "Seimei")), ["Gashadokuro"])
     e = g.enemies[0]
-    assert fx.hurt_enemy(g, 0, 0, 1, pierce=False) == 0  # DEF 2 absorbs 1 ...
-    assert fx.hurt_enemy(g, 0, 0, 3, pierce=True) == 3  # marked: budget untouched
-    assert fx.hurt_enemy(g, 0, 0, 3, pierce=False) == 2  # ... and 1 more of the next hit
+    assert fx.hurt_enemy(g.state, g.rules_context(), 0, 0, 1, pierce=False) == 0  # DEF 2 absorbs 1 ...
+    assert fx.hurt_enemy(g.state, g.rules_context(), 0, 0, 3, pierce=True) == 3  # marked: budget untouched
+    assert fx.hurt_enemy(g.state, g.rules_context(), 0, 0, 3, pierce=False) == 2  # ... and 1 more of the next hit
     assert e.def_spent == 2
 
 
@@ -289,7 +289,7 @@ def test_R21_third_action_sticks_even_when_delayed():
     g = put_battle(new_game("solo", characters="Doman"), ["Kamaitachi"])
     e = g.enemies[0]
     e.next_action = 2
-    assert fx.next_action_index(g, e) == 2
+    assert fx.next_action_index(g.state, e) == 2
 
 
 def test_R22_solo_start_choice_leaves_the_pile():
@@ -346,9 +346,9 @@ def test_R26_solo_boss_plus():
     page = (Path(fx.__file__).parents[2] / "docs" / "onmyoji.md").read_text()
     assert difficulty_tables(POOL) in page
     g = put_battle(new_game("solo", characters="Doman", difficulty=10), ["Oni"], boss=True)
-    assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == 2 + 3  # the book's Lv10: Boss +3
+    assert fx.yokai_damage(g.state, g.enemies[0], POOL.boss.actions[0]) == 2 + 3  # the book's Lv10: Boss +3
     g = put_battle(new_game("solo", characters="Doman", difficulty=10, variant="balanced"), ["Oni"], boss=True)
-    assert fx.yokai_damage(g, g.enemies[0], POOL.boss.actions[0]) == 2 + 1  # Boss +1, and no Night 3 +1 (R31)
+    assert fx.yokai_damage(g.state, g.enemies[0], POOL.boss.actions[0]) == 2 + 1  # Boss +1, and no Night 3 +1 (R31)
 
 
 def test_R27_pile_and_deck_contents_public_order_hidden():
@@ -375,8 +375,8 @@ def _final_with_start_shikigami(variant: str, name: str = "Yuki-onna"):
     give(g, 0, name, 0)
     g.final_duel = True
     g.first_seat = 0
-    rules.start_battle(g, [None, None])
-    rules.advance(g)
+    rules.start_battle(g.state, g.rules_context(), [None, None])
+    rules.advance(g.state, g.rules_context())
     assert g.decision == Decision.START_MENU and g.current_player == 0
     g.step(act.USE_SHIKIGAMI + Y[name])
     return g
@@ -415,7 +415,7 @@ def test_R29_two_battles_of_two_yokai_each_night_in_duel_and_coop(mode):
     seen = []
     for _ in range(6):
         seen.append((g.night, g.battle, [g.card(e.yokai).lv for e in g.enemies if e is not None]))
-        rules.next_battle(g)
+        rules.next_battle(g.state, g.rules_context())
     assert seen == [(1, 1, [1, 1]), (1, 2, [1, 1]), (2, 1, [2, 2]), (2, 2, [2, 2]), (3, 1, [3, 3]), (3, 2, [3, 3])]
     assert g.final_duel if mode == "duel" else g.boss_battle
 
@@ -426,11 +426,11 @@ def _to_the_final(hp: tuple[int, int], took_second: int, variant: str = "balance
     g.record_information()
     g.reset(0)  # recording what each seat sees (the public log of a game with HP set by hand)
     for _ in range(5):
-        rules.next_battle(g)
+        rules.next_battle(g.state, g.rules_context())
     assert (g.night, g.battle) == (3, 2)
     g.first_seat = took_second
     g.players[0].hp, g.players[1].hp = hp
-    rules.next_battle(g)
+    rules.next_battle(g.state, g.rules_context())
     assert g.final_duel
     return g
 
@@ -503,7 +503,7 @@ def test_R31_balanced_solo_night_plus_by_night(difficulty, night):
         g.night = night if not boss else 3
         minion = next(e for e in g.enemies if e is not None and not e.is_boss)
         action = next(a for a in g.card(minion.yokai).actions if a.damage)
-        return fx.yokai_damage(g, minion, action) - action.damage
+        return fx.yokai_damage(g.state, minion, action) - action.damage
 
     level = POOL.solo_balanced[difficulty]
     assert first_hit(boss=False) == level.night_plus[night - 1]
@@ -515,18 +515,18 @@ def test_R31_balanced_solo_night_plus_by_night(difficulty, night):
 def test_R32_coop_boss_actions_aimed_at_the_first_or_second_player_hit_that_player():
     g = new_game("coop", characters=("Doman", "Seimei"))
     for _ in range(6):
-        rules.next_battle(g)
+        rules.next_battle(g.state, g.rules_context())
     assert g.boss_battle
     g.first_seat = 0
     g.players[0].hp, g.players[1].hp = 15, 9
-    assert fx.yokai_action_seats(g, fx.YokaiTarget.FIRST) == [0]
-    assert fx.yokai_action_seats(g, fx.YokaiTarget.SECOND) == [1]
+    assert fx.yokai_action_seats(g.state, fx.YokaiTarget.FIRST) == [0]
+    assert fx.yokai_action_seats(g.state, fx.YokaiTarget.SECOND) == [1]
 
 
 def test_R32_a_coop_boss_action_aimed_at_a_guarding_player_is_lost():
     g = new_game("coop", characters=("Doman", "Seimei"))
     for _ in range(6):
-        rules.next_battle(g)
+        rules.next_battle(g.state, g.rules_context())
     boss = g.enemies[0]
     aimed = next(i for i, a in enumerate(POOL.boss.actions) if a.target == "first" and a.damage)
     boss.next_action = aimed
@@ -534,26 +534,26 @@ def test_R32_a_coop_boss_action_aimed_at_a_guarding_player_is_lost():
     g.players[0].hp, g.players[1].hp = 15, 9
     hp = [p.hp for p in g.players]
     g.players[0].guarding = True  # the first player Guards this turn
-    fx.yokai_take_action(g, 0)
+    fx.yokai_take_action(g.state, g.rules_context(), 0)
     assert [p.hp for p in g.players] == hp  # lost, not redirected to the partner
 
 
 def test_R32_balanced_coop_boss_battle_first_and_second_actions_hit_the_onmyoji_with_less_hp():
     g = new_game("coop", characters=("Doman", "Seimei"), variant="balanced")
     for _ in range(6):
-        rules.next_battle(g)
+        rules.next_battle(g.state, g.rules_context())
     assert g.boss_battle
     g.first_seat = 0
     g.players[0].hp, g.players[1].hp = 15, 9
-    assert fx.yokai_action_seats(g, fx.YokaiTarget.FIRST) == [1]
-    assert fx.yokai_action_seats(g, fx.YokaiTarget.SECOND) == [1]
-    assert fx.yokai_action_seats(g, fx.YokaiTarget.BOTH) == [0, 1]
+    assert fx.yokai_action_seats(g.state, fx.YokaiTarget.FIRST) == [1]
+    assert fx.yokai_action_seats(g.state, fx.YokaiTarget.SECOND) == [1]
+    assert fx.yokai_action_seats(g.state, fx.YokaiTarget.BOTH) == [0, 1]
     g.players[0].hp, g.players[1].hp = 9, 9  # equal HP: the book's first/second player
-    assert fx.yokai_action_seats(g, fx.YokaiTarget.FIRST) == [0]
-    assert fx.yokai_action_seats(g, fx.YokaiTarget.SECOND) == [1]
+    assert fx.yokai_action_seats(g.state, fx.YokaiTarget.FIRST) == [0]
+    assert fx.yokai_action_seats(g.state, fx.YokaiTarget.SECOND) == [1]
     g.boss_battle = False  # on the nights the book's targets stand
     g.players[0].hp, g.players[1].hp = 15, 9
-    assert fx.yokai_action_seats(g, fx.YokaiTarget.FIRST) == [0]
+    assert fx.yokai_action_seats(g.state, fx.YokaiTarget.FIRST) == [0]
 
 
 @pytest.mark.parametrize("variant", ["book", "balanced"])
@@ -564,7 +564,7 @@ def test_R33_balanced_coop_boss_hp_plus_by_level_and_the_book_boss_hp(mode, diff
     and its rounds against that starting HP."""
     g = new_game(mode, characters=("Doman", "Seimei"), difficulty=difficulty, variant=variant)
     for _ in range(6):
-        rules.next_battle(g)
+        rules.next_battle(g.state, g.rules_context())
     assert g.boss_battle
     boss = g.enemies[0]
     plus = POOL.coop_balanced[difficulty].boss_hp_plus if mode == "coop" and variant == "balanced" else 0

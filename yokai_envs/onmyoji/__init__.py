@@ -4,9 +4,10 @@
 ``yokai_envs.onmyoji.parallel_env(mode=...)`` the Parallel one. Importing this package imports no
 gymnasium/pettingzoo.
 
-Modules: ``state`` (enums, players, enemies), ``rules`` (the flow), ``decisions`` (masks and what
-each decision does), ``effects`` (effect vocabulary, targets, damage, falls), ``actions`` (the
-action table), ``observation`` (observation and state tensors), ``game`` (the Game contract),
+Modules: ``state`` (the table as plain data, enums, players, enemies), ``rules`` (the flow),
+``decisions`` (masks and what each decision does), ``effects`` (effect vocabulary, targets, damage,
+falls) -- the rules are functions over ``(state, ctx)`` --, ``actions`` (the action table),
+``observation`` (observation and state tensors, hidden-place sampling), ``game`` (the Game contract),
 ``view`` (text and table views), ``invariants``, ``cards`` (+ ``cards.yaml``) and ``env``.
 """
 

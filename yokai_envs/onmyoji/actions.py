@@ -27,9 +27,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
-from yokai_envs.onmyoji.state import CARD_NAMES
+from yokai_envs.onmyoji.state import CARD_NAMES, N_YOKAI
 
-N_YOKAI = 18
 #: Take choices (``TAKE + choice``): 0 as a Shikigami, ``1 + edge`` as an Equip on that edge.
 TAKE_SHIKIGAMI = 0
 TAKE_NAMES = ("Shikigami", "Attack Equip (left edge)", "Guard Equip (right edge)", "Spell Equip (bottom edge)")

@@ -127,8 +127,9 @@ class OnmyojiParallelEnv(ParallelEnv):
         g = self.game
         if g.is_over:
             return []
-        if g.decision == Decision.PLAY:
-            return g.order[g.cursor:]  # every seat still to choose a face-down card
+        st = g.state
+        if st.decision == Decision.PLAY:
+            return st.order[st.cursor:]  # every seat still to choose a face-down card
         return [g.current_player]
 
     def _mask(self, seat: int, deciders: list[int]) -> np.ndarray:
@@ -137,7 +138,7 @@ class OnmyojiParallelEnv(ParallelEnv):
         if seat == self.game.current_player:
             return self.game.legal_action_mask().astype(np.int8)
         # Face-down step: the later seat's card mask depends only on its own hand.
-        p = self.game.players[seat]
+        p = self.game.state.players[seat]
         mask = np.zeros(act.NUM_ACTIONS, dtype=np.int8)
         for c in range(3):
             mask[act.PLAY + c] = p.hand[c]

@@ -1,14 +1,22 @@
-"""Onmyoji: three nights -- the Game contract (Solo, Duel and Co-op).
+"""Onmyoji: three nights -- the Game contract (Solo, Duel and Co-op), and only that.
 
-This class holds the table's state (declared in ``_init_empty``) and wires the modules together:
-the flow of the rulebook is in ``rules.py``, what each decision allows and does in
-``decisions.py``, how much damage or healing happens in ``effects.py``, the action table in
-``actions.py``, the observation and state tensors in ``observation.py``, the text and table views
-in ``view.py`` and the state invariants in ``invariants.py``.
+The game holds the table as plain data (:class:`~yokai_envs.onmyoji.state.State`, ``self.state``;
+the core's ``clone`` copies it with ``State.copy``) and wires the modules together: the flow of
+the rulebook is in ``rules.py``, what each decision allows and does in ``decisions.py``, how much
+damage or healing happens in ``effects.py`` (all functions over ``(state, ctx)``), the action
+table in ``actions.py``, the observation and state tensors and the hidden-information sampling in
+``observation.py``, the text and table views in ``view.py`` and the state invariants in
+``invariants.py``.
+
+The state's fields are also readable and writable as attributes of the game (``game.players``,
+``game.first_seat``, ...) for tests, scenario builders and tools; the rules, views and the
+heuristic read the state itself.
 """
 
 from __future__ import annotations
 
+from operator import attrgetter
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -18,23 +26,12 @@ from yokai_envs.core.game import Game
 from yokai_envs.core.information import FIRST_GAME_EVENT
 from yokai_envs.core.information import Event as Seen
 from yokai_envs.core.layout import layout_size
+from yokai_envs.core.masks import mask_of
 from yokai_envs.core.protocols import core_event_text
-from yokai_envs.core.rng import copy_generator
-from yokai_envs.onmyoji import ENV_ID, actions, decisions, invariants, observation, rules, view
-from yokai_envs.onmyoji.cards import Side, Yokai, load_pool
-from yokai_envs.onmyoji.state import (
-    DECISION_NAMES,
-    EVENT_ARGS,
-    MODES,
-    STAGE_NAMES,
-    Decision,
-    Enemy,
-    Mode,
-    Player,
-    Stage,
-    TargetChoice,
-    Zone,
-)
+from yokai_envs.onmyoji import ENV_ID, actions, invariants, observation, rules, view
+from yokai_envs.onmyoji.cards import CardPool, load_pool
+from yokai_envs.onmyoji.decisions import ACTIONS, APPLY
+from yokai_envs.onmyoji.state import EVENT_ARGS, MODES, Mode, State, phase_name
 
 
 class OnmyojiGame(Game):
@@ -66,13 +63,14 @@ class OnmyojiGame(Game):
         reached, ``final_first``, the seat that led its first turn, and ``final_last_first``, the
         seat that led its last turn (the same in the book's game; in variant "balanced" the lead
         can change from turn to turn, R30)."""
+        st = self.state
         facts: dict[str, Any] = {"end": "step cap" if self.is_truncated else "end"}
-        if self.mode != Mode.DUEL or self.is_truncated:
+        if st.mode != Mode.DUEL or self.is_truncated:
             return facts
-        if self.final_duel:
-            facts["final_first"] = self.final_opening_seat
-            facts["final_last_first"] = self.first_seat
-            fell = any(p.fallen or p.hp <= 0 for p in self.players)
+        if st.final_duel:
+            facts["final_first"] = st.final_opening_seat
+            facts["final_last_first"] = st.first_seat
+            fell = any(p.fallen or p.hp <= 0 for p in st.players)
             facts["end"] = "a fall in the Final" if fell else "the Final's turn cap"
         else:
             facts["end"] = "a fall in the nights"
@@ -80,108 +78,60 @@ class OnmyojiGame(Game):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.pool = load_pool()
+        pool = load_pool()
         mode = self.options["mode"]
         if mode not in MODES:
             raise ConfigError(f"onmyoji_v4: option mode must be one of {MODES}, got {mode!r}")
-        self.mode = Mode(mode)
-        #: The rulebook's game (``variant="book"``); False: the ``balanced`` variant (``VARIANTS``).
-        #: Each rule the variant changes reads this flag in one place.
-        self.book = self.options["variant"] == "book"
         difficulty = self.options["difficulty"]
         if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 1 <= difficulty <= 10:
             raise ConfigError(f"onmyoji_v4: option difficulty must be an int 1..10, got {difficulty!r}")
-        self.difficulty = difficulty
-        # The balanced variant's tables add its invented modifiers (R31, R33); the book's have none.
-        coop, solo = (self.pool.coop, self.pool.solo) if self.book else (self.pool.coop_balanced,
-                                                                          self.pool.solo_balanced)
-        self.coop_level = coop[difficulty]
-        self.solo_level = solo[difficulty]
-        self._num_players = 1 if self.mode == Mode.SOLO else 2
-        self.fixed_characters = self._parse_characters(self.options["characters"])
-        self.yokai_names = tuple(y.name for y in self.pool.yokai)
-        # Yokai index -> its card, the Boss last (card() is asked several times per step)
-        self._cards = (*self.pool.yokai, self.pool.boss)
+        num_players = 1 if mode == Mode.SOLO else 2
+        fixed_characters = self._parse_characters(pool, num_players, self.options["characters"])
+        self.state = State(pool, Mode(mode), self.options["variant"] == "book", difficulty, fixed_characters)
+        self.yokai_names = tuple(y.name for y in pool.yokai)
         self.num_actions = actions.NUM_ACTIONS
-        self.observation_layout = observation.observation_layout(self._num_players)
+        self.observation_layout = observation.observation_layout(num_players)
         self.observation_size = layout_size(self.observation_layout)
-        self.state_size = observation.state_size(self._num_players)
-        self._init_empty()
+        self.state_size = observation.state_size(num_players)
 
-    def _parse_characters(self, chars: Any) -> list[int] | None:
+    @staticmethod
+    def _parse_characters(pool: CardPool, num_players: int, chars: Any) -> list[int] | None:
         if chars is None:
             return None
         if isinstance(chars, str):
             chars = [chars]
-        if not isinstance(chars, (list, tuple)) or len(chars) != self._num_players:
-            raise ConfigError(f"onmyoji_v4: option characters must list {self._num_players} Character name(s), "
+        if not isinstance(chars, (list, tuple)) or len(chars) != num_players:
+            raise ConfigError(f"onmyoji_v4: option characters must list {num_players} Character name(s), "
                               f"got {chars!r}")
-        idx = [self.pool.character_index(c) for c in chars]
+        idx = [pool.character_index(c) for c in chars]
         if len(set(idx)) != len(idx):
             raise ConfigError(f"onmyoji_v4: option characters names the same Character twice: {chars!r}")
         return idx
 
-    def _init_empty(self) -> None:
-        """The table's state, empty (``rules.setup`` deals it)."""
-        n = actions.N_YOKAI
-        self.players: list[Player] = []
-        self.enemies: list[Enemy | None] = [None, None]
-        self.zone: list[Zone] = [Zone.PILE] * n        # where each Yokai is
-        self.owner: list[int] = [-1] * n               # the seat holding it (Shikigami, Equip, under)
-        self.stage = Stage.OVER
-        self.decision = Decision.NONE
-        self.decider = -1
-        self.order: list[int] = []                     # seats of the current step, in order
-        self.cursor = 0                                # index into ``order``
-        self.night = 1
-        self.battle = 1
-        self.turn = 1
-        self.first_seat = 0
-        self.finisher = -1                             # seat that defeated the last Yokai of the battle
-        self.final_duel = False
-        self.final_opening_seat = -1                   # first player of the Duel Final's first turn (R30)
-        self.boss_battle = False
-        self.over = False
-        self.pick_candidates: list[int] = []
-        self.take_queue: list[int] = []
-        self.taking = -1                               # Yokai being taken (Shikigami or Equip), -1 none
-        self.target_ctx: TargetChoice | None = None
-        self.evolve_sum = 0                            # Lv put under the Character so far
-        self.piles: list[list[int]] = [[], [], [], []]  # per Lv, face-down draw order (hidden)
-        self.yokai_deck: list[int] = []                # Solo Yokai deck, face-down order (hidden)
-        self.final_returns = np.zeros(self._num_players)
-
-    # ------------------------------------------------------------------ card data helpers
-    def card(self, yokai: int) -> Yokai:
-        return self._cards[yokai] if yokai >= 0 else self.pool.yokai[yokai]
-
-    def side(self, p: Player) -> Side:
-        c = self.pool.characters[p.character]
-        return c.back if p.evolved else c.front
-
     # ------------------------------------------------------------------ contract
     @property
     def cooperative(self) -> bool:
-        return self.mode == Mode.COOP
+        return self.state.mode == Mode.COOP
 
     @property
     def num_players(self) -> int:
-        return self._num_players
+        return self.state.num_players
 
     @property
     def current_player(self) -> int:
-        return -1 if self.over else self.decider
+        st = self.state
+        return -1 if st.over else st.decider
 
     @property
     def is_terminal(self) -> bool:
-        return self.over
+        return self.state.over
 
     @property
     def phase_name(self) -> str:
-        return f"{STAGE_NAMES[self.stage]}: {DECISION_NAMES[self.decision]}"
+        return phase_name(self.state)
 
     def returns(self) -> np.ndarray:
-        return self.final_returns.copy()
+        return self.state.final_returns.copy()
 
     def utility_bounds(self) -> tuple[float, float]:
         return -1.0, 1.0  # general sum in every mode: a Duel where both fall is two losses
@@ -193,60 +143,36 @@ class OnmyojiGame(Game):
         return actions.describe_action(action, self.yokai_names)
 
     def _reset(self) -> None:
-        self._init_empty()
-        rules.setup(self)
+        st = self.state
+        self.state = State(st.pool, st.mode, st.book, st.difficulty, st.fixed_characters)
+        rules.setup(self.state, self.rules_context())
 
-    # The decisions' entry points, bound as methods (no extra call on the hot path).
-    _legal_mask = decisions.legal_mask
-    _legal_actions = decisions.legal_actions
-    _apply = decisions.apply
+    def _legal_mask(self) -> np.ndarray:
+        st = self.state
+        return mask_of(ACTIONS[st.decision](st, st.decider), actions.NUM_ACTIONS)
+
+    def _legal_actions(self) -> list[int]:
+        # the pending decision's rule, called directly: search loops ask this at every step
+        st = self.state
+        return ACTIONS[st.decision](st, st.decider)
+
+    def _apply(self, action: int) -> None:
+        st = self.state
+        # the rule of the pending decision, called directly (then the flow runs to the next one)
+        APPLY[st.decision](st, self._ctx or self.rules_context(), st.decider, action)
 
     # ------------------------------------------------------------------ observation and hidden information
     def observation(self, seat: int) -> np.ndarray:
-        return observation.encode(self, seat)
+        return observation.encode(self.state, seat)
 
     def state_tensor(self) -> np.ndarray:
-        return observation.state_tensor(self)
+        return observation.state_tensor(self.state)
 
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         return observation.observation_bounds(self.observation_layout)
 
     def _resample_hidden(self, seat: int, rng: np.random.Generator) -> None:
-        # Hidden: the order of the face-down Yokai piles and of the Solo Yokai deck, and a card
-        # another seat has chosen face down but not revealed yet.
-        # Sorted first, so a sample depends on the seat's information and rng, never on the real order.
-        for lv in (1, 2, 3):
-            pile = sorted(self.piles[lv])
-            self.piles[lv] = [pile[i] for i in rng.permutation(len(pile))]
-        deck = sorted(self.yokai_deck)
-        self.yokai_deck = [deck[i] for i in rng.permutation(len(deck))]
-        for s, p in enumerate(self.players):
-            if s != seat and p.played >= 0 and not p.revealed:
-                options = [c for c in range(3) if p.hand[c] or c == p.played]
-                p.hand[p.played] = True
-                c = options[int(rng.integers(len(options)))]
-                p.hand[c] = False
-                p.played = c
-
-    def clone(self) -> OnmyojiGame:
-        g = OnmyojiGame.__new__(OnmyojiGame)
-        g.__dict__.update(self.__dict__)
-        g.players = [p.copy() for p in self.players]
-        g.enemies = [e.copy() if e is not None else None for e in self.enemies]
-        g.zone = self.zone[:]
-        g.owner = self.owner[:]
-        g.order = self.order[:]
-        g.pick_candidates = self.pick_candidates[:]
-        g.take_queue = self.take_queue[:]
-        g.piles = [pile[:] for pile in self.piles]
-        g.yokai_deck = self.yokai_deck[:]
-        g.final_returns = self.final_returns.copy()
-        g.action_history = self.action_history[:]
-        if self._seen is not None:
-            g._seen = [events[:] for events in self._seen]
-            g._seen_text = [texts[:] for texts in self._seen_text or ()]
-        g.rng = copy_generator(self.rng)
-        return g
+        observation.resample_hidden(self.state, seat, rng)
 
     # ------------------------------------------------------------------ views
     def render(self) -> str:
@@ -271,25 +197,25 @@ class OnmyojiGame(Game):
 
     # ------------------------------------------------------------------ what a seat knows of hidden places
     def known_placements(self, seat: int) -> list[tuple[Any, ...]]:
-        """Which Yokai each face-down pile holds (public: every Yokai that came out is seen), the
-        Solo Yokai deck cards not yet flipped, and the seat's own face-down card."""
-        facts: list[tuple[Any, ...]] = [("pile", lv, y) for lv in (1, 2, 3) for y in self.piles[lv]]
-        facts += [("deck", c) for c in self.yokai_deck]
-        if 0 <= seat < len(self.players):
-            p = self.players[seat]
-            if p.played >= 0:
-                facts.append(("played", seat, p.played))
-        return facts
+        return observation.known_placements(self.state, seat)
 
     def placement_holds(self, placement: tuple[Any, ...]) -> bool:
-        kind = placement[0]
-        if kind == "pile":
-            return placement[2] in self.piles[placement[1]]
-        if kind == "deck":
-            return placement[1] in self.yokai_deck
-        if kind == "played":
-            return self.players[placement[1]].played == placement[2]
-        raise ValueError(f"onmyoji_v4: unknown placement {placement!r}")
+        return observation.placement_holds(self.state, placement)
 
     def check_invariants(self) -> None:
-        invariants.check_invariants(self)
+        invariants.check_invariants(self.state)
+
+
+def _on_state(name: str) -> Any:
+    """A game attribute that is the state's field ``name`` (read and written through)."""
+    return property(attrgetter(f"state.{name}"), lambda game, value: setattr(game.state, name, value))
+
+
+# The state's fields and queries as attributes of the game, for tests, views and tools (the rules
+# take the state itself). An empty State lists its fields; a stand-in pool spares parsing the card
+# file at import.
+_NO_POOL: Any = SimpleNamespace(yokai=(), boss=None, coop={1: None}, solo={1: None})
+for _name in [*State(_NO_POOL, Mode.DUEL, True, 1, None).__dict__,
+              *(k for k, v in vars(State).items() if callable(v) and k[0] != "_")]:
+    if _name != "copy" and not hasattr(OnmyojiGame, _name):
+        setattr(OnmyojiGame, _name, _on_state(_name))

@@ -23,18 +23,14 @@ Layout (``observation_layout``; every entry in [0, 1]):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
 from yokai_envs.core.layout import Layout, build_layout, layout_bounds, layout_size, layout_starts
-from yokai_envs.onmyoji.actions import N_YOKAI
 from yokai_envs.onmyoji.effects import enemy_can_be_hurt, player_atk, player_def, player_spl
 from yokai_envs.onmyoji.rules import DUEL_FINAL_TURN_CAP
-from yokai_envs.onmyoji.state import MODES, Mode, TargetFor, Zone
-
-if TYPE_CHECKING:
-    from yokai_envs.onmyoji.game import OnmyojiGame
+from yokai_envs.onmyoji.state import MODES, N_YOKAI, Mode, State, TargetFor, Zone
 
 N = N_YOKAI
 #: The ``game`` block.
@@ -84,6 +80,11 @@ def observation_layout(num_players: int) -> Layout:
     return build_layout(parts)
 
 
+#: Player count -> the observation layout and length (``encode`` reads them off the state's count).
+_LAYOUTS = {n: observation_layout(n) for n in (1, 2)}
+_SIZES = {n: layout_size(lay) for n, lay in _LAYOUTS.items()}
+
+
 def observation_bounds(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
     """Every entry is in [0, 1]."""
     return layout_bounds(layout)
@@ -123,18 +124,18 @@ _E_ROUNDS, _E_DIAL, _E_NEXT, _E_STOPPED = EF["boss_rounds_gone"], EF["boss_dial"
 _E_WEAKEN, _E_DEF_SPENT, _E_DECK, _E_IMMUNE = EF["weaken"], EF["def_spent"], EF["deck_card"], EF["immune"]
 
 
-def _player(g: OnmyojiGame, out: np.ndarray, base: int, seat: int, own: bool, under: list[int]) -> None:
+def _player(st: State, out: np.ndarray, base: int, seat: int, own: bool, under: list[int]) -> None:
     """One Onmyoji's block; ``under``: the Yokai under any Character (found once per observation)."""
-    p = g.players[seat]
+    p = st.players[seat]
     out[base + _ALIVE] = not p.fallen
     out[base + _HP] = p.hp / 20
     out[base + _CHAR + p.character] = 1
     if p.evolved:
         out[base + _EVOLVED] = 1
-    out[base + _ATK] = _clip(player_atk(g, p) / STAT_SCALE)
-    out[base + _DEF] = _clip(player_def(g, p) / STAT_SCALE)
-    out[base + _SPL] = _clip(player_spl(g, p) / STAT_SCALE)
-    if g.first_seat == seat:
+    out[base + _ATK] = _clip(player_atk(st, p) / STAT_SCALE)
+    out[base + _DEF] = _clip(player_def(st, p) / STAT_SCALE)
+    out[base + _SPL] = _clip(player_spl(st, p) / STAT_SCALE)
+    if st.first_seat == seat:
         out[base + _FIRST] = 1
     if seat == 0:
         out[base + _LEFT] = 1
@@ -165,14 +166,14 @@ def _player(g: OnmyojiGame, out: np.ndarray, base: int, seat: int, own: bool, un
         out[base + _DEF_SPENT] = _clip(p.def_spent / 12)
     for y in p.shikigami:
         out[base + _SHIKI + y] = 1
-        sk = g.card(y).shiki
+        sk = st.card(y).shiki
         limit = sk.per_battle or sk.per_game
         out[base + _USES + y] = (limit - p.shiki_uses.get(y, 0)) / limit
     for y in p.used_this_turn:
         out[base + _THIS_TURN + y] = 1
     for y, edge in p.equips:
         out[base + _EQUIP + edge * N + y] = 1
-    owner = g.owner
+    owner = st.owner
     for y in under:
         if owner[y] == seat:
             out[base + _UNDER + y] = 1
@@ -197,41 +198,41 @@ def _zones_block(zones: bytes) -> np.ndarray:
     return block
 
 
-def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
+def encode(st: State, seat: int) -> np.ndarray:
     """The observation of ``seat`` (a function of that seat's information only)."""
     # ``out`` starts at zero: entries that are usually zero (flags, counters) are written only
     # when set (an element write costs as much as the test; the values stay bit for bit)
-    lay = g.observation_layout
-    out = np.zeros(g.observation_size, _FLOAT32)
+    lay = _LAYOUTS[st.num_players]
+    out = np.zeros(_SIZES[st.num_players], _FLOAT32)
     b = lay["game"].start
-    out[b + _G_MODE + MODES.index(g.mode)] = 1
-    out[b + _G_DIFFICULTY] = g.difficulty / 10
-    out[b + _G_NIGHT + (3 if g.final_duel or g.boss_battle else g.night - 1)] = 1
-    out[b + _G_BATTLE + g.battle - 1] = 1
-    out[b + _G_TURN] = min(g.turn, DUEL_FINAL_TURN_CAP) / DUEL_FINAL_TURN_CAP
-    if g.boss_battle:
+    out[b + _G_MODE + MODES.index(st.mode)] = 1
+    out[b + _G_DIFFICULTY] = st.difficulty / 10
+    out[b + _G_NIGHT + (3 if st.final_duel or st.boss_battle else st.night - 1)] = 1
+    out[b + _G_BATTLE + st.battle - 1] = 1
+    out[b + _G_TURN] = min(st.turn, DUEL_FINAL_TURN_CAP) / DUEL_FINAL_TURN_CAP
+    if st.boss_battle:
         out[b + _G_BOSS_BATTLE] = 1
-    if g.final_duel:
+    if st.final_duel:
         out[b + _G_FINAL_DUEL] = 1
     b = lay["decision"].start
-    if not g.over:
-        out[b + _D_DECISION + g.decision] = 1
-    out[b + _D_STAGE + g.stage] = 1
-    if g.decider == seat and not g.over:
+    if not st.over:
+        out[b + _D_DECISION + st.decision] = 1
+    out[b + _D_STAGE + st.stage] = 1
+    if st.decider == seat and not st.over:
         out[b + _D_TO_DECIDE] = 1
     # the zones as bytes (fast for a list of IntEnums): a C-level search finds the Yokai under a
     # Character (usually none) once for both Onmyoji blocks; the yokai_zones block reads them too
-    zones = bytes(g.zone)
+    zones = bytes(st.zone)
     under = []
     y = zones.find(_UNDER_BYTE)
     while y >= 0:
         under.append(y)
         y = zones.find(_UNDER_BYTE, y + 1)
-    _player(g, out, lay["me"].start, seat, True, under)
-    if len(g.players) == 2:
-        _player(g, out, lay["other"].start, 1 - seat, False, under)
+    _player(st, out, lay["me"].start, seat, True, under)
+    if len(st.players) == 2:
+        _player(st, out, lay["other"].start, 1 - seat, False, under)
     b = lay["enemies"].start
-    for slot, e in enumerate(g.enemies):
+    for slot, e in enumerate(st.enemies):
         if e is None:
             continue
         o = b + slot * ENEMY_SIZE
@@ -254,41 +255,84 @@ def encode(g: OnmyojiGame, seat: int) -> np.ndarray:
             out[o + _E_DEF_SPENT] = _clip(e.def_spent / 5)
         if e.deck_card >= 0:
             out[o + _E_DECK + e.deck_card] = 1
-        if e.alive and not enemy_can_be_hurt(g, e):
+        if e.alive and not enemy_can_be_hurt(st, e):
             out[o + _E_IMMUNE] = 1
     b = lay["yokai_zones"].start
     out[b:b + _ZONES_WIDTH] = _zones_block(zones)
     b = lay["pending"].start
-    for y in g.pick_candidates:
+    for y in st.pick_candidates:
         out[b + _Q_PICK + y] = 1
-    if g.taking >= 0:
-        out[b + _Q_TAKING + g.taking] = 1
-    if g.target_ctx is not None and g.decider == seat:
-        for t in g.target_ctx.targets:
+    if st.taking >= 0:
+        out[b + _Q_TAKING + st.taking] = 1
+    if st.target_ctx is not None and st.decider == seat:
+        for t in st.target_ctx.targets:
             out[b + _Q_TARGETS + t] = 1
-        out[b + _Q_FOR_CARD] = g.target_ctx.kind == TargetFor.CARD
-    if g.evolve_sum:
-        out[b + _Q_EVOLVE_SUM] = _clip(g.evolve_sum / 5)
-    if g.mode == Mode.SOLO:
+        out[b + _Q_FOR_CARD] = st.target_ctx.kind == TargetFor.CARD
+    if st.evolve_sum:
+        out[b + _Q_EVOLVE_SUM] = _clip(st.evolve_sum / 5)
+    if st.mode == Mode.SOLO:
         for c in range(3):
-            out[b + _Q_YOKAI_DECK + c] = c in g.yokai_deck
+            out[b + _Q_YOKAI_DECK + c] = c in st.yokai_deck
     return out
 
 
-def state_tensor(g: OnmyojiGame) -> np.ndarray:
+def state_tensor(st: State) -> np.ndarray:
     """Every seat's observation, then what no seat sees: the face-down cards, the order of the
     Yokai piles and of the Solo Yokai deck."""
-    n = g.num_players
-    parts = [encode(g, s) for s in range(n)]
-    hidden = np.zeros(g.state_size - g.observation_size * n, dtype=np.float32)
-    for s, p in enumerate(g.players):
+    n = st.num_players
+    parts = [encode(st, s) for s in range(n)]
+    hidden = np.zeros(state_size(n) - _SIZES[n] * n, dtype=np.float32)
+    for s, p in enumerate(st.players):
         if p.played >= 0:
             hidden[3 * s + p.played] = 1.0
     o = 3 * n
     for lv in (1, 2, 3):  # pile order: position of each Yokai still in a pile
-        for pos, y in enumerate(g.piles[lv]):
+        for pos, y in enumerate(st.piles[lv]):
             hidden[o + y] = (pos + 1) / 6
     o += N
-    for pos, c in enumerate(g.yokai_deck):
+    for pos, c in enumerate(st.yokai_deck):
         hidden[o + c] = (pos + 1) / 3
     return np.concatenate([*parts, hidden])
+
+
+# ------------------------------------------------------------------ what a seat knows of hidden places
+def resample_hidden(st: State, seat: int, rng: np.random.Generator) -> None:
+    """In place: redraw what ``seat`` cannot see -- the order of the face-down Yokai piles and of
+    the Solo Yokai deck, and a card another seat has chosen face down but not revealed yet."""
+    # Sorted first, so a sample depends on the seat's information and rng, never on the real order.
+    for lv in (1, 2, 3):
+        pile = sorted(st.piles[lv])
+        st.piles[lv] = [pile[i] for i in rng.permutation(len(pile))]
+    deck = sorted(st.yokai_deck)
+    st.yokai_deck = [deck[i] for i in rng.permutation(len(deck))]
+    for s, p in enumerate(st.players):
+        if s != seat and p.played >= 0 and not p.revealed:
+            options = [c for c in range(3) if p.hand[c] or c == p.played]
+            p.hand[p.played] = True
+            c = options[int(rng.integers(len(options)))]
+            p.hand[c] = False
+            p.played = c
+
+
+def known_placements(st: State, seat: int) -> list[tuple[Any, ...]]:
+    """Which Yokai each face-down pile holds (public: every Yokai that came out is seen), the
+    Solo Yokai deck cards not yet flipped, and the seat's own face-down card."""
+    facts: list[tuple[Any, ...]] = [("pile", lv, y) for lv in (1, 2, 3) for y in st.piles[lv]]
+    facts += [("deck", c) for c in st.yokai_deck]
+    if 0 <= seat < len(st.players):
+        p = st.players[seat]
+        if p.played >= 0:
+            facts.append(("played", seat, p.played))
+    return facts
+
+
+def placement_holds(st: State, placement: tuple[Any, ...]) -> bool:
+    """Whether the table keeps a fact of :func:`known_placements`."""
+    kind = placement[0]
+    if kind == "pile":
+        return placement[2] in st.piles[placement[1]]
+    if kind == "deck":
+        return placement[1] in st.yokai_deck
+    if kind == "played":
+        return st.players[placement[1]].played == placement[2]
+    raise ValueError(f"onmyoji_v4: unknown placement {placement!r}")

@@ -1,19 +1,24 @@
-"""The Onmyoji table as plain data: the enums of the flow, the Onmyoji (players), the enemies.
+"""The Onmyoji table as plain data (:class:`State`): the enums of the flow, the Onmyoji (players),
+the enemies.
 
-Plain ``__slots__`` classes with explicit ``copy()`` so that ``Game.clone`` stays cheap. The
-enums are ``IntEnum`` (actions, masks and observation offsets index by them) or ``str`` enums
-(``Mode``: compares equal to the option string it was made from).
+Plain classes with explicit ``copy()`` so that ``Game.clone`` stays cheap; :meth:`State.copy` is
+the one place that says which fields a copy must not share. The rules that change the table are
+functions over ``(state, ctx)`` in ``rules.py``, ``decisions.py`` and ``effects.py``. The enums are
+``IntEnum`` (actions, masks and observation offsets index by them) or ``str`` enums (``Mode``:
+made from the option string, then used as members).
 """
 
 from __future__ import annotations
 
 from enum import IntEnum, StrEnum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
+
+import numpy as np
 
 from yokai_envs.core.information import FIRST_GAME_EVENT
 
 if TYPE_CHECKING:
-    from yokai_envs.onmyoji.cards import Ability, Verb
+    from yokai_envs.onmyoji.cards import Ability, CardPool, CoopLevel, Side, SoloLevel, Verb, Yokai
 
 
 class TextEnum(StrEnum):
@@ -252,3 +257,89 @@ class Enemy:
         for name in Enemy.__slots__:
             setattr(e, name, getattr(self, name))
         return e
+
+
+#: Yokai cards in the game (the Boss is not one of them: its index is ``N_YOKAI``).
+N_YOKAI = 18
+
+
+class State:
+    """Everything on the Onmyoji table, as plain data. The fields are listed in :meth:`__init__`;
+    :meth:`copy` is the one place that knows which of them a copy must not share."""
+
+    #: Fields fixed for a game (its options and card data, never changed in place): copies share them.
+    FIXED: ClassVar[tuple[str, ...]] = ("pool", "cards", "mode", "book", "difficulty", "coop_level", "solo_level",
+                                        "num_players", "fixed_characters")
+
+    def __init__(self, pool: CardPool, mode: Mode, book: bool, difficulty: int,
+                 fixed_characters: list[int] | None) -> None:
+        """An empty table of a game with these options (``rules.setup`` deals it)."""
+        self.pool = pool
+        #: Yokai index -> its card, the Boss last (``card()`` is asked several times per step)
+        self.cards: tuple[Yokai, ...] = (*pool.yokai, pool.boss)
+        self.mode = mode
+        #: The rulebook's game (``variant="book"``); False: the ``balanced`` variant. Each rule the
+        #: variant changes reads this flag in one place.
+        self.book = book
+        self.difficulty = difficulty
+        # The balanced variant's tables add its invented modifiers (R31, R33); the book's have none.
+        coop, solo = (pool.coop, pool.solo) if book else (pool.coop_balanced, pool.solo_balanced)
+        self.coop_level: CoopLevel = coop[difficulty]
+        self.solo_level: SoloLevel = solo[difficulty]
+        self.num_players = 1 if mode == Mode.SOLO else 2
+        self.fixed_characters = fixed_characters  # Character indices by seat, None: drawn at setup
+        n = N_YOKAI
+        self.players: list[Player] = []
+        self.enemies: list[Enemy | None] = [None, None]
+        self.zone: list[Zone] = [Zone.PILE] * n        # where each Yokai is
+        self.owner: list[int] = [-1] * n               # the seat holding it (Shikigami, Equip, under)
+        self.stage = Stage.OVER
+        self.decision = Decision.NONE
+        self.decider = -1
+        self.order: list[int] = []                     # seats of the current step, in order
+        self.cursor = 0                                # index into ``order``
+        self.night = 1
+        self.battle = 1
+        self.turn = 1
+        self.first_seat = 0
+        self.finisher = -1                             # seat that defeated the last Yokai of the battle
+        self.final_duel = False
+        self.final_opening_seat = -1                   # first player of the Duel Final's first turn (R30)
+        self.boss_battle = False
+        self.over = False
+        self.pick_candidates: list[int] = []
+        self.take_queue: list[int] = []
+        self.taking = -1                               # Yokai being taken (Shikigami or Equip), -1 none
+        self.target_ctx: TargetChoice | None = None
+        self.evolve_sum = 0                            # Lv put under the Character so far
+        self.piles: list[list[int]] = [[], [], [], []]  # per Lv, face-down draw order (hidden)
+        self.yokai_deck: list[int] = []                # Solo Yokai deck, face-down order (hidden)
+        self.final_returns = np.zeros(self.num_players)
+
+    def copy(self) -> State:
+        """An independent copy: changing either never changes the other. Fields not named here hold
+        immutable values (ints, enums, tuples) or are :attr:`FIXED`."""
+        new = object.__new__(State)
+        d = self.__dict__.copy()
+        d["players"] = [p.copy() for p in self.players]
+        d["enemies"] = [e.copy() if e is not None else None for e in self.enemies]
+        for key in ("zone", "owner", "order", "pick_candidates", "take_queue", "yokai_deck"):
+            d[key] = d[key][:]
+        d["piles"] = [pile[:] for pile in self.piles]
+        d["final_returns"] = self.final_returns.copy()
+        new.__dict__ = d
+        return new
+
+    # ------------------------------------------------------------------ card data
+    def card(self, yokai: int) -> Yokai:
+        return self.cards[yokai] if yokai >= 0 else self.pool.yokai[yokai]
+
+    def side(self, p: Player) -> Side:
+        """The Character side ``p`` plays (the back once evolved)."""
+        c = self.pool.characters[p.character]
+        return c.back if p.evolved else c.front
+
+
+def phase_name(st: State) -> str:
+    """The stage and the pending decision, readable (error messages, views)."""
+    return f"{STAGE_NAMES[st.stage]}: {DECISION_NAMES[st.decision]}"

@@ -14,7 +14,7 @@ from yokai_envs.core.information import Event as Seen
 from yokai_envs.onmyoji.actions import N_YOKAI, NUM_ACTIONS, PLAY, TARGET_NAMES
 from yokai_envs.onmyoji.cards import EDGES
 from yokai_envs.onmyoji.effects import enemy_can_be_hurt, enemy_def, player_atk, player_def, player_spl
-from yokai_envs.onmyoji.state import CARD_NAMES, Enemy, Event, Zone
+from yokai_envs.onmyoji.state import CARD_NAMES, Enemy, Event, Mode, State, Zone
 
 if TYPE_CHECKING:
     from yokai_envs.onmyoji.game import OnmyojiGame
@@ -24,31 +24,33 @@ EDGE_ZONES = ("Attack Equips (left edge)", "Guard Equips (right edge)", "Spell E
 
 def render(g: OnmyojiGame, seat: int | None) -> str:
     """Text of the table; ``seat`` hides what that seat cannot see (None: omniscient)."""
+    st = g.state
     lines = []
-    where = "Final Battle" if g.final_duel else "Boss battle" if g.boss_battle else f"Night {g.night} battle {g.battle}"
-    status = f"seat {g.decider} to decide" if not g.over else f"returns {[float(r) for r in g.returns()]}"
-    lines.append(f"{g.env_id} {g.mode} Lv{g.difficulty} | {where} turn {g.turn} | {g.phase_name} | {status}")
-    for s, p in enumerate(g.players):
-        c = g.pool.characters[p.character]
+    where = ("Final Battle" if st.final_duel else "Boss battle" if st.boss_battle
+             else f"Night {st.night} battle {st.battle}")
+    status = f"seat {st.decider} to decide" if not st.over else f"returns {[float(r) for r in g.returns()]}"
+    lines.append(f"{g.env_id} {st.mode} Lv{st.difficulty} | {where} turn {st.turn} | {g.phase_name} | {status}")
+    for s, p in enumerate(st.players):
+        c = st.pool.characters[p.character]
         hidden = seat is not None and seat != s
         hand = "?" if hidden else ",".join(CARD_NAMES[i] for i in range(3) if p.hand[i])
         played = ""
         if p.played >= 0:
             played = " played " + (CARD_NAMES[p.played] if p.revealed or not hidden else "(face down)")
         lines.append(
-            f"  seat {s}{' first' if g.first_seat == s else ''} {c.name}{' (evolved)' if p.evolved else ''} "
-            f"HP {p.hp}{' FALLEN' if p.fallen else ''} ATK {player_atk(g, p)} DEF {player_def(g, p)} "
-            f"SPL {player_spl(g, p)} | hand [{hand}] used [{','.join(CARD_NAMES[i] for i in range(3) if p.used[i])}]"
+            f"  seat {s}{' first' if st.first_seat == s else ''} {c.name}{' (evolved)' if p.evolved else ''} "
+            f"HP {p.hp}{' FALLEN' if p.fallen else ''} ATK {player_atk(st, p)} DEF {player_def(st, p)} "
+            f"SPL {player_spl(st, p)} | hand [{hand}] used [{','.join(CARD_NAMES[i] for i in range(3) if p.used[i])}]"
             f"{played} | Shikigami {[g.yokai_names[y] for y in p.shikigami]} "
             f"Equips {[(g.yokai_names[y], EDGES[e]) for y, e in p.equips]}")
-    for slot, e in enumerate(g.enemies):
+    for slot, e in enumerate(st.enemies):
         if e is not None:
-            card = g.card(e.yokai)
+            card = st.card(e.yokai)
             lines.append(f"  {('left', 'right')[slot]}: {card.name} HP {e.hp}/{e.full_hp} DEF {card.defense} "
                          f"next ({e.next_action + 1}){' defeated' if not e.alive else ''}")
     # R27: pile and Solo deck contents are public (listed in card order), their order hidden.
-    piles = "; ".join(f"Lv{lv} [{', '.join(g.yokai_names[y] for y in sorted(g.piles[lv]))}]" for lv in (1, 2, 3))
-    deck = f" | Yokai deck [{', '.join(CARD_NAMES[c] for c in sorted(g.yokai_deck))}]" if g.mode == "solo" else ""
+    piles = "; ".join(f"Lv{lv} [{', '.join(g.yokai_names[y] for y in sorted(st.piles[lv]))}]" for lv in (1, 2, 3))
+    deck = f" | Yokai deck [{', '.join(CARD_NAMES[c] for c in sorted(st.yokai_deck))}]" if st.mode == Mode.SOLO else ""
     lines.append(f"  piles (order hidden): {piles}{deck}")
     return "\n".join(lines)
 
@@ -61,8 +63,8 @@ def _stats(stats: tuple[int, int, int]) -> str:
     return " ".join(f"{n}+{v}" for n, v in zip(("ATK", "DEF", "SPL"), stats, strict=True) if v) or "no stats"
 
 
-def _enemy_action(g: OnmyojiGame, e: Enemy) -> str:
-    actions = g.card(e.yokai).actions
+def _enemy_action(st: State, e: Enemy) -> str:
+    actions = st.card(e.yokai).actions
     if not 0 <= e.next_action < len(actions):
         return "-"
     a = actions[e.next_action]
@@ -73,9 +75,10 @@ def _enemy_action(g: OnmyojiGame, e: Enemy) -> str:
 
 
 def _seat(g: OnmyojiGame, s: int, seat: int | None) -> dict[str, Any]:
-    p = g.players[s]
-    char = g.pool.characters[p.character]
-    side = g.side(p)
+    st = g.state
+    p = st.players[s]
+    char = st.pool.characters[p.character]
+    side = st.side(p)
     sees = seat is None or seat == s
     if sees:
         hand = _zone("hand", [{"name": CARD_NAMES[c]} for c in range(3) if p.hand[c]])
@@ -100,23 +103,23 @@ def _seat(g: OnmyojiGame, s: int, seat: int | None) -> dict[str, Any]:
     ]
     shiki = []
     for y in p.shikigami:
-        sk = g.card(y).shiki
+        sk = st.card(y).shiki
         limit = sk.per_battle or sk.per_game
         per = "battle" if sk.per_battle else "game"
         left = limit - p.shiki_uses.get(y, 0)
         shiki.append({"name": g.yokai_names[y],
-                      "info": f"Lv {g.card(y).lv}, {sk.timing.replace('_', ' ')}, {left}/{limit} uses this {per}"
+                      "info": f"Lv {st.card(y).lv}, {sk.timing.replace('_', ' ')}, {left}/{limit} uses this {per}"
                               + (", used this turn" if y in p.used_this_turn else "")})
     zones.append(_zone("Shikigami", shiki))
     for edge, name in enumerate(EDGE_ZONES):
-        cards = [{"name": g.yokai_names[y], "info": _stats(g.card(y).edges[edge].stats)
-                  + (", has an ability" if g.card(y).edges[edge].ability is not None else "")}
+        cards = [{"name": g.yokai_names[y], "info": _stats(st.card(y).edges[edge].stats)
+                  + (", has an ability" if st.card(y).edges[edge].ability is not None else "")}
                  for y, e in p.equips if e == edge]
         zones.append(_zone(name, cards))
-    under = [{"name": g.yokai_names[y]} for y in range(N_YOKAI) if g.zone[y] == Zone.UNDER and g.owner[y] == s]
+    under = [{"name": g.yokai_names[y]} for y in range(N_YOKAI) if st.zone[y] == Zone.UNDER and st.owner[y] == s]
     zones.append(_zone("under the Character", under))
     flags = []
-    if g.first_seat == s:
+    if st.first_seat == s:
         flags.append("first player")
     if p.fallen:
         flags.append("fallen")
@@ -129,22 +132,23 @@ def _seat(g: OnmyojiGame, s: int, seat: int | None) -> dict[str, Any]:
         if v:
             flags.append(f"{label} {v}")
     return {"seat": s, "label": f"seat {s}: {char.name}" + (" (you)" if s == seat else ""),
-            "counters": {"HP": int(p.hp), "ATK": int(player_atk(g, p)), "DEF": int(player_def(g, p)),
-                         "SPL": int(player_spl(g, p)), "side": "evolved" if p.evolved else "normal",
+            "counters": {"HP": int(p.hp), "ATK": int(player_atk(st, p)), "DEF": int(player_def(st, p)),
+                         "SPL": int(player_spl(st, p)), "side": "evolved" if p.evolved else "normal",
                          "cards in hand": int(sum(p.hand))},
             "zones": zones, "note": ", ".join(flags)}
 
 
 def table_view(g: OnmyojiGame, seat: int | None) -> dict[str, Any]:
-    where = ("Final Battle" if g.final_duel else "Boss battle" if g.boss_battle
-             else f"Night {g.night}, battle {g.battle}")
+    st = g.state
+    where = ("Final Battle" if st.final_duel else "Boss battle" if st.boss_battle
+             else f"Night {st.night}, battle {st.battle}")
     enemies = []
-    for slot, e in enumerate(g.enemies):
+    for slot, e in enumerate(st.enemies):
         if e is None:
             continue
-        card = g.card(e.yokai)
-        info = [f"{('left', 'right')[slot]}", f"HP {e.hp}/{e.full_hp}", f"DEF {enemy_def(g, e)}",
-                f"next {_enemy_action(g, e)}"]
+        card = st.card(e.yokai)
+        info = [f"{('left', 'right')[slot]}", f"HP {e.hp}/{e.full_hp}", f"DEF {enemy_def(st, e)}",
+                f"next {_enemy_action(st, e)}"]
         if e.is_boss:
             info.insert(1, "Boss")
         if not e.alive:
@@ -155,33 +159,33 @@ def table_view(g: OnmyojiGame, seat: int | None) -> dict[str, Any]:
             info.append(f"weakened {e.weak}")
         if e.deck_card >= 0:
             info.append(f"Yokai deck: {CARD_NAMES[e.deck_card]}")
-        if e.alive and e.is_boss and not enemy_can_be_hurt(g, e):
+        if e.alive and e.is_boss and not enemy_can_be_hurt(st, e):
             info.append("immune")
         enemies.append({"name": card.name, "info": ", ".join(info)})
     zones = [_zone("enemies", enemies)]
-    if g.pick_candidates:
-        zones.append(_zone("defeated Yokai to pick", [{"name": g.yokai_names[y], "info": f"Lv {g.card(y).lv}"}
-                                                      for y in g.pick_candidates]))
-    if g.taking >= 0:
+    if st.pick_candidates:
+        zones.append(_zone("defeated Yokai to pick", [{"name": g.yokai_names[y], "info": f"Lv {st.card(y).lv}"}
+                                                      for y in st.pick_candidates]))
+    if st.taking >= 0:
         zones.append(_zone("being taken (Shikigami or Equip)",
-                           [{"name": g.yokai_names[g.taking], "info": f"Lv {g.card(g.taking).lv}"}]))
+                           [{"name": g.yokai_names[st.taking], "info": f"Lv {st.card(st.taking).lv}"}]))
     # R27: what the piles and the Solo Yokai deck hold is public, their order is not: the cards are
     # listed in card order, never in draw order.
     for lv in (1, 2, 3):
         zones.append(_zone(f"Lv {lv} Yokai pile", [{"name": g.yokai_names[y], "info": "in the pile, order unknown"}
-                                                   for y in sorted(g.piles[lv])]))
-    if g.mode == "solo":
+                                                   for y in sorted(st.piles[lv])]))
+    if st.mode == Mode.SOLO:
         zones.append(_zone("Solo Yokai deck", [{"name": CARD_NAMES[c], "info": "not flipped yet, order unknown"}
-                                               for c in sorted(g.yokai_deck)]))
+                                               for c in sorted(st.yokai_deck)]))
     text = ""
-    if g.over:
+    if st.over:
         text = f"game over; returns {[float(r) for r in g.returns()]}"
-    elif seat is not None and g.decider == seat:
+    elif seat is not None and st.decider == seat:
         text = f"your decision: {g.phase_name}"
-    return {"title": f"Onmyoji ({g.mode}, Lv {g.difficulty}): {where}, turn {g.turn}",
+    return {"title": f"Onmyoji ({st.mode}, Lv {st.difficulty}): {where}, turn {st.turn}",
             "phase": g.phase_name, "to_act": int(g.current_player),
-            "counters": {"night": "final" if g.night > 3 else int(g.night), "battle": int(g.battle),
-                         "turn": int(g.turn), "difficulty": int(g.difficulty), "mode": g.mode},
+            "counters": {"night": "final" if st.night > 3 else int(st.night), "battle": int(st.battle),
+                         "turn": int(st.turn), "difficulty": int(st.difficulty), "mode": st.mode},
             "zones": zones, "seats": [_seat(g, s, seat) for s in range(g.num_players)], "text": text}
 
 
@@ -219,14 +223,15 @@ def _who(ref: int) -> str:
 
 def describe_event(g: OnmyojiGame, event: Seen, seat: int) -> str:
     """One readable line for an event of ``state.Event`` (not the core's kinds)."""
+    st = g.state
     k, args = Event(event[0]), event[1:]
     if k == Event.CHARACTER:
-        return f"seat {args[0]} is {g.pool.characters[args[1]].name}"
+        return f"seat {args[0]} is {st.pool.characters[args[1]].name}"
     if k == Event.BATTLE:
         where = "the Final battle" if args[0] == 4 else f"Night {args[0]}, battle {args[1]}"
         return f"{where} begins; seat {args[2]} is the first player"
     if k == Event.YOKAI_OUT:
-        return f"{g.card(args[1]).name} comes out on the {('left', 'right')[args[0]]}"
+        return f"{st.card(args[1]).name} comes out on the {('left', 'right')[args[0]]}"
     if k == Event.REVEAL:
         return f"seat {args[0]} reveals {CARD_NAMES[args[1]]}"
     if k == Event.DECK_SHUFFLE:

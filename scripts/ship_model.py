@@ -33,14 +33,15 @@ def evaluation_rows(folder: Path, command: str) -> list[dict[str, Any]]:
     """The gauntlet agent's rows of one ``yokai evaluate --out`` folder."""
     results = json.loads((folder / "results.json").read_text(encoding="utf-8"))
     agent = results.get("gauntlet")
-    alone = results["num_players"] == 1  # Solo: every agent's clear rate, the references' too
+    # Solo, or Co-op with one agent in every seat: each agent's clear rate, the references' too
+    alone = results["num_players"] == 1 or all(p.get("self_play") for p in results["pairings"])
     if agent is None and not alone:
         raise SystemExit(f"{folder}: not a gauntlet run (use --gauntlet with the shipped agent)")
     rows = []
     for pairing in results["pairings"]:
         if alone or pairing["agent"] == agent:
-            rows.append({"agent": pairing["agent"], "opponents": pairing["opponents"] or CLEAR_RATE,
-                         "games": pairing["games"],
+            rows.append({"agent": pairing["agent"], "opponents": CLEAR_RATE if alone else pairing["opponents"],
+                         "games": pairing["deals"] if alone else pairing["games"],
                          "win_rate": round(pairing["win_rate"], 4), "ci": [round(pairing["ci_low"], 4),
                                                                           round(pairing["ci_high"], 4)],
                          "seed": results["seed"], "command": command})

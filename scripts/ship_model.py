@@ -17,9 +17,11 @@ docs/img/pretrained/NAME_curve.png. ``--cards-only`` rewrites every NAME.md from
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import shutil
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +66,23 @@ def run_rows(run: Path, command: str) -> list[dict[str, Any]]:
     return rows
 
 
+def slim(model: Path) -> None:
+    """Drop the optimizer's running moments from a shipped checkpoint (two thirds of its size): a
+    pretrained opponent only acts, and a run that trains on from it starts its Adam afresh."""
+    import torch
+
+    with zipfile.ZipFile(model) as old:
+        members = {info.filename: old.read(info) for info in old.infolist()}
+    optimizer = torch.load(io.BytesIO(members["policy.optimizer.pth"]), map_location="cpu", weights_only=False)
+    optimizer["state"] = {}
+    buffer = io.BytesIO()
+    torch.save(optimizer, buffer)
+    members["policy.optimizer.pth"] = buffer.getvalue()
+    with zipfile.ZipFile(model, "w", zipfile.ZIP_DEFLATED) as new:
+        for name, data in members.items():
+            new.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), data, zipfile.ZIP_DEFLATED)
+
+
 def card_markdown(name: str, card: dict[str, Any]) -> str:
     options = ", ".join(f"{k}={v!r}" for k, v in card["configuration"].items()) or "defaults"
     lines = [f"# Pretrained opponent `{name}`", "",
@@ -98,8 +117,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="also take the run's final arena table (eval.json) as the network-alone rows")
     parser.add_argument("--sampled", action="store_true",
                         help="the network alone plays by sampling its distribution (as it was measured)")
+    parser.add_argument("--slim-all", action="store_true", help="drop the optimizer moments of every shipped model")
     parser.add_argument("--cards-only", action="store_true", help="rewrite every NAME.md from NAME.json")
     args = parser.parse_args(argv)
+    if args.slim_all:
+        for model in sorted(MODELS.glob("*.zip")):
+            slim(model)
+        return 0
     if args.cards_only:
         for card_file in sorted(MODELS.glob("*.json")):
             card = json.loads(card_file.read_text(encoding="utf-8"))
@@ -111,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     state = json.loads((args.run / "state.json").read_text(encoding="utf-8"))
     MODELS.mkdir(parents=True, exist_ok=True)
     shutil.copy(args.run / f"{args.which}.zip", MODELS / f"{args.name}.zip")
+    slim(MODELS / f"{args.name}.zip")
     minutes = state["train_seconds"] / 60
     card = {"env_id": config["game"]["env_id"], "configuration": json.loads(args.configuration),
             "search": args.search, "deterministic": not args.sampled, "command": args.command,

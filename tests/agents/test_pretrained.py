@@ -100,6 +100,18 @@ def test_a_model_of_another_version_of_the_game_is_not_used(shipped):
 
 
 @pytest.mark.parametrize("card", pretrained.cards(), ids=lambda card: card.name)
+def test_every_shipped_model_is_slim_its_optimizer_holds_no_running_moments(card):
+    import io
+    import zipfile
+
+    import torch
+
+    with zipfile.ZipFile(card.path) as model:
+        optimizer = torch.load(io.BytesIO(model.read("policy.optimizer.pth")), map_location="cpu", weights_only=False)
+    assert optimizer["state"] == {}, f"{card.name}: run scripts/ship_model.py --slim-all"
+
+
+@pytest.mark.parametrize("card", pretrained.cards(), ids=lambda card: card.name)
 def test_every_shipped_model_loads_for_the_live_env_its_card_names(card):
     assert card.env_id in ENV_IDS, f"{card.name}: {card.env_id} is not a live env id"
     for key in ("command", "seed", "wall_time", "evaluation"):

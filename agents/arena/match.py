@@ -54,6 +54,7 @@ class MatchResult:
     specs: dict[str, str] = field(default_factory=dict)  # label -> spec string (an alias's spec)
     paired: list[dict[str, Any]] = field(default_factory=list)  # paired differences on the same deals
     head_to_head: list[dict[str, Any]] = field(default_factory=list)
+    cooperative: bool = False  # one team: a self-play table's win rate is the team's clear rate
 
     def row(self, agent: str, table: int = 0) -> dict[str, Any]:
         """The summary row of ``agent`` at ``table``."""
@@ -217,6 +218,7 @@ def run_match(game: str | type[Game], agents: Sequence[AgentEntry], games: int =
     result.paired = stats.paired_differences(tables, records, everyone)
     if num_players > 1 and not probe.cooperative:
         result.head_to_head = stats.head_to_head(everyone, records)
+    result.cooperative = probe.cooperative
     if probe.cooperative:  # one team: nobody to rate against; the win rate is the clear rate
         result.rating_kind, result.ratings = "none", {}
     else:

@@ -176,8 +176,9 @@ def markdown(result: MatchResult) -> str:
     for table in _self_play_tables(result):
         seat = next(r for r in result.rows if r["table"] == table)["mean_reward_by_seat"]
         by_seat = ", ".join("—" if v is None else f"{v:+.3f}" for v in seat)
-        lines.append(f"\nTable {table} is self-play: one agent in every seat, so its win rate is 1/2 by "
-                     f"construction; mean reward by seat: {by_seat}.")
+        what = ("a cooperative game: its win rate is the team's clear rate" if result.cooperative
+                else "so its win rate is 1/2 by construction")
+        lines.append(f"\nTable {table} is self-play: one agent in every seat, {what}; mean reward by seat: {by_seat}.")
     if result.paired:
         lines += ["", "Paired differences on the same deals (first minus second, 95% interval):", "",
                   "| agent | − agent | where | deals | first | second | difference | 95% CI |",
@@ -241,7 +242,8 @@ def latex(result: MatchResult) -> str:
             if any(r.get("ci_basis") == "games" for r in result.rows) else "")
     self_play = _self_play_tables(result)
     if self_play:
-        note += f" Self-play table(s) {', '.join(map(str, self_play))}: win rate 1/2 by construction."
+        what = "the team's clear rate" if result.cooperative else "win rate 1/2 by construction"
+        note += f" Self-play table(s) {', '.join(map(str, self_play))}: {what}."
     out += _tex_table(f"Win rates with 95\\% intervals over deals ({where}, {games}).{note}",
                       ["table", "agent", "vs", "games", "deals", "win rate", "95\\% CI", "mean reward"],
                       "rllrrrlr", rows)

@@ -202,3 +202,11 @@ def test_an_in_process_match_plays_torch_on_one_thread_and_gives_the_threads_bac
         assert torch.get_num_threads() == 2
     finally:
         torch.set_num_threads(before)
+
+
+def test_a_cooperative_self_play_table_is_reported_as_the_teams_clear_rate():
+    coop = run_match("onmyoji_v4", ["random"], games=2, seed=0, env_options={"mode": "coop", "difficulty": 1})
+    assert coop.cooperative and "the team's clear rate" in markdown(coop)
+    assert "1/2 by construction" not in markdown(coop)
+    rival = run_match(ToyTrickGame, ["random"], games=2, seed=0)
+    assert not rival.cooperative and "1/2 by construction" in markdown(rival)

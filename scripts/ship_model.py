@@ -146,9 +146,14 @@ def main(argv: list[str] | None = None) -> int:
             + [row for folder, command in args.eval for row in evaluation_rows(Path(folder), command)]}
     (MODELS / f"{args.name}.json").write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
     (MODELS / f"{args.name}.md").write_text(card_markdown(args.name, card), encoding="utf-8")
+    CURVES.mkdir(parents=True, exist_ok=True)
     if (args.run / "learning_curve.png").exists():
-        CURVES.mkdir(parents=True, exist_ok=True)
         shutil.copy(args.run / "learning_curve.png", CURVES / f"{args.name}_curve.png")
+    else:  # a run stopped before its end: draw the curve from what it recorded
+        from yokai_envs.training.plot import plot_learning_curve
+
+        plot_learning_curve(state, CURVES / f"{args.name}_curve.png",
+                            title=f"{args.name} (stopped at {state['timesteps']} steps)")
     print(f"shipped {args.name}: {MODELS / args.name}.zip")
     return 0
 

@@ -1,6 +1,6 @@
 """What an observation costs next to a step: random legal play through the AEC env, timing
 ``env.observe`` and ``env.step`` apart (microseconds per decision). Run it on two checkouts to see
-what a fuller observation adds to a step (issue 17 asks for at most 15% of a step).
+what a fuller observation adds to a step (the bar the project keeps: at most 15% of a step).
 
     PYTHONPATH=$PWD python benchmarks/obs_cost.py yokaizo_v3 --seconds 3
 """

@@ -3,11 +3,13 @@ cloning to the core, and sampled worlds are freed as soon as a search drops them
 
 from __future__ import annotations
 
-import gc
-import weakref
-
 import numpy as np
 
+from tests.core.shape_checks import (
+    assert_a_dropped_world_is_freed,
+    assert_a_new_generator_reaches_the_rules,
+    assert_the_core_clones,
+)
 from yokai_envs.yokaizo.game import YokaizoGame
 from yokai_envs.yokaizo.state import State, Task
 
@@ -49,53 +51,14 @@ def test_a_state_copy_shares_nothing_mutable_but_the_fields_fixed_for_the_game()
 
 
 def test_the_game_leaves_clone_is_over_and_legal_actions_to_the_core() -> None:
-    for method in ("clone", "is_over", "legal_actions", "__deepcopy__"):
-        assert method not in vars(YokaizoGame), method
-    game = _played(40)
-    twin = game.clone()
-    assert twin.state is not game.state and twin.rng is not game.rng
-    before = game.observation(0)
-    legal = twin.legal_actions()
-    twin.step(legal[-1])
-    assert np.array_equal(game.observation(0), before)
+    assert_the_core_clones(_played(40), steps=1)
 
 
 def test_a_dropped_sampled_world_is_freed_without_the_cycle_collector() -> None:
     game = _played(40)
     game.record_information()
-    rng = np.random.default_rng(1)
-    gc.disable()
-    try:
-        world = game.determinize(game.current_player, rng)
-        legal = world.legal_actions()
-        world.step(legal[0])  # the world's rules context is made and used
-        ref = weakref.ref(world)
-        del world
-        assert ref() is None
-    finally:
-        gc.enable()
+    assert_a_dropped_world_is_freed(game)
 
 
 def test_a_game_handed_a_new_generator_draws_its_chance_from_it() -> None:
-    """Rules read the generator through the rules context; invalidate_mask drops a context made
-    with the old one, so twins handed equal generators stay equal and a different one diverges."""
-    game = _played(30)
-    twins = [game.clone() for _ in range(3)]
-    for twin, seed in zip(twins, (9, 9, 10), strict=True):
-        twin.step(twin.legal_actions()[0])  # each twin has made and used its context
-        twin.rng = np.random.default_rng(seed)
-        twin.invalidate_mask()
-    pick = np.random.default_rng(2)
-    diverged = False
-    for _ in range(400):
-        if any(twin.is_over for twin in twins):
-            break
-        legal = twins[0].legal_actions()
-        action = legal[pick.integers(len(legal))]
-        for twin in twins[:2]:
-            twin.step(action)
-        assert twins[0].state.deck == twins[1].state.deck
-        if action in twins[2].legal_actions():
-            twins[2].step(action)
-        diverged = diverged or twins[2].state.deck != twins[0].state.deck
-    assert diverged
+    assert_a_new_generator_reaches_the_rules(_played(30), lambda twin: twin.state.deck)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.core.shape_checks import assert_a_dropped_world_is_freed, assert_the_core_clones
 from tests.yonkai_no_yokai.helpers import deal, play, run
 from yokai_envs.core.game import Game
+from yokai_envs.registry import make_game
 from yokai_envs.yonkai_no_yokai.game import YonkaiGame
 
 
@@ -62,3 +64,13 @@ def test_the_invariants_catch_legal_actions_left_from_before_an_edit() -> None:
 def test_no_legal_actions_are_listed_once_the_game_ends() -> None:
     game = run(deal(["3", "1122", "12"], leader=0, cubes=[1, 1, 3]), play("3"))
     assert game.is_terminal and game.state.pending is None and game.legal_actions() == []
+
+
+def test_the_core_clones_and_frees_a_dropped_sampled_world_at_once() -> None:
+    game = make_game("yonkai_no_yokai_v1", **{"num_players": 4})
+    game.record_information()
+    game.reset(3)
+    for _ in range(30):
+        game.step(game.legal_actions()[0])
+    assert_the_core_clones(game, steps=20)
+    assert_a_dropped_world_is_freed(game)

@@ -14,7 +14,8 @@ seed (tested). The budget is ``iterations`` and/or ``time`` seconds; a time budg
 decision depend on machine speed, so reproducible runs should use iterations only.
 
 Rollouts run to the end of the game (random moves, uniform over the legal actions, drawn by
-``UniformBelow``; or the game's heuristic with ``rollout=heuristic``). In long multi-round
+``UniformBelow``; or the game's heuristic with ``rollout=heuristic``; or, with ``rollout=policy``,
+the trained network of ``policy=PATH`` sampling its distribution). In long multi-round
 games that signal is faint; ``max_rollout_steps`` cuts rollouts short and ``leaf=heuristic``
 then scores the cut world with the game's heuristic module's ``evaluate(game) -> per-seat
 values in [-1, 1]`` (when it has one) instead of the returns so far; ``evaluate`` gets a

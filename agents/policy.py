@@ -13,6 +13,7 @@ torch / stable-baselines3 / sb3-contrib are imported lazily, so ``agents`` works
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import warnings
@@ -133,7 +134,8 @@ def check_checkpoint(meta: dict[str, Any], env_id: str, env_options: dict[str, A
     if meta.get("num_actions") != game.num_actions:
         raise CheckpointError(f"{where}: {meta.get('num_actions')} actions, but {env_id} has {game.num_actions}")
     trained = meta.get("env_options", {})
-    if trained != dict(env_options or {}):
+    defaults = type(game).OPTIONS  # an option left at its default is the same game as one spelled out
+    if {**defaults, **trained} != {**defaults, **(env_options or {})}:
         warnings.warn(f"{where} was trained with env options {trained}, evaluated with {env_options or {}}",
                       stacklevel=2)
 
@@ -159,6 +161,7 @@ class PolicyAgent(Agent):
             raise CheckpointError(f"{self.path}: cannot load the model ({type(err).__name__}: {err})") from None
         self.policy = self.model.policy
         self.policy.set_training_mode(False)
+        self._forward = NumpyForward.of(self.policy)
         self._last_probs: np.ndarray | None = None
 
     def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
@@ -166,13 +169,11 @@ class PolicyAgent(Agent):
 
     def batch_probabilities(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """The policy's distribution over legal actions for each row (rows sum to 1)."""
-        torch = self._torch
         masks = np.array(action_masks, dtype=bool)  # a copy: torch warns on read-only masks
-        with torch.no_grad():
-            obs_tensor, _ = self.policy.obs_to_tensor(np.asarray(observations, dtype=np.float32))
-            categorical = self.policy.get_distribution(obs_tensor, action_masks=masks).distribution
-            assert isinstance(categorical, torch.distributions.Categorical), "one discrete action per decision"
-            probs = categorical.probs.cpu().numpy().astype(np.float64).reshape(masks.shape)
+        if self._forward is not None:
+            probs = self._forward.probabilities(np.asarray(observations, dtype=np.float32), masks)
+        else:
+            probs = self.torch_probabilities(observations, masks)
         probs = np.where(masks, probs, 0.0)
         total = probs.sum(axis=1, keepdims=True)
         # numerical underflow on every legal action of a row: that row falls back to uniform
@@ -181,6 +182,24 @@ class PolicyAgent(Agent):
             probs[underflow] = masks[underflow]
             total[underflow] = masks[underflow].sum(axis=1, keepdims=True)
         return probs / total
+
+    def sampling_twin(self, seed: int | None = None) -> PolicyAgent:
+        """The same network (shared, not loaded again) playing by sampling its distribution, with
+        randomness of its own: a search's rollout policy beside this agent's own move."""
+        twin = copy.copy(self)
+        twin.deterministic = False
+        twin.reset(seed)
+        twin._last_probs = None
+        return twin
+
+    def torch_probabilities(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The same distribution through SB3's own torch path (masked logits, softmax)."""
+        torch = self._torch
+        with torch.no_grad():
+            obs_tensor, _ = self.policy.obs_to_tensor(np.asarray(observations, dtype=np.float32))
+            categorical = self.policy.get_distribution(obs_tensor, action_masks=masks).distribution
+            assert isinstance(categorical, torch.distributions.Categorical), "one discrete action per decision"
+            return categorical.probs.cpu().numpy().astype(np.float64).reshape(masks.shape)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
         if not np.any(action_mask):
@@ -195,3 +214,64 @@ class PolicyAgent(Agent):
         """The network's distribution at the last decision (with ``deterministic=True`` the
         action played is its most likely one, so this is the policy's, not the play rule's)."""
         return self._last_probs
+
+
+_ACTIVATIONS = {
+    "Tanh": np.tanh,
+    "ReLU": lambda x: np.maximum(x, 0.0),
+    "ELU": lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0.0))),
+    "LeakyReLU": lambda x: np.where(x > 0, x, 0.01 * x),
+}
+
+
+class NumpyForward:
+    """The policy head of an MLP MaskablePPO policy as numpy matrix products.
+
+    A decision of a trained agent is one small forward pass; through torch and SB3's masked
+    distribution it costs 0.3-1 ms, most of it call overhead, which a search that rolls out with
+    the network pays thousands of times a decision. The weights are copied once (float32, as
+    torch computes) and the masked softmax is the one SB3's distribution takes.
+    """
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray, Any]]) -> None:
+        self.layers = layers  # (weight transposed, bias, activation or None)
+
+    @classmethod
+    def of(cls, policy: Any) -> NumpyForward | None:
+        """The numpy forward of ``policy``, or None when it is not a plain MLP over a flat
+        observation (another feature extractor, activation or layer type keeps torch)."""
+        from torch import nn
+
+        if type(policy.pi_features_extractor).__name__ != "FlattenExtractor":
+            return None
+        layers: list[tuple[np.ndarray, np.ndarray, Any]] = []
+        for module in [*policy.mlp_extractor.policy_net, policy.action_net]:
+            if isinstance(module, nn.Linear):
+                layers.append((module.weight.detach().cpu().numpy().astype(np.float32).T.copy(),
+                               module.bias.detach().cpu().numpy().astype(np.float32), None))
+            elif type(module).__name__ in _ACTIVATIONS and layers and layers[-1][2] is None:
+                if type(module).__name__ == "LeakyReLU" and module.negative_slope != 0.01:
+                    return None
+                weight, bias, _ = layers[-1]
+                layers[-1] = (weight, bias, _ACTIVATIONS[type(module).__name__])
+            else:
+                return None
+        return cls(layers) if layers and layers[-1][2] is None else None
+
+    def probabilities(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Each row's masked softmax over the action logits (float64, rows sum to 1)."""
+        x = observations.reshape(len(observations), -1)
+        for index, (weight, bias, activation) in enumerate(self.layers):
+            if index == 0 and len(x) == 1:
+                # Observations are mostly zeros (one-hot planes): only their nonzero rows of the
+                # first weight matter, a small fraction of what a dense product reads.
+                nonzero = np.flatnonzero(x[0])
+                x = (x[0, nonzero] @ weight[nonzero])[None] + bias
+            else:
+                x = x @ weight + bias
+            if activation is not None:
+                x = activation(x)
+        logits = np.where(masks, x.astype(np.float64), -np.inf)
+        logits -= logits.max(axis=1, keepdims=True)
+        probs = np.exp(logits)
+        return probs / probs.sum(axis=1, keepdims=True)

@@ -17,6 +17,9 @@
     ismcts:rollout=heuristic;confidence=1.0;policy=path/to/model.zip
                                              ... improves on a trained policy's move instead of the
                                              rollout policy's (which still plays the rollouts)
+    ismcts:rollout=policy;confidence=1.0;policy=path/to/model.zip
+                                             ... the network plays the rollouts too, sampling its
+                                             distribution (AlphaGo's fast rollout policy, here the same net)
     policy:path/to/model.zip                 a MaskablePPO checkpoint (most likely action)
     policy:path/to/model.zip;deterministic=false   ... sampling its action distribution
     rllib:path/to/run/model                  an RLlib policy folder (training backend: rllib); same options
@@ -48,7 +51,7 @@ ISMCTS_OPTIONS = {"iterations": int, "time": float, "rollout": str, "c": float, 
                   "leaf": str, "opponents": str, "search": str, "confidence": float, "beliefs": str,
                   "policy": str}
 POLICY_OPTIONS = {"deterministic": bool}
-ROLLOUTS = ("random", "heuristic")
+ROLLOUTS = ("random", "heuristic", "policy")
 LEAVES = ("returns", "heuristic")
 OPPONENT_MODELS = ("tree", "rollout")
 BELIEFS = ("uniform", "heuristic")
@@ -183,6 +186,9 @@ def parse_spec(spec: str) -> AgentSpec:
         if options.get("beliefs", "uniform") not in BELIEFS:
             raise ValueError(f"agent spec {spec!r}: beliefs must be one of {', '.join(BELIEFS)}, "
                              f"got {options['beliefs']!r}")
+        if rollout == "policy" and "policy" not in options:
+            raise ValueError(f"agent spec {spec!r}: rollout=policy rolls out with a trained network; it needs "
+                             "policy=PATH (or trained:PATH, pretrained:search=true)")
         if options.get("confidence", 0.0) > 0 and rollout == "random" and "policy" not in options:
             raise ValueError(f"agent spec {spec!r}: confidence keeps a policy's move unless the search "
                              "beats it; it needs rollout=heuristic or policy=PATH")
@@ -243,11 +249,19 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
 
         options = dict(parsed.options)
         rollout = options.pop("rollout", "random")
-        rollout_agent = None
+        base_agent = None
+        if "policy" in options:
+            from agents.policy import PolicyAgent
+
+            base_agent = PolicyAgent(options.pop("policy"), env_id, env_options, seed=seed)
+        rollout_agent: Agent | None = None
         if rollout == "heuristic":
             from agents.heuristics import heuristic_class
 
             rollout_agent = heuristic_class(env_id)(seed=seed)
+        elif rollout == "policy":
+            assert base_agent is not None  # the parser asks rollout=policy for its network
+            rollout_agent = base_agent.sampling_twin(seed)
         leaf_evaluator = None
         if options.pop("leaf", "returns") == "heuristic":
             from agents.heuristics import heuristic_evaluator
@@ -258,11 +272,6 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
             from agents.heuristics import heuristic_world_sampler
 
             world_sampler = heuristic_world_sampler(env_id)
-        base_agent = None
-        if "policy" in options:
-            from agents.policy import PolicyAgent
-
-            base_agent = PolicyAgent(options.pop("policy"), env_id, env_options, seed=seed)
         return ISMCTSAgent(seed=seed, rollout_agent=rollout_agent, leaf_evaluator=leaf_evaluator,
                            world_sampler=world_sampler, base_agent=base_agent, **options)
     if parsed.kind == "rllib":

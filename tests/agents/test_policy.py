@@ -127,6 +127,12 @@ def test_wrong_game_or_spaces_fail_clearly(checkpoint, tmp_path):
         agents.make(f"policy:{junk}", YONKAI, OPTIONS)
     with pytest.warns(UserWarning, match="trained with env options"):
         agents.make(f"policy:{path}", YONKAI, {"num_players": 3, "reward": "lives"})
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an option spelled out at its default is the same game
+        reward_default = make_game(YONKAI).OPTIONS["reward"]
+        agents.make(f"policy:{path}", YONKAI, {"num_players": 3, "reward": reward_default})
 
 
 def test_search_improves_on_a_policy_named_in_the_spec(checkpoint, tmp_path):
@@ -191,6 +197,7 @@ def test_the_policy_hands_torch_writable_masks(checkpoint, monkeypatch):
     reaches it (once per process, so the check is on what SB3 is handed, not on the warning)."""
     _, path = checkpoint
     bot = agents.make(f"policy:{path}", YONKAI, OPTIONS)
+    bot._forward = None  # torch's path, as a network the numpy forward does not cover takes
     handed = []
     original = bot.policy.get_distribution
 
@@ -205,3 +212,69 @@ def test_the_policy_hands_torch_writable_masks(checkpoint, monkeypatch):
     assert not mask.flags.writeable
     bot.act(game.observation(game.current_player), mask)
     assert handed == [True]
+
+
+@pytest.mark.parametrize("activation", ["Tanh", "ReLU", "ELU", "LeakyReLU"])
+def test_the_numpy_forward_is_the_torch_networks_distribution(activation):
+    """The agent decides with numpy matrix products copied from the network; on dense and on
+    mostly-zero observations, one at a time and in batches, they give torch's distribution, and
+    so the same argmax."""
+    from sb3_contrib import MaskablePPO
+    from torch import nn
+
+    from agents.policy import NumpyForward
+
+    model = MaskablePPO("MlpPolicy", YonkaiShapedEnv(), seed=0, device="cpu",
+                        policy_kwargs={"net_arch": [32, 16], "activation_fn": getattr(nn, activation)})
+    bot = PolicyAgent.__new__(PolicyAgent)
+    bot.policy, bot._last_probs, bot.deterministic = model.policy, None, True
+    import torch
+
+    bot._torch = torch
+    bot._forward = NumpyForward.of(model.policy)
+    assert bot._forward is not None
+    rng = np.random.default_rng(0)
+    size = model.observation_space.shape[0]
+    dense = rng.random((12, size)).astype(np.float32)
+    sparse = (rng.random((12, size)) < 0.05).astype(np.float32) * rng.random((12, size)).astype(np.float32)
+    masks = rng.random((12, 49)) < 0.3
+    masks[:, 5] = True
+    for observations in (dense, sparse):
+        expected = np.where(masks, bot.torch_probabilities(observations, masks), 0.0)
+        np.testing.assert_allclose(bot.batch_probabilities(observations, masks), expected, atol=1e-5)
+        for row in range(len(observations)):
+            single = bot.action_probabilities(observations[row], masks[row])
+            np.testing.assert_allclose(single, expected[row], atol=1e-5)
+            assert bot.act(observations[row], masks[row]) == int(np.argmax(expected[row]))
+
+
+def test_a_network_the_numpy_forward_does_not_cover_plays_through_torch():
+    from sb3_contrib import MaskablePPO
+    from torch import nn
+
+    from agents.policy import NumpyForward
+
+    model = MaskablePPO("MlpPolicy", YonkaiShapedEnv(), seed=0, device="cpu",
+                        policy_kwargs={"net_arch": [16], "activation_fn": nn.SiLU})
+    assert NumpyForward.of(model.policy) is None
+    leaky = MaskablePPO("MlpPolicy", YonkaiShapedEnv(), seed=0, device="cpu",
+                        policy_kwargs={"net_arch": [16], "activation_fn": lambda: nn.LeakyReLU(0.2)})
+    assert NumpyForward.of(leaky.policy) is None  # another slope than the one it knows
+
+
+def test_a_search_can_roll_out_with_the_network(checkpoint):
+    """``rollout=policy``: the rollouts are played by the network of ``policy=`` (one copy of its
+    weights, sampling), beside its argmax move as the search's default; it plays whole games and
+    a seed fixes them."""
+    _, path = checkpoint
+    spec = f"ismcts:iterations=6;rollout=policy;max_rollout_steps=5;confidence=1;policy={path}"
+    search = agents.make(spec, YONKAI, OPTIONS, seed=0)
+    assert isinstance(search.rollout_agent, PolicyAgent) and isinstance(search.base_agent, PolicyAgent)
+    assert search.rollout_agent is not search.base_agent
+    assert search.rollout_agent.policy is search.base_agent.policy
+    assert not search.rollout_agent.deterministic and search.base_agent.deterministic
+    first = run_match(YONKAI, [spec, "heuristic", "random"], games=3, seed=0, env_options=OPTIONS)
+    again = run_match(YONKAI, [spec, "heuristic", "random"], games=3, seed=0, env_options=OPTIONS)
+    assert [r["actions"] for r in first.records] == [r["actions"] for r in again.records]
+    with pytest.raises(ValueError, match="rollout=policy rolls out with a trained network"):
+        agents.make("ismcts:rollout=policy", YONKAI, OPTIONS)

@@ -122,6 +122,20 @@ def test_every_shipped_model_loads_for_the_live_env_its_card_names(card):
     game = yokai_envs.make_game(card.env_id, **card.configuration)
     game.reset(0)
     assert np.asarray(game.legal_action_mask())[agents.base.act_in_game(agent, game)]
+    # The numpy forward it plays with is its torch network's distribution, on the game's own
+    # observations along a random game.
+    assert agent._forward is not None
+    rng = np.random.default_rng(0)
+    observations, masks = [], []
+    while not game.is_over and len(observations) < 24:
+        observations.append(game.observation(game.current_player))
+        masks.append(np.array(game.legal_action_mask(), dtype=bool))
+        game.step(int(rng.choice(game.legal_actions())))
+    observations_array, masks_array = np.asarray(observations, dtype=np.float32), np.asarray(masks)
+    by_torch = np.where(masks_array, agent.torch_probabilities(observations_array, masks_array), 0.0)
+    np.testing.assert_allclose(agent.batch_probabilities(observations_array, masks_array), by_torch, atol=2e-5)
+    for observation, mask, row in zip(observations_array, masks_array, by_torch, strict=True):
+        np.testing.assert_allclose(agent.action_probabilities(observation, mask), row, atol=2e-5)
 
 
 def test_evaluate_and_play_take_the_pretrained_spec(shipped, tmp_path, capsys):

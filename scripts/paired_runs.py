@@ -3,8 +3,9 @@
     python scripts/paired_runs.py runs/eval/search_on_network runs/eval/search_alone
 
 Two ``yokai evaluate --gauntlet`` runs made with the same ``--seed`` and ``--games`` (and the
-same opponents) play the same deals. Per deal, each gauntlet agent's score is its mean credit
-over its seats; the difference of the two agents comes with the arena's MOVER interval
+same opponents) play the same deals; so do two runs of one agent alone (Solo, or one agent in
+every Co-op seat: its clear rate against another's on the same deals). Per deal, each gauntlet
+agent's score is its mean credit over its seats; the difference of the two agents comes with the arena's MOVER interval
 (agents/arena/stats.py), as the arena gives for two agents of one run.
 """
 
@@ -22,7 +23,12 @@ from agents.arena.stats import deal_interval, paired_interval
 
 def per_deal(folder: Path) -> dict[tuple[int, int], list[float]]:
     """(table, deal) -> the gauntlet agent's credits on that deal."""
-    agent = json.loads((folder / "results.json").read_text(encoding="utf-8"))["gauntlet"]
+    results = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    agent = results["gauntlet"]
+    if agent is None and len(results["agents"]) == 1:
+        agent = results["agents"][0]  # one agent in every seat: the team is that agent
+    if agent is None:
+        raise SystemExit(f"{folder}: not a gauntlet run nor one agent alone")
     scores: dict[tuple[int, int], list[float]] = defaultdict(list)
     with open(folder / "games.jsonl", encoding="utf-8") as lines:
         for line in lines:

@@ -117,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="also take the run's final arena table (eval.json) as the network-alone rows")
     parser.add_argument("--sampled", action="store_true",
                         help="the network alone plays by sampling its distribution (as it was measured)")
+    parser.add_argument("--label", nargs=2, action="append", default=[], metavar=("AGENT", "NAME"),
+                        help="an agent of the --eval folders under its shipped name (measured before shipping, "
+                             "e.g. policy:runs/x/model.zip as pretrained); the same network and seeds play the "
+                             "same games under either name")
     parser.add_argument("--slim-all", action="store_true", help="drop the optimizer moments of every shipped model")
     parser.add_argument("--cards-only", action="store_true", help="rewrite every NAME.md from NAME.json")
     args = parser.parse_args(argv)
@@ -144,6 +148,10 @@ def main(argv: list[str] | None = None) -> int:
             "method": args.method, "training": {"config": config, "distill": state.get("distill", {}).get("history")},
             "evaluation": (run_rows(args.run, args.command) if args.run_eval else [])
             + [row for folder, command in args.eval for row in evaluation_rows(Path(folder), command)]}
+    labels = dict(args.label)
+    for row in card["evaluation"]:
+        row["agent"] = labels.get(row["agent"], row["agent"])
+        row["opponents"] = labels.get(row["opponents"], row["opponents"])
     (MODELS / f"{args.name}.json").write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
     (MODELS / f"{args.name}.md").write_text(card_markdown(args.name, card), encoding="utf-8")
     CURVES.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,7 @@
 """The paired difference of two gauntlet runs on the same deals.
 
     python scripts/paired_runs.py runs/eval/search_on_network runs/eval/search_alone
+    python scripts/paired_runs.py A_SEED12 B_SEED12 A_SEED14 B_SEED14   # pairs pooled: one interval
 
 Two ``yokai evaluate --gauntlet`` runs made with the same ``--seed`` and ``--games`` (and the
 same opponents) play the same deals; so do two runs of one agent alone (Solo, or one agent in
@@ -40,10 +41,14 @@ def per_deal(folder: Path) -> dict[tuple[int, int], list[float]]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
+    if not argv or len(argv) % 2:
         print(__doc__, file=sys.stderr)
         return 2
-    a, b = per_deal(Path(argv[0])), per_deal(Path(argv[1]))
+    a: dict[tuple[int, int, int], list[float]] = {}
+    b: dict[tuple[int, int, int], list[float]] = {}
+    for pair in range(len(argv) // 2):  # each pair its own deals; pooled, one interval over all of them
+        a.update({(pair, *deal): credits for deal, credits in per_deal(Path(argv[2 * pair])).items()})
+        b.update({(pair, *deal): credits for deal, credits in per_deal(Path(argv[2 * pair + 1])).items()})
     deals = sorted(set(a) & set(b))
     if not deals:
         print("the two runs share no deal (same --seed and --games?)", file=sys.stderr)

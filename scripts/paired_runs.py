@@ -2,6 +2,7 @@
 
     python scripts/paired_runs.py runs/eval/search_on_network runs/eval/search_alone
     python scripts/paired_runs.py A_SEED12 B_SEED12 A_SEED14 B_SEED14   # pairs pooled: one interval
+    python scripts/paired_runs.py "RUN::AGENT" "RUN::OTHER"            # two agents of one run, each alone
 
 Two ``yokai evaluate --gauntlet`` runs made with the same ``--seed`` and ``--games`` (and the
 same opponents) play the same deals; so do two runs of one agent alone (Solo, or one agent in
@@ -22,10 +23,12 @@ import numpy as np
 from agents.arena.stats import deal_interval, paired_interval
 
 
-def per_deal(folder: Path) -> dict[tuple[int, int], list[float]]:
-    """(table, deal) -> the gauntlet agent's credits on that deal."""
+def per_deal(where: str) -> dict[tuple[int, int], list[float]]:
+    """(table, deal) -> the gauntlet agent's credits on that deal (or ``FOLDER::AGENT``'s)."""
+    folder_name, _, named = where.partition("::")
+    folder = Path(folder_name)
     results = json.loads((folder / "results.json").read_text(encoding="utf-8"))
-    agent = results["gauntlet"]
+    agent = named or results["gauntlet"]
     if agent is None and len(results["agents"]) == 1:
         agent = results["agents"][0]  # one agent in every seat: the team is that agent
     if agent is None:
@@ -34,9 +37,13 @@ def per_deal(folder: Path) -> dict[tuple[int, int], list[float]]:
     with open(folder / "games.jsonl", encoding="utf-8") as lines:
         for line in lines:
             game = json.loads(line)
+            # An agent alone at its table (Solo, a Co-op team) meets the same deal at its own
+            # table of each run, so the deal's seed is the key; versus tables pair by position.
+            alone = all(name == agent for name in game["seats"])
+            key = (-1, game["deal_seed"]) if alone else (game["table"], game["deal"])
             for seat, name in enumerate(game["seats"]):
                 if name == agent:
-                    scores[(game["table"], game["deal"])].append(game["credits"][seat])
+                    scores[key].append(game["credits"][seat])
     return scores
 
 
@@ -47,8 +54,8 @@ def main(argv: list[str]) -> int:
     a: dict[tuple[int, int, int], list[float]] = {}
     b: dict[tuple[int, int, int], list[float]] = {}
     for pair in range(len(argv) // 2):  # each pair its own deals; pooled, one interval over all of them
-        a.update({(pair, *deal): credits for deal, credits in per_deal(Path(argv[2 * pair])).items()})
-        b.update({(pair, *deal): credits for deal, credits in per_deal(Path(argv[2 * pair + 1])).items()})
+        a.update({(pair, *deal): credits for deal, credits in per_deal(argv[2 * pair]).items()})
+        b.update({(pair, *deal): credits for deal, credits in per_deal(argv[2 * pair + 1]).items()})
     deals = sorted(set(a) & set(b))
     if not deals:
         print("the two runs share no deal (same --seed and --games?)", file=sys.stderr)

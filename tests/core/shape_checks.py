@@ -11,6 +11,17 @@ from typing import Any
 import numpy as np
 
 from yokai_envs.core.game import Game
+from yokai_envs.registry import make_game
+
+
+def recording_game_after(env_id: str, options: dict[str, Any], moves: int, seed: int = 3) -> Game:
+    """A game of ``env_id`` that records its information, ``moves`` first-legal moves into deal ``seed``."""
+    game = make_game(env_id, **options)
+    game.record_information()
+    game.reset(seed)
+    for _ in range(moves):
+        game.step(game.legal_actions()[0])
+    return game
 
 
 def assert_the_core_clones(game: Game, steps: int) -> None:

@@ -9,7 +9,9 @@ from tests.core.shape_checks import (
     assert_a_dropped_world_is_freed,
     assert_a_new_generator_reaches_the_rules,
     assert_the_core_clones,
+    recording_game_after,
 )
+from yokai_envs.onmyoji import ENV_ID
 from yokai_envs.onmyoji.game import OnmyojiGame
 from yokai_envs.onmyoji.state import Enemy, Player, State
 
@@ -65,12 +67,7 @@ def test_game_attributes_read_and_write_the_state() -> None:
 
 
 def test_a_dropped_sampled_world_is_freed_without_the_cycle_collector() -> None:
-    game = OnmyojiGame(mode="duel")
-    game.record_information()
-    game.reset(3)
-    for _ in range(30):
-        game.step(game.legal_actions()[0])
-    assert_a_dropped_world_is_freed(game)
+    assert_a_dropped_world_is_freed(recording_game_after(ENV_ID, {"mode": "duel"}, moves=30))
 
 
 def test_a_game_handed_a_new_generator_draws_its_chance_from_it() -> None:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.core.shape_checks import assert_a_dropped_world_is_freed, assert_the_core_clones
+from tests.core.shape_checks import (
+    assert_a_dropped_world_is_freed,
+    assert_the_core_clones,
+    recording_game_after,
+)
 from tests.yonkai_no_yokai.helpers import deal, play, run
 from yokai_envs.core.game import Game
-from yokai_envs.registry import make_game
 from yokai_envs.yonkai_no_yokai.game import YonkaiGame
 
 
@@ -67,10 +70,6 @@ def test_no_legal_actions_are_listed_once_the_game_ends() -> None:
 
 
 def test_the_core_clones_and_frees_a_dropped_sampled_world_at_once() -> None:
-    game = make_game("yonkai_no_yokai_v1", **{"num_players": 4})
-    game.record_information()
-    game.reset(3)
-    for _ in range(30):
-        game.step(game.legal_actions()[0])
+    game = recording_game_after("yonkai_no_yokai_v1", {"num_players": 4}, moves=30)
     assert_the_core_clones(game, steps=20)
     assert_a_dropped_world_is_freed(game)

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.core.shape_checks import assert_a_dropped_world_is_freed, assert_the_core_clones
-from yokai_envs.registry import make_game
+from tests.core.shape_checks import (
+    assert_a_dropped_world_is_freed,
+    assert_the_core_clones,
+    recording_game_after,
+)
 from yokai_envs.yyh_tcg.game import YYHGame
 from yokai_envs.yyh_tcg.state import State
 
@@ -45,10 +48,6 @@ def test_stepping_a_clone_leaves_the_game_it_came_from_unchanged() -> None:
 
 
 def test_the_core_clones_and_frees_a_dropped_sampled_world_at_once() -> None:
-    game = make_game("yyh_tcg_v5", **{})
-    game.record_information()
-    game.reset(3)
-    for _ in range(30):
-        game.step(game.legal_actions()[0])
+    game = recording_game_after("yyh_tcg_v5", {}, moves=30)
     assert_the_core_clones(game, steps=20)
     assert_a_dropped_world_is_freed(game)

@@ -215,23 +215,16 @@ def test_the_policy_hands_torch_writable_masks(checkpoint, monkeypatch):
 
 
 @pytest.mark.parametrize("activation", ["Tanh", "ReLU", "ELU", "LeakyReLU"])
-def test_the_numpy_forward_is_the_torch_networks_distribution(activation):
+def test_the_numpy_forward_is_the_torch_networks_distribution(activation, tmp_path):
     """The agent decides with numpy matrix products copied from the network; on dense and on
     mostly-zero observations, one at a time and in batches, they give torch's distribution, and
     so the same argmax."""
     from sb3_contrib import MaskablePPO
     from torch import nn
 
-    from agents.policy import NumpyForward
-
     model = MaskablePPO("MlpPolicy", YonkaiShapedEnv(), seed=0, device="cpu",
                         policy_kwargs={"net_arch": [32, 16], "activation_fn": getattr(nn, activation)})
-    bot = PolicyAgent.__new__(PolicyAgent)
-    bot.policy, bot._last_probs, bot.deterministic = model.policy, None, True
-    import torch
-
-    bot._torch = torch
-    bot._forward = NumpyForward.of(model.policy)
+    bot = PolicyAgent(save_checkpoint(model, tmp_path / "net", YONKAI, OPTIONS), YONKAI, OPTIONS)
     assert bot._forward is not None
     rng = np.random.default_rng(0)
     size = model.observation_space.shape[0]

@@ -316,6 +316,8 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
                 errors.append("opponents.bots: the weights sum to 0; give at least one bot a positive weight")
     if "distill" not in broken and config["distill"]["teacher"] is not None:
         _check_distill(config, errors)
+    if "dmc" not in broken and config["dmc"]["steps"] is not None:
+        _check_dmc(config, errors)
     if "training" not in broken and config["training"]["vec_env"] == "vector":
         _check_vector(config, errors)
     if "evaluation" not in broken and config["evaluation"]["engine"] == "vector":
@@ -346,6 +348,17 @@ def _check_distill(config: dict[str, Any], errors: list[str]) -> None:
     if config["algorithm"]["network"]["critic_state"]:
         errors.append("distill.teacher: the search plays from observations only; set "
                       "algorithm.network.critic_state false")
+
+
+def _check_dmc(config: dict[str, Any], errors: list[str]) -> None:
+    """dmc.steps: the actor becomes a Q network over the observation (training/dmc.py)."""
+    if config.get("backend", "sb3") != "sb3":
+        errors.append(f"dmc.steps: deep Monte-Carlo trains SB3 networks; backend {config.get('backend')} has none")
+    if config["algorithm"]["network"]["critic_state"]:
+        errors.append("dmc.steps: Q reads the observation only; set algorithm.network.critic_state false")
+    if config["dmc"]["steps"] > config["training"]["total_timesteps"]:
+        errors.append(f"dmc.steps ({config['dmc']['steps']}) counts toward training.total_timesteps "
+                      f"({config['training']['total_timesteps']}); raise the total to at least the DMC steps")
 
 
 def _check_vector(config: dict[str, Any], errors: list[str]) -> None:

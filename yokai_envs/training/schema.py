@@ -132,6 +132,20 @@ SCHEMA: dict[str, Any] = {
         "workers": Field(INT, None, nullable=True, minimum=1, maximum=1024,
                          help="processes generating decisions; null: every core"),
     },
+    "dmc": {
+        "steps": Field(INT, None, nullable=True, minimum=1,
+                       help="deep Monte-Carlo after the pretrain (DouZero): learner decisions of Q(s, a) "
+                            "regressed onto the returns, played greedily with epsilon exploration "
+                            "(training/dmc.py); null: off"),
+        "epsilon": Field(FLOAT, 0.01, minimum=0.0, maximum=1.0, help="chance of a uniform legal move"),
+        "fit_every": Field(INT, 16_384, minimum=1, help="finished decisions collected before each pass"),
+        "batch_size": Field(INT, 2048, minimum=1),
+        "learning_rate": Field(FLOAT, 1e-4, minimum=1e-12),
+        "max_grad_norm": Field(FLOAT, 40.0, minimum=1e-12),
+        "logit_scale": Field(FLOAT, 100.0, minimum=1e-6,
+                             help="the actor's logits are this times the advantage A = Q - V (its softmax: a Boltzmann "
+                                  "policy over Q)"),
+    },
     "evaluation": {
         "every": Field(INT, 50_000, minimum=0, help="steps between evaluations (0: only at the end)"),
         "games": Field(INT, 200, minimum=1, help="games per bot at each evaluation"),

@@ -159,6 +159,8 @@ class Trainer(RunBase):
             self.model = model
             if config["distill"]["teacher"] is not None:
                 self.distill(model)
+            if config["dmc"]["steps"] is not None:
+                self.dmc(model, vec_env)
             remaining = training["total_timesteps"] - model.num_timesteps
             callback = TrainingCallback(self, vec_env)
             started = time.perf_counter()
@@ -215,6 +217,19 @@ class Trainer(RunBase):
             done = self.state.get("distill", {}).get("rounds", 0)
             raise RunInterrupted(self.interrupted_message(f"in distillation round {done + 1} (the {done} finished "
                                                           "rounds are saved)"),
+                                 getattr(stop, "signal_number", 2)) from None
+
+    def dmc(self, model: Any, vec_env: Any) -> None:
+        """The deep Monte-Carlo decisions the run still owes (see training/dmc.py); a stop keeps
+        the last checkpoint (one every evaluation.every decisions)."""
+        from yokai_envs.training.dmc import run_dmc
+
+        try:
+            run_dmc(self, model, vec_env)
+        except KeyboardInterrupt as stop:
+            done = self.state.get("dmc", {}).get("steps", 0)
+            raise RunInterrupted(self.interrupted_message(f"in deep Monte-Carlo after {done} decisions (resumes "
+                                                          "from the last checkpoint)"),
                                  getattr(stop, "signal_number", 2)) from None
 
     def _set_logger(self, model: Any, log_dir: Path) -> None:

@@ -46,7 +46,7 @@ def test_a_wrapper_that_changes_the_spaces_is_refused():
 def test_reward_hook_sees_the_game_and_replaces_the_reward():
     from yokai_envs.training.trainer import make_training_env
 
-    env = make_training_env(YONKAI, False, reward="tests.training.custom_reward:Potential",
+    env = make_training_env(YONKAI, False, reward_hook="tests.training.custom_reward:Potential",
                             wrappers=("tests.training.custom_reward:CountSteps",), opponents=["random"],
                             num_players=3, rounds_per_game=1)
     env.reset(seed=1)
@@ -109,3 +109,16 @@ def test_tiny_run_with_a_custom_reward_split_nets_and_per_opponent_curves(tmp_pa
     policy = agents.make(f"policy:{out / 'model.zip'}", YONKAI, {"num_players": 3, "rounds_per_game": 1})
     arch = policy.model.policy.net_arch
     assert arch == {"pi": [16, 8], "vf": [4]}
+
+
+def test_a_game_option_called_reward_reaches_the_game_beside_a_reward_hook():
+    # Yonkai's own option `reward` once landed in the reward-hook parameter ("not an import path")
+    from yokai_envs.training.trainer import make_training_env
+
+    env = make_training_env(YONKAI, False, reward="lives", opponents=["random"], num_players=3)
+    env.reset(seed=1)
+    assert env.unwrapped.game.options["reward"] == "lives"
+    hooked = make_training_env(YONKAI, False, reward_hook="tests.training.custom_reward:Potential", reward="lives",
+                               opponents=["random"], num_players=3)
+    hooked.reset(seed=1)
+    assert hooked.unwrapped.game.options["reward"] == "lives" and hooked.get_wrapper_attr("hook") is not None

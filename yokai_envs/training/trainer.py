@@ -29,11 +29,12 @@ ACTIVATION_CLASSES = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "leaky_relu"
 
 
 # ---------------------------------------------------------------------- building
-def make_training_env(env_id: str, single_thread_torch: bool, reward: str | None = None,
+def make_training_env(env_id: str, single_thread_torch: bool, reward_hook: str | None = None,
                       wrappers: tuple[str, ...] = (), **kwargs: Any) -> Any:
     """One training env, with the config's reward hook and wrappers (training/hooks.py); in a
     worker process that will run policy opponents (self-play snapshots), torch gets one thread so
-    the workers do not fight over the cores."""
+    the workers do not fight over the cores. ``kwargs`` are make_gym's and the game's options (a
+    game option may be called ``reward`` too: Yonkai's, hence ``reward_hook``)."""
     if single_thread_torch:
         import torch
 
@@ -41,10 +42,10 @@ def make_training_env(env_id: str, single_thread_torch: bool, reward: str | None
     from yokai_envs.training.gym_env import make_gym
 
     env: Any = make_gym(env_id, **kwargs)
-    if reward or wrappers:
+    if reward_hook or wrappers:
         from yokai_envs.training.hooks import apply_hooks
 
-        env = apply_hooks(env, reward, wrappers)
+        env = apply_hooks(env, reward_hook, wrappers)
     return env
 
 
@@ -57,7 +58,7 @@ def env_factories(config: dict[str, Any], pool: tuple[list[str], list[float]]) -
     env = config.get("env", {})
     hooks: dict[str, Any] = {}
     if config.get("reward") or env.get("wrappers"):
-        hooks = {"reward": config.get("reward"), "wrappers": tuple(env.get("wrappers", ()))}
+        hooks = {"reward_hook": config.get("reward"), "wrappers": tuple(env.get("wrappers", ()))}
     if env.get("skip_forced"):
         hooks["skip_forced"] = True
     return [functools.partial(make_training_env, game["env_id"], policy_opponents, opponents=specs or None,

@@ -67,6 +67,7 @@ def test_a_run_learns_q_in_the_actor_and_counts_its_decisions(tmp_path, monkeypa
     assert [row["dmc_steps"] for row in history] == [600, 1200]
     assert state["timesteps"] == 1200  # the DMC decisions are the run's steps: no PPO after them
     assert all(row["q_loss"] is not None for row in history)
+    assert [step for step, _ in state["rewards"]] == [600, 1200]  # the curve's training panel
     # The curve starts at the clone, then a point at each mark.
     assert [e["step"] for e in state["evaluations"] if not e["final"]] == [0, 600, 1200]
     # The actor starts as the clone (its logits are the first advantages) and is fitted from there.

@@ -146,6 +146,8 @@ def run_dmc(trainer: Any, model: Any, vec_env: Any) -> None:
                        "train_return": round(float(np.mean(returns)), 4) if returns else None,
                        "seconds": round(time.perf_counter() - started, 1)}
                 record["history"].append(row)
+                if returns:  # the learning curve's training panel (mean return of this stretch's games)
+                    state["rewards"].append([int(model.num_timesteps), float(np.mean(returns))])
                 state["train_seconds"] += time.perf_counter() - started
                 started = time.perf_counter()
                 losses, returns = [], []

@@ -77,7 +77,9 @@ def test_a_run_learns_q_in_the_actor_and_counts_its_decisions(tmp_path, monkeypa
     assert len(seen) >= 10 and not np.allclose(final, seen[0])
 
 
-def test_a_stopped_run_resumes_from_its_last_checkpoint(tmp_path, monkeypatch):
+@pytest.mark.parametrize("marks", [[], ["evaluation.every=0", "output.checkpoint_every=600"]],
+                         ids=["at-evaluations", "checkpoints-only"])
+def test_a_stopped_run_resumes_from_its_last_checkpoint(tmp_path, monkeypatch, marks):
     real = dmc.fit
     calls = {"n": 0}
 
@@ -89,7 +91,7 @@ def test_a_stopped_run_resumes_from_its_last_checkpoint(tmp_path, monkeypatch):
 
     monkeypatch.setattr(dmc, "fit", stop_late)
     with pytest.raises(RunInterrupted, match="in deep Monte-Carlo after"):
-        Trainer(_config(tmp_path)).run()
+        Trainer(_config(tmp_path, marks)).run()
     out = tmp_path / "run"
     stopped = json.loads((out / "state.json").read_text())
     assert stopped["dmc"]["steps"] == 600 and stopped["timesteps"] == 600  # the checkpoint at the mark

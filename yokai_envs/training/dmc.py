@@ -89,9 +89,15 @@ def greedy(logits: np.ndarray, masks: np.ndarray) -> np.ndarray:
     return np.where(masks, logits, -np.inf).argmax(axis=1)
 
 
+def next_mark(steps: int, every: int) -> float:
+    """The first multiple of ``every`` past ``steps`` (never, for ``every`` 0)."""
+    return (steps // every + 1) * every if every else float("inf")
+
+
 def run_dmc(trainer: Any, model: Any, vec_env: Any) -> None:
     """The DMC decisions the run still owes (``state["dmc"]["steps"]`` counts the done ones);
-    evaluation and checkpoint every ``evaluation.every`` decisions, and at the end."""
+    an evaluation every ``evaluation.every`` decisions, a checkpoint (and a history row) at each
+    evaluation, every ``output.checkpoint_every`` decisions and at the end."""
     import torch
     from sb3_contrib.common.maskable.utils import get_action_masks
 
@@ -110,8 +116,8 @@ def run_dmc(trainer: Any, model: Any, vec_env: Any) -> None:
     observations = vec_env.reset()
     num_envs = observations.shape[0]
     buffer = EpisodeBuffer(num_envs, observations.shape[1])
-    every = config["evaluation"]["every"] or settings["steps"]
-    next_mark = (record["steps"] // every + 1) * every
+    eval_every, save_every = config["evaluation"]["every"], config["output"]["checkpoint_every"]
+    next_eval, next_save = next_mark(record["steps"], eval_every), next_mark(record["steps"], save_every)
     started = time.perf_counter()
     losses: list[float] = []
     returns: list[float] = []
@@ -139,8 +145,9 @@ def run_dmc(trainer: Any, model: Any, vec_env: Any) -> None:
                 bar.update(num_envs)
             if buffer.ready_count >= settings["fit_every"]:
                 losses.append(fit(policy, optimizer, params, *buffer.take(), settings, scale, rng))
-            if record["steps"] >= next_mark or record["steps"] >= settings["steps"]:
-                next_mark += every
+            evaluate_now = record["steps"] >= next_eval
+            if evaluate_now or record["steps"] >= next_save or record["steps"] >= settings["steps"]:
+                next_eval, next_save = next_mark(record["steps"], eval_every), next_mark(record["steps"], save_every)
                 row = {"timesteps": int(model.num_timesteps), "dmc_steps": int(record["steps"]),
                        "q_loss": round(float(np.mean(losses)), 4) if losses else None,
                        "train_return": round(float(np.mean(returns)), 4) if returns else None,
@@ -151,7 +158,7 @@ def run_dmc(trainer: Any, model: Any, vec_env: Any) -> None:
                 state["train_seconds"] += time.perf_counter() - started
                 started = time.perf_counter()
                 losses, returns = [], []
-                if config["evaluation"]["every"]:
+                if evaluate_now:
                     trainer.record_evaluation(trainer.evaluate(model, config["evaluation"]["games"]))
                 trainer.save_checkpoint(model)
     finally:

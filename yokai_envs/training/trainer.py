@@ -222,7 +222,7 @@ class Trainer(RunBase):
 
     def dmc(self, model: Any, vec_env: Any) -> None:
         """The deep Monte-Carlo decisions the run still owes (see training/dmc.py); a stop keeps
-        the last checkpoint (one every evaluation.every decisions)."""
+        the last checkpoint (one at each evaluation and every output.checkpoint_every decisions)."""
         from yokai_envs.training.dmc import run_dmc
 
         try:

@@ -89,17 +89,14 @@ def greedy(logits: np.ndarray, masks: np.ndarray) -> np.ndarray:
     return np.where(masks, logits, -np.inf).argmax(axis=1)
 
 
-def next_mark(steps: int, every: int) -> float:
-    """The first multiple of ``every`` past ``steps`` (never, for ``every`` 0)."""
-    return (steps // every + 1) * every if every else float("inf")
-
-
 def run_dmc(trainer: Any, model: Any, vec_env: Any) -> None:
     """The DMC decisions the run still owes (``state["dmc"]["steps"]`` counts the done ones);
     an evaluation every ``evaluation.every`` decisions, a checkpoint (and a history row) at each
     evaluation, every ``output.checkpoint_every`` decisions and at the end."""
     import torch
     from sb3_contrib.common.maskable.utils import get_action_masks
+
+    from yokai_envs.training.trainer import crossed_multiple
 
     config, state = trainer.config, trainer.state
     settings = config["dmc"]
@@ -117,7 +114,6 @@ def run_dmc(trainer: Any, model: Any, vec_env: Any) -> None:
     num_envs = observations.shape[0]
     buffer = EpisodeBuffer(num_envs, observations.shape[1])
     eval_every, save_every = config["evaluation"]["every"], config["output"]["checkpoint_every"]
-    next_eval, next_save = next_mark(record["steps"], eval_every), next_mark(record["steps"], save_every)
     started = time.perf_counter()
     losses: list[float] = []
     returns: list[float] = []
@@ -137,17 +133,17 @@ def run_dmc(trainer: Any, model: Any, vec_env: Any) -> None:
             buffer.add(observations, actions)
             observations, rewards, dones, infos = vec_env.step(actions)
             buffer.reward(np.asarray(rewards, dtype=np.float32), np.asarray(dones, dtype=bool))
-            returns += [float(info["episode"]["r"]) for info, done in zip(infos, dones, strict=True)
-                        if done and "episode" in info]
+            returns += [float(infos[env]["episode"]["r"]) for env in np.flatnonzero(dones) if "episode" in infos[env]]
+            before = record["steps"]
             record["steps"] += num_envs
             model.num_timesteps += num_envs
             if bar is not None:
                 bar.update(num_envs)
             if buffer.ready_count >= settings["fit_every"]:
                 losses.append(fit(policy, optimizer, params, *buffer.take(), settings, scale, rng))
-            evaluate_now = record["steps"] >= next_eval
-            if evaluate_now or record["steps"] >= next_save or record["steps"] >= settings["steps"]:
-                next_eval, next_save = next_mark(record["steps"], eval_every), next_mark(record["steps"], save_every)
+            evaluate_now = crossed_multiple(before, record["steps"], eval_every)
+            if (evaluate_now or crossed_multiple(before, record["steps"], save_every)
+                    or record["steps"] >= settings["steps"]):
                 row = {"timesteps": int(model.num_timesteps), "dmc_steps": int(record["steps"]),
                        "q_loss": round(float(np.mean(losses)), 4) if losses else None,
                        "train_return": round(float(np.mean(returns)), 4) if returns else None,

@@ -108,6 +108,12 @@ def build_model(config: dict[str, Any], vec_env: Any) -> Any:
                device=config["training"]["device"], verbose=0, **algorithm["hyperparameters"])
 
 
+def crossed_multiple(before: int, now: int, every: int) -> bool:
+    """True when a step counter going from ``before`` to ``now`` passed a multiple of ``every``
+    (never for ``every`` 0): when an evaluation or a checkpoint is due."""
+    return every > 0 and now // every > before // every
+
+
 def opponent_pool(config: dict[str, Any], snapshots: list[str]) -> tuple[list[str], list[float]]:
     """(specs, weights): the configured bots, plus the self-play snapshots sharing their weight."""
     bots = config["opponents"]["bots"]
@@ -345,8 +351,7 @@ class TrainingCallback(BaseCallback):
     def _due(self, every: int, start: int = 0) -> bool:
         """True when the step counter crossed a multiple of ``every`` in the last env step."""
         now = self.num_timesteps
-        before = now - self.training_env.num_envs
-        return every > 0 and now >= start and now // every > before // every
+        return now >= start and crossed_multiple(now - self.training_env.num_envs, now, every)
 
     def _on_training_start(self) -> None:
         if self.trainer.progress:

@@ -318,6 +318,8 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
         _check_distill(config, errors)
     if "dmc" not in broken and config["dmc"]["steps"] is not None:
         _check_dmc(config, errors)
+    if "lookahead" not in broken and config["lookahead"]["labels"] is not None:
+        _check_lookahead(config, errors)
     if "training" not in broken and config["training"]["vec_env"] == "vector":
         _check_vector(config, errors)
     if "evaluation" not in broken and config["evaluation"]["engine"] == "vector":
@@ -359,6 +361,34 @@ def _check_dmc(config: dict[str, Any], errors: list[str]) -> None:
     if config["dmc"]["steps"] > config["training"]["total_timesteps"]:
         errors.append(f"dmc.steps ({config['dmc']['steps']}) counts toward training.total_timesteps "
                       f"({config['training']['total_timesteps']}); raise the total to at least the DMC steps")
+
+
+def _check_lookahead(config: dict[str, Any], errors: list[str]) -> None:
+    """lookahead.labels: Yonkai's vectorized engine labels, the actor regresses (training/lookahead.py)."""
+    from yokai_envs.training.vec_env import VECTOR_ENV_IDS
+    from yokai_envs.yonkai_no_yokai.vector import numba_available
+
+    settings, env_id = config["lookahead"], config["game"]["env_id"]
+    if env_id not in VECTOR_ENV_IDS:
+        errors.append(f"lookahead.labels: the lookahead teacher runs on a vectorized engine, which {env_id} has not "
+                      f"(only {', '.join(VECTOR_ENV_IDS)})")
+    elif not numba_available():
+        errors.append("lookahead.labels: the vectorized engine needs numba: pip install 'yokai-envs[fast]'")
+    if config["game"]["options"].get("reward", "win") != "win":
+        errors.append("lookahead.labels: moves are scored by win credit; game.options.reward must be 'win'")
+    if config["game"]["options"].get("rounds_per_game") is not None:
+        errors.append("lookahead.labels: the round-end values assume games played to the end; "
+                      "game.options.rounds_per_game must be null")
+    if config.get("backend", "sb3") != "sb3":
+        errors.append(f"lookahead.labels: trains SB3 networks; backend {config.get('backend')} has none")
+    if config["algorithm"]["network"]["critic_state"]:
+        errors.append("lookahead.labels: the network reads the observation only; "
+                      "set algorithm.network.critic_state false")
+    if settings["rounds"] > settings["labels"]:
+        errors.append(f"lookahead.rounds ({settings['rounds']}) is more than lookahead.labels ({settings['labels']})")
+    if settings["labels"] > config["training"]["total_timesteps"]:
+        errors.append(f"lookahead.labels ({settings['labels']}) counts toward training.total_timesteps "
+                      f"({config['training']['total_timesteps']}); raise the total to at least the labels")
 
 
 def _check_vector(config: dict[str, Any], errors: list[str]) -> None:

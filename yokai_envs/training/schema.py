@@ -146,6 +146,25 @@ SCHEMA: dict[str, Any] = {
                              help="the actor's logits are this times the advantage A = Q - V (its softmax: a Boltzmann "
                                   "policy over Q)"),
     },
+    "lookahead": {
+        "labels": Field(INT, None, nullable=True, minimum=1,
+                        help="search distillation with a privileged teacher (Yonkai, vectorized engine): decisions "
+                             "of heuristic games labelled with each legal move's one-move lookahead value on the "
+                             "true deal, scored at the round's end, and regressed (training/lookahead.py); null: off"),
+        "rounds": Field(INT, 4, minimum=1, maximum=1_000,
+                        help="label-then-fit rounds (each fit uses every round so far; evaluation after each)"),
+        "sample": Field(FLOAT, 0.5, minimum=1e-6, maximum=1.0,
+                        help="chance that a decision with a choice is labelled"),
+        "table_games": Field(INT, 2000, minimum=1,
+                             help="heuristic games per start of the round-end value table"),
+        "epochs": Field(INT, 4, minimum=1, maximum=1_000, help="passes over all rounds' labels at each fit"),
+        "batch_size": Field(INT, 1024, minimum=1),
+        "learning_rate": Field(FLOAT, 1e-3, minimum=1e-12, help="Adam's, cosine-annealed to 0 over each fit"),
+        "logit_scale": Field(FLOAT, 100.0, minimum=1e-6,
+                             help="the actor's logits are this times each move's value minus the legal moves' mean"),
+        "workers": Field(INT, None, nullable=True, minimum=1, maximum=1024,
+                         help="processes labelling decisions; null: every core"),
+    },
     "evaluation": {
         "every": Field(INT, 50_000, minimum=0, help="steps between evaluations (0: only at the end)"),
         "games": Field(INT, 200, minimum=1, help="games per bot at each evaluation"),

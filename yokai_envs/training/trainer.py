@@ -9,6 +9,7 @@ import functools
 import os
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -168,6 +169,8 @@ class Trainer(RunBase):
                 self.distill(model)
             if config["dmc"]["steps"] is not None:
                 self.dmc(model, vec_env)
+            if config["lookahead"]["labels"] is not None:
+                self.lookahead(model)
             remaining = training["total_timesteps"] - model.num_timesteps
             callback = TrainingCallback(self, vec_env)
             started = time.perf_counter()
@@ -218,26 +221,42 @@ class Trainer(RunBase):
 
         if self.state.get("distill", {}).get("rounds", 0) == 0:
             self.save_checkpoint(model)  # the clone: a stop in the first round resumes from it
-        try:
-            run_rounds(self, model)
-        except KeyboardInterrupt as stop:
+
+        def where() -> str:
             done = self.state.get("distill", {}).get("rounds", 0)
-            raise RunInterrupted(self.interrupted_message(f"in distillation round {done + 1} (the {done} finished "
-                                                          "rounds are saved)"),
-                                 getattr(stop, "signal_number", 2)) from None
+            return f"in distillation round {done + 1} (the {done} finished rounds are saved)"
+
+        self._interruptible(lambda: run_rounds(self, model), where)
 
     def dmc(self, model: Any, vec_env: Any) -> None:
         """The deep Monte-Carlo decisions the run still owes (see training/dmc.py); a stop keeps
         the last checkpoint (one at each evaluation and every output.checkpoint_every decisions)."""
         from yokai_envs.training.dmc import run_dmc
 
+        self._interruptible(lambda: run_dmc(self, model, vec_env), lambda: (
+            f"in deep Monte-Carlo after {self.state.get('dmc', {}).get('steps', 0)} decisions (resumes "
+            "from the last checkpoint)"))
+
+    def lookahead(self, model: Any) -> None:
+        """The lookahead-distillation rounds the run still owes (see training/lookahead.py); a stop
+        between rounds keeps every finished one."""
+        from yokai_envs.training.lookahead import run_lookahead
+
+        if self.state.get("lookahead", {}).get("rounds", 0) == 0:
+            self.save_checkpoint(model)  # the start: a stop in the first round resumes from it
+
+        def where() -> str:
+            done = self.state.get("lookahead", {}).get("rounds", 0)
+            return f"in lookahead round {done + 1} (the {done} finished rounds are saved)"
+
+        self._interruptible(lambda: run_lookahead(self, model), where)
+
+    def _interruptible(self, work: Callable[[], None], where: Callable[[], str]) -> None:
+        """``work()``; Ctrl-C or a stop signal inside it becomes RunInterrupted saying ``where()``."""
         try:
-            run_dmc(self, model, vec_env)
+            work()
         except KeyboardInterrupt as stop:
-            done = self.state.get("dmc", {}).get("steps", 0)
-            raise RunInterrupted(self.interrupted_message(f"in deep Monte-Carlo after {done} decisions (resumes "
-                                                          "from the last checkpoint)"),
-                                 getattr(stop, "signal_number", 2)) from None
+            raise RunInterrupted(self.interrupted_message(where()), getattr(stop, "signal_number", 2)) from None
 
     def _set_logger(self, model: Any, log_dir: Path) -> None:
         from stable_baselines3.common.logger import configure

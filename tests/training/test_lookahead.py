@@ -1,0 +1,161 @@
+"""Lookahead distillation (Yonkai): the round-end value table, each move's lookahead value held
+equal to the same lookahead played on the scalar engine, and the run that regresses them."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from agents.heuristics.yonkai_no_yokai import HeuristicAgent, batch_actions
+from yokai_envs.core.errors import ConfigError
+from yokai_envs.training import lookahead
+from yokai_envs.training.config import load_config
+from yokai_envs.training.safety import RunInterrupted
+from yokai_envs.training.trainer import Trainer
+from yokai_envs.yonkai_no_yokai.game import YonkaiGame
+from yokai_envs.yonkai_no_yokai.vector import VectorGame
+
+TINY = ["lookahead.labels=600", "lookahead.rounds=2", "lookahead.table_games=2", "lookahead.workers=1",
+        "lookahead.epochs=2", "lookahead.batch_size=64", "training.total_timesteps=600", "training.n_envs=2",
+        "algorithm.network.net_arch=[16]", "algorithm.network.vf=[16]", "evaluation.games=8",
+        "evaluation.final_games=4", "output.progress_bar=false"]
+
+
+def _config(tmp_path, extra=()):
+    return load_config("configs/yonkai_no_yokai/lookahead.yaml", [*TINY, *extra], out=str(tmp_path / "run"))
+
+
+def test_the_table_shares_each_starts_credit_and_turns_with_the_leader():
+    starts = np.array([[4, 4, 4, 4], [1, 0, 3, 2]], dtype=np.int8)
+    led = lookahead.round_value_table(4, games_per_start=50, seed=0, starts=starts)
+    assert led.shape == (2, 4) and np.allclose(led.sum(axis=1), 1.0)  # one win credit per game
+    rng = np.random.default_rng(0)
+    zero = rng.random((5**3, 3))
+    table = lookahead.by_leader(zero, 3)
+    cubes = (1, 4, 2)
+    row = {tuple(c): k for k, c in enumerate(lookahead.cube_starts(3).tolist())}
+    assert np.allclose(table[(*cubes, 0)], zero[row[cubes]])  # seat 0 leads: the table as simulated
+    # seat 2 leads: seat 2 is where seat 0 was, cubes turned with it
+    assert np.allclose(table[(*cubes, 2)], zero[row[(2, 1, 4)]][[1, 2, 0]])
+
+
+def _scalar_copy(vg: VectorGame, i: int) -> YonkaiGame:
+    """A scalar game in the state of vector game ``i`` (a mid-round state, set field by field)."""
+    game = YonkaiGame(num_players=vg.num_players)
+    game.reset(seed=0)
+    s = game.state
+    s.hands[:] = vg.hands[i]
+    s.hand_sizes = [int(x) for x in vg.hand_sizes[i]]
+    s.cubes = [int(x) for x in vg.cubes[i]]
+    s.button_available = [bool(x) for x in vg.button_available[i]]
+    s.passed = [bool(x) for x in vg.passed[i]]
+    s.played_by[:] = vg.played_by[i]
+    s.played[:] = vg.played_by[i].sum(axis=0)
+    s.passed_on[:] = vg.passed_on[i]
+    s.direction = type(s.direction)(int(vg.direction[i]))
+    s.last_count, s.last_value = int(vg.last_count[i]), int(vg.last_value[i])
+    s.last_player, s.to_act = int(vg.last_player[i]), int(vg.to_act[i])
+    s.rounds_completed = int(vg.rounds_completed[i])
+    game.invalidate_mask()
+    game.check_invariants()
+    return game
+
+
+def _scalar_lookahead(game: YonkaiGame, action: int, table: np.ndarray) -> float:
+    """The same lookahead on the scalar engine with the heuristic agent."""
+    seat, world = game.current_player, game.clone()
+    heuristic = HeuristicAgent()
+    rounds = world.rounds_completed
+    world.step(action)
+    while not world.is_terminal and world.rounds_completed == rounds:
+        world.step(heuristic.act_in_world(world))
+    if world.is_terminal:
+        return 1 / len(world.winners) if seat in world.winners else 0.0
+    return float(table[(*world.cubes, world.to_act, seat)])
+
+
+def test_each_moves_value_is_the_lookahead_played_on_the_scalar_engine():
+    table = np.random.default_rng(1).random((5,) * 4 + (4, 4)).astype(np.float32)  # any misread shows
+    driver = VectorGame(64, 4, seed=3)
+    rows = np.arange(64)
+    masks = np.empty((64, 49), dtype=bool)
+    checked = 0
+    for step in range(300):
+        driver.masks(masks)
+        if step % 37 == 5:
+            chosen = np.flatnonzero(masks.sum(axis=1) >= 2)[:6]
+            before = {name: getattr(driver, name).copy() for name in VectorGame.STATE_ARRAYS}
+            values = lookahead.move_values(driver, chosen, masks[chosen], VectorGame(400, 4, autoreset=False), table)
+            for name, array in before.items():  # the driver's games are untouched
+                assert np.array_equal(getattr(driver, name), array), name
+            for k, i in enumerate(chosen):
+                game = _scalar_copy(driver, int(i))
+                assert np.array_equal(game.legal_action_mask(), masks[i])
+                for action in np.flatnonzero(masks[i]):
+                    assert values[k, action] == pytest.approx(_scalar_lookahead(game, int(action), table)), (step, i)
+                    checked += 1
+                assert (values[k, ~masks[i]] == 0).all()
+        driver.step(batch_actions(driver.hands[rows, driver.to_act], masks))
+    assert checked > 100
+
+
+def test_generate_labels_decisions_with_a_choice_from_what_the_seat_sees():
+    table = lookahead.by_leader(np.full((5**3, 3), 1 / 3), 3)
+    data = lookahead.generate({"num_players": 3}, table, labels=500, sample=0.5, seed=2)
+    assert data["observations"].shape == (500, VectorGame(1, 3).observation_size)
+    assert (data["masks"].sum(axis=1) >= 2).all()
+    assert ((data["values"] == 0) | data["masks"]).all()
+    assert ((data["values"] >= 0) & (data["values"] <= 1)).all()
+
+
+def test_a_run_regresses_the_values_in_the_actor_and_resumes_by_round(tmp_path, monkeypatch):
+    real, real_generate = lookahead.fit, lookahead.generate
+    fits, labelled = [], []
+
+    def count(options, table, labels, sample, seed):
+        labelled.append(labels)
+        return real_generate(options, table, labels, sample, seed)
+
+    def stop_after_first(policy, data, settings, seed):
+        fits.append(len(data["masks"]))
+        loss = real(policy, data, settings, seed)
+        if len(fits) == 1:
+            raise KeyboardInterrupt
+        return loss
+
+    monkeypatch.setattr(lookahead, "fit", stop_after_first)
+    monkeypatch.setattr(lookahead, "generate", count)
+    with pytest.raises(RunInterrupted, match="lookahead round 1"):
+        Trainer(_config(tmp_path)).run()
+    state = json.loads((tmp_path / "run" / "state.json").read_text())
+    assert state["lookahead"]["rounds"] == 0  # the interrupted round is fitted again
+    assert lookahead.table_file(tmp_path / "run").exists() and lookahead.round_file(tmp_path / "run", 0).exists()
+    Trainer(_config(tmp_path), resume=True).run()
+    state = json.loads((tmp_path / "run" / "state.json").read_text())
+    assert state["lookahead"]["rounds"] == 2 and state["timesteps"] == 600
+    assert fits == [300, 300, 600]  # each fit uses every round so far
+    assert labelled == [300, 300]  # the first round's saved labels were kept
+    assert sum(not row["final"] for row in state["evaluations"]) == 3  # the start and after each round
+    assert (tmp_path / "run" / "model.zip").exists()
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["game.options.reward=lives"], "reward must be 'win'"),
+    (["game.options.rounds_per_game=2"], "rounds_per_game must be null"),
+    (["lookahead.rounds=700"], "more than lookahead.labels"),
+    (["training.total_timesteps=100"], "raise the total"),
+    (["algorithm.network.critic_state=true"], "observation only"),
+])
+def test_bad_settings_are_refused(tmp_path, extra, message):
+    with pytest.raises(ConfigError, match=message):
+        _config(tmp_path, extra)
+
+
+def test_other_games_are_refused(tmp_path):
+    with pytest.raises(ConfigError, match="vectorized engine"):
+        load_config("configs/yokaizo/quick.yaml", ["lookahead.labels=10", "training.total_timesteps=10"],
+                    out=str(tmp_path / "run"))

@@ -1,0 +1,328 @@
+"""Search distillation with a privileged teacher, in Yonkai no Yokai: the config's ``lookahead`` section.
+
+The belief search beats the heuristic by one move of lookahead: for each legal move it plays the
+rest out with the heuristic in worlds drawn from what the seat believes about the hidden hands,
+and keeps the move with the best mean. Distilling its noisy choices stalled; regressing each move's
+value is what works, with two changes to the teacher that cost nothing at play time:
+
+- **The true deal as the world.** Each labelled decision comes from a game the heuristic plays at
+  every seat, so its true hidden hands are one draw from exactly the beliefs the search samples
+  (against heuristic opponents). The teacher looks one move ahead in that one world. A single world
+  is a noisy label, but the network sees only the seat's observation, so least squares over many
+  decisions averages the worlds that look the same to it: the fit converges to the belief search's
+  values with every world counted, not 13 of them. The true deal only ever enters the *targets*;
+  the network reads the observation, so it plays with what the seat sees.
+- **Scored at the end of the round, not of the game.** After the move every seat plays the
+  heuristic to the end of the current round, which is deterministic in a known deal. The cubes the
+  round leaves and the seat that leads the next one are then scored by a table: the heuristic
+  game's expected win credit from that start (:func:`round_value_table`, simulated once per run).
+  The later rounds' deals, most of a game's outcome and pure noise for this decision, are so
+  replaced by their mean: the targets' variance around their means drops about 25-fold.
+
+The network keeps its actor-critic shape: the actor's logits are ``logit_scale`` x each move's
+value minus the mean over the legal moves (greedy play takes the best move), the critic the
+mean. Each round labels ``labels / rounds`` new decisions on every core, then the network is
+fitted to all rounds so far, evaluated and checkpointed; a stop resumes at the next round.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+KEYS = ("observations", "masks", "values")
+CHUNK_LABELS = 100_000  # labels per worker task: progress and an even end across workers
+DRIVER_GAMES = 4096  # heuristic games played side by side to draw decisions from
+
+
+def credit(winners: np.ndarray) -> np.ndarray:
+    """The arena's win credit of each seat (1/k for a k-way tie) from (N, n) winners."""
+    return winners / np.maximum(winners.sum(axis=1, keepdims=True), 1)
+
+
+def round_value_table(num_players: int, games_per_start: int, seed: int,
+                      starts: np.ndarray | None = None) -> np.ndarray:
+    """Each seat's expected win credit when every seat plays the heuristic from a round's start
+    with cubes ``starts[k]`` and seat 0 to lead: (len(starts), n), ``games_per_start`` games each.
+    ``starts`` defaults to every cube count 0..4 of every seat."""
+    from agents.heuristics.yonkai_no_yokai import batch_actions
+    from yokai_envs.yonkai_no_yokai.state import NUM_PLAYS
+    from yokai_envs.yonkai_no_yokai.vector import VectorGame
+
+    if starts is None:
+        starts = cube_starts(num_players)
+    n = num_players
+    games = len(starts) * games_per_start
+    vg = VectorGame(games, n, autoreset=False, seed=seed)
+    vg.cubes[:] = np.repeat(starts, games_per_start, axis=0)
+    vg.to_act[:] = 0  # the deal is the round's; only its leader is set
+    masks = np.empty((games, 2 * NUM_PLAYS + 1), dtype=bool)
+    rows = np.arange(games)
+    while not vg.is_over.all():
+        vg.masks(masks)
+        vg.step(batch_actions(vg.hands[rows, vg.to_act], masks), ~vg.is_over)
+    return credit(vg.winners).reshape(len(starts), games_per_start, n).mean(axis=1)
+
+
+def cube_starts(num_players: int) -> np.ndarray:
+    from yokai_envs.yonkai_no_yokai.state import STARTING_CUBES
+
+    return np.array(list(itertools.product(range(STARTING_CUBES + 1), repeat=num_players)), dtype=np.int8)
+
+
+def by_leader(led_by_seat_0: np.ndarray, num_players: int) -> np.ndarray:
+    """The table for every leader, T[c_0, .., c_n-1, leader, seat], from the one with seat 0 to
+    lead (rows in :func:`cube_starts` order): seats are symmetric up to rotation."""
+    from yokai_envs.yonkai_no_yokai.state import STARTING_CUBES
+
+    n = num_players
+    side = STARTING_CUBES + 1
+    zero = led_by_seat_0.reshape((side,) * n + (n,))
+    table = np.zeros((side,) * n + (n, n), dtype=np.float32)
+    for cubes in cube_starts(n):
+        for leader in range(n):
+            turned = tuple(int(cubes[(leader + j) % n]) for j in range(n))  # the leader becomes seat 0
+            for seat in range(n):
+                table[(*(int(c) for c in cubes), leader, seat)] = zero[(*turned, (seat - leader) % n)]
+    return table
+
+
+def move_values(driver: Any, rows: np.ndarray, masks: np.ndarray, rollouts: Any, table: np.ndarray) -> np.ndarray:
+    """(len(rows), actions): for each listed game of ``driver`` and each legal move of its seat to
+    act, the table's value of the round the move leads to with the heuristic at every seat after
+    it (on the game's true deal); 0 for illegal moves. ``rollouts`` is a VectorGame without
+    autoreset, at least as large as the number of legal moves."""
+    from agents.heuristics.yonkai_no_yokai import batch_actions
+
+    decision, action = np.nonzero(masks)
+    m = len(decision)
+    for name in type(driver).STATE_ARRAYS:
+        getattr(rollouts, name)[:m] = getattr(driver, name)[rows[decision]]
+    rollouts.status[m:] = 1  # the slots beyond play no part
+    seat = driver.to_act[rows[decision]].astype(np.int64)
+    started = rollouts.rounds_completed[:m].copy()
+    values = np.zeros(m, dtype=np.float32)
+    done = np.zeros(m, dtype=bool)
+    active = np.zeros(rollouts.num_games, dtype=bool)
+    active[:m] = True
+    moves = np.zeros(rollouts.num_games, dtype=np.int64)
+    moves[:m] = action
+    legal = np.empty((rollouts.num_games, masks.shape[1]), dtype=bool)
+    slots = np.arange(rollouts.num_games)
+    while True:
+        rollouts.step(moves, active)
+        over = rollouts.status[:m] != 0
+        ended = ~done & (over | (rollouts.rounds_completed[:m] != started))
+        if ended.any():
+            finished = np.flatnonzero(ended & over)
+            values[finished] = credit(rollouts.winners[finished])[np.arange(len(finished)), seat[finished]]
+            going_on = np.flatnonzero(ended & ~over)
+            cubes = rollouts.cubes[going_on].astype(np.int64)
+            values[going_on] = table[(*cubes.T, rollouts.to_act[going_on], seat[going_on])]
+            done |= ended
+        active[:m] = ~done
+        if not active.any():
+            break
+        rollouts.masks(legal)
+        moves = batch_actions(rollouts.hands[slots, rollouts.to_act], legal)
+    out = np.zeros(masks.shape, dtype=np.float32)
+    out[decision, action] = values
+    return out
+
+
+def generate(options: dict[str, Any], table: np.ndarray, labels: int, sample: float,
+             seed: int) -> dict[str, np.ndarray]:
+    """``labels`` decisions with a choice, each kept with chance ``sample``, from heuristic games
+    (every seat), with each legal move's value (:func:`move_values`)."""
+    from agents.heuristics.yonkai_no_yokai import batch_actions
+    from yokai_envs.yonkai_no_yokai.vector import VectorGame
+
+    rng = np.random.default_rng(seed)
+    n = int(options.get("num_players", 4))
+    driver = VectorGame(DRIVER_GAMES, n, seed=seed)
+    rollouts = VectorGame(int(DRIVER_GAMES * sample * 10) + 64, n, autoreset=False, seed=seed + 1)
+    masks = np.empty((DRIVER_GAMES, driver.num_actions), dtype=bool)
+    games = np.arange(DRIVER_GAMES)
+    parts: dict[str, list[np.ndarray]] = {key: [] for key in KEYS}
+    got = 0
+    while got < labels:
+        driver.masks(masks)
+        seats = driver.to_act.astype(np.int64)
+        heuristic = batch_actions(driver.hands[games, seats], masks)
+        rows = np.flatnonzero((masks.sum(axis=1) >= 2) & (rng.random(DRIVER_GAMES) < sample))[:labels - got]
+        while masks[rows].sum() > rollouts.num_games:
+            rows = rows[:len(rows) // 2]
+        if len(rows):
+            parts["values"].append(move_values(driver, rows, masks[rows], rollouts, table))
+            parts["observations"].append(driver.observe(seats[rows], games=rows))
+            parts["masks"].append(masks[rows].copy())
+            got += len(rows)
+        driver.step(heuristic)
+    return {key: np.concatenate(parts[key]) for key in KEYS}
+
+
+def _pool_map(tasks: list[tuple[Any, ...]], function: Any, workers: int, bar: Any = None,
+              size: Any = len) -> list[Any]:
+    """``function(*task)`` for every task, in order, on ``workers`` processes."""
+    results: list[Any] = [None] * len(tasks)
+    if workers == 1:
+        for i, task in enumerate(tasks):
+            results[i] = function(*task)
+            if bar is not None:
+                bar.update(size(results[i]))
+        return results
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {pool.submit(function, *task): i for i, task in enumerate(tasks)}
+        for future in as_completed(futures):
+            results[futures[future]] = future.result()
+            if bar is not None:
+                bar.update(size(results[futures[future]]))
+    return results
+
+
+def build_table(num_players: int, games_per_start: int, seed: int, workers: int) -> np.ndarray:
+    starts = cube_starts(num_players)
+    pieces = np.array_split(np.arange(len(starts)), workers * 4)
+    tasks = [(num_players, games_per_start, seed + i, starts[piece]) for i, piece in enumerate(pieces) if len(piece)]
+    led_by_seat_0 = np.concatenate(_pool_map(tasks, round_value_table, workers))
+    return by_leader(led_by_seat_0, num_players)
+
+
+def round_file(run_dir: Path, round_index: int) -> Path:
+    return run_dir / "lookahead" / f"round_{round_index + 1}.npz"
+
+
+def table_file(run_dir: Path) -> Path:
+    return run_dir / "lookahead" / "round_values.npy"
+
+
+def _save(path: Path, write: Any) -> None:
+    from yokai_envs.training.safety import atomic_target
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_target(path) as tmp, open(tmp, "wb") as handle:
+        write(handle)
+
+
+def _write_npz(handle: Any, data: dict[str, np.ndarray]) -> None:
+    np.savez_compressed(handle, allow_pickle=False, **data)
+
+
+def load_rounds(run_dir: Path, rounds: int) -> dict[str, np.ndarray]:
+    parts = []
+    for index in range(rounds):
+        with np.load(round_file(run_dir, index)) as saved:
+            parts.append({key: saved[key] for key in KEYS})
+    return {key: np.concatenate([part[key] for part in parts]) for key in KEYS}
+
+
+def label_seed(config: dict[str, Any], round_index: int, chunk: int) -> int:
+    # Far from the clone's seeds (training.seed + episode) and from the evaluation deals.
+    return config["training"]["seed"] + 2_000_003 * (round_index + 1) + 10_007 * chunk
+
+
+def label_round(config: dict[str, Any], table: np.ndarray, index: int, labels: int, workers: int,
+                progress: bool) -> dict[str, np.ndarray]:
+    """One round's labels, in chunks over the worker processes."""
+    settings = config["lookahead"]
+    chunks = max(1, -(-labels // CHUNK_LABELS))
+    tasks = [(config["game"]["options"], table, labels // chunks + (c < labels % chunks), settings["sample"],
+              label_seed(config, index, c)) for c in range(chunks)]
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=labels, unit="label", dynamic_ncols=True,
+                   desc=f"lookahead round {index + 1}/{settings['rounds']}")
+    try:
+        parts = _pool_map(tasks, generate, workers, bar, size=lambda part: len(part["masks"]))
+    finally:
+        if bar is not None:
+            bar.close()
+    return {key: np.concatenate([part[key] for part in parts]) for key in KEYS}
+
+
+def run_lookahead(trainer: Any, model: Any) -> None:
+    """Every round the run still owes (``state["lookahead"]["rounds"]`` counts the finished ones);
+    an evaluation (with ``evaluation.every``) and a checkpoint after each."""
+    config, folder, state = trainer.config, trainer.folder, trainer.state
+    settings = config["lookahead"]
+    options = config["game"]["options"]
+    workers = settings["workers"] or os.cpu_count() or 1
+    record = state.setdefault("lookahead", {"rounds": 0, "history": []})
+    started = time.perf_counter()
+    if table_file(folder.root).exists():
+        table = np.load(table_file(folder.root))
+    else:
+        table = build_table(int(options.get("num_players", 4)), settings["table_games"],
+                            config["training"]["seed"] + 999_983, workers)
+        _save(table_file(folder.root), lambda handle: np.save(handle, table))
+    if config["evaluation"]["every"] and not state["evaluations"]:
+        trainer.record_evaluation(trainer.evaluate(model, config["evaluation"]["games"]))  # the start
+    per_round = settings["labels"] // settings["rounds"]
+    while record["rounds"] < settings["rounds"]:
+        index = record["rounds"]
+        if not round_file(folder.root, index).exists():  # a stop after the labels keeps them
+            data = label_round(config, table, index, per_round, workers, trainer.progress)
+            with trainer.guard.saving():
+                _save(round_file(folder.root, index), functools.partial(_write_npz, data=data))
+        generated = time.perf_counter()
+        loss = fit(model.policy, load_rounds(folder.root, index + 1), settings, config["training"]["seed"] + index)
+        model.num_timesteps += per_round
+        row = {"round": index + 1, "labels": per_round, "timesteps": int(model.num_timesteps),
+               "value_mse": round(loss, 5), "generate_seconds": round(generated - started, 1),
+               "fit_seconds": round(time.perf_counter() - generated, 1)}
+        record["history"].append(row)
+        record["rounds"] = index + 1
+        state["train_seconds"] += time.perf_counter() - started
+        if trainer.progress:
+            print(f"lookahead round {index + 1}: {per_round} labels in {row['generate_seconds']:.0f} s, "
+                  f"fitted to {per_round * (index + 1)} in {row['fit_seconds']:.0f} s (squared error {loss:.4f})")
+        if config["evaluation"]["every"]:
+            trainer.record_evaluation(trainer.evaluate(model, config["evaluation"]["games"]))
+        trainer.save_checkpoint(model)
+        started = time.perf_counter()
+
+
+def fit(policy: Any, data: dict[str, np.ndarray], settings: dict[str, Any], seed: int) -> float:
+    """``epochs`` passes of least squares: the actor's logits / ``logit_scale`` onto each legal
+    move's value minus the legal moves' mean, the critic onto that mean. Returns the actor's mean
+    squared error over the last pass."""
+    import torch
+
+    torch.manual_seed(seed)
+    observations = torch.from_numpy(data["observations"])
+    legal = torch.from_numpy(data["masks"]).float()
+    values = torch.from_numpy(data["values"]).float()
+    mean = (values * legal).sum(dim=1) / legal.sum(dim=1)
+    centered = (values - mean[:, None]) * legal
+    size, batch = len(observations), settings["batch_size"]
+    steps = settings["epochs"] * max(1, size // batch)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=settings["learning_rate"])
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, steps)
+    scale = settings["logit_scale"]
+    total, count = 0.0, 0
+    for _ in range(settings["epochs"]):
+        order = torch.randperm(size)
+        total, count = 0.0, 0
+        for start in range(0, size - batch + 1 if size >= batch else 1, batch):
+            rows = order[start:start + batch]
+            latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(observations[rows]))
+            advantage = policy.action_net(latent_pi) / scale
+            actor = (((advantage - centered[rows]) ** 2) * legal[rows]).sum() / legal[rows].sum()
+            critic = ((policy.value_net(latent_vf).squeeze(1) - mean[rows]) ** 2).mean()
+            optimizer.zero_grad()
+            (actor + critic).backward()
+            optimizer.step()
+            schedule.step()
+            total += actor.item()
+            count += 1
+    return total / max(count, 1)

@@ -38,7 +38,11 @@ def test_ready_config_validates(path):
 def test_ready_config_trains_a_few_steps(path, tmp_path):
     # the full configs too: their behaviour cloning, self-play pool and evaluation settings run as written
     out = tmp_path / "run"
-    tiny = TINY + (["dmc.steps=128"] if load_config(path)["dmc"]["steps"] else [])  # within the 128 steps
+    config = load_config(path)
+    tiny = TINY + (["dmc.steps=128"] if config["dmc"]["steps"] else [])  # within the 128 steps
+    if config["lookahead"]["labels"]:
+        tiny += ["lookahead.labels=128", "lookahead.rounds=1", "lookahead.table_games=1", "lookahead.workers=1",
+                 "lookahead.epochs=1", "evaluation.engine=arena"]
     assert yokai_main(["train", "--config", path, "--out", str(out),
                        *[arg for item in tiny for arg in ("--set", item)]]) == 0
     report = json.loads((out / "eval.json").read_text())

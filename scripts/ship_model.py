@@ -145,7 +145,9 @@ def main(argv: list[str] | None = None) -> int:
             "search": args.search, "deterministic": not args.sampled, "command": args.command,
             "seed": config["training"]["seed"],
             "wall_time": f"{minutes:.0f} min of training on 2 CPU cores ({state['timesteps']} learner decisions)",
-            "method": args.method, "training": {"config": config, "distill": state.get("distill", {}).get("history")},
+            "method": args.method, "training": {"config": config, "distill": state.get("distill", {}).get("history"),
+                                                **({"lookahead": state["lookahead"]["history"]}
+                                                   if "lookahead" in state else {})},
             "evaluation": (run_rows(args.run, args.command) if args.run_eval else [])
             + [row for folder, command in args.eval for row in evaluation_rows(Path(folder), command)]}
     labels = dict(args.label)

@@ -4,6 +4,7 @@ equal to the same lookahead played on the scalar engine, and the run that regres
 from __future__ import annotations
 
 import json
+import time
 
 import numpy as np
 import pytest
@@ -141,6 +142,18 @@ def test_a_run_regresses_the_values_in_the_actor_and_resumes_by_round(tmp_path, 
     assert labelled == [300, 300]  # the first round's saved labels were kept
     assert sum(not row["final"] for row in state["evaluations"]) == 3  # the start and after each round
     assert (tmp_path / "run" / "model.zip").exists()
+
+
+def test_a_stop_while_labelling_ends_the_workers_at_once():
+    class StopAtFirst:
+        def update(self, count):
+            raise KeyboardInterrupt
+
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        lookahead._pool_map([(0.0,), (60.0,), (60.0,), (60.0,)], time.sleep, workers=2, bar=StopAtFirst(),
+                            size=lambda result: 1)
+    assert time.perf_counter() - started < 30  # the queued sleeps were not waited for
 
 
 @pytest.mark.parametrize(("extra", "message"), [

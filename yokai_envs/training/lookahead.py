@@ -17,7 +17,7 @@ value is what works, with two changes to the teacher that cost nothing at play t
   round leaves and the seat that leads the next one are then scored by a table: the heuristic
   game's expected win credit from that start (:func:`round_value_table`, simulated once per run).
   The later rounds' deals, most of a game's outcome and pure noise for this decision, are so
-  replaced by their mean: the targets' variance around their means drops about 25-fold.
+  replaced by their mean: the spread of the moves' values around their mean falls about five-fold.
 
 The network keeps its actor-critic shape: the actor's logits are ``logit_scale`` x each move's
 value minus the mean over the legal moves (greedy play takes the best move), the critic the
@@ -32,7 +32,6 @@ import itertools
 import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -171,7 +170,9 @@ def generate(options: dict[str, Any], table: np.ndarray, labels: int, sample: fl
 
 def _pool_map(tasks: list[tuple[Any, ...]], function: Any, workers: int, bar: Any = None,
               size: Any = len) -> list[Any]:
-    """``function(*task)`` for every task, in order, on ``workers`` processes."""
+    """``function(*task)`` for every task, in order, on ``workers`` processes. A stop (Ctrl-C or
+    a signal turned into KeyboardInterrupt) ends the workers at once instead of waiting for the
+    tasks still queued."""
     results: list[Any] = [None] * len(tasks)
     if workers == 1:
         for i, task in enumerate(tasks):
@@ -179,13 +180,23 @@ def _pool_map(tasks: list[tuple[Any, ...]], function: Any, workers: int, bar: An
             if bar is not None:
                 bar.update(size(results[i]))
         return results
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = {pool.submit(function, *task): i for i, task in enumerate(tasks)}
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
+    pool = multiprocessing.get_context("spawn").Pool(workers)
+    try:
+        for i, result in pool.imap_unordered(functools.partial(_indexed, function), enumerate(tasks)):
+            results[i] = result
             if bar is not None:
-                bar.update(size(results[futures[future]]))
+                bar.update(size(result))
+    except BaseException:
+        pool.terminate()
+        pool.join()
+        raise
+    pool.close()
+    pool.join()
     return results
+
+
+def _indexed(function: Any, item: tuple[int, tuple[Any, ...]]) -> tuple[int, Any]:
+    return item[0], function(*item[1])
 
 
 def build_table(num_players: int, games_per_start: int, seed: int, workers: int) -> np.ndarray:

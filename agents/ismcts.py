@@ -21,6 +21,9 @@ then scores the cut world with the game's heuristic module's ``evaluate(game) ->
 values in [-1, 1]`` (when it has one) instead of the returns so far; ``evaluate`` gets a
 sampled world the search discards, so it may play on.
 
+``rollout=own_policy`` (with ``policy=PATH``) rolls the searching seat out with that network's
+most likely move and every other seat with the game's heuristic.
+
 ``opponents=rollout`` keeps only the searching seat's own decisions in the tree and lets the
 other seats play the rollout policy there too (a model of opponents as the heuristic, instead
 of searching their replies).
@@ -107,6 +110,44 @@ class _Node:
         self.avail = 1
 
 
+class OwnSeatRollout(Agent):
+    """A rollout policy that plays the searching seat with ``own`` (a trained network, its most
+    likely move) and every other seat with ``others`` (the game's heuristic): the search then
+    values each move by how its own network would play on against heuristic opponents, one more
+    step of improvement than rolling every seat out with the heuristic."""
+
+    needs_game = True
+    reads_observation = True
+
+    def __init__(self, own: Agent, others: Agent, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.own, self.others = own, others
+        self.seat = -1  # set by the search at each decision
+
+    @property
+    def plays_in_sampled_worlds(self) -> bool:
+        return self.others.plays_in_sampled_worlds
+
+    @plays_in_sampled_worlds.setter
+    def plays_in_sampled_worlds(self, value: bool) -> None:
+        for agent in getattr(self, "own", None), getattr(self, "others", None):
+            if agent is not None:
+                agent.plays_in_sampled_worlds = value
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.own.reset(int(self.rng.integers(2**63)))
+        self.others.reset(int(self.rng.integers(2**63)))
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
+        if game is None:
+            raise ValueError("own-seat rollouts need the game")
+        return self.act_in_world(game)
+
+    def act_in_world(self, world: Game) -> int:
+        return (self.own if world.current_player == self.seat else self.others).act_in_world(world)
+
+
 class ISMCTSAgent(Agent):
     """``ismcts:iterations=200;time=0.5;rollout=heuristic;c=1.0;max_rollout_steps=30;leaf=heuristic``."""
 
@@ -167,6 +208,8 @@ class ISMCTSAgent(Agent):
             self._last_probs = np.zeros(len(action_mask), dtype=np.float64)
             self._last_probs[legal[0]] = 1.0
             return int(legal[0])
+        if isinstance(self.rollout_agent, OwnSeatRollout):
+            self.rollout_agent.seat = game.current_player
         default = self._default_action(observation, action_mask, game, legal)
         if self.flat:
             means, errors = self._flat_statistics(game, legal, default)

@@ -186,8 +186,12 @@ class PolicyAgent(Agent):
     def sampling_twin(self, seed: int | None = None) -> PolicyAgent:
         """The same network (shared, not loaded again) playing by sampling its distribution, with
         randomness of its own: a search's rollout policy beside this agent's own move."""
+        return self.twin(seed, deterministic=False)
+
+    def twin(self, seed: int | None = None, deterministic: bool = True) -> PolicyAgent:
+        """The same network (shared, not loaded again) as a separate agent with randomness of its own."""
         twin = copy.copy(self)
-        twin.deterministic = False
+        twin.deterministic = deterministic
         twin.reset(seed)
         twin._last_probs = None
         return twin

@@ -20,6 +20,9 @@
     ismcts:rollout=policy;confidence=1.0;policy=path/to/model.zip
                                              ... the network plays the rollouts too, sampling its
                                              distribution (AlphaGo's fast rollout policy, here the same net)
+    ismcts:rollout=own_policy;confidence=1.0;policy=path/to/model.zip
+                                             ... the network plays the searching seat's own rollout moves
+                                             (its most likely), the heuristic every other seat
     policy:path/to/model.zip                 a MaskablePPO checkpoint (most likely action)
     policy:path/to/model.zip;deterministic=false   ... sampling its action distribution
     rllib:path/to/run/model                  an RLlib policy folder (training backend: rllib); same options
@@ -51,7 +54,7 @@ ISMCTS_OPTIONS = {"iterations": int, "time": float, "rollout": str, "c": float, 
                   "leaf": str, "opponents": str, "search": str, "confidence": float, "beliefs": str,
                   "policy": str}
 POLICY_OPTIONS = {"deterministic": bool}
-ROLLOUTS = ("random", "heuristic", "policy")
+ROLLOUTS = ("random", "heuristic", "policy", "own_policy")
 LEAVES = ("returns", "heuristic")
 OPPONENT_MODELS = ("tree", "rollout")
 BELIEFS = ("uniform", "heuristic")
@@ -186,8 +189,8 @@ def parse_spec(spec: str) -> AgentSpec:
         if options.get("beliefs", "uniform") not in BELIEFS:
             raise ValueError(f"agent spec {spec!r}: beliefs must be one of {', '.join(BELIEFS)}, "
                              f"got {options['beliefs']!r}")
-        if rollout == "policy" and "policy" not in options:
-            raise ValueError(f"agent spec {spec!r}: rollout=policy rolls out with a trained network; it needs "
+        if rollout in ("policy", "own_policy") and "policy" not in options:
+            raise ValueError(f"agent spec {spec!r}: rollout={rollout} rolls out with a trained network; it needs "
                              "policy=PATH (or trained:PATH, pretrained:search=true)")
         if options.get("confidence", 0.0) > 0 and rollout == "random" and "policy" not in options:
             raise ValueError(f"agent spec {spec!r}: confidence keeps a policy's move unless the search "
@@ -262,6 +265,12 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
         elif rollout == "policy":
             assert base_agent is not None  # the parser asks rollout=policy for its network
             rollout_agent = base_agent.sampling_twin(seed)
+        elif rollout == "own_policy":
+            from agents.heuristics import heuristic_class
+            from agents.ismcts import OwnSeatRollout
+
+            assert base_agent is not None
+            rollout_agent = OwnSeatRollout(base_agent.twin(seed), heuristic_class(env_id)(seed=seed), seed=seed)
         leaf_evaluator = None
         if options.pop("leaf", "returns") == "heuristic":
             from agents.heuristics import heuristic_evaluator

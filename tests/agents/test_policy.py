@@ -271,3 +271,34 @@ def test_a_search_can_roll_out_with_the_network(checkpoint):
     assert [r["actions"] for r in first.records] == [r["actions"] for r in again.records]
     with pytest.raises(ValueError, match="rollout=policy rolls out with a trained network"):
         agents.make("ismcts:rollout=policy", YONKAI, OPTIONS)
+
+
+def test_a_search_can_roll_out_its_own_seat_with_the_network(checkpoint):
+    """``rollout=own_policy``: in the rollouts the searching seat plays the network's most likely
+    move and every other seat the heuristic; the seat is the one deciding at the root."""
+    from agents.heuristics.yonkai_no_yokai import HeuristicAgent
+    from agents.ismcts import OwnSeatRollout
+
+    _, path = checkpoint
+    spec = f"ismcts:iterations=4;rollout=own_policy;max_rollout_steps=6;confidence=1;search=flat;policy={path}"
+    search = agents.make(spec, YONKAI, OPTIONS, seed=0)
+    rollout = search.rollout_agent
+    assert isinstance(rollout, OwnSeatRollout) and rollout.plays_in_sampled_worlds
+    assert isinstance(rollout.own, PolicyAgent) and rollout.own.deterministic
+    assert rollout.own.policy is search.base_agent.policy and isinstance(rollout.others, HeuristicAgent)
+    game = make_game(YONKAI, **OPTIONS)
+    game.reset(seed=3)
+    while len(game.legal_actions()) < 2:
+        game.step(game.legal_actions()[0])
+    seat = game.current_player
+    assert search.act(game.observation(seat), game.legal_action_mask(), game) in game.legal_actions()
+    assert rollout.seat == seat
+    world = game.clone()
+    assert rollout.act_in_world(world) == rollout.own.act_in_world(world)  # the searching seat: the network
+    rollout.seat = (seat + 1) % game.num_players
+    assert rollout.act_in_world(world) == rollout.others.act_in_world(world)  # another seat: the heuristic
+    first = run_match(YONKAI, [spec, "heuristic", "random"], games=2, seed=0, env_options=OPTIONS)
+    again = run_match(YONKAI, [spec, "heuristic", "random"], games=2, seed=0, env_options=OPTIONS)
+    assert [r["actions"] for r in first.records] == [r["actions"] for r in again.records]
+    with pytest.raises(ValueError, match="rollout=own_policy rolls out with a trained network"):
+        agents.make("ismcts:rollout=own_policy", YONKAI, OPTIONS)

@@ -219,14 +219,7 @@ class Trainer(RunBase):
         between rounds keeps every finished one."""
         from yokai_envs.training.distill import run_rounds
 
-        if self.state.get("distill", {}).get("rounds", 0) == 0:
-            self.save_checkpoint(model)  # the clone: a stop in the first round resumes from it
-
-        def where() -> str:
-            done = self.state.get("distill", {}).get("rounds", 0)
-            return f"in distillation round {done + 1} (the {done} finished rounds are saved)"
-
-        self._interruptible(lambda: run_rounds(self, model), where)
+        self._by_rounds(model, "distill", "distillation", lambda: run_rounds(self, model))
 
     def dmc(self, model: Any, vec_env: Any) -> None:
         """The deep Monte-Carlo decisions the run still owes (see training/dmc.py); a stop keeps
@@ -242,14 +235,19 @@ class Trainer(RunBase):
         between rounds keeps every finished one."""
         from yokai_envs.training.lookahead import run_lookahead
 
-        if self.state.get("lookahead", {}).get("rounds", 0) == 0:
-            self.save_checkpoint(model)  # the start: a stop in the first round resumes from it
+        self._by_rounds(model, "lookahead", "lookahead", lambda: run_lookahead(self, model))
+
+    def _by_rounds(self, model: Any, section: str, name: str, work: Callable[[], None]) -> None:
+        """``work()``, a loop of rounds that counts its finished ones in ``state[section]["rounds"]``:
+        a checkpoint before the first (a stop in it resumes from there), and a stop says which round."""
+        if self.state.get(section, {}).get("rounds", 0) == 0:
+            self.save_checkpoint(model)
 
         def where() -> str:
-            done = self.state.get("lookahead", {}).get("rounds", 0)
-            return f"in lookahead round {done + 1} (the {done} finished rounds are saved)"
+            done = self.state.get(section, {}).get("rounds", 0)
+            return f"in {name} round {done + 1} (the {done} finished rounds are saved)"
 
-        self._interruptible(lambda: run_lookahead(self, model), where)
+        self._interruptible(work, where)
 
     def _interruptible(self, work: Callable[[], None], where: Callable[[], str]) -> None:
         """``work()``; Ctrl-C or a stop signal inside it becomes RunInterrupted saying ``where()``."""

@@ -223,10 +223,6 @@ def _save(path: Path, write: Any) -> None:
         write(handle)
 
 
-def _write_npz(handle: Any, data: dict[str, np.ndarray]) -> None:
-    np.savez_compressed(handle, allow_pickle=False, **data)
-
-
 def load_rounds(run_dir: Path, rounds: int) -> dict[str, np.ndarray]:
     parts = []
     for index in range(rounds):
@@ -264,6 +260,8 @@ def label_round(config: dict[str, Any], table: np.ndarray, index: int, labels: i
 def run_lookahead(trainer: Any, model: Any) -> None:
     """Every round the run still owes (``state["lookahead"]["rounds"]`` counts the finished ones);
     an evaluation (with ``evaluation.every``) and a checkpoint after each."""
+    from yokai_envs.training.distill import save_round
+
     config, folder, state = trainer.config, trainer.folder, trainer.state
     settings = config["lookahead"]
     options = config["game"]["options"]
@@ -284,7 +282,7 @@ def run_lookahead(trainer: Any, model: Any) -> None:
         if not round_file(folder.root, index).exists():  # a stop after the labels keeps them
             data = label_round(config, table, index, per_round, workers, trainer.progress)
             with trainer.guard.saving():
-                _save(round_file(folder.root, index), functools.partial(_write_npz, data=data))
+                save_round(round_file(folder.root, index), data)
         generated = time.perf_counter()
         loss = fit(model.policy, load_rounds(folder.root, index + 1), settings, config["training"]["seed"] + index)
         model.num_timesteps += per_round

@@ -6,7 +6,7 @@ Each model is three files in ``agents/pretrained/models/`` (package data)::
     NAME.json   its card as data: env id, the configuration it plays (the options that shape the
                 game, e.g. {"num_players": 4}), its play-time search, how it was trained
                 (command, seed, wall time) and its evaluation rows
-    NAME.md     the same card for people (scripts/model_cards.py writes it from the .json)
+    NAME.md     the same card for people (`python scripts/ship_model.py --cards-only` writes it from the .json)
 
 The agent spec ``pretrained`` is the network alone for the env it is given;
 ``pretrained:search=true`` adds the play-time search its card names (ISMCTS improving on the

@@ -184,3 +184,19 @@ def test_games_with_other_decks_sharing_one_observer_observe_as_if_alone() -> No
             assert np.array_equal(g.state_tensor(), alone.encode(g.state, 0, omniscient=True))
             legal = np.flatnonzero(g.legal_action_mask())
             g.step(int(legal[rng.integers(legal.size)]))
+
+
+def test_the_other_seat_reads_my_and_enemy_turned_around_as_whole_words():
+    g = YokaizoGame(decks=("Kitsune Blaze", "Kappa Tide"))
+    g.reset(3)
+    rng = np.random.default_rng(0)
+    seen: dict[str, str] = {}
+    while not g.is_over and len(seen) < 2:
+        for a in g.legal_actions():
+            name = g.action_name(a)
+            if name.startswith(("enemy ", "my ")) and name.split()[0] not in seen:
+                seen[name.split()[0]] = g.public_action_name(a, 1 - g.current_player)
+                assert g.public_action_name(a, g.current_player) == name
+        g.step(int(rng.choice(g.legal_actions())))
+    assert set(seen) == {"enemy", "my"}
+    assert seen["enemy"].startswith("your ") and seen["my"].startswith("their "), seen

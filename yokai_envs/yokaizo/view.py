@@ -3,6 +3,8 @@ for viewers (``table_view``) and how a seat sees the action being taken (``publi
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +75,8 @@ def text(g: YokaizoGame, viewer: int | None) -> str:
     return "\n".join([head, *seat_text(g, 0, viewer), *seat_text(g, 1, viewer)])
 
 
+_TURNED_AROUND = re.compile(r"\b(my|enemy)\b")
+
 #: the hidden choices of a card the other seat does not see, in ``public_action`` order
 HIDDEN_CHOICES = ("choose a Field Yokai face-down", "place a face-down Soul from hand",
                   f"{PickVerb.SHINE}: take a card into hand", f"{PickVerb.UNBURN}: take a card into hand")
@@ -105,7 +109,8 @@ def public_action_name(g: YokaizoGame, action: int, seat: int) -> str | None:
         return HIDDEN_CHOICES[hidden]
     if seat == g.current_player or g.is_terminal:
         return name
-    return name.replace("my ", "their ").replace("enemy ", "your ")
+    # whole words, both at once: "enemy " must not be read as "en" + "my "
+    return _TURNED_AROUND.sub(lambda m: {"my": "their", "enemy": "your"}[m.group(1)], name)
 
 
 def public_action(g: YokaizoGame, action: int, seat: int) -> int:

@@ -20,10 +20,16 @@ def direction_name(direction: Direction) -> str:
     return "descending" if direction == DESCENDING else "ascending"
 
 
+def round_number(state: State) -> int:
+    """The round being played, or once the game is over the last one played (the count of
+    completed rounds goes up as the final round ends)."""
+    return int(state.rounds_completed) if state.terminal else int(state.rounds_completed) + 1
+
+
 def render(state: State, seat: int | None) -> str:
     """Text view of the table: omniscient when ``seat`` is None, else only what it may see."""
     last = str(state.last_value) * state.last_count if state.last_count else "(lead)"
-    lines = [f"Yonkai no Yokai, round {state.rounds_completed + 1}, {direction_name(state.direction)}, "
+    lines = [f"Yonkai no Yokai, round {round_number(state)}, {direction_name(state.direction)}, "
              f"last play {last}" + (f" by player {state.last_player}" if state.last_count else "")]
     for s in range(state.num_players):
         shown = cards_text(state.hands[s]) if seat is None or s == seat else f"{state.hand_sizes[s]} cards"
@@ -57,10 +63,10 @@ def table_view(state: State, seat: int | None) -> dict[str, Any]:
     note = ""
     if state.terminal:
         note = "game over; winners: " + ", ".join(f"player {w}" for w in state.winners)
-    return {"title": f"Yonkai no Yokai, round {state.rounds_completed + 1}", "phase": state.phase.value,
+    return {"title": f"Yonkai no Yokai, round {round_number(state)}", "phase": state.phase.value,
             "to_act": -1 if state.terminal else int(state.to_act),
             "counters": {"direction": direction_name(state.direction), "elevator floor": int(state.last_count),
-                         "round": state.rounds_completed + 1},
+                         "round": round_number(state)},
             "zones": [{"name": "last play (the elevator)", "cards": last, "hidden": 0},
                       {"name": "played this round", "cards": played, "hidden": 0}],
             "seats": seats, "text": note}

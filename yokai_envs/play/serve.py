@@ -96,7 +96,10 @@ def catalog() -> dict[str, Any]:
     from yokai_envs.registry import ENV_IDS
 
     extra = [kind for kind in KINDS if kind not in ("random", "heuristic", "ismcts", "trained", "policy", "rllib")]
-    return {"games": [{"env_id": env_id, "options": _options_of(env_id)} for env_id in ENV_IDS],
+    from yokai_envs.play.about import player_counts
+
+    return {"games": [{"env_id": env_id, "options": _options_of(env_id), "players": player_counts(env_id)}
+                      for env_id in ENV_IDS],
             "spec_examples": [*SPEC_EXAMPLES, *extra]}
 
 

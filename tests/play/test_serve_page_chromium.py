@@ -1,0 +1,169 @@
+"""``yokai serve``'s page in headless Chromium, one behaviour a test: going Back to the form, a
+phone-width screen, a second tab on the same game, the address's ``#auto=off``, the wait while
+the AI loads, a Solo game, and where the keyboard focus goes after a move."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.play.chromium import needs_chromium
+from tests.play.page_driver import DriverHandler, run_scenario
+from tests.play.serve_client import running_server
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture
+def server(tmp_path):
+    with running_server(tmp_path / "state", handler=DriverHandler) as running:
+        yield running
+
+
+def test_back_after_start_shows_the_form_as_drawn_and_starts_again(server, tmp_path):
+    result = run_scenario(server, tmp_path, """
+      var catalog = await (await fetch("/api/catalog")).json();
+      var tab = await open("/");
+      await startGame(tab, { env_id: "yyh_tcg_v5", options: { decks: [null, "Toguro Brothers"] }, seat: 1,
+                             opponents: "random", seed: 4 });
+      tab.frame.contentWindow.history.back();
+      await until(function () { return rendered(tab.doc(), "/") && tab.doc().location.pathname === "/"; }, "Back");
+      await sleep(300);  // anything the browser restores into the form lands by now
+      var d = tab.doc();
+      var game = catalog.games.filter(function (g) { return g.env_id === d.getElementById("game").value; })[0];
+      var fields = Array.prototype.map.call(d.querySelectorAll("[data-option]"), function (f) {
+        var allowed = f.tagName === "SELECT" ? Array.prototype.map.call(f.options, function (o) { return o.value; })
+                                            : [f.value];
+        return { name: f.getAttribute("data-option"), value: f.value, ok: allowed.indexOf(f.value) >= 0 };
+      });
+      var shown = game.env_id;
+      await startGame(tab, { env_id: shown, seed: 5, opponents: "random" });
+      return { shown: shown, options: Object.keys(game.options), fields: fields,
+               errors: tab.doc().getElementById("js-errors").textContent, path: tab.doc().location.pathname };
+    """)
+    assert {f["name"] for f in result["fields"]} == set(result["options"]), result
+    assert all(f["ok"] for f in result["fields"]), result["fields"]
+    assert result["errors"] == "" and result["path"].startswith("/games/")
+
+
+def test_a_phone_width_page_has_no_side_scroll_and_the_log_stays_off_the_table(server, tmp_path):
+    result = run_scenario(server, tmp_path, """
+      var tab = await open("/", 375, 700);
+      var home = overflow(tab.doc());
+      var d = await startGame(tab, { env_id: "yokaizo_v3", seat: 0, opponents: "random", seed: 3 });
+      var seen = [];
+      for (var k = 0; k < 12 && d.body.getAttribute("data-over") !== "yes"; k++) {
+        var button = d.querySelector("[data-action]") || d.getElementById("next");
+        await click(d, button);
+        var board = d.getElementById("board").getBoundingClientRect();
+        var side = d.getElementById("log").closest(".side").getBoundingClientRect();
+        var overlap = !(side.top >= board.bottom || side.bottom <= board.top || side.left >= board.right ||
+                        side.right <= board.left);
+        seen.push({ overflow: overflow(d), overlap: overlap, boardWidth: board.width });
+      }
+      return { home: home, seen: seen };
+    """)
+    assert result["home"] <= 0, result
+    assert result["seen"] and all(s["overflow"] <= 0 and not s["overlap"] for s in result["seen"]), result["seen"]
+    assert all(s["boardWidth"] >= 300 for s in result["seen"]), result["seen"]  # the table keeps the width
+
+
+def test_a_second_tab_follows_the_game_and_can_move_in_it(server, tmp_path):
+    result = run_scenario(server, tmp_path, """
+      var first = await open("/");
+      var a = await startGame(first, { env_id: "yonkai_no_yokai_v1", options: { num_players: 3 }, seat: 0,
+                                       opponents: "random", seed: 11, more: { rounds_per_game: 1 } });
+      var second = await open(a.location.pathname + "#auto=off");
+      var b = second.doc();
+      var steps = [];
+      for (var k = 0; k < 6; k++) {
+        var mover = k % 2 ? b : a, watcher = k % 2 ? a : b;
+        var button = mover.querySelector("[data-action]") || mover.getElementById("next");
+        await click(mover, button);
+        if (mover.body.getAttribute("data-error") === "yes") throw new Error(mover.getElementById("error").textContent);
+        var want = mover.body.getAttribute("data-step");
+        var began = Date.now();
+        await until(function () { return watcher.body.getAttribute("data-step") === want; }, "the other tab", 5000);
+        steps.push({ step: want, ms: Date.now() - began });
+      }
+      return { steps: steps };
+    """)
+    assert len(result["steps"]) == 6 and all(s["ms"] < 5000 for s in result["steps"]), result
+
+
+def test_auto_off_in_the_address_stops_the_bots_on_an_open_page(server, tmp_path):
+    result = run_scenario(server, tmp_path, """
+      var tab = await open("/");
+      var d = await startGame(tab, { env_id: "yonkai_no_yokai_v1", options: { num_players: 4 }, seat: 3,
+                                     opponents: "random", seed: 2 });
+      d.getElementById("auto").click();  // startGame unticked it: tick it again, as on a fresh page
+      var ticked = d.getElementById("auto").checked;
+      tab.frame.contentWindow.location.hash = "auto=off";
+      await sleep(100);
+      var after = d.getElementById("auto").checked;
+      var step = d.body.getAttribute("data-step");
+      await sleep(1600);  // two bot delays: no bot moved
+      return { ticked: ticked, after: after, moved: d.body.getAttribute("data-step") !== step };
+    """)
+    assert result == {"ticked": True, "after": False, "moved": False}
+
+
+class SlowCreate(DriverHandler):
+    """Creating a game takes as long as loading a network does."""
+
+    def do_POST(self) -> None:
+        if self.path == "/api/games":
+            time.sleep(1.5)
+        super().do_POST()
+
+
+def test_the_form_says_the_ai_is_loading_while_the_game_is_made(tmp_path):
+    with running_server(tmp_path / "state", handler=SlowCreate) as slow:
+        result = run_scenario(slow, tmp_path, """
+          var tab = await open("/");
+          var d = tab.doc();
+          setField(d.getElementById("game"), "yonkai_no_yokai_v1");
+          d.getElementById("start").click();
+          await sleep(200);
+          var loading = d.getElementById("loading");
+          var during = { shown: !!loading && !loading.hidden, text: loading ? loading.textContent : "",
+                         disabled: d.getElementById("start").disabled };
+          await until(function () { return rendered(tab.doc(), "/games/"); }, "the game page");
+          return during;
+        """)
+    assert result["shown"] and result["disabled"], result
+    assert "AI" in result["text"], result
+
+
+def test_solo_asks_for_no_opponents_and_shows_no_bot_controls(server, tmp_path):
+    result = run_scenario(server, tmp_path, """
+      var tab = await open("/");
+      var d = tab.doc();
+      setField(d.getElementById("game"), "onmyoji_v4");
+      function visible(node) { return !!node && !node.closest("[hidden]") && node.offsetParent !== null; }
+      var duel = visible(d.getElementById("opponents"));
+      setField(d.querySelector('[data-option="mode"]'), JSON.stringify("solo"));
+      var solo = visible(d.getElementById("opponents"));
+      var g = await startGame(tab, { env_id: "onmyoji_v4", options: { mode: "solo" }, seed: 1 });
+      return { duel: duel, solo: solo, next: visible(g.getElementById("next")),
+               auto: visible(g.getElementById("auto")) };
+    """)
+    assert result == {"duel": True, "solo": False, "next": False, "auto": False}
+
+
+def test_focus_stays_on_the_action_row_after_each_move(server, tmp_path):
+    result = run_scenario(server, tmp_path, """
+      var tab = await open("/");
+      var d = await startGame(tab, { env_id: "onmyoji_v4", options: { mode: "solo" }, seed: 6 });
+      var seen = [];
+      for (var k = 0; k < 8 && d.body.getAttribute("data-over") !== "yes"; k++) {
+        var button = d.querySelector("[data-action]");
+        button.focus();
+        await click(d, button);
+        var now = d.activeElement;
+        seen.push(now && now.closest("#actions") ? "actions" : (now ? now.tagName + "#" + now.id : "none"));
+      }
+      return seen;
+    """)
+    assert result and all(where == "actions" for where in result), result

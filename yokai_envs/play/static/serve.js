@@ -1,0 +1,364 @@
+(function () {
+  "use strict";
+  function reportError(message) {
+    var line = document.createElement("div");
+    line.className = "error";
+    line.textContent = "JS-ERROR: " + message;
+    document.getElementById("js-errors").appendChild(line);
+    document.body.setAttribute("data-errors", "yes");
+  }
+  window.onerror = function (message, source, line) { reportError(message + " (line " + line + ")"); };
+__DRAW__
+  var data = JSON.parse(document.getElementById("page-data").textContent);
+  var app = document.getElementById("app");
+  var controls = document.getElementById("controls");
+
+  function showError(message) {
+    var box = document.getElementById("error");
+    box.textContent = message || "";
+    box.hidden = !message;
+    document.body.setAttribute("data-error", message ? "yes" : "no");
+  }
+  function call(method, url, body) {  // a promise of [ok, json]; a refusal's json is {"error": ...}
+    var init = { method: method, headers: { "Content-Type": "application/json" } };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    return fetch(url, init).then(function (response) {
+      return response.json().then(function (json) { return [response.ok, json]; });
+    }).catch(function (err) { return [false, { error: "the server did not answer: " + err }]; });
+  }
+  function labelled(text, field) {
+    var label = el("label", "");
+    label.appendChild(el("span", "field", text));
+    label.appendChild(field);
+    return label;
+  }
+
+  // ------------------------------------------------------------------ new game
+  function home() {
+    var games = data.catalog.games;
+    var form = el("form", "new");
+    form.id = "new-game";
+    // Back to this page would otherwise have the browser put the last form's values back into
+    // fields drawn for another game (shifted by one); every choice starts from its default.
+    form.setAttribute("autocomplete", "off");
+    var pick = el("select", "");
+    pick.id = "game";
+    games.forEach(function (g) { var o = el("option", "", g.title || g.env_id); o.value = g.env_id; pick.appendChild(o); });
+    form.appendChild(labelled("game", pick));
+    var optionsBox = el("div", "");
+    optionsBox.id = "options";
+    form.appendChild(optionsBox);
+    function input(id, value, placeholder) {
+      var box = el("input", "");
+      box.type = "text"; box.id = id; box.value = value; box.placeholder = placeholder || "";
+      return box;
+    }
+    var seat = el("select", "");
+    seat.id = "seat";
+    var opponents = input("opponents", "heuristic", "agent specs, comma-separated, cycled over the other seats");
+    opponents.setAttribute("list", "spec-examples");
+    var specs = el("datalist", "");
+    specs.id = "spec-examples";
+    data.catalog.spec_examples.forEach(function (s) { var o = el("option", ""); o.value = s; specs.appendChild(o); });
+    var seed = input("seed", "", "blank: a random deal");
+    var more = input("more-options", "", 'more options as JSON, e.g. {"max_steps": 400}');
+    var opponentsRow = labelled("opponents", opponents);
+    form.appendChild(labelled("your seat", seat));
+    form.appendChild(opponentsRow);
+    form.appendChild(specs);
+    form.appendChild(labelled("seed", seed));
+    form.appendChild(labelled("more options", more));
+    var start = el("button", "", "Start the game");
+    start.id = "start"; start.type = "submit";
+    form.appendChild(start);
+    var loading = el("div", "loading", "Starting the game: dealing the cards and loading the AI players " +
+                                       "(a trained network takes a few seconds)\u2026");
+    loading.id = "loading"; loading.hidden = true;
+    loading.setAttribute("role", "status");
+    form.appendChild(loading);
+
+    function chosen() { return games.filter(function (g) { return g.env_id === pick.value; })[0]; }
+    function fields() {
+      optionsBox.innerHTML = "";
+      var game = chosen();
+      Object.keys(game.options).forEach(function (name) {
+        var spec = game.options[name];
+        var seats = spec.per_seat > 0 ? spec.per_seat : 1;
+        for (var s = 0; s < seats; s++) {
+          var field;
+          if (spec.choices.length > 1 || spec.per_seat > 0) {
+            field = el("select", "");
+            if (spec.per_seat > 0) {
+              var none = el("option", "", "(default)");
+              none.value = "";
+              field.appendChild(none);
+            }
+            spec.choices.forEach(function (c) {
+              var o = el("option", "", c); o.value = JSON.stringify(c);
+              if (spec.per_seat === 0 && c === spec.default) o.selected = true;
+              field.appendChild(o);
+            });
+          } else {
+            field = input("", "", "default " + JSON.stringify(spec.default));
+          }
+          field.setAttribute("data-option", name);
+          field.setAttribute("data-seat-index", spec.per_seat > 0 ? s : -1);
+          optionsBox.appendChild(labelled(spec.per_seat > 0 ? name + " (seat " + s + ")" : name, field));
+        }
+      });
+      seats();
+    }
+    function players() {  // how many seats the chosen options give
+      var counts = chosen().players;
+      var field = counts.option && optionsBox.querySelector('[data-option="' + counts.option + '"]');
+      return field && counts.counts[field.value] !== undefined ? counts.counts[field.value] : counts.default;
+    }
+    function seats() {
+      var n = players(), was = seat.value;
+      seat.innerHTML = "";
+      for (var s = 0; s < n; s++) { var o = el("option", "", "seat " + s); o.value = String(s); seat.appendChild(o); }
+      seat.value = was !== "" && Number(was) < n ? was : "0";
+      opponentsRow.hidden = n < 2;  // a Solo game has no opponent to choose
+    }
+    function options() {  // read from the fields as drawn, so they always belong to the chosen game
+      var game = chosen();
+      var out = {};
+      Object.keys(game.options).forEach(function (name) {
+        var spec = game.options[name];
+        var boxes = optionsBox.querySelectorAll('[data-option="' + name + '"]');
+        if (!boxes.length) return;
+        if (spec.per_seat > 0) {
+          var values = Array.prototype.map.call(boxes, function (b) { return b.value ? JSON.parse(b.value) : null; });
+          if (values.every(function (v) { return v === null; })) return;
+          var fill = Array.isArray(spec.default) ? spec.default : [];  // unset seats keep a per-seat default
+          values = values.map(function (v, i) { return v !== null ? v : (i < fill.length ? fill[i] : null); });
+          while (values.length && values[values.length - 1] === null) values.pop();
+          out[name] = values;
+        } else if (boxes[0].value !== "") {
+          var raw = boxes[0].value;
+          try { out[name] = JSON.parse(raw); } catch (e) { out[name] = raw; }
+        }
+      });
+      return out;
+    }
+    function waiting(yes) {
+      start.disabled = yes;
+      loading.hidden = !yes;
+      document.body.setAttribute("data-busy", yes ? "yes" : "no");
+    }
+    pick.addEventListener("change", fields);
+    optionsBox.addEventListener("change", function (event) {
+      if (event.target.getAttribute("data-option") === chosen().players.option) seats();
+    });
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var request = { env_id: pick.value, options: options(), seat: parseInt(seat.value, 10) };
+      if (!opponentsRow.hidden) request.opponents = opponents.value;
+      try {
+        if (more.value.trim()) Object.assign(request.options, JSON.parse(more.value));
+      } catch (e) { showError("more options is not a JSON object: " + e.message); return; }
+      if (seed.value.trim()) request.seed = /^\d+$/.test(seed.value.trim()) ? Number(seed.value.trim()) : seed.value;
+      showError("");
+      waiting(true);
+      call("POST", "/api/games", request).then(function (answer) {
+        if (!answer[0]) { waiting(false); showError(answer[1].error); return; }
+        location.href = "/games/" + answer[1].game_id;
+      });
+    });
+    window.addEventListener("pageshow", function (event) { if (event.persisted) waiting(false); });
+    fields();
+    app.appendChild(form);
+    if (data.games.length) {
+      app.appendChild(el("h2", "", "Saved games"));
+      var list = el("ul", "");
+      list.id = "saved";
+      data.games.forEach(function (g) {
+        var item = el("li", "");
+        var link = el("a", "", g.game_id);
+        link.href = "/games/" + g.game_id;
+        item.appendChild(link);
+        item.appendChild(document.createTextNode(" " + g.env_id + ", seat " + g.seat + ", " + g.actions +
+                                                 " steps, " + g.agents.join(" / ") + " (" + g.created + ")"));
+        list.appendChild(item);
+      });
+      app.appendChild(list);
+    }
+    document.body.setAttribute("data-rendered", "yes");
+  }
+
+  // ------------------------------------------------------------------ one game
+  function play() {
+    var view = data.view;
+    var busy = false;
+    var timer = null;
+    var wholeLog = false;
+    var LOG_LINES = 80;
+    var FOLLOW_MS = 1000;  // how often a page asks whether another tab moved the game
+    var hasBots = view.agents.some(function (a, s) { return s !== view.seat; });
+    var next = el("button", "", "next bot move \u25B6");
+    next.id = "next";
+    var auto = el("input", "");
+    auto.type = "checkbox"; auto.id = "auto";
+    function autoFromAddress() { auto.checked = !/auto=off/.test(location.hash); }
+    autoFromAddress();
+    var autoLabel = el("label", "");
+    autoLabel.appendChild(auto);
+    autoLabel.appendChild(document.createTextNode(" bots move on their own"));
+    var download = el("a", "", "download the replay");
+    download.id = "download"; download.hidden = true;
+    controls.appendChild(next); controls.appendChild(autoLabel); controls.appendChild(download);
+    next.hidden = autoLabel.hidden = !hasBots;  // Solo: nobody else moves
+
+    function seatName(seat) {
+      if (view.names) return view.names[seat];
+      return seat === view.seat ? "You" : "AI " + seat + " (" + view.agents[seat].split(":")[0] + ")";
+    }
+    function take(fresh) {  // a newer view than the one drawn (steps only go up)
+      if (fresh.step < view.step) return false;
+      view = fresh;
+      return true;
+    }
+    // quiet: a timer's bot move that another tab made first is no refusal to show
+    function send(method, url, body, quiet) {
+      if (busy) return;
+      busy = true;
+      if (timer) { clearTimeout(timer); timer = null; }
+      document.body.setAttribute("data-busy", "yes");
+      call(method, url, body).then(function (answer) {
+        var stale = !answer[0] && answer[1].status === 409 && /^stale request/.test(answer[1].error);
+        if (answer[0]) {
+          take(answer[1]);
+          showError("");
+          return answer;
+        }
+        if (!(quiet && stale)) {
+          showError(answer[1].error);
+          auto.checked = false;  // a refused or failed move stops the bots until you look
+        }
+        if (!stale) return answer;
+        return call("GET", "/api/games/" + view.game_id).then(function (fresh) {  // show where the game is now
+          if (fresh[0]) take(fresh[1]);
+          return fresh;
+        });
+      }).then(function () {
+        busy = false;
+        draw();
+      });
+    }
+    function schedule() {
+      if (timer) { clearTimeout(timer); timer = null; }
+      if (hasBots && auto.checked && !view.over && !view.your_turn) timer = setTimeout(botMove, __DELAY__);
+    }
+    function step() { send("POST", "/api/games/" + view.game_id + "/next", { step: view.step }); }
+    function botMove() { timer = null; send("POST", "/api/games/" + view.game_id + "/next", { step: view.step }, true); }
+    function follow() {  // another tab on this game may have moved it: draw what it did
+      if (busy || document.hidden) return;
+      var shown = view.step;
+      call("GET", "/api/games/" + view.game_id).then(function (answer) {
+        if (!busy && answer[0] && answer[1].step !== shown && view.step === shown && take(answer[1])) draw();
+      });
+    }
+    next.addEventListener("click", step);
+    auto.addEventListener("change", schedule);
+    window.addEventListener("hashchange", function () { autoFromAddress(); schedule(); });
+    setInterval(follow, FOLLOW_MS);
+
+    function draw() {
+      // the keyboard stays on the action row: a redraw replaces its buttons, so the focus goes to the new ones
+      var focused = document.activeElement;
+      var keepFocus = !focused || focused === document.body || focused === next || !!focused.closest("#actions");
+      app.innerHTML = "";
+      var status = el("div", "status");
+      var toAct = el("div", "");
+      toAct.id = "to-act";
+      toAct.textContent = view.over ? "Game over" : view.your_turn ? "Your turn: " + view.phase
+        : seatName(view.to_act) + " to act (" + view.phase + ")";
+      status.appendChild(toAct);
+      var result = el("div", "");
+      result.id = "result";
+      if (view.over) {
+        var r = view.result;
+        result.textContent = (r.terminal ? "Final result: " : "Stopped at the step cap: ") +
+          r.returns.map(function (x, s) { return seatName(s) + " " + (x > 0 ? "+" : "") + x; }).join(", ") +
+          " (seed " + view.seed + ", " + r.steps + " steps)";
+      }
+      status.appendChild(result);
+      app.appendChild(status);
+      var actions = el("div", "");
+      actions.id = "actions";
+      view.legal.forEach(function (a) {
+        var button = el("button", "", a.name);
+        button.setAttribute("data-action", a.id);
+        button.title = "action " + a.id;
+        button.addEventListener("click", function () {
+          send("POST", "/api/games/" + view.game_id + "/action", { action: a.id, step: view.step });
+        });
+        actions.appendChild(button);
+      });
+      app.appendChild(actions);
+
+      var columns = el("div", "columns");
+      var board = el("div", "");
+      board.id = "board";
+      var t = view.table;
+      board.appendChild(el("div", "title", t.title));
+      drawTable(board, t, view.to_act, view.seat, function (s) {
+        return s.seat === view.seat ? s.label : s.label + " · " + view.agents[s.seat];
+      });
+      columns.appendChild(board);
+      var side = el("div", "side");
+      side.appendChild(el("div", "zone-name", "recent moves"));
+      var moves = el("ol", "recent");
+      moves.id = "moves";
+      if (view.moves.length) moves.setAttribute("start", view.moves[0].step);  // numbered by step
+      view.moves.forEach(function (m) {
+        var seen = m.seen === null ? "(a choice you cannot see)" : m.seen;
+        moves.appendChild(el("li", "", seatName(m.seat) + ": " + seen));
+      });
+      side.appendChild(moves);
+      side.appendChild(el("div", "zone-name", "what you saw happen"));
+      var log = el("ul", "log");
+      log.id = "log";
+      var hidden = wholeLog ? 0 : Math.max(0, view.log.length - LOG_LINES);  // a long log redrawn each move is slow
+      if (hidden) {
+        var more = el("button", "", "show the " + hidden + " earlier lines");
+        more.id = "log-all";
+        more.addEventListener("click", function () { wholeLog = true; draw(); });
+        side.appendChild(more);
+      }
+      view.log.slice(hidden).forEach(function (line) { log.appendChild(el("li", "", line)); });
+      side.appendChild(log);
+      columns.appendChild(side);
+      app.appendChild(columns);
+      log.scrollTop = log.scrollHeight;
+
+      next.disabled = view.over || view.your_turn;
+      download.hidden = !view.over;
+      if (view.over) {
+        download.href = view.replay_url;
+        download.setAttribute("download", view.env_id + "-" + view.game_id + ".json");
+      }
+      if (keepFocus) {
+        var target = actions.querySelector("button") || (next.hidden || next.disabled ? null : next);
+        if (target) target.focus();
+      }
+      document.body.setAttribute("data-step", view.step);
+      document.body.setAttribute("data-over", view.over ? "yes" : "no");
+      document.body.setAttribute("data-busy", "no");
+      document.body.setAttribute("data-rendered", "yes");
+      schedule();
+      document.dispatchEvent(new CustomEvent("yokai:drawn", { detail: { step: view.step, over: view.over } }));
+    }
+    draw();
+  }
+
+  if (data.kind === "home") home();
+  else if (data.kind === "game") play();
+  else {
+    showError(data.message);
+    var back = el("a", "", "start a new game");
+    back.href = "/";
+    app.appendChild(back);
+    document.body.setAttribute("data-rendered", "yes");
+  }
+})();

@@ -4,7 +4,6 @@ for viewers (``table_view``) and how a seat sees the action being taken (``publi
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 

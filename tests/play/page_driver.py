@@ -99,6 +99,7 @@ _PAGE = """<!DOCTYPE html><html><body>
 <script>
 __HELPERS__
 var CONFIGS = __CONFIGS__;
+var TOKEN = __TOKEN__;  // the server's API token, as its pages hold it
 var scenario = async function (configs) {
 __SCENARIO__
 };
@@ -119,6 +120,7 @@ class DriverHandler(Handler):
             return super().do_GET()
         server: Any = self.server
         body = (_PAGE.replace("__HELPERS__", HELPERS).replace("__CONFIGS__", json.dumps(server.configs))
+                .replace("__TOKEN__", json.dumps(server.token))
                 .replace("__SCENARIO__", server.scenario)).encode()
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")

@@ -8,18 +8,18 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from yokai_envs.play.cli_serve import Handler, make_server, server_url
+from yokai_envs.play.cli_serve import Handler, Server, make_server, server_url
+from yokai_envs.play.serve_guard import TOKEN_HEADER
 
 
 @contextmanager
-def running_server(state_dir: Path, handler: type[Handler] = Handler) -> Iterator[ThreadingHTTPServer]:
-    server = make_server("127.0.0.1", 0, state_dir, handler=handler)
+def running_server(state_dir: Path, handler: type[Handler] = Handler, allow_files: bool = False) -> Iterator[Server]:
+    server = make_server("127.0.0.1", 0, state_dir, handler=handler, allow_files=allow_files)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
@@ -30,16 +30,18 @@ def running_server(state_dir: Path, handler: type[Handler] = Handler) -> Iterato
         thread.join(10)
 
 
-def url(server: ThreadingHTTPServer, path: str) -> str:
+def url(server: Server, path: str) -> str:
     return server_url(server) + path
 
 
-def call(server: ThreadingHTTPServer, method: str, path: str, body: Any = None,
-         raw: bytes | None = None) -> tuple[int, Any]:
-    """(status, parsed JSON answer) of one request; ``raw`` sends those bytes as the body."""
+def call(server: Server, method: str, path: str, body: Any = None,
+         raw: bytes | None = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    """(status, parsed JSON answer) of one request as the page sends it (JSON, the server's
+    token); ``raw`` sends those bytes as the body, ``headers`` replace or add headers."""
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    sent = {"Content-Type": "application/json", TOKEN_HEADER: server.token, **(headers or {})}
     request = urllib.request.Request(url(server, path), data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+                                     headers={k: v for k, v in sent.items() if v is not None})
     try:
         with urllib.request.urlopen(request, timeout=60) as answer:
             return answer.status, json.loads(answer.read())
@@ -47,13 +49,13 @@ def call(server: ThreadingHTTPServer, method: str, path: str, body: Any = None,
         return err.code, json.loads(err.read())
 
 
-def create(server: ThreadingHTTPServer, **request: Any) -> dict[str, Any]:
+def create(server: Server, **request: Any) -> dict[str, Any]:
     status, view = call(server, "POST", "/api/games", request)
     assert status == 201, view
     return view
 
 
-def play_until(server: ThreadingHTTPServer, view: dict[str, Any], seed: int = 0,
+def play_until(server: Server, view: dict[str, Any], seed: int = 0,
                stop_at: int | None = None) -> dict[str, Any]:
     """Random legal actions for the human and "next" for the bots, through the API, until the
     game is over (or, with ``stop_at``, until the human is to act at or after that step)."""

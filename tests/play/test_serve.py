@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -159,8 +160,6 @@ def test_a_session_refuses_an_action_while_a_bot_is_to_move(tmp_path):
 
 
 def test_an_unknown_game_page_says_so_in_the_page(server):
-    import urllib.error
-
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(url(server, "/games/0123456789ab"), timeout=30)
     page = refused.value.read().decode()
@@ -237,7 +236,11 @@ def test_yokai_serve_listens_on_the_port_it_prints(tmp_path):
         line = server.stdout.readline() if server.stdout else ""
         address = line.split()[2].rstrip("/")
         assert line.startswith("yokai serve: http://127.0.0.1:") and str(tmp_path) in line
-        with urllib.request.urlopen(f"{address}/api/catalog", timeout=30) as answer:
+        token = (server.stdout.readline() if server.stdout else "").split()[-1]
+        with pytest.raises(urllib.error.HTTPError, match="403"):  # the API needs the printed token
+            urllib.request.urlopen(f"{address}/api/catalog", timeout=30)
+        catalog = urllib.request.Request(f"{address}/api/catalog", headers={"X-Yokai-Token": token})
+        with urllib.request.urlopen(catalog, timeout=30) as answer:
             assert answer.headers["Content-Security-Policy"].startswith("default-src 'none'")
             assert YOKAIZO in {g["env_id"] for g in json.loads(answer.read())["games"]}
         with urllib.request.urlopen(f"{address}/", timeout=30) as answer:

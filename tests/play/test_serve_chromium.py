@@ -95,10 +95,12 @@ async function playOne(config, index) {  // in an iframe of its own: the games r
   if (d.getElementById("auto").checked) d.getElementById("auto").click();  // the driver presses next itself
   if (index === 0) {  // another tab moves the bot: this page's next is stale and refused
     var path = "/api/games" + d.location.pathname.slice("/games".length);
+    var token = JSON.parse(d.getElementById("page-data").textContent).token;  // as the other tab's page has it
     // the page follows the other tab once a second: retry in the rare case it did so before the click
     for (var tries = 0; tries < 5 && d.body.getAttribute("data-error") !== "yes"; tries++) {
       var at = Number(d.body.getAttribute("data-step"));
-      await fetch(path + "/next", { method: "POST", body: JSON.stringify({ step: at }) });
+      await fetch(path + "/next", { method: "POST", body: JSON.stringify({ step: at }),
+                                    headers: { "Content-Type": "application/json", "X-Yokai-Token": token } });
       var refused = drawn(d);
       d.getElementById("next").click();
       await refused;
@@ -226,6 +228,7 @@ def test_twin_games_differing_in_hidden_cards_give_the_seat_the_same_page_in_the
         worlds = (session.game.determinize(1, np.random.default_rng(k)) for k in range(20))
         other.game = next(w for w in worlds if state_digest(w) != state_digest(session.game))
         twin.store.sessions[session.game_id] = other  # type: ignore[attr-defined]
+        twin.token = real.token  # the page holds its server's token: the same one, for the same page
         pages = [_dom(tmp_path, url(server, f"/games/{session.game_id}#auto=off")) for server in (real, twin)]
     assert pages[0] == pages[1]
     assert re.search(r'data-action="\d+"', pages[0]) and 'id="to-act"' in pages[0]

@@ -23,7 +23,7 @@ def server(tmp_path):
 
 def test_back_after_start_shows_the_form_as_drawn_and_starts_again(server, tmp_path):
     result = run_scenario(server, tmp_path, """
-      var catalog = await (await fetch("/api/catalog")).json();
+      var catalog = await (await fetch("/api/catalog", { headers: { "X-Yokai-Token": TOKEN } })).json();
       var tab = await open("/");
       await startGame(tab, { env_id: "yyh_tcg_v5", options: { decks: [null, "Toguro Brothers"] }, seat: 1,
                              opponents: "random", seed: 4 });

@@ -8,6 +8,7 @@ when the file system knows it.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 
@@ -23,4 +24,29 @@ def read_limited(path: str | Path, limit: int, source: str, what: str,
         raise error(f"{source}: cannot be read: {exc.strerror or exc}") from None
     if len(raw) > limit:
         raise error(f"{source}: {max(size, len(raw)):,} bytes; {what} is at most {limit:,}")
+    return raw
+
+
+def read_regular_file(path: str | Path, limit: int, source: str, what: str,
+                      error: type[Exception]) -> bytes:
+    """:func:`read_limited` for a file that must be a regular file: opened without blocking (a
+    FIFO with no writer would wait forever on a plain open), then a FIFO, a device or a folder is
+    refused from its ``fstat`` before anything is read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise error(f"{source}: cannot be read: {reason}") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise error(f"{source}: not a regular file (a folder, FIFO, device or socket); {what} is a file")
+        if info.st_size > limit:
+            raise error(f"{source}: {info.st_size:,} bytes; {what} is at most {limit:,}")
+        try:
+            raw = handle.read(limit + 1)
+        except OSError as exc:
+            raise error(f"{source}: cannot be read: {exc.strerror or exc}") from None
+    if len(raw) > limit:
+        raise error(f"{source}: more than {limit:,} bytes; {what} is at most {limit:,}")
     return raw

@@ -2,11 +2,14 @@
 
     yokai serve                                  # http://127.0.0.1:8000/
     yokai serve --port 8080 --state-dir runs/serve
+    yokai serve --allow-files                    # opponents and options may also name files
 
 The standard library's ThreadingHTTPServer serves it: a page and a handful of JSON routes
 need no framework, so the package gains no dependency and ``yokai serve`` works from a bare
 install. Every asset is inline in the page (no CDN, no fonts), and the Content-Security-Policy
-header forbids the page to load anything from elsewhere.
+header forbids the page to load anything from elsewhere. What a request must carry (Host,
+Origin, the token, a JSON body) is :mod:`yokai_envs.play.serve_guard`; what a game may name
+(bots, search budgets, files) is :mod:`yokai_envs.play.serve_limits`.
 
 Routes (docs/serve.md has curl examples):
     GET  /                          the new-game page
@@ -25,15 +28,20 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import socket
 import sys
 import traceback
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from yokai_envs.play.serve import ApiError, Store, catalog, default_state_dir
+from yokai_envs.play import serve_guard as guard
+from yokai_envs.play.serve import ApiError, StateDirError, Store, catalog, default_state_dir
+from yokai_envs.play.serve_limits import FILES_FLAG
 
 MAX_BODY = 64 * 1024
+REQUEST_TIMEOUT = 30.0  # seconds a connection may take to send a request (headers and body)
+LISTEN_BACKLOG = 64
 CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; "
        "img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'")
 _GAME_ROUTE = re.compile(r"^/api/games/([^/]*)(?:/(action|next|replay))?$")
@@ -55,17 +63,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="address to listen on (default 127.0.0.1: this machine only)")
     parser.add_argument("--state-dir", default=None, metavar="DIR",
                         help=f"folder the games are saved in (default {default_state_dir()})")
+    parser.add_argument(FILES_FLAG, action="store_true",
+                        help="let the page name files: model checkpoints as opponents (policy:PATH, "
+                             "trained:PATH; a legacy SB3 zip runs pickles) and card or deck files as options. "
+                             "Without it only named bots and shipped models (pretrained) play")
+
+
+class Server(ThreadingHTTPServer):
+    """The listening server: its games (``store``), its token, and who it answers."""
+
+    request_queue_size = LISTEN_BACKLOG  # the stdlib's 5 resets connections under a burst of requests
+    daemon_threads = True
+    store: Store
+    token: str
+    verbose: bool
+
+    @property
+    def port(self) -> int:
+        return int(self.server_address[1])
+
+    @property
+    def loopback_only(self) -> bool:
+        return guard.is_loopback(str(self.server_address[0]))
+
+
+class Server6(Server):
+    address_family = socket.AF_INET6
 
 
 class Handler(BaseHTTPRequestHandler):
-    """One request; the Store is the server's (``server.store``)."""
+    """One request; the Store is the server's (``server.store``). Every answer is JSON (a page
+    for the page routes), errors included, and a refused request closes its connection, so a
+    body that was not read can never be taken for the next request."""
 
+    server: Server
     server_version = "yokai-serve"
     protocol_version = "HTTP/1.1"
+    timeout = REQUEST_TIMEOUT
 
     @property
     def store(self) -> Store:
-        return self.server.store  # type: ignore[attr-defined]
+        return self.server.store
 
     def log_message(self, format: str, *args: Any) -> None:
         if getattr(self.server, "verbose", False):
@@ -73,12 +111,16 @@ class Handler(BaseHTTPRequestHandler):
 
     # ------------------------------------------------------------------ replies
     def _send(self, status: int, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> None:
+        if status >= 400:
+            self.close_connection = True
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("Content-Security-Policy", CSP)
         self.send_header("X-Content-Type-Options", "nosniff")
+        if self.close_connection:
+            self.send_header("Connection", "close")
         for key, value in (extra or {}).items():
             self.send_header(key, value)
         self.end_headers()
@@ -91,50 +133,96 @@ class Handler(BaseHTTPRequestHandler):
     def _html(self, status: int, page: str) -> None:
         self._send(status, page.encode("utf-8"), "text/html; charset=utf-8")
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The stdlib's own refusals (a malformed request line, headers too long, an unknown
+        method) as JSON, like every other answer."""
+        self.close_connection = True
+        short = self.responses.get(code, ("error", ""))[0]
+        text = message or short
+        if code == 501 and self.command:
+            text = f"{self.command} is not a method this server knows (it answers GET and POST)"
+        body = (json.dumps({"error": text, "status": code}) + "\n").encode()
+        self.send_response(code, short)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        if self.command != "HEAD" and code >= 200 and code not in (204, 304):
+            self.wfile.write(body)
+
     def _body(self) -> Any:
-        length = self.headers.get("Content-Length")
-        if length is None or not length.isdigit():
-            if self.headers.get("Transfer-Encoding"):
-                raise ApiError(411, "send the JSON body with a Content-Length (no chunked bodies)")
+        """The request's JSON body (None when there is none), read whole or refused."""
+        if self.headers.get("Transfer-Encoding"):
+            raise ApiError(411, "send the JSON body with a Content-Length (no chunked bodies)")
+        lengths = self.headers.get_all("Content-Length") or []
+        if not lengths:
             return None
-        if int(length) > MAX_BODY:
+        if len(set(lengths)) > 1 or not lengths[0].strip().isdigit():
+            raise ApiError(400, f"Content-Length {', '.join(lengths)!r} is not one byte count")
+        length = int(lengths[0])
+        if length > MAX_BODY:
             raise ApiError(413, f"request body of {length} bytes is over the {MAX_BODY}-byte limit")
-        raw = self.rfile.read(int(length))
-        if not raw.strip():
+        if length == 0:
             return None
+        guard.check_content_type(self.headers.get("Content-Type"))
         try:
-            return json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise ApiError(400, f"the request body is not valid JSON: {err}") from None
+            raw = self.rfile.read(length)
+        except TimeoutError:
+            raise ApiError(408, f"the request body did not arrive within {REQUEST_TIMEOUT:g} s") from None
+        if len(raw) < length:
+            raise ApiError(400, f"the request body ended after {len(raw)} of its {length} bytes")
+        return guard.parse_body(raw)
 
     # ------------------------------------------------------------------ routes
     def do_GET(self) -> None:
         self._route("GET")
 
-    def do_HEAD(self) -> None:
-        self._route("GET")
-
     def do_POST(self) -> None:
         self._route("POST")
+
+    # Methods the server does not serve get a JSON 405 (not the stdlib's HTML 501).
+    def do_HEAD(self) -> None:
+        self._route("HEAD")
+
+    def do_PUT(self) -> None:
+        self._route("PUT")
+
+    def do_DELETE(self) -> None:
+        self._route("DELETE")
+
+    def do_PATCH(self) -> None:
+        self._route("PATCH")
+
+    def do_OPTIONS(self) -> None:
+        self._route("OPTIONS")
 
     def _route(self, method: str) -> None:
         from yokai_envs.play.serve_page import error_page, game_page, home_page
 
-        path = self.path.split("?", 1)[0].split("#", 1)[0]
+        path, _, query = self.path.split("#", 1)[0].partition("?")
         api = path.startswith("/api/")
         try:
+            host = guard.check_host(self.headers.get("Host"), self.server.port, self.server.loopback_only)
+            guard.check_origin(self.headers.get("Origin"), host)
+            if method not in ("GET", "POST"):
+                raise ApiError(405, f"{method} is not allowed: this server answers GET and POST only")
+            if api:
+                guard.check_token(self.headers, query, method, self.server.token)
+            body = self._body()
             if method == "GET" and path == "/":
-                return self._html(200, home_page(catalog(), self.store.listing()))
+                games, _ = self.store.listing()
+                return self._html(200, home_page(catalog(), games, self.server.token))
             if method == "GET" and path == "/favicon.ico":
                 return self._send(204, b"", "image/x-icon")
             if method == "GET" and path.startswith("/games/"):
-                return self._html(200, game_page(self.store.view(path[len("/games/"):])))
+                return self._html(200, game_page(self.store.view(path[len("/games/"):]), self.server.token))
             if path == "/api/catalog" and method == "GET":
                 return self._json(200, catalog())
             if path == "/api/games":
                 if method == "GET":
-                    return self._json(200, {"games": self.store.listing()})
-                session = self.store.create(self._body())
+                    games, skipped = self.store.listing()
+                    return self._json(200, {"games": games, "skipped": skipped})
+                session = self.store.create(body)
                 return self._json(201, session.view(), {"Location": f"/api/games/{session.game_id}"})
             match = _GAME_ROUTE.match(path)
             if match is None:
@@ -147,34 +235,38 @@ class Handler(BaseHTTPRequestHandler):
                 name, replay = self.store.replay(game_id)
                 return self._json(200, replay, {"Content-Disposition": f'attachment; filename="{name}"'})
             if method == "POST" and verb == "action":
-                return self._json(200, self.store.act(game_id, self._body()))
+                return self._json(200, self.store.act(game_id, body))
             if method == "POST" and verb == "next":
-                return self._json(200, self.store.advance(game_id, self._body()))
+                return self._json(200, self.store.advance(game_id, body))
             raise ApiError(405, f"{method} is not allowed on {path}")
         except ApiError as err:
             status, message = err.status, err.message
         except Exception as err:  # a bot or a checkpoint failing mid-game: say so, keep serving
             traceback.print_exc(file=sys.stderr)
             status, message = 500, f"internal error ({type(err).__name__}: {err}); the server log has the traceback"
-        if api:
-            return self._json(status, {"error": message, "status": status})
+        extra = {"Allow": "GET, POST"} if status == 405 else None
+        if api or method != "GET":
+            return self._json(status, {"error": message, "status": status}, extra)
         return self._html(status, error_page(status, message))
 
 
 def make_server(host: str, port: int, state_dir: str | Path, verbose: bool = False,
-                handler: type[Handler] = Handler) -> ThreadingHTTPServer:
-    """A server (not yet serving) whose games are saved under ``state_dir``."""
-    server = ThreadingHTTPServer((host, port), handler)
-    server.daemon_threads = True
-    server.store = Store(state_dir)  # type: ignore[attr-defined]
-    server.verbose = verbose  # type: ignore[attr-defined]
+                handler: type[Handler] = Handler, allow_files: bool = False) -> Server:
+    """A server (not yet serving) whose games are saved under ``state_dir``; StateDirError when
+    that folder cannot hold them (checked now, not at the first game)."""
+    store = Store(state_dir, allow_files=allow_files)
+    server = (Server6 if ":" in host else Server)((host, port), handler)
+    server.store = store
+    server.token = guard.new_token()
+    server.verbose = verbose
     return server
 
 
 def server_url(server: ThreadingHTTPServer) -> str:
     """``http://HOST:PORT`` of a listening server (its real port when it was asked for port 0)."""
     host, port = server.server_address[:2]
-    return f"http://{host!s}:{port}" if isinstance(host, str) else f"http://{host.decode()}:{port}"
+    host = host if isinstance(host, str) else host.decode()
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -184,11 +276,23 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        server = make_server(args.host, args.port, state_dir, verbose=True)
+        server = make_server(args.host, args.port, state_dir, verbose=True, allow_files=args.allow_files)
+    except StateDirError as err:
+        print(f"yokai serve: error: --state-dir: {err}; name a folder you can write", file=sys.stderr)
+        return 2
     except OSError as err:
         print(f"yokai serve: error: cannot listen on {args.host}:{args.port}: {err}", file=sys.stderr)
         return 2
+    if not server.loopback_only:
+        print(f"yokai serve: warning: --host {args.host} listens beyond this machine: anyone who can reach port "
+              f"{server.port} and read the page (it holds the token) can play here"
+              + (" and make the server read files (--allow-files)" if args.allow_files else "")
+              + "; the default 127.0.0.1 keeps it to this machine", file=sys.stderr)
+    _, skipped = server.store.listing()
+    for bad in skipped:
+        print(f"yokai serve: note: skipping {bad['file']}: {bad['error']}", file=sys.stderr)
     print(f"yokai serve: {server_url(server)}/  (games saved in {state_dir}; Ctrl-C stops)", flush=True)
+    print(f"yokai serve: API token (header {guard.TOKEN_HEADER}): {server.token}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -196,4 +300,3 @@ def run(args: argparse.Namespace) -> int:
     finally:
         server.server_close()
     return 0
-

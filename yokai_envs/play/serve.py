@@ -31,9 +31,11 @@ from yokai_envs.core.protocols import BalanceAxis, public_action_name, table_vie
 
 SAVE_FORMAT = "yokai-serve-game"
 GAME_ID = re.compile(r"^[0-9a-f]{12}$")
+MAX_SAVED_BYTES = 8 * 1024 * 1024  # a saved game is its actions: a long game is tens of KB
 HUMAN = "human"
-# Suggestions for the opponents field; any agent spec works (the field is free text).
-SPEC_EXAMPLES = ("random", "heuristic", "ismcts:iterations=200;rollout=heuristic", "trained:PATH/model.zip")
+# Suggestions for the opponents field (free text: any spec serve_limits allows; files with --allow-files).
+SPEC_EXAMPLES = ("random", "heuristic", "ismcts:iterations=200;rollout=heuristic", "pretrained",
+                 "pretrained:search=true")
 
 
 class ApiError(Exception):
@@ -95,7 +97,8 @@ def catalog() -> dict[str, Any]:
     from agents.specs import KINDS
     from yokai_envs.registry import ENV_IDS
 
-    extra = [kind for kind in KINDS if kind not in ("random", "heuristic", "ismcts", "trained", "policy", "rllib")]
+    extra = [kind for kind in KINDS if kind not in ("random", "heuristic", "ismcts", "trained", "policy", "rllib",
+                                                    "pretrained")]
     from yokai_envs.play.about import player_counts
 
     return {"games": [{"env_id": env_id, "options": _options_of(env_id), "players": player_counts(env_id)}
@@ -142,7 +145,7 @@ class Session:
         session = cls(game_id, env_id, options, seed, seat, agents, game, bots,
                       created=created or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
         for action in actions or []:
-            if game.is_over or not game.legal_action_mask()[action]:
+            if game.is_over or not 0 <= action < game.num_actions or not game.legal_action_mask()[action]:
                 raise ValueError(f"saved action {action} at step {game.steps} is not legal in {env_id}")
             session._step(action)
         return session
@@ -162,8 +165,8 @@ class Session:
             raise ApiError(409, f"stale request: it was sent for step {step}, but the game is at step "
                                 f"{self.game.steps}; reload the view")
 
-    def act(self, action: Any, step: Any = None) -> None:
-        """The human's ``action``; ApiError (and no change) unless it is legal now."""
+    def checked_action(self, action: Any, step: Any = None) -> int:
+        """The human's ``action`` as an int; ApiError (and no change) unless it is legal now."""
         game = self.game
         self._check_step(step)
         if game.is_over:
@@ -179,10 +182,10 @@ class Session:
         if not game.legal_action_mask()[action]:
             raise ApiError(400, f"action {action} ({game.action_name(action)}) is not legal now; legal ids: "
                                 f"{', '.join(map(str, game.legal_actions()))}")
-        self._step(action)
+        return action
 
-    def advance(self, step: Any = None) -> None:
-        """One bot move (the bot to act decides); ApiError when it is the human's turn or over."""
+    def bot_action(self, step: Any = None) -> int:
+        """The move the bot to act chooses (not yet played); ApiError when it is the human's turn or over."""
         from agents.base import act_in_game
 
         self._check_step(step)
@@ -190,7 +193,13 @@ class Session:
             raise ApiError(409, "the game is over: no bot is to move")
         if self.game.current_player == self.seat:
             raise ApiError(409, "it is your turn: choose an action")
-        self._step(act_in_game(self.bots[self.game.current_player], self.game))
+        return int(act_in_game(self.bots[self.game.current_player], self.game))
+
+    def act(self, action: Any, step: Any = None) -> None:
+        self._step(self.checked_action(action, step))
+
+    def advance(self, step: Any = None) -> None:
+        self._step(self.bot_action(step))
 
     def view(self) -> dict[str, Any]:
         """Everything the human's page draws: only what its seat may see."""
@@ -223,21 +232,61 @@ class Session:
         return Replay.record(self.game, self.agents, source="serve", human_seat=self.seat,
                              game_id=self.game_id).to_json()
 
-    def saved(self) -> dict[str, Any]:
+    def saved(self, then: list[int] | None = None) -> dict[str, Any]:
+        """The saved file: the game so far, and ``then`` (a move about to be played)."""
         return {"format": SAVE_FORMAT, "version": 1, "game_id": self.game_id, "env_id": self.env_id,
                 "options": self.options, "seed": self.seed, "seat": self.seat, "agents": self.agents,
-                "actions": [int(a) for a in self.game.action_history], "created": self.created}
+                "actions": [int(a) for a in self.game.action_history] + (then or []), "created": self.created}
 
 
 # ---------------------------------------------------------------------- every game of a server
-class Store:
-    """The server's games by id; each change is written to ``state_dir/games/<id>.json``."""
+class StateDirError(ValueError):
+    """The state folder cannot hold the games (found at start, before serving)."""
 
-    def __init__(self, state_dir: str | Path) -> None:
+
+def _saved_game(path: Path) -> dict[str, Any]:
+    """A saved game file, its fields checked; ValueError naming what is wrong."""
+    from yokai_envs.core.files import read_regular_file
+
+    raw = read_regular_file(path, MAX_SAVED_BYTES, str(path), "a saved game", ValueError)
+    data = json.loads(raw.decode("utf-8"))
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise ValueError("not a saved yokai serve game")
+    fields = {"game_id": str, "env_id": str, "options": dict, "seed": int, "seat": int, "agents": list,
+              "actions": list, "created": str}
+    for name, kind in fields.items():
+        if not isinstance(data.get(name), kind) or isinstance(data.get(name), bool):
+            raise ValueError(f"field {name!r} is not a {kind.__name__}: {str(data.get(name))[:60]!r}")
+    if data["game_id"] != path.stem:
+        raise ValueError(f"its game_id {data['game_id']!r} is not its file name")
+    if not all(isinstance(a, str) for a in data["agents"]) or not all(is_integer(a) for a in data["actions"]):
+        raise ValueError("agents must be strings and actions integers")
+    return data
+
+
+class Store:
+    """The server's games by id; each change is written to ``state_dir/games/<id>.json`` before
+    it is made, so a move that cannot be saved is not made either."""
+
+    def __init__(self, state_dir: str | Path, allow_files: bool = False) -> None:
         self.folder = Path(state_dir) / "games"
-        self.folder.mkdir(parents=True, exist_ok=True)
+        self.allow_files = allow_files
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            probe = self.folder / f".write-test-{os.getpid()}"
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as err:
+            raise StateDirError(f"the state folder {self.folder} cannot hold the games: "
+                                f"{err.strerror or err}") from None
         self.sessions: dict[str, Session] = {}
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # held only to read or change ``sessions`` and ``loading``
+        self.loading: dict[str, threading.Lock] = {}  # one per game being read from its file
+
+    def _check(self, env_id: str, options: dict[str, Any], agents: list[str]) -> None:
+        from yokai_envs.play.serve_limits import check_game
+
+        check_game(env_id, options, agents, HUMAN, self.allow_files)
 
     def create(self, request: Any) -> Session:
         """A new game from a request ``{"env_id", "options", "seat", "opponents", "seed"}``."""
@@ -267,8 +316,10 @@ class Store:
             raise ApiError(400, "'opponents' must be agent specs (a list, or a comma-separated string), e.g. "
                                 "\"heuristic\" or [\"random\", \"ismcts:iterations=200\"]")
         try:
-            from yokai_envs.registry import make_game
+            from yokai_envs.registry import game_class, make_game
 
+            game_class(env_id)  # an unknown env id is named before any option is looked at
+            self._check(env_id, options, [HUMAN, *opponents])
             n = make_game(env_id, **options).num_players
             if not 0 <= int(seat) < n:
                 raise ValueError(f"seat {seat} is out of range: {env_id} with these options has seats 0..{n - 1}")
@@ -279,51 +330,74 @@ class Store:
             session = Session.start(secrets.token_hex(6), env_id, _plain(options), int(seed), int(seat), agents)
         except (ValueError, TypeError, KeyError, FileNotFoundError) as err:
             raise ApiError(400, str(err).strip("'\"")) from None
+        self.save(session, "the new game")
         with self.lock:
             self.sessions[session.game_id] = session
-        self.save(session)
         return session
 
     def get(self, game_id: str) -> Session:
-        """The game ``game_id``, loaded from its file after a restart; ApiError 404 when unknown."""
+        """The game ``game_id``, loaded from its file after a restart; ApiError 404 when unknown.
+        A game is read (its bots built, a model loaded) under its own lock, not the server's:
+        another game's requests do not wait for it."""
         if not isinstance(game_id, str) or not GAME_ID.match(game_id):
             raise ApiError(404, f"{game_id!r} is not a game id (12 hex digits)")
         with self.lock:
             if game_id in self.sessions:
                 return self.sessions[game_id]
-            path = self.folder / f"{game_id}.json"
-            if not path.is_file():
-                raise ApiError(404, f"no game {game_id!r} on this server (unknown, or its file was removed "
-                                    f"from {self.folder}); start a new game")
+            loading = self.loading.setdefault(game_id, threading.Lock())
+        with loading:
+            with self.lock:  # read while this request waited for ``loading``
+                if game_id in self.sessions:
+                    return self.sessions[game_id]
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-                    raise ValueError("not a saved yokai serve game")
-                session = Session.start(game_id, data["env_id"], data["options"], data["seed"], data["seat"],
-                                        data["agents"], data["actions"], data.get("created", ""))
-            except (OSError, ValueError, TypeError, KeyError, IndexError) as err:
-                raise ApiError(500, f"saved game {path} cannot be loaded: {err}") from None
-            self.sessions[game_id] = session
-            return session
+                session = self._load(game_id)
+                with self.lock:
+                    return self.sessions.setdefault(game_id, session)
+            finally:
+                with self.lock:
+                    self.loading.pop(game_id, None)
 
-    def save(self, session: Session) -> None:
+    def _load(self, game_id: str) -> Session:
+        path = self.folder / f"{game_id}.json"
+        if not path.exists():
+            raise ApiError(404, f"no game {game_id!r} on this server (unknown, or its file was removed "
+                                f"from {self.folder}); start a new game")
+        try:
+            data = _saved_game(path)
+            self._check(data["env_id"], data["options"], data["agents"])
+            return Session.start(game_id, data["env_id"], data["options"], data["seed"], data["seat"],
+                                 data["agents"], data["actions"], data["created"])
+        except ApiError as err:
+            raise ApiError(500, f"saved game {path} cannot be loaded: {err.message}") from None
+        except (OSError, ValueError, TypeError, KeyError, IndexError, RecursionError) as err:
+            raise ApiError(500, f"saved game {path} cannot be loaded: {err}") from None
+
+    def save(self, session: Session, what: str, then: list[int] | None = None) -> None:
+        """Write the game (with ``then``, the move about to be played); ApiError 507 saying that
+        nothing changed when the file cannot be written (a full disk, a folder gone read-only)."""
         path = self.folder / f"{session.game_id}.json"
         tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_text(json.dumps(session.saved()) + "\n", encoding="utf-8")
-        tmp.replace(path)
+        try:
+            tmp.write_text(json.dumps(session.saved(then)) + "\n", encoding="utf-8")
+            tmp.replace(path)
+        except OSError as err:
+            tmp.unlink(missing_ok=True)
+            raise ApiError(507, f"{what} was not saved ({path}: {err.strerror or err}), so it was not made: the "
+                                "game is as it was; free some space in the state folder and send it again") from None
 
-    def listing(self) -> list[dict[str, Any]]:
-        """Saved games, newest first (id, env, seat, opponents, steps so far)."""
-        out = []
-        for path in self.folder.glob("*.json"):
+    def listing(self) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+        """(saved games, newest first: id, env, seat, opponents, steps so far; the files that are
+        not saved games, each with why)."""
+        games, skipped = [], []
+        for path in sorted(self.folder.glob("*.json")):
             try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-                out.append({"game_id": data["game_id"], "env_id": data["env_id"], "seat": data["seat"],
-                            "agents": data["agents"], "actions": len(data["actions"]),
-                            "created": data.get("created", "")})
-            except (OSError, ValueError, TypeError, KeyError):
+                data = _saved_game(path)
+            except (ValueError, UnicodeDecodeError, RecursionError) as err:
+                skipped.append({"file": str(path), "error": str(err)})
                 continue
-        return sorted(out, key=lambda g: g["created"], reverse=True)
+            games.append({"game_id": data["game_id"], "env_id": data["env_id"], "seat": data["seat"],
+                          "agents": data["agents"], "actions": len(data["actions"]), "created": data["created"]})
+        return sorted(games, key=lambda g: g["created"], reverse=True), skipped
 
     # Each of these reads or moves a game under its lock, so that two tabs never interleave.
     def view(self, game_id: str) -> dict[str, Any]:
@@ -336,9 +410,13 @@ class Store:
         session = self.get(game_id)
         if not isinstance(body, dict) or "action" not in body:
             raise ApiError(400, "the request body must be a JSON object like {\"action\": 12, \"step\": 5}")
+        unknown = sorted(set(body) - {"action", "step"})
+        if unknown:
+            raise ApiError(400, f"unknown field(s) {', '.join(unknown)} in a move; valid: action, step")
         with session.lock:
-            session.act(body["action"], body.get("step"))
-            self.save(session)
+            action = session.checked_action(body["action"], body.get("step"))
+            self.save(session, "your move", [action])
+            session._step(action)
             return session.view()
 
     def advance(self, game_id: str, body: Any) -> dict[str, Any]:
@@ -346,9 +424,13 @@ class Store:
         session = self.get(game_id)
         if body is not None and not isinstance(body, dict):
             raise ApiError(400, "the request body must be empty or a JSON object like {\"step\": 5}")
+        unknown = sorted(set(body or {}) - {"step"})
+        if unknown:
+            raise ApiError(400, f"unknown field(s) {', '.join(unknown)} in a bot move request; valid: step")
         with session.lock:
-            session.advance((body or {}).get("step"))
-            self.save(session)
+            action = session.bot_action((body or {}).get("step"))
+            self.save(session, "the bot's move", [action])
+            session._step(action)
             return session.view()
 
     def replay(self, game_id: str) -> tuple[str, dict[str, Any]]:

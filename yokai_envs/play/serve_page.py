@@ -23,12 +23,13 @@ from yokai_envs.play.html import CSS, DRAW_JS, json_for_script
 AUTO_DELAY_MS = 700
 
 
-def home_page(catalog: dict[str, Any], games: list[dict[str, Any]] | None = None) -> str:
-    return _page("new game", {"kind": "home", "catalog": catalog, "games": games or []})
+def home_page(catalog: dict[str, Any], games: list[dict[str, Any]] | None = None, token: str = "") -> str:
+    return _page("new game", {"kind": "home", "catalog": catalog, "games": games or [], "token": token})
 
 
-def game_page(view: dict[str, Any]) -> str:
-    return _page(f"{view['env_id']} · game {view['game_id']}", {"kind": "game", "view": view})
+def game_page(view: dict[str, Any], token: str = "") -> str:
+    """``token``: the server's, which the page sends with every API call."""
+    return _page(f"{view['env_id']} · game {view['game_id']}", {"kind": "game", "view": view, "token": token})
 
 
 def error_page(status: int, message: str) -> str:

@@ -20,7 +20,7 @@ __DRAW__
     document.body.setAttribute("data-error", message ? "yes" : "no");
   }
   function call(method, url, body) {  // a promise of [ok, json]; a refusal's json is {"error": ...}
-    var init = { method: method, headers: { "Content-Type": "application/json" } };
+    var init = { method: method, headers: { "Content-Type": "application/json", "X-Yokai-Token": data.token } };
     if (body !== undefined) init.body = JSON.stringify(body);
     return fetch(url, init).then(function (response) {
       return response.json().then(function (json) { return [response.ok, json]; });
@@ -335,7 +335,7 @@ __DRAW__
       next.disabled = view.over || view.your_turn;
       download.hidden = !view.over;
       if (view.over) {
-        download.href = view.replay_url;
+        download.href = view.replay_url + "?token=" + encodeURIComponent(data.token);
         download.setAttribute("download", view.env_id + "-" + view.game_id + ".json");
       }
       if (keepFocus) {

@@ -1,6 +1,6 @@
 """A/B of one env's AEC random-play loop between two source trees, in interleaved rounds.
 
-Each round runs ``yokai_envs.bench``'s AEC loop once per tree, in a fresh process with that tree
+Each round runs ``yokai_envs.cli.bench``'s AEC loop once per tree, in a fresh process with that tree
 first on ``sys.path`` (the order alternates between rounds, so a machine's drift hits both);
 prints each tree's median agent-steps/s and the per-round ratios B/A (``ab_driver.py``). For a speed change:
 the same machine, the same loop, back to back (a whole ``yokai bench`` run swings by tens of
@@ -18,7 +18,7 @@ import sys
 
 from ab_driver import interleaved, tree_arguments
 
-_CHILD = ("import sys; sys.path.insert(0, sys.argv[1]); from yokai_envs.bench import _aec_loop; "
+_CHILD = ("import sys; sys.path.insert(0, sys.argv[1]); from yokai_envs.cli.bench import _aec_loop; "
           "from yokai_envs.registry import make; env = make(sys.argv[2]); _aec_loop(env, 0.5); "
           "print(_aec_loop(env, float(sys.argv[3]))[0])")
 

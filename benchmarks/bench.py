@@ -5,7 +5,7 @@
 
 import argparse
 
-from yokai_envs import bench
+from yokai_envs.cli import bench
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

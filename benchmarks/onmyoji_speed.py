@@ -55,7 +55,7 @@ class AECRunner:
 
 
 def raw_steps_per_second(mode: str, seconds: float) -> float:
-    from yokai_envs.bench import _game_loop
+    from yokai_envs.cli.bench import _game_loop
     from yokai_envs.onmyoji.game import OnmyojiGame
 
     return _game_loop(OnmyojiGame(mode=mode), seconds)

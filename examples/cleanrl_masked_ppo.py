@@ -2,7 +2,7 @@
 
     python examples/cleanrl_masked_ppo.py --env yonkai_no_yokai_v1 --total-timesteps 200000
 
-The learner is one seat of the game (``yokai_envs.make_gym``; the other seats are random bots,
+The learner is one seat of the game (``yokai_envs.training.make_gym``; the other seats are random bots,
 the learner's seat rotates every episode). Each step the policy reads the legal actions from
 ``envs.call("action_masks")`` and puts -1e8 on the logits of the others (Huang & Ontañón's
 invalid action masking, as CleanRL does it). gymnasium 1.x vector envs reset a finished
@@ -22,8 +22,8 @@ import torch
 from torch import nn
 from torch.distributions.categorical import Categorical
 
-import yokai_envs
 from yokai_envs.envs.example_flags import add_game_flags, game_options
+from yokai_envs.training import make_gym
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> dict:
     mode = gym.vector.AutoresetMode.NEXT_STEP if args.autoreset == "next" else gym.vector.AutoresetMode.SAME_STEP
     options = game_options(args)
     envs = gym.vector.SyncVectorEnv(
-        [lambda: yokai_envs.make_gym(args.env, opponents=[args.opponent], **options) for _ in range(args.num_envs)],
+        [lambda: make_gym(args.env, opponents=[args.opponent], **options) for _ in range(args.num_envs)],
         autoreset_mode=mode)
     obs_size = envs.single_observation_space.shape[0]
     num_actions = envs.single_action_space.n

@@ -15,7 +15,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from yokai_envs.play.cli_serve import make_server, server_url
+from yokai_envs.cli.serve import make_server, server_url
 
 
 def main() -> int:

@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     if (args.run / "learning_curve.png").exists():
         shutil.copy(args.run / "learning_curve.png", CURVES / f"{args.name}_curve.png")
     else:  # a run stopped before its end: draw the curve from what it recorded
-        from yokai_envs.training.plot import plot_learning_curve
+        from yokai_envs.training.common.plot import plot_learning_curve
 
         plot_learning_curve(state, CURVES / f"{args.name}_curve.png",
                             title=f"{args.name} (stopped at {state['timesteps']} steps)")

@@ -8,7 +8,7 @@ What a run does, in order (each step is a short function in yokai_envs/training/
 
 1. config.load_config: defaults (schema.py) <- the YAML file <- --set overrides <- --out;
    every key, type and value is checked before anything starts.
-2. trainer.build_vec_env: n_envs copies of yokai_envs.make_gym(env_id, opponents=bots) — the
+2. trainer.build_vec_env: n_envs copies of yokai_envs.training.make_gym(env_id, opponents=bots) — the
    learner in one seat (rotating), bots from the opponent pool in the others — in a
    DummyVecEnv or SubprocVecEnv, wrapped in VecMonitor for episode rewards.
 3. trainer.build_model: MaskablePPO("MlpPolicy", envs, net_arch, **hyperparameters).
@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from yokai_envs.training import cli
+from yokai_envs.cli import train as cli
 
 
 def main(argv: list[str] | None = None) -> int:

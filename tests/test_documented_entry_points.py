@@ -29,7 +29,8 @@ _CALL = r"\b(?:make|make_gym|make_vec_gym|make_game|load_game|sb3_vec_env|parall
 ID_USE = re.compile(_CALL + r"""\(\s*["']((?:yokai_envs:)?(?:yokai_envs/)?[a-z_]+[_-]v\d+)"""
                     r"""|--(?:game|env)[ =]([a-z_]+_v\d+)""")
 # a call with literal arguments only, runnable as written
-SNIPPET = re.compile(r"""(?:gymnasium|gym)\.make\("[^"]+"[^()]*\)|yokai_envs\.make(?:_gym|_vec_gym)?\("[^"]+"[^()]*\)"""
+SNIPPET = re.compile(r"""(?:gymnasium|gym)\.make\("[^"]+"[^()]*\)|yokai_envs\.make\("[^"]+"[^()]*\)"""
+                     r"""|yokai_envs\.training\.make(?:_gym|_vec_gym)\("[^"]+"[^()]*\)"""
                      r"""|pyspiel\.load_game\("[^"]+"(?:, \{[^{}]*\})?\)|sb3_vec_env\("[^"]+"[^()]*\)""")
 
 
@@ -66,7 +67,7 @@ def test_every_documented_entry_point_runs_in_a_fresh_interpreter() -> None:
     assert any(s.startswith(("gymnasium.make", "gym.make")) for s in snippets)
     assert any(s.startswith("yokai_envs.make(") for s in snippets)
     program = "\n".join([
-        "import gymnasium, gymnasium as gym", "import yokai_envs", "import pyspiel",
+        "import gymnasium, gymnasium as gym", "import yokai_envs", "import yokai_envs.training", "import pyspiel",
         "from yokai_envs.envs import openspiel", "from yokai_envs.envs.vector import sb3_vec_env",
         "openspiel.register_all()",
         *(f"print({s!r}); built = {s}; getattr(built, 'close', lambda: None)()" for s in snippets)])

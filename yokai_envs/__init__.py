@@ -9,7 +9,7 @@ Nothing heavy happens on import: games are imported when first made.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.registry import ENV_IDS, GAME_PACKAGES, game_class, make, make_game, make_raw
@@ -20,28 +20,7 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
-    from yokai_envs.training.gym_env import YokaiGymEnv as _YokaiGymEnv
-
 __version__ = "0.1.0"
-
-
-def make_gym(env_id: str, opponents: list | None = None, learner_seat: int | None = None,
-             **options: Any) -> _YokaiGymEnv:
-    """Single-seat gymnasium env for SB3 (see :mod:`yokai_envs.training.gym_env`); imports gymnasium lazily."""
-    from yokai_envs.training.gym_env import make_gym as _make_gym
-
-    return _make_gym(env_id, opponents=opponents, learner_seat=learner_seat, **options)
-
-
-def make_vec_gym(env_id: str, num_envs: int, opponents: list | None = None, learner_seat: int | None = None,
-                 api: str = "gymnasium", **options: object) -> object:
-    """``num_envs`` single-seat envs in one batched engine (Yonkai no Yokai): a gymnasium
-    ``VectorEnv``, or with ``api="sb3"`` an SB3 ``VecEnv``, both with ``action_masks()`` (see
-    :mod:`yokai_envs.training.vec_env`); needs numba (the ``fast`` extra)."""
-    from yokai_envs.training.vec_env import make_vec_gym as _make_vec_gym
-
-    return _make_vec_gym(env_id, num_envs, opponents=opponents, learner_seat=learner_seat, api=api,
-                         **options)  # type: ignore[arg-type]
 
 
 def trajectories(source: str | Path | Iterable[str | Path], *, observation: bool = True,
@@ -68,6 +47,21 @@ if "gymnasium" in sys.modules:  # registering costs nothing then; otherwise gymn
 _LAZY_PACKAGES = (*GAME_PACKAGES, "analysis")  # yokai_envs.analysis.iter_decisions(...) after import yokai_envs
 
 
+# Names that left the package root, and where they live now. The single-seat gym envs need the
+# bots, which sit above this package's root in the layers (docs/architecture.md), so the root
+# no longer reaches up to them.
+MOVED: dict[str, str] = {
+    "make_gym": "yokai_envs.training.make_gym",
+    "make_vec_gym": "yokai_envs.training.make_vec_gym",
+}
+
+
+def moved_message(old: str, new: str) -> str:
+    """The one message for a name that moved (see CHANGELOG.md)."""
+    return (f"{old} was retired: it moved to {new} (import it from there; see CHANGELOG.md). "
+            "The package root no longer imports training code.")
+
+
 def __getattr__(name: str) -> object:
     """``yokai_envs.onmyoji`` and the other game packages load on first use (PEP 562), so
     ``yokai_envs.onmyoji.parallel_env(...)`` works right after ``import yokai_envs``."""
@@ -75,9 +69,10 @@ def __getattr__(name: str) -> object:
         import importlib
 
         return importlib.import_module(f"yokai_envs.{name}")
+    if name in MOVED:
+        raise ImportError(moved_message(f"yokai_envs.{name}", MOVED[name]), name=name)
     raise AttributeError(f"module 'yokai_envs' has no attribute {name!r}")
 
 
-__all__ = ["ENV_IDS", "ConfigError", "IllegalActionError", "game_class", "make", "make_game", "make_gym", "make_raw",
-           "make_vec_gym",
+__all__ = ["ENV_IDS", "ConfigError", "IllegalActionError", "game_class", "make", "make_game", "make_raw",
            "register_gymnasium", "trajectories"]

@@ -1,7 +1,6 @@
-"""Moved: the single-seat gymnasium env is :mod:`yokai_envs.training.gym_env` (it needs bots, so it
-sits above them). This alias keeps ``from yokai_envs.gym_env import YokaiGymEnv, make_gym`` working;
-``yokai_envs.make_gym`` is the documented way in."""
+"""Retired: the single-seat gymnasium env is :mod:`yokai_envs.training.gym_env` (it needs the bots,
+so it sits above them in the layers); ``from yokai_envs.training import make_gym`` is the way in."""
 
-from yokai_envs.training.gym_env import ILLEGAL_ACTION_MODES, ILLEGAL_ACTION_REWARD, YokaiGymEnv, make_gym
+from yokai_envs import moved_message
 
-__all__ = ["ILLEGAL_ACTION_MODES", "ILLEGAL_ACTION_REWARD", "YokaiGymEnv", "make_gym"]
+raise ImportError(moved_message("yokai_envs.gym_env", "yokai_envs.training.gym_env"), name="yokai_envs.gym_env")

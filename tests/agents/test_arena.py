@@ -14,7 +14,7 @@ from agents.arena import markdown, run_match, wilson_interval, write_outputs
 from agents.arena.schedule import build_tables, schedule
 from agents.arena.stats import bradley_terry
 from tests.agents.toy_game import ToyTrickGame
-from yokai_envs.cli_evaluate import main as evaluate_main
+from yokai_envs.cli.evaluate import main as evaluate_main
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.game import win_credits
 

@@ -18,7 +18,7 @@ from agents.arena import run_match, write_outputs
 from agents.arena.journal import ResumeError
 from agents.arena.play import Runner
 from tests.agents.toy_game import ToyTrickGame
-from yokai_envs.cli_evaluate import main as evaluate_main
+from yokai_envs.cli.evaluate import main as evaluate_main
 
 AGENTS = ["R=random", "I=ismcts:iterations=12", "F=ismcts:search=flat;iterations=12"]
 KWARGS = {"agents": AGENTS, "games": 6, "seed": 4}

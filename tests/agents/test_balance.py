@@ -7,7 +7,7 @@ import json
 import pytest
 
 from agents.arena.balance import markdown, run_balance
-from yokai_envs.cli_balance import main as balance_main
+from yokai_envs.cli.balance import main as balance_main
 from yokai_envs.registry import ENV_IDS
 
 YOKAIZO = next(e for e in ENV_IDS if e.startswith("yokaizo"))

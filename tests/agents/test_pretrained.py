@@ -156,7 +156,7 @@ def test_evaluate_and_play_take_the_pretrained_spec(shipped, tmp_path, capsys):
 def test_the_yonkai_4p_models_headline_holds_on_fresh_deals():
     """The card's network-alone win rate against three heuristics, measured again on deals the card
     never saw: the two estimates differ by less than three standard errors of their difference."""
-    from yokai_envs.training.evaluate import evaluate_vector
+    from yokai_envs.training.common.evaluate import evaluate_vector
 
     try:
         card = pretrained.find(YONKAI, {"num_players": 4})

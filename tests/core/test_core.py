@@ -106,10 +106,26 @@ def test_reset_without_seed_after_a_seeded_reset_is_reproducible() -> None:
     assert a == b and a[0] != a[1]
 
 
+HEAVY_OR_ABOVE = ("pettingzoo", "gymnasium", "torch", "yokai_envs.training", "yokai_envs.cli", "agents")
+
+
 def test_import_is_light() -> None:
-    code = "import sys, yokai_envs; print(any(m.startswith(('pettingzoo', 'gymnasium', 'torch')) for m in sys.modules))"
+    code = ("import sys, yokai_envs; "
+            f"print(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY_OR_ABOVE!r} or m.startswith("
+            f"{HEAVY_OR_ABOVE!r})))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "False", "importing yokai_envs must not import pettingzoo, gymnasium or torch"
+    assert out.strip() == "[]", f"importing yokai_envs must not import torch, gym, training code or bots: {out}"
+
+
+@pytest.mark.parametrize(("statement", "new_place"), [
+    ("import yokai_envs.gym_env", "yokai_envs.training.gym_env"),
+    ("from yokai_envs import make_gym", "yokai_envs.training.make_gym"),
+    ("import yokai_envs; yokai_envs.make_vec_gym", "yokai_envs.training.make_vec_gym"),
+])
+def test_retired_names_say_where_they_moved(statement: str, new_place: str) -> None:
+    code = f"import sys\ntry:\n    {statement}\nexcept ImportError as error:\n    print(error)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "retired" in out and new_place in out
 
 
 def test_rules_modules_never_import_gym() -> None:
@@ -135,7 +151,7 @@ def test_bench_writes_a_table_and_json(tmp_path, capsys: pytest.CaptureFixture[s
 
 
 def test_bench_repeat_reports_medians_and_per_round_ratios(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
-    from yokai_envs import bench
+    from yokai_envs.cli import bench
 
     out = tmp_path / "bench.json"
     assert main(["bench", "--seconds", "0.1", "--no-peers", "--env", "onmyoji_v4", "--vector", "0",

@@ -10,7 +10,7 @@ from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.files import read_limited
 from yokai_envs.play import replay as replay_module
 from yokai_envs.play.replay import ReplayError, load_replay
-from yokai_envs.training import yaml_io
+from yokai_envs.training.common import yaml_io
 
 
 def test_a_file_within_the_limit_is_read_whole(tmp_path):

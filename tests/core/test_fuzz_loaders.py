@@ -54,7 +54,7 @@ def _yaml_bytes(tree: Any) -> bytes:
 
 # ---------------------------------------------------------------------- the training config
 def _config(path: Path) -> None:
-    from yokai_envs.training.config import load_config
+    from yokai_envs.training.common.config import load_config
 
     load_config(path)
 
@@ -70,7 +70,7 @@ def test_config_loader_random_sections(tmp_path_factory, game, training, algorit
 @FUZZ
 @given(item=st.text(max_size=40))
 def test_config_overrides_random_text(item):
-    from yokai_envs.training.config import load_config
+    from yokai_envs.training.common.config import load_config
 
     _only_own_errors(load_config, "configs/yonkai_no_yokai/quick.yaml", [item])
 

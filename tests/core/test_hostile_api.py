@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import yokai_envs
+import yokai_envs.training
 from agents.specs import parse_spec
 from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.registry import live_id
@@ -28,13 +29,13 @@ def _legal(mask: np.ndarray) -> int:
 
 @pytest.mark.parametrize("action", NOT_ACTIONS, ids=repr)
 def test_make_gym_never_plays_a_non_integer(action):
-    env = yokai_envs.make_gym(ONMYOJI, opponents=["random"])
+    env = yokai_envs.training.make_gym(ONMYOJI, opponents=["random"])
     env.reset(seed=1)
     steps = env.unwrapped.game.steps
     _, reward, terminated, _, info = env.step(action)  # the default mode: the illegal-action penalty
     assert info.get("illegal_action") is True and terminated and reward == -1.0
     assert env.unwrapped.game.steps == steps
-    raising = yokai_envs.make_gym(ONMYOJI, opponents=["random"], illegal_action="raise")
+    raising = yokai_envs.training.make_gym(ONMYOJI, opponents=["random"], illegal_action="raise")
     raising.reset(seed=1)
     with pytest.raises(IllegalActionError, match="not an integer action"):
         raising.step(action)
@@ -62,7 +63,7 @@ def test_the_onmyoji_parallel_env_never_plays_a_non_integer(action):
 ])
 def test_make_gym_options_of_the_wrong_type_are_refused(kwargs, message):
     with pytest.raises(ConfigError, match=message):
-        yokai_envs.make_gym(YONKAI, **{"opponents": ["random"], **kwargs})
+        yokai_envs.training.make_gym(YONKAI, **{"opponents": ["random"], **kwargs})
 
 
 def test_env_bool_options_are_bools():
@@ -80,7 +81,7 @@ def test_a_huge_num_envs_is_refused_with_its_memory():
     pytest.importorskip("numba")
     started = time.perf_counter()
     with pytest.raises(ConfigError, match=r"num_envs=1000000000 would need about [\d,.]+ GiB"):
-        yokai_envs.make_vec_gym(YONKAI, 10**9, opponents=["random"])
+        yokai_envs.training.make_vec_gym(YONKAI, 10**9, opponents=["random"])
     assert time.perf_counter() - started < 30
 
 

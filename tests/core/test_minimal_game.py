@@ -15,11 +15,11 @@ from agents.arena.match import run_match
 from tests.conformance.helpers import play_random, sampled_states, snapshot
 from tests.conformance.information import recall_problems, twin_problems, views_problems
 from tests.core.minimal_game import GOT, SwapGame
+from yokai_envs.cli.play import Terminal, show_decision
 from yokai_envs.core import protocols
 from yokai_envs.core.errors import MissingHookError
 from yokai_envs.core.game import Game
 from yokai_envs.envs.aec import YokaiAECEnv, wrap
-from yokai_envs.play.cli_play import Terminal, show_decision
 
 
 class SwapEnv(YokaiAECEnv):

@@ -10,6 +10,7 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
 import yokai_envs
+import yokai_envs.training
 from tests.interop.configs import PARAMS
 from yokai_envs.envs.gymnasium_ids import GYM_IDS
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.filterwarnings("ignore")
 
 
 def _make(env_id: str, options: dict, **more):
-    return yokai_envs.make_gym(env_id, opponents=["random"], **{**options, **more})
+    return yokai_envs.training.make_gym(env_id, opponents=["random"], **{**options, **more})
 
 
 @pytest.mark.parametrize(("env_id", "options"), PARAMS)

@@ -105,9 +105,8 @@ def test_parallel_rejects_a_real_action_from_a_waiting_seat():
 
 def test_solo_single_agent_gym_env_passes_sb3_check():
     check_env = pytest.importorskip("stable_baselines3.common.env_checker").check_env
-    make_gym = getattr(yokai_envs, "make_gym", None)
-    if make_gym is None:
-        pytest.skip("yokai_envs.make_gym not available")
+    from yokai_envs.training import make_gym
+
     env = make_gym("onmyoji_v4", mode="solo")
     check_env(env)
     env.reset(seed=0)

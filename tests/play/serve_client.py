@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from yokai_envs.play.cli_serve import Handler, Server, make_server, server_url
+from yokai_envs.cli.serve import Handler, Server, make_server, server_url
 from yokai_envs.play.serve_guard import TOKEN_HEADER
 
 

@@ -12,8 +12,8 @@ from agents.base import RandomAgent
 from tests.conftest import conformance_params
 from tests.play.helpers import YONKAI, ToyPickGame
 from yokai_envs.cli import main
+from yokai_envs.cli.play import Terminal, parse_choice, play_game
 from yokai_envs.play import load_replay
-from yokai_envs.play.cli_play import Terminal, parse_choice, play_game
 from yokai_envs.registry import make_game
 
 SHORT = '{"num_players": 3, "rounds_per_game": 1}'

@@ -144,8 +144,8 @@ def test_viewers_show_what_a_seat_saw_happen():
 
     from agents.base import RandomAgent
     from tests.play.test_play_cli import _Answers
-    from yokai_envs.play.cli_play import Terminal, play_game
-    from yokai_envs.play.cli_replay import frame
+    from yokai_envs.cli.play import Terminal, play_game
+    from yokai_envs.cli.replay import frame
     from yokai_envs.play.html import page_data
 
     env_id = next(e for e in __import__("yokai_envs").ENV_IDS if e.startswith("onmyoji"))

@@ -21,7 +21,7 @@ from typing import Any
 
 from tests.play.chromium import FLAGS, binary, needs_chromium, run_chromium
 from tests.play.serve_client import call, create, play_until, running_server, url
-from yokai_envs.play.cli_serve import Handler
+from yokai_envs.cli.serve import Handler
 from yokai_envs.play.replay import Replay, game_result
 
 pytestmark = needs_chromium

@@ -111,7 +111,7 @@ TINY_RLLIB = ["backend=rllib", "training.total_timesteps=2000", "training.n_envs
 @pytest.mark.slow
 def test_rllib_training_survives_losing_an_env_runner_node(cluster, tmp_path):
     pytest.importorskip("ray.rllib")
-    from yokai_envs.training.config import load_config
+    from yokai_envs.training.common.config import load_config
     from yokai_envs.training.rllib_backend.trainer import RLlibTrainer
 
     out = tmp_path / "run"

@@ -13,7 +13,7 @@ import agents
 from agents.policy import CheckpointError
 from yokai_envs.cli import main as yokai_main
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.training.config import load_config
+from yokai_envs.training.common.config import load_config
 
 YONKAI = "yonkai_no_yokai_v1"
 QUICK = "configs/yonkai_no_yokai/quick.yaml"

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.training.config import apply_override, game_name, load_config
+from yokai_envs.training.common.config import apply_override, game_name, load_config
 
 QUICK = "configs/yonkai_no_yokai/quick.yaml"
 MINIMAL = {"game": {"env_id": "yonkai_no_yokai_v1", "options": {"num_players": 4}},

@@ -10,10 +10,10 @@ import pytest
 from yokai_envs.cli import main as yokai_main
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.registry import make_game
-from yokai_envs.training import memory as memory_module
-from yokai_envs.training.config import load_config
-from yokai_envs.training.memory import estimate_memory
-from yokai_envs.training.yaml_io import MAX_YAML_NODES
+from yokai_envs.training.common import memory as memory_module
+from yokai_envs.training.common.config import load_config
+from yokai_envs.training.common.memory import estimate_memory
+from yokai_envs.training.common.yaml_io import MAX_YAML_NODES
 
 QUICK = "configs/yonkai_no_yokai/quick.yaml"
 

@@ -9,7 +9,7 @@ import pytest
 
 from yokai_envs.cli import main as yokai_main
 from yokai_envs.registry import ENV_IDS
-from yokai_envs.training.config import game_name, load_config
+from yokai_envs.training.common.config import game_name, load_config
 
 CONFIGS = sorted(str(p) for p in Path("configs").glob("*/*.yaml"))
 TINY = ["training.total_timesteps=128", "training.n_envs=2", "training.vec_env=dummy",

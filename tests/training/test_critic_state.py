@@ -8,9 +8,10 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_checker import check_env
 
 import yokai_envs
+import yokai_envs.training
 from tests.training.toy_game import ConstantAgent, GiftsGame
+from yokai_envs.training.common.policies import StateCriticPolicy, export_actor
 from yokai_envs.training.gym_env import YokaiGymEnv
-from yokai_envs.training.policies import StateCriticPolicy, export_actor
 
 YONKAI = "yonkai_no_yokai_v1"
 
@@ -32,7 +33,7 @@ def _probs(policy, obs, mask):
 
 
 def test_actor_ignores_the_state_and_the_export_acts_the_same(tmp_path):
-    env = yokai_envs.make_gym(YONKAI, opponents=["random"], num_players=4, critic_state=True)
+    env = yokai_envs.training.make_gym(YONKAI, opponents=["random"], num_players=4, critic_state=True)
     n = env.actor_obs_size
     model = MaskablePPO(StateCriticPolicy, env, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu",
                         policy_kwargs={"net_arch": [32], "actor_obs_size": n})

@@ -10,10 +10,10 @@ import pytest
 
 from yokai_envs.cli import main as yokai_main
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.training import distill
-from yokai_envs.training.config import load_config
-from yokai_envs.training.safety import RunInterrupted
-from yokai_envs.training.trainer import Trainer
+from yokai_envs.training.algorithms import distill
+from yokai_envs.training.algorithms.ppo import Trainer
+from yokai_envs.training.common.config import load_config
+from yokai_envs.training.common.safety import RunInterrupted
 
 TINY = ["game.options.num_players=3", "pretrain.imitate=heuristic", "pretrain.steps=200", "pretrain.epochs=1",
         "distill.teacher=iterations=6;opponents=rollout;search=flat;beliefs=heuristic", "distill.rounds=2",

@@ -10,10 +10,10 @@ import pytest
 
 from yokai_envs.cli import main as yokai_main
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.training import dmc
-from yokai_envs.training.config import load_config
-from yokai_envs.training.safety import RunInterrupted
-from yokai_envs.training.trainer import Trainer
+from yokai_envs.training.algorithms import dmc
+from yokai_envs.training.algorithms.ppo import Trainer
+from yokai_envs.training.common.config import load_config
+from yokai_envs.training.common.safety import RunInterrupted
 
 TINY = ["game.options.num_players=3", "pretrain.steps=300", "pretrain.epochs=1", "dmc.steps=1200",
         "dmc.fit_every=64", "dmc.batch_size=32", "training.total_timesteps=1200", "training.n_envs=2",

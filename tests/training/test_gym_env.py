@@ -9,10 +9,10 @@ import pytest
 from stable_baselines3.common.env_checker import check_env
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-import yokai_envs
 from tests.training.toy_game import ConstantAgent, GiftsGame
 from yokai_envs.core.errors import ConfigError, IllegalActionError
 from yokai_envs.core.game import win_credits
+from yokai_envs.training import make_gym
 from yokai_envs.training.gym_env import YokaiGymEnv
 
 YONKAI = "yonkai_no_yokai_v1"
@@ -119,12 +119,12 @@ def test_win_share():
 
 def test_check_env_passes_toy_and_yonkai():
     check_env(YokaiGymEnv(GiftsGame, opponents=[ConstantAgent(0)]))
-    check_env(yokai_envs.make_gym(YONKAI, opponents=["random"], num_players=4))
+    check_env(make_gym(YONKAI, opponents=["random"], num_players=4))
 
 
 @pytest.mark.parametrize("vec_cls", [DummyVecEnv, pytest.param(SubprocVecEnv, marks=pytest.mark.slow)])
 def test_vec_envs_step_and_expose_masks(vec_cls):
-    fns = [functools.partial(yokai_envs.make_gym, YONKAI, opponents=["random"], num_players=3) for _ in range(2)]
+    fns = [functools.partial(make_gym, YONKAI, opponents=["random"], num_players=3) for _ in range(2)]
     vec = vec_cls(fns)
     try:
         vec.seed(0)

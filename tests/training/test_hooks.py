@@ -11,7 +11,7 @@ import pytest
 from tests.training import custom_reward
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.registry import ENV_IDS
-from yokai_envs.training.config import load_config
+from yokai_envs.training.common.config import load_config
 
 YONKAI = next(e for e in ENV_IDS if e.startswith("yonkai_no_yokai_v"))
 DUEL = next(e for e in ENV_IDS if e.startswith("onmyoji_v"))
@@ -36,7 +36,7 @@ def test_bad_hooks_are_config_errors(tmp_path):
 
 
 def test_a_wrapper_that_changes_the_spaces_is_refused():
-    from yokai_envs.training.trainer import make_training_env
+    from yokai_envs.training.algorithms.ppo import make_training_env
 
     with pytest.raises(ConfigError, match="changes the observation or action space"):
         make_training_env(YONKAI, False, wrappers=("tests.training.custom_reward:FlattenTwice",),
@@ -44,7 +44,7 @@ def test_a_wrapper_that_changes_the_spaces_is_refused():
 
 
 def test_reward_hook_sees_the_game_and_replaces_the_reward():
-    from yokai_envs.training.trainer import make_training_env
+    from yokai_envs.training.algorithms.ppo import make_training_env
 
     env = make_training_env(YONKAI, False, reward_hook="tests.training.custom_reward:Potential",
                             wrappers=("tests.training.custom_reward:CountSteps",), opponents=["random"],
@@ -61,10 +61,10 @@ def test_reward_hook_sees_the_game_and_replaces_the_reward():
 
 
 def test_skip_forced_plays_the_forced_decisions():
-    import yokai_envs
+    import yokai_envs.training
 
-    plain = yokai_envs.make_gym(DUEL, opponents=["random"], learner_seat=0)
-    skipping = yokai_envs.make_gym(DUEL, opponents=["random"], learner_seat=0, skip_forced=True)
+    plain = yokai_envs.training.make_gym(DUEL, opponents=["random"], learner_seat=0)
+    skipping = yokai_envs.training.make_gym(DUEL, opponents=["random"], learner_seat=0, skip_forced=True)
     counts = []
     for env in (plain, skipping):
         env.reset(seed=4)
@@ -85,7 +85,7 @@ def test_skip_forced_plays_the_forced_decisions():
 
 @pytest.mark.slow
 def test_tiny_run_with_a_custom_reward_split_nets_and_per_opponent_curves(tmp_path):
-    from yokai_envs.training.trainer import Trainer
+    from yokai_envs.training.algorithms.ppo import Trainer
 
     custom_reward.CALLS.clear()
     out = tmp_path / "run"
@@ -113,7 +113,7 @@ def test_tiny_run_with_a_custom_reward_split_nets_and_per_opponent_curves(tmp_pa
 
 def test_a_game_option_called_reward_reaches_the_game_beside_a_reward_hook():
     # Yonkai's own option `reward` once landed in the reward-hook parameter ("not an import path")
-    from yokai_envs.training.trainer import make_training_env
+    from yokai_envs.training.algorithms.ppo import make_training_env
 
     env = make_training_env(YONKAI, False, reward="lives", opponents=["random"], num_players=3)
     env.reset(seed=1)

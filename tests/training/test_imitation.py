@@ -10,12 +10,12 @@ import pytest
 import agents
 from agents.base import act_in_game
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.training import imitation
-from yokai_envs.training.config import load_config
+from yokai_envs.training.algorithms import imitation
+from yokai_envs.training.algorithms.imitation import collect
+from yokai_envs.training.algorithms.ppo import Trainer
+from yokai_envs.training.common.config import load_config
 from yokai_envs.training.gym_env import make_gym
-from yokai_envs.training.imitation import collect
 from yokai_envs.training.rllib_backend.trainer import check_rllib_config
-from yokai_envs.training.trainer import Trainer
 
 YONKAI = "yonkai_no_yokai_v1"
 OPTIONS = {"num_players": 4}

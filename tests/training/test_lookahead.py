@@ -13,10 +13,10 @@ pytest.importorskip("numba")
 
 from agents.heuristics.yonkai_no_yokai import HeuristicAgent, batch_actions
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.training import lookahead
-from yokai_envs.training.config import load_config
-from yokai_envs.training.safety import RunInterrupted
-from yokai_envs.training.trainer import Trainer
+from yokai_envs.training.algorithms import yonkai_lookahead as lookahead
+from yokai_envs.training.algorithms.ppo import Trainer
+from yokai_envs.training.common.config import load_config
+from yokai_envs.training.common.safety import RunInterrupted
 from yokai_envs.yonkai_no_yokai.game import YonkaiGame
 from yokai_envs.yonkai_no_yokai.vector import VectorGame
 

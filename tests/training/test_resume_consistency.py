@@ -24,8 +24,8 @@ RUN = [*TINY, "training.total_timesteps=128", "evaluation.every=64", "output.che
 
 @pytest.fixture(scope="module")
 def finished_run(tmp_path_factory) -> Path:
-    from yokai_envs.training.config import load_config
-    from yokai_envs.training.trainer import Trainer
+    from yokai_envs.training.algorithms.ppo import Trainer
+    from yokai_envs.training.common.config import load_config
 
     out = tmp_path_factory.mktemp("finished") / "run"
     Trainer(load_config(QUICK, RUN, out=str(out))).run()

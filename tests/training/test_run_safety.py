@@ -20,12 +20,12 @@ from pathlib import Path
 import pytest
 
 from yokai_envs.cli import main as yokai_main
+from yokai_envs.cli.train import run_guarded
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.training.cli import run_guarded
-from yokai_envs.training.config import load_config
-from yokai_envs.training.run import clear_run_folder
-from yokai_envs.training.safety import MARKER, RunInterrupted, RunStopped, SignalGuard
-from yokai_envs.training.trainer import Trainer
+from yokai_envs.training.algorithms.ppo import Trainer
+from yokai_envs.training.common.config import load_config
+from yokai_envs.training.common.run import clear_run_folder
+from yokai_envs.training.common.safety import MARKER, RunInterrupted, RunStopped, SignalGuard
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = "configs/yonkai_no_yokai/quick.yaml"

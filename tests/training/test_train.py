@@ -10,10 +10,11 @@ import yaml
 
 import agents
 import yokai_envs
+import yokai_envs.training
 from yokai_envs.cli import main as yokai_main
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.training.config import load_config
-from yokai_envs.training.trainer import Trainer
+from yokai_envs.training.algorithms.ppo import Trainer
+from yokai_envs.training.common.config import load_config
 
 YONKAI = "yonkai_no_yokai_v1"
 TINY = ["training.total_timesteps=256", "training.n_envs=2", "algorithm.hyperparameters.n_steps=64",
@@ -79,10 +80,10 @@ def test_policy_opponents_are_loaded_once_per_process(tmp_path):
 
     from agents.policy import save_checkpoint
 
-    env = yokai_envs.make_gym(YONKAI, opponents=["random"], num_players=4)
+    env = yokai_envs.training.make_gym(YONKAI, opponents=["random"], num_players=4)
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, policy_kwargs={"net_arch": [8]}, device="cpu")
     spec = f"policy:{save_checkpoint(model, tmp_path / 'snap', YONKAI, {'num_players': 4})}"
-    envs = [yokai_envs.make_gym(YONKAI, opponents=[spec], num_players=4, learner_seat=0) for _ in range(2)]
+    envs = [yokai_envs.training.make_gym(YONKAI, opponents=[spec], num_players=4, learner_seat=0) for _ in range(2)]
     for e in envs:
         e.reset(seed=0)
     seated = {id(a) for e in envs for a in e._seat_agents if a is not None}
@@ -97,7 +98,7 @@ def test_gym_policy_round_trip_through_policy_spec(tmp_path):
 
     from agents.policy import save_checkpoint
 
-    env = yokai_envs.make_gym(YONKAI, opponents=["random"], num_players=3)
+    env = yokai_envs.training.make_gym(YONKAI, opponents=["random"], num_players=3)
     model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, policy_kwargs={"net_arch": [8]}, seed=0,
                         device="cpu")
     path = save_checkpoint(model, tmp_path / "m", YONKAI, {"num_players": 3})

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import yokai_envs
+import yokai_envs.training
 from yokai_envs.core.errors import ConfigError
 
 pytest.importorskip("numba")
@@ -53,7 +54,7 @@ def run_episodes(env: Any, episodes: int, seed: int = 0) -> list[dict[str, Any]]
 
 @pytest.mark.parametrize("options", [{"num_players": 4}, {"num_players": 3, "reward": "lives"}])
 def test_episode_rewards_add_up_to_the_learners_return(options: dict[str, Any]) -> None:
-    env = yokai_envs.make_vec_gym(YONKAI, num_envs=32, opponents=["random", "heuristic"], **options)
+    env = yokai_envs.training.make_vec_gym(YONKAI, num_envs=32, opponents=["random", "heuristic"], **options)
     finished = run_episodes(env, 100)
     seats = {f["learner_seat"] for f in finished}
     assert seats == set(range(options["num_players"]))  # the seat rotates
@@ -64,7 +65,7 @@ def test_episode_rewards_add_up_to_the_learners_return(options: dict[str, Any]) 
 def test_learner_seat_fixed_and_heuristic_bots_are_stronger_than_random_ones() -> None:
     rates = {}
     for bot in ("random", "heuristic"):
-        env = yokai_envs.make_vec_gym(YONKAI, num_envs=64, opponents=[bot], learner_seat=2, seed=1)
+        env = yokai_envs.training.make_vec_gym(YONKAI, num_envs=64, opponents=[bot], learner_seat=2, seed=1)
         finished = run_episodes(env, 300, seed=1)
         assert {f["learner_seat"] for f in finished} == {2}
         rates[bot] = np.mean([f["win"] for f in finished])
@@ -76,7 +77,7 @@ def test_learner_seat_fixed_and_heuristic_bots_are_stronger_than_random_ones() -
 def test_sb3_vec_env_trains_maskable_ppo_and_gives_masks() -> None:
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
-    venv = yokai_envs.make_vec_gym(YONKAI, num_envs=16, opponents=["heuristic"], api="sb3", seed=0)
+    venv = yokai_envs.training.make_vec_gym(YONKAI, num_envs=16, opponents=["heuristic"], api="sb3", seed=0)
     assert is_masking_supported(venv)
     venv.reset()
     masks = get_action_masks(venv)
@@ -90,7 +91,7 @@ def test_sb3_vec_env_trains_maskable_ppo_and_gives_masks() -> None:
 
 
 def test_sb3_infos_carry_the_terminal_observation() -> None:
-    venv = yokai_envs.make_vec_gym(YONKAI, num_envs=8, opponents=["random"], api="sb3", seed=3)
+    venv = yokai_envs.training.make_vec_gym(YONKAI, num_envs=8, opponents=["random"], api="sb3", seed=3)
     venv.reset()
     rng = np.random.default_rng(0)
     ended = 0
@@ -106,16 +107,16 @@ def test_sb3_infos_carry_the_terminal_observation() -> None:
 
 def test_bad_input_is_refused() -> None:
     with pytest.raises(ConfigError, match="batched bots"):
-        yokai_envs.make_vec_gym(YONKAI, num_envs=4, opponents=["ismcts"])
+        yokai_envs.training.make_vec_gym(YONKAI, num_envs=4, opponents=["ismcts"])
     with pytest.raises(ConfigError, match="needs at least one opponent"):
-        yokai_envs.make_vec_gym(YONKAI, num_envs=4, opponents=[])
+        yokai_envs.training.make_vec_gym(YONKAI, num_envs=4, opponents=[])
     with pytest.raises(ConfigError, match="no vectorized engine"):
-        yokai_envs.make_vec_gym("yokaizo_v3", num_envs=4, opponents=["random"])
+        yokai_envs.training.make_vec_gym("yokaizo_v3", num_envs=4, opponents=["random"])
     with pytest.raises(ConfigError, match="api"):
-        yokai_envs.make_vec_gym(YONKAI, num_envs=4, opponents=["random"], api="rllib")
+        yokai_envs.training.make_vec_gym(YONKAI, num_envs=4, opponents=["random"], api="rllib")
     with pytest.raises(ConfigError, match="learner_seat"):
-        yokai_envs.make_vec_gym(YONKAI, num_envs=4, opponents=["random"], learner_seat=4)
-    env = yokai_envs.make_vec_gym(YONKAI, num_envs=4, opponents=["random"])
+        yokai_envs.training.make_vec_gym(YONKAI, num_envs=4, opponents=["random"], learner_seat=4)
+    env = yokai_envs.training.make_vec_gym(YONKAI, num_envs=4, opponents=["random"])
     env.reset(seed=0)
     with pytest.raises(yokai_envs.IllegalActionError):
         env.step(np.full(4, 48))  # not every learner can button-play 6666 right now
@@ -125,8 +126,8 @@ def test_bad_input_is_refused() -> None:
 def test_win_rates_match_the_scalar_env() -> None:
     """A random learner against heuristic bots wins as often in the vector env as in make_gym."""
     vector = np.mean([f["win"] for f in run_episodes(
-        yokai_envs.make_vec_gym(YONKAI, num_envs=64, opponents=["heuristic"], seed=5), 600, seed=5)])
-    env = yokai_envs.make_gym(YONKAI, opponents=["heuristic"])
+        yokai_envs.training.make_vec_gym(YONKAI, num_envs=64, opponents=["heuristic"], seed=5), 600, seed=5)])
+    env = yokai_envs.training.make_gym(YONKAI, opponents=["heuristic"])
     rng = np.random.default_rng(5)
     wins = []
     env.reset(seed=5)
@@ -153,7 +154,7 @@ def test_yaml_vec_env_vector_trains(tmp_path) -> None:
 
 
 def test_yaml_vec_env_vector_refuses_what_it_cannot_run() -> None:
-    from yokai_envs.training.config import load_config
+    from yokai_envs.training.common.config import load_config
 
     with pytest.raises(ConfigError, match="batched bots"):
         load_config("configs/yonkai_no_yokai/quick_vector.yaml", ["opponents.bots=[ismcts]"])
@@ -182,7 +183,7 @@ def test_vector_evaluation_counts_exactly_the_games_asked_and_agrees_with_the_ar
     """evaluation.engine: vector gives the arena's row (fresh deals instead of duplicate ones):
     the same keys, exactly ``games`` games, every seat, and a win rate the arena's interval
     agrees with for the same network."""
-    from yokai_envs.training.evaluate import evaluate_checkpoint, evaluate_vector
+    from yokai_envs.training.common.evaluate import evaluate_checkpoint, evaluate_vector
 
     options = {"num_players": 4}
     vector = evaluate_vector(untrained_model, YONKAI, options, ["random", "heuristic"], games=37, seed=1,
@@ -206,7 +207,7 @@ def test_vector_evaluation_counts_exactly_the_games_asked_and_agrees_with_the_ar
 
 
 def test_vector_evaluation_config_is_checked() -> None:
-    from yokai_envs.training.config import load_config
+    from yokai_envs.training.common.config import load_config
 
     with pytest.raises(ConfigError, match=r"evaluation.bots\[0\]: evaluation.engine: vector plays only batched"):
         load_config("configs/yonkai_no_yokai/quick_vector.yaml", ["evaluation.bots=[ismcts]"])

@@ -1,7 +1,7 @@
 """gymnasium ids for the single-seat envs: ``gymnasium.make("yokai_envs/yonkai_no_yokai-v1")``.
 
 Each env id ``<name>_v<N>`` is registered as ``yokai_envs/<name>-v<N>``, built by
-:func:`yokai_envs.make_gym` with ``opponents=["random"]`` unless you pass others (keyword
+:func:`yokai_envs.training.make_gym` with ``opponents=["random"]`` unless you pass others (keyword
 arguments of ``gymnasium.make`` go to ``make_gym``: ``opponents``, ``learner_seat``, game
 options, ``mask_in_infos``...). ``gymnasium.make_vec`` works with the same ids.
 

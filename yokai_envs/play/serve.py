@@ -4,7 +4,7 @@ A :class:`Store` holds the games of one server by id. Each game is a :class:`Ses
 Game itself (recording what every seat sees), the bots, and what the human saw of every move.
 After every change the session is written to ``STATE_DIR/games/<id>.json`` as its env id,
 options, seed, seats and actions (a game is fully determined by those), so a new Store on the
-same folder continues every saved game. The HTTP layer (:mod:`yokai_envs.play.cli_serve`) only
+same folder continues every saved game. The HTTP layer (:mod:`yokai_envs.cli.serve`) only
 turns requests into calls here; every refusal is an :class:`ApiError` with a status and a
 message naming the problem, raised before anything changes.
 

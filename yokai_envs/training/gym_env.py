@@ -1,6 +1,6 @@
 """Single-seat gymnasium env for Stable-Baselines3: one learner, the other seats played by bots.
 
-    env = yokai_envs.make_gym("yonkai_no_yokai_v1", opponents=["random"], num_players=4)
+    env = yokai_envs.training.make_gym("yonkai_no_yokai_v1", opponents=["random"], num_players=4)
 
 It drives the bare :class:`~yokai_envs.core.game.Game` directly (no PettingZoo in the loop):
 ``step(action)`` plays the learner's move, then lets the opponents move until the learner must
@@ -28,7 +28,7 @@ decide again or the game ends.
   would make masked logits NaN. ``mask_in_infos=True`` also puts the mask in every ``info``
   (``info["action_mask"]``). ``state()`` gives the
   full state tensor. ``critic_state=True`` appends it to every observation, for a centralized
-  critic (``yokai_envs.training.policies.StateCriticPolicy`` keeps it away from the actor).
+  critic (``yokai_envs.training.common.policies.StateCriticPolicy`` keeps it away from the actor).
 
 * ``skip_forced=True``: the env plays the learner's forced decisions (exactly one legal
   action) itself, so the policy only sees real choices; their reward is folded into the next step.

@@ -1,7 +1,7 @@
 """Vectorized single-seat training envs over :class:`~yokai_envs.yonkai_no_yokai.vector.VectorGame`.
 
-    venv = yokai_envs.make_vec_gym("yonkai_no_yokai_v1", num_envs=256, opponents=["random"])
-    venv = yokai_envs.make_vec_gym(..., api="sb3")        # an SB3 VecEnv, for MaskablePPO
+    venv = yokai_envs.training.make_vec_gym("yonkai_no_yokai_v1", num_envs=256, opponents=["random"])
+    venv = yokai_envs.training.make_vec_gym(..., api="sb3")        # an SB3 VecEnv, for MaskablePPO
 
 N games in one batched engine; in each one learner seat, the other seats played by batched bots
 (``random``: a uniform legal action; ``heuristic``: ``agents.heuristics.yonkai_no_yokai.batch_actions``,
@@ -43,7 +43,7 @@ MAX_NUM_ENVS = 1 << 20
 
 def _check_vector_memory(num_envs: int, probe: Any) -> None:
     """ConfigError, with the memory it would take, for a num_envs past MAX_NUM_ENVS or the machine."""
-    from yokai_envs.training.memory import available_memory
+    from yokai_envs.training.common.memory import available_memory
 
     per_game = sum(value.nbytes for value in vars(probe).values() if isinstance(value, np.ndarray))
     per_game += 4 * (probe.observation_size + probe.state_size + probe.num_actions)  # the env's own buffers

@@ -21,7 +21,7 @@ from typing import Any
 
 def measure(config_path: str, runners: int, envs: int, iterations: int, batch: int,
             overrides: list[str]) -> dict[str, Any]:
-    from yokai_envs.training.config import load_config
+    from yokai_envs.training.common.config import load_config
     from yokai_envs.training.rllib_backend.trainer import build_algorithm_config
 
     per_runner = math.ceil(envs / max(runners, 1))

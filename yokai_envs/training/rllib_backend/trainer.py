@@ -38,9 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.training.run import RunBase, RunFolder
-from yokai_envs.training.safety import RunInterrupted, RunStopped, atomic_copy, atomic_target
-from yokai_envs.training.trainer import ACTIVATION_CLASSES
+from yokai_envs.training.algorithms.ppo import ACTIVATION_CLASSES
+from yokai_envs.training.common.run import RunBase, RunFolder
+from yokai_envs.training.common.safety import RunInterrupted, RunStopped, atomic_copy, atomic_target
 
 # MaskablePPO hyperparameter -> RLlib PPOConfig.training() argument.
 HYPERPARAMETERS = {
@@ -407,8 +407,8 @@ def evaluate_rllib_policy(path: str, env_id: str, options: dict[str, Any], bots:
                           seats: str | list[int] = "all", deterministic: bool = True,
                           workers: int = 1) -> dict[str, dict[str, Any]]:
     """The arena table of an ``rllib:`` policy, in the same shape as the SB3 path's
-    :func:`yokai_envs.training.evaluate.evaluate_checkpoint`."""
-    from yokai_envs.training.evaluate import evaluate_spec
+    :func:`yokai_envs.training.common.evaluate.evaluate_checkpoint`."""
+    from yokai_envs.training.common.evaluate import evaluate_spec
 
     spec = f"rllib:{path}" + ("" if deterministic else ";deterministic=false")
     return evaluate_spec(spec, env_id, options, bots, games, seed, seats, workers)

@@ -1,4 +1,4 @@
-"""A run folder and what every trainer shares (the SB3 trainer, ``trainer.py``, and the RLlib one).
+"""A run folder and what every trainer shares (the SB3 trainer, ``algorithms/ppo.py``, and the RLlib one).
 
 A run folder holds::
 
@@ -19,7 +19,7 @@ A run folder holds::
     .yokai-run.json        the marker: this folder is a run (--overwrite replaces only such a
                            folder, and only the files above)
 
-Every file is written under a temporary name and renamed into place (training/safety.py), and
+Every file is written under a temporary name and renamed into place (training/common/safety.py), and
 SIGTERM stops a run like Ctrl-C: the checkpoint is saved and the message says how to resume.
 """
 
@@ -33,8 +33,8 @@ from typing import Any
 import yaml
 
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.training.evaluate import evaluate_spec, needs_opponents
-from yokai_envs.training.safety import (
+from yokai_envs.training.common.evaluate import evaluate_spec, needs_opponents
+from yokai_envs.training.common.safety import (
     NoGuard,
     RunInterrupted,
     SignalGuard,
@@ -91,7 +91,7 @@ class RunFolder:
 
 
 def clear_run_folder(root: str | Path) -> list[str]:
-    """Delete a previous run's own files (only in a run folder: see training/safety.py)."""
+    """Delete a previous run's own files (only in a run folder: see training/common/safety.py)."""
     path = Path(root)
     check_new_run_folder(path, overwrite=True)
     return clear_run_entries(path) if path.exists() else []
@@ -102,7 +102,7 @@ def read_run_config(run_dir: str | Path) -> dict[str, Any]:
     folder = RunFolder(run_dir)
     if not folder.config.exists():
         raise ConfigError(f"{folder.root}: no config.yaml; is this a run folder?")
-    from yokai_envs.training.yaml_io import read_yaml_file
+    from yokai_envs.training.common.yaml_io import read_yaml_file
 
     config = read_yaml_file(folder.config)
     if not isinstance(config, dict):
@@ -354,7 +354,7 @@ class RunBase:
             self.plot()
 
     def plot(self) -> None:
-        from yokai_envs.training.plot import plot_learning_curve
+        from yokai_envs.training.common.plot import plot_learning_curve
 
         suffix = f" ({self.backend_name})" if self.backend_name else ""
         with atomic_target(self.folder.curve) as tmp:

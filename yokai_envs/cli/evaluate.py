@@ -13,7 +13,7 @@ import sys
 import time
 
 from agents.specs import KINDS
-from yokai_envs.cli_types import non_negative_int, positive_int
+from yokai_envs.cli.arg_types import non_negative_int, positive_int
 
 
 def _split_specs(text: str) -> list[str]:
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         print("yokai evaluate: error: --save-replays needs --out DIR (replays go to DIR/replays/)", file=sys.stderr)
         return 2
     if args.out:
-        from yokai_envs.training.safety import check_writable_folder
+        from yokai_envs.training.common.safety import check_writable_folder
 
         problem = check_writable_folder(args.out)
         if problem:  # found now, not after every game has been played

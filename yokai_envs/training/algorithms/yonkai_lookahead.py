@@ -216,7 +216,7 @@ def table_file(run_dir: Path) -> Path:
 
 
 def _save(path: Path, write: Any) -> None:
-    from yokai_envs.training.safety import atomic_target
+    from yokai_envs.training.common.safety import atomic_target
 
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_target(path) as tmp, open(tmp, "wb") as handle:
@@ -260,7 +260,7 @@ def label_round(config: dict[str, Any], table: np.ndarray, index: int, labels: i
 def run_lookahead(trainer: Any, model: Any) -> None:
     """Every round the run still owes (``state["lookahead"]["rounds"]`` counts the finished ones);
     an evaluation (with ``evaluation.every``) and a checkpoint after each."""
-    from yokai_envs.training.distill import save_round
+    from yokai_envs.training.algorithms.distill import save_round
 
     config, folder, state = trainer.config, trainer.folder, trainer.state
     settings = config["lookahead"]

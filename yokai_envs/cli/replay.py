@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _show(frames: list[tuple[str, str]], replay: Replay, interactive: bool, final: Game | None = None) -> int:
-    from yokai_envs.play.cli_play import Terminal
+    from yokai_envs.cli.play import Terminal
 
     io = Terminal(sys.stdin, sys.stdout)
     last = len(frames) - 1

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from yokai_envs.cli_types import non_negative_int, positive_finite_float, positive_int
+from yokai_envs.cli.arg_types import non_negative_int, positive_finite_float, positive_int
 from yokai_envs.registry import ENV_IDS, game_class, make, make_game
 
 Row = dict[str, Any]
@@ -498,7 +498,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= getattr(args, "vector", 0) <= MAX_VECTOR_GAMES:
         return _fail(f"--vector must be 0..{MAX_VECTOR_GAMES} games, got {args.vector}")
     if args.json:
-        from yokai_envs.training.safety import check_writable_folder
+        from yokai_envs.training.common.safety import check_writable_folder
 
         target = Path(args.json)
         problem = "it is a folder" if target.is_dir() else check_writable_folder(target.parent)

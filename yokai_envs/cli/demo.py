@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from yokai_envs.cli_types import non_negative_int
+from yokai_envs.cli.arg_types import non_negative_int
 from yokai_envs.core.protocols import render_text
 from yokai_envs.registry import ENV_IDS, make_game
 

@@ -1,6 +1,6 @@
 """One SB3 training run from a resolved config: envs, model, callbacks, final evaluation.
 
-The run folder and the evaluation every trainer shares are in :mod:`yokai_envs.training.run`.
+The run folder and the evaluation every trainer shares are in :mod:`yokai_envs.training.common.run`.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.training.config import algorithm_class
-from yokai_envs.training.evaluate import evaluate_checkpoint, evaluate_vector
-from yokai_envs.training.run import RunBase, RunFolder, _slug
-from yokai_envs.training.safety import (
+from yokai_envs.training.common.config import algorithm_class
+from yokai_envs.training.common.evaluate import evaluate_checkpoint, evaluate_vector
+from yokai_envs.training.common.run import RunBase, RunFolder, _slug
+from yokai_envs.training.common.safety import (
     RunInterrupted,
     atomic_copy,
     atomic_target,
@@ -32,7 +32,7 @@ ACTIVATION_CLASSES = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "leaky_relu"
 # ---------------------------------------------------------------------- building
 def make_training_env(env_id: str, single_thread_torch: bool, reward_hook: str | None = None,
                       wrappers: tuple[str, ...] = (), **kwargs: Any) -> Any:
-    """One training env, with the config's reward hook and wrappers (training/hooks.py); in a
+    """One training env, with the config's reward hook and wrappers (training/common/hooks.py); in a
     worker process that will run policy opponents (self-play snapshots), torch gets one thread so
     the workers do not fight over the cores. ``kwargs`` are make_gym's and the game's options (a
     game option may be called ``reward`` too: Yonkai's, hence ``reward_hook``)."""
@@ -44,7 +44,7 @@ def make_training_env(env_id: str, single_thread_torch: bool, reward_hook: str |
 
     env: Any = make_gym(env_id, **kwargs)
     if reward_hook or wrappers:
-        from yokai_envs.training.hooks import apply_hooks
+        from yokai_envs.training.common.hooks import apply_hooks
 
         env = apply_hooks(env, reward_hook, wrappers)
     return env
@@ -100,7 +100,7 @@ def build_model(config: dict[str, Any], vec_env: Any) -> Any:
                      "activation_fn": getattr(torch.nn, ACTIVATION_CLASSES[network["activation"]])}
     policy: Any = algorithm["policy"]
     if network["critic_state"]:
-        from yokai_envs.training.policies import StateCriticPolicy
+        from yokai_envs.training.common.policies import StateCriticPolicy
 
         policy = StateCriticPolicy
         policy_kwargs["actor_obs_size"] = vec_env.get_attr("actor_obs_size", [0])[0]
@@ -197,9 +197,9 @@ class Trainer(RunBase):
         return final
 
     def pretrain(self, model: Any) -> dict[str, Any]:
-        """Behaviour cloning of ``pretrain.imitate`` into ``model`` (see training/imitation.py)."""
+        """Behaviour cloning of ``pretrain.imitate`` into ``model`` (see training/algorithms/imitation.py)."""
         from agents.specs import make
-        from yokai_envs.training.imitation import pretrain
+        from yokai_envs.training.algorithms.imitation import pretrain
 
         settings = self.config["pretrain"]
         seed = self.config["training"]["seed"]
@@ -215,25 +215,25 @@ class Trainer(RunBase):
         return result
 
     def distill(self, model: Any) -> None:
-        """The search-distillation rounds the run still owes (see training/distill.py); a stop
+        """The search-distillation rounds the run still owes (see training/algorithms/distill.py); a stop
         between rounds keeps every finished one."""
-        from yokai_envs.training.distill import run_rounds
+        from yokai_envs.training.algorithms.distill import run_rounds
 
         self._by_rounds(model, "distill", "distillation", lambda: run_rounds(self, model))
 
     def dmc(self, model: Any, vec_env: Any) -> None:
-        """The deep Monte-Carlo decisions the run still owes (see training/dmc.py); a stop keeps
+        """The deep Monte-Carlo decisions the run still owes (see training/algorithms/dmc.py); a stop keeps
         the last checkpoint (one at each evaluation and every output.checkpoint_every decisions)."""
-        from yokai_envs.training.dmc import run_dmc
+        from yokai_envs.training.algorithms.dmc import run_dmc
 
         self._interruptible(lambda: run_dmc(self, model, vec_env), lambda: (
             f"in deep Monte-Carlo after {self.state.get('dmc', {}).get('steps', 0)} decisions (resumes "
             "from the last checkpoint)"))
 
     def lookahead(self, model: Any) -> None:
-        """The lookahead-distillation rounds the run still owes (see training/lookahead.py); a stop
+        """The lookahead-distillation rounds the run still owes (see training/algorithms/yonkai_lookahead.py); a stop
         between rounds keeps every finished one."""
-        from yokai_envs.training.lookahead import run_lookahead
+        from yokai_envs.training.algorithms.yonkai_lookahead import run_lookahead
 
         self._by_rounds(model, "lookahead", "lookahead", lambda: run_lookahead(self, model))
 
@@ -270,7 +270,7 @@ class Trainer(RunBase):
         from agents.policy import save_checkpoint
 
         if slim or self.config["algorithm"]["network"]["critic_state"]:
-            from yokai_envs.training.policies import export_actor
+            from yokai_envs.training.common.policies import export_actor
 
             model = export_actor(model)
         save_checkpoint(model, path, self.env_id, self.options)

@@ -22,8 +22,8 @@ import yaml
 from yokai_envs.core.errors import ConfigError
 
 if TYPE_CHECKING:
+    from yokai_envs.training.algorithms.ppo import Trainer
     from yokai_envs.training.rllib_backend.trainer import RLlibTrainer
-    from yokai_envs.training.trainer import Trainer
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def resolve(args: argparse.Namespace) -> dict:
     """The validated config named by the arguments (the run's saved config when resuming)."""
-    from yokai_envs.training.config import load_config
+    from yokai_envs.training.common.config import load_config
 
     if getattr(args, "backend", None):
         args.overrides = [*args.overrides, f"backend={args.backend}"]
@@ -56,7 +56,7 @@ def resolve(args: argparse.Namespace) -> dict:
     if args.resume and not args.config:
         if not args.out:
             raise ConfigError("--resume needs --out RUN_DIR (or --config FILE naming the run's output.dir)")
-        from yokai_envs.training.run import read_run_config
+        from yokai_envs.training.common.run import read_run_config
 
         return load_config(None, args.overrides, args.out, base=read_run_config(args.out))
     return load_config(args.config, args.overrides, args.out)
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
 
         trainer_class = RLlibTrainer
     else:
-        from yokai_envs.training.trainer import Trainer
+        from yokai_envs.training.algorithms.ppo import Trainer
 
         trainer_class = Trainer
     try:
@@ -111,7 +111,7 @@ def run_guarded(trainer: Any, command: str) -> tuple[dict[str, Any] | None, int]
     why: 128 + the signal's number for a signal (the shell's convention), 1 for a run that could
     not go on. Every command that trains (``yokai train``, ``yokai exploit``) stops this one way.
     """
-    from yokai_envs.training.safety import RunStopped, SignalGuard
+    from yokai_envs.training.common.safety import RunStopped, SignalGuard
 
     with SignalGuard() as guard:
         trainer.guard = guard
@@ -145,7 +145,7 @@ def summary(report: dict) -> str:
 
 def describe_keys() -> str:
     """Every config key: dotted path, type, default, choices and what it does."""
-    from yokai_envs.training.schema import REQUIRED, SCHEMA, Field
+    from yokai_envs.training.common.schema import REQUIRED, SCHEMA, Field
 
     lines: list[str] = []
 

@@ -96,7 +96,7 @@ def run_dmc(trainer: Any, model: Any, vec_env: Any) -> None:
     import torch
     from sb3_contrib.common.maskable.utils import get_action_masks
 
-    from yokai_envs.training.trainer import crossed_multiple
+    from yokai_envs.training.algorithms.ppo import crossed_multiple
 
     config, state = trainer.config, trainer.state
     settings = config["dmc"]

@@ -50,8 +50,8 @@ def generate(config: dict[str, Any], checkpoint: str, steps: int, gamma: float, 
 
     torch.set_num_threads(1)
     from agents.specs import make
-    from yokai_envs.training.imitation import collect
-    from yokai_envs.training.trainer import env_factories, opponent_pool
+    from yokai_envs.training.algorithms.imitation import collect
+    from yokai_envs.training.algorithms.ppo import env_factories, opponent_pool
 
     env = env_factories(config, opponent_pool(config, []))[0]()
     teacher = make(teacher_spec(checkpoint, config["distill"]["teacher"]), config["game"]["env_id"],
@@ -111,7 +111,7 @@ def round_file(run_dir: Path, round_index: int) -> Path:
 
 
 def save_round(path: Path, data: dict[str, np.ndarray]) -> None:
-    from yokai_envs.training.safety import atomic_target
+    from yokai_envs.training.common.safety import atomic_target
 
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_target(path) as tmp, open(tmp, "wb") as handle:
@@ -141,7 +141,7 @@ def agreement(data: dict[str, np.ndarray], model: Any) -> float:
 def run_rounds(trainer: Any, model: Any) -> None:
     """Every round the run still owes (``state["distill"]["rounds"]`` counts the finished ones);
     checkpoint and evaluation after each."""
-    from yokai_envs.training.imitation import fit
+    from yokai_envs.training.algorithms.imitation import fit
 
     config, folder, state = trainer.config, trainer.folder, trainer.state
     settings = config["distill"]

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 from yokai_envs.core.errors import ConfigError
 
 # name -> (low, high, low included, high included): values outside train to NaN, crash or hang.
-from yokai_envs.training.memory import _check_memory
-from yokai_envs.training.schema import ALGORITHMS, REQUIRED, SCHEMA, Field, defaults
-from yokai_envs.training.yaml_io import parse_yaml, read_yaml
+from yokai_envs.training.common.memory import _check_memory
+from yokai_envs.training.common.schema import ALGORITHMS, REQUIRED, SCHEMA, Field, defaults
+from yokai_envs.training.common.yaml_io import parse_yaml, read_yaml
 
 if TYPE_CHECKING:
     from stable_baselines3.common.base_class import BaseAlgorithm
@@ -73,7 +73,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     if base is not None:
         user = base
     elif path is not None:
-        from yokai_envs.training.shipped import resolve_config_path
+        from yokai_envs.training.common.shipped import resolve_config_path
 
         user = read_yaml(resolve_config_path(path))
     else:
@@ -96,7 +96,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     if config["output"]["dir"] is None:
         name = Path(path).stem if path is not None else "run"
         config["output"]["dir"] = str(Path("runs") / game_name(config["game"]["env_id"]) / name)
-    from yokai_envs.training.safety import check_writable_folder
+    from yokai_envs.training.common.safety import check_writable_folder
 
     problem = check_writable_folder(config["output"]["dir"])
     if problem:  # found now, not after hours of training
@@ -287,7 +287,7 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
             errors.append(f"algorithm.network.critic_state: needs algorithm.policy MlpPolicy, "
                           f"got {algorithm['policy']!r}")
     if not broken & {"env", "reward"}:
-        from yokai_envs.training.hooks import check_hooks
+        from yokai_envs.training.common.hooks import check_hooks
 
         check_hooks(config, errors)
     if not broken & {"algorithm", "training"}:
@@ -337,7 +337,7 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
 
 
 def _check_distill(config: dict[str, Any], errors: list[str]) -> None:
-    """distill.teacher: the network's own search labels the rounds (training/distill.py)."""
+    """distill.teacher: the network's own search labels the rounds (training/algorithms/distill.py)."""
     from agents.specs import parse_spec
 
     try:
@@ -353,7 +353,7 @@ def _check_distill(config: dict[str, Any], errors: list[str]) -> None:
 
 
 def _check_dmc(config: dict[str, Any], errors: list[str]) -> None:
-    """dmc.steps: the actor becomes a Q network over the observation (training/dmc.py)."""
+    """dmc.steps: the actor becomes a Q network over the observation (training/algorithms/dmc.py)."""
     if config.get("backend", "sb3") != "sb3":
         errors.append(f"dmc.steps: deep Monte-Carlo trains SB3 networks; backend {config.get('backend')} has none")
     if config["algorithm"]["network"]["critic_state"]:
@@ -364,7 +364,8 @@ def _check_dmc(config: dict[str, Any], errors: list[str]) -> None:
 
 
 def _check_lookahead(config: dict[str, Any], errors: list[str]) -> None:
-    """lookahead.labels: Yonkai's vectorized engine labels, the actor regresses (training/lookahead.py)."""
+    """lookahead.labels: Yonkai's vectorized engine labels, the actor regresses
+    (training/algorithms/yonkai_lookahead.py)."""
     from yokai_envs.training.vec_env import VECTOR_ENV_IDS
     from yokai_envs.yonkai_no_yokai.vector import numba_available
 
@@ -411,7 +412,7 @@ def _check_vector(config: dict[str, Any], errors: list[str]) -> None:
 
 
 def _check_vector_evaluation(config: dict[str, Any], errors: list[str]) -> None:
-    """evaluation.engine: vector plays the network batched (training/evaluate.py evaluate_vector)."""
+    """evaluation.engine: vector plays the network batched (training/common/evaluate.py evaluate_vector)."""
     from yokai_envs.training.vec_env import BATCHED_OPPONENTS, VECTOR_ENV_IDS
 
     where = "evaluation.engine: vector"

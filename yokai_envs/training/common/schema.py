@@ -136,7 +136,7 @@ SCHEMA: dict[str, Any] = {
         "steps": Field(INT, None, nullable=True, minimum=1,
                        help="deep Monte-Carlo after the pretrain (DouZero): learner decisions of Q(s, a) "
                             "regressed onto the returns, played greedily with epsilon exploration "
-                            "(training/dmc.py); null: off"),
+                            "(training/algorithms/dmc.py); null: off"),
         "epsilon": Field(FLOAT, 0.01, minimum=0.0, maximum=1.0, help="chance of a uniform legal move"),
         "fit_every": Field(INT, 16_384, minimum=1, help="finished decisions collected before each pass"),
         "batch_size": Field(INT, 2048, minimum=1),
@@ -150,7 +150,8 @@ SCHEMA: dict[str, Any] = {
         "labels": Field(INT, None, nullable=True, minimum=1,
                         help="search distillation with a privileged teacher (Yonkai, vectorized engine): decisions "
                              "of heuristic games labelled with each legal move's one-move lookahead value on the "
-                             "true deal, scored at the round's end, and regressed (training/lookahead.py); null: off"),
+                             "true deal, scored at the round's end, and regressed "
+                             "(training/algorithms/yonkai_lookahead.py); null: off"),
         "rounds": Field(INT, 4, minimum=1, maximum=1_000,
                         help="label-then-fit rounds (each fit uses every round so far; evaluation after each)"),
         "sample": Field(FLOAT, 0.5, minimum=1e-6, maximum=1.0,

@@ -21,7 +21,7 @@ import json
 import sys
 from typing import IO, Any
 
-from yokai_envs.cli_types import non_negative_int
+from yokai_envs.cli.arg_types import non_negative_int
 from yokai_envs.core.errors import MissingHookError
 from yokai_envs.core.game import Game
 from yokai_envs.core.protocols import SeatText, ends_multi_part_choice, public_action_name, require, seat_text
@@ -230,7 +230,7 @@ def replay_target_problem(path: str) -> str | None:
     """Why a replay cannot be written to ``path``, or None (nothing is created)."""
     from pathlib import Path
 
-    from yokai_envs.training.safety import check_writable_folder
+    from yokai_envs.training.common.safety import check_writable_folder
 
     target = Path(path)
     if target.is_dir():

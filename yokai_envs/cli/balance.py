@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from yokai_envs.cli_evaluate import _env_kwargs, _split_specs
+from yokai_envs.cli.evaluate import _env_kwargs, _split_specs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -32,7 +32,7 @@ from typing import Any
 
 from tests.play.chromium import FLAGS, binary
 from tests.play.serve_client import url
-from yokai_envs.play.cli_serve import Handler
+from yokai_envs.cli.serve import Handler
 
 HELPERS = r"""
 function sleep(ms) { return new Promise(function (done) { setTimeout(done, ms); }); }

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.play.serve_client import call, create, running_server
-from yokai_envs.play.cli_serve import LISTEN_BACKLOG, Handler
+from yokai_envs.cli.serve import LISTEN_BACKLOG, Handler
 from yokai_envs.play.serve_guard import TOKEN_HEADER
 from yokai_envs.registry import live_id
 

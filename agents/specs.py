@@ -58,7 +58,7 @@ ROLLOUTS = ("random", "heuristic", "policy", "own_policy")
 LEAVES = ("returns", "heuristic")
 OPPONENT_MODELS = ("tree", "rollout")
 BELIEFS = ("uniform", "heuristic")
-# What ``trained:PATH`` searches with unless told otherwise (the search of docs/results.md's
+# What ``trained:PATH`` searches with unless told otherwise (the search of docs/record/2026-12-05.md's
 # "Search on top of trained networks", cut to 100 iterations).
 TRAINED_SEARCH = "iterations=100;rollout=heuristic;leaf=heuristic;confidence=1.0"
 

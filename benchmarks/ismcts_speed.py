@@ -1,4 +1,4 @@
-"""ISMCTS CPU time per decision and per rules step, on one seeded game (the search rows of docs/results.md).
+"""ISMCTS CPU time per decision and per rules step, on one seeded game (the search rows of docs/record/2026-12-05.md).
 
 Plays a seed-``--seed`` game of ``--env`` on the raw engine with ``agents.make(SPEC)`` in every
 seat and times (``time.process_time``, CPU time, not wall time) the whole ``act`` call of the

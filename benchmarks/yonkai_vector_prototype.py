@@ -1,4 +1,4 @@
-"""The numpy-vs-numba measurement behind VectorGame (docs/results.md, "Vectorized Yonkai no Yokai").
+"""The numpy-vs-numba measurement behind VectorGame (docs/record/2026-12-05.md, "Vectorized Yonkai no Yokai").
 
 A prototype of the whole Yonkai no Yokai rules (4 players, "win" rewards, automatic reset) in
 pure numpy array code, every step of N games in whole-batch operations, timed beside the numba

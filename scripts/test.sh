@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up .venv and headless Chromium, then run ruff, mypy and the whole test suite, soak tests
-# included (CI's .ci/run runs exactly this; what it costs: docs/results.md#the-test-suite).
+# included (CI's .ci/run runs exactly this; what it costs: docs/results/test-suite.md).
 # While working, the quick suite:
 #   .venv/bin/pytest -m "not soak and not slow" -n 2
 set -euo pipefail

@@ -259,7 +259,7 @@ def test_yonkai_spec_with_every_option_plays(search):
 
 
 def test_the_readme_yokaizo_spec_plays():
-    """The spec of the YOKAIZO row in docs/results.md, at a CI-sized budget."""
+    """The spec of the YOKAIZO row in docs/record/2026-12-05.md, at a CI-sized budget."""
     spec = "ismcts:iterations=10;rollout=heuristic;max_rollout_steps=20;leaf=heuristic;opponents=rollout;confidence=1"
     game = make_game("yokaizo_v3")
     bot = agents.make(spec, "yokaizo_v3", seed=0)

@@ -17,7 +17,7 @@ that step still tell of the game that ended (its rewards, flags, ``winners``); e
 afterwards is the new game. With ``autoreset=False`` it stays over (masks all False, no seat to
 act) until ``reset_games``. Step only some games with ``step(actions, active)``.
 
-Why numba rather than numpy array code: docs/results.md ("Vectorized Yonkai no Yokai"); a
+Why numba rather than numpy array code: docs/record/2026-12-05.md ("Vectorized Yonkai no Yokai"); a
 prototype of each measured the compiled loops 2-4x faster. numba is the optional extra ``fast``
 (``pip install yokai-envs[fast]``); without it ``VectorGame`` refuses with a clear error and
 the scalar engine still works.

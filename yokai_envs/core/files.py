@@ -37,12 +37,14 @@ def read_regular_file(path: str | Path, limit: int, source: str, what: str,
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise error(f"{source}: cannot be read: {reason}") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise error(f"{source}: not a regular file (a folder, FIFO, device or socket); {what} is a file")
+    if info.st_size > limit:
+        os.close(fd)
+        raise error(f"{source}: {info.st_size:,} bytes; {what} is at most {limit:,}")
     with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise error(f"{source}: not a regular file (a folder, FIFO, device or socket); {what} is a file")
-        if info.st_size > limit:
-            raise error(f"{source}: {info.st_size:,} bytes; {what} is at most {limit:,}")
         try:
             raw = handle.read(limit + 1)
         except OSError as exc:

@@ -15,7 +15,7 @@ import pytest
 from tests.play.helpers import finished_yonkai
 from yokai_envs.cli import main as yokai_main
 from yokai_envs.play import Replay
-from yokai_envs.registry import live_id
+from yokai_envs.registry import ENV_IDS, live_id
 
 YONKAI = live_id("yonkai_no_yokai")
 ONMYOJI = live_id("onmyoji")
@@ -159,3 +159,102 @@ def test_the_sweep_covers_every_command():
     assert set(COMMANDS) <= covered
     assert len(CASES) == len({c[0] for c in CASES})  # ids unique
     assert len(list(itertools.chain(CASES))) < 200  # bounded: the sweep stays a few seconds
+
+
+# ---------------------------------------------------------------------- yokai serve's routes
+SERVER_PATHS = ["/", "/games/{game}", "/games/nope", "/api/catalog", "/api/games", "/api/games/{game}",
+                "/api/games/{game}/action", "/api/games/{game}/next", "/api/games/{game}/replay", "/api/nope",
+                "/api/games/..%2f..%2fetc", "/api/games/{game}/action?token=x", "//api/games", "/api/games/{game}/"]
+SERVER_METHODS = ["GET"] * 4 + ["POST"] * 8 + ["PUT", "DELETE", "HEAD", "OPTIONS", "PATCH", "FOO"]
+HOSTILE_SPECS = ["policy:{fifo}", "policy:/dev/zero", "trained:{fifo}", "ismcts:iterations=1000000000",
+                 "ismcts:time=1e9", "ismcts:iterations=5;policy=/dev/zero", "rllib:/tmp", "heurstic", "random",
+                 "pretrained:search=true;iterations=99999", "random,random,random", ""]
+HOSTILE_VALUES: list[object] = [
+    None, True, -1, 2**64, 1.5, "", "x" * 300, [], {}, [[[[]]]], "policy:{fifo}", "policy:/dev/zero",
+    "trained:{fifo}", "ismcts:iterations=1000000000", "ismcts:time=1e9", "rllib:/tmp", "heurstic", "{fifo}",
+    "/dev/zero", {"cards": "/dev/zero"}, {"decks": ["{fifo}", "random"]}, {"num_players": 10**9}, "random",
+    ONMYOJI, "<script>", "\u2028",
+]
+HOSTILE_BODIES = [b"", b"{", b"[" * 5000, b'{"a": 1, "a": 2}', b'{"seed": ' + b"9" * 5000 + b"}", b"NaN",
+                  b"\xff\xfe\x00", b'{"action": 1e999}', b"null", b"[1, 2, 3]"]
+
+
+def _server_case(rng, game: str, fifo: str, token: str, port: int) -> tuple[str, bytes]:
+    """(a label, the raw bytes of one request): a route, a method, headers with or without what
+    the server asks (token, JSON, its own Host and Origin) and a hostile or random body."""
+    fill = lambda text: text.replace("{game}", game).replace("{fifo}", fifo)  # noqa: E731
+    method = SERVER_METHODS[int(rng.integers(len(SERVER_METHODS)))]
+    path = fill(SERVER_PATHS[int(rng.integers(len(SERVER_PATHS)))])
+    headers = {"Host": f"127.0.0.1:{port}", "X-Yokai-Token": token, "Content-Type": "application/json"}
+    for name, bad in (("Host", "evil.example"), ("X-Yokai-Token", "guess"), ("Content-Type", "text/plain"),
+                      ("Origin", "http://evil.example")):
+        if rng.random() < 0.06:
+            headers[name] = bad
+    pick = lambda items: items[int(rng.integers(len(items)))]  # noqa: E731
+    kind = rng.random()
+    if kind < 0.3:
+        body = pick(HOSTILE_BODIES)
+    elif kind < 0.65:  # a new game that names something it may not
+        path = "/api/games" if rng.random() < 0.8 else path
+        request = {"env_id": pick([*ENV_IDS, "chess"]), "opponents": pick(HOSTILE_SPECS)}
+        if rng.random() < 0.6:
+            request["options"] = pick(HOSTILE_VALUES)
+        if rng.random() < 0.3:
+            request[pick(["seat", "seed"])] = pick(HOSTILE_VALUES)
+        body = json.dumps(request).replace("{fifo}", fifo).encode()
+    else:
+        fields = ["env_id", "options", "seat", "opponents", "seed", "action", "step", "x"]
+        tree = {fields[int(k)]: HOSTILE_VALUES[int(rng.integers(len(HOSTILE_VALUES)))]
+                for k in rng.choice(len(fields), size=int(rng.integers(1, 4)), replace=False)}
+        if rng.random() < 0.5:
+            tree["env_id"] = ONMYOJI
+        body = json.dumps(tree).replace("{fifo}", fifo).encode()
+    framing = f"Content-Length: {len(body)}"
+    if rng.random() < 0.1:
+        framing = ["Transfer-Encoding: chunked", "Content-Length: 99999999", "Content-Length: -1",
+                   f"Content-Length: {len(body) + 5}"][int(rng.integers(4))]
+    head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+    return f"{method} {path} {framing}", f"{method} {path} HTTP/1.1\r\n{head}{framing}\r\n\r\n".encode() + body
+
+
+def test_every_server_route_answers_hostile_requests_in_json_and_keeps_serving(files, capsys):
+    """Generated requests (seeded, 240 of them, each on its own loopback connection with a time
+    limit) into a ``yokai serve`` on a free port: every one is answered, nothing is a 500, an
+    error is JSON, no traceback is printed, no file outside the state folder appears, and the
+    game on the server stays the game its file holds."""
+    import os
+    import socket
+
+    import numpy as np
+
+    from tests.play.serve_client import call, create, running_server
+
+    fifo = str(Path(files["dir"]) / "fifo")
+    os.mkfifo(fifo)
+    scratch = Path.cwd()
+    with running_server(scratch / "state") as server:
+        game = create(server, env_id=ONMYOJI, seat=0, opponents="random", seed=3)["game_id"]
+        before = {p for p in _tree(scratch) if not p.startswith("state")}
+        rng = np.random.default_rng(20261206)
+        for _ in range(240):
+            label, data = _server_case(rng, game, fifo, server.token, server.port)
+            with socket.create_connection(("127.0.0.1", server.port), timeout=20) as conn:
+                conn.sendall(data)
+                conn.shutdown(socket.SHUT_WR)  # a body shorter than its Content-Length ends here
+                answer = b""
+                while chunk := conn.recv(65536):
+                    answer += chunk
+            head, _, body = answer.partition(b"\r\n\r\n")
+            status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/1.") else 0
+            assert 200 <= status < 500 or status == 501, (label, answer[:300])  # 501: a method no server knows
+            if status >= 400 and not label.startswith("HEAD"):
+                if b"text/html" in head:  # a refused page is a page that says why
+                    assert b'id="error"' in body, (label, body[:300])
+                else:
+                    assert json.loads(body)["status"] == status, (label, body[:300])
+        assert call(server, "GET", "/api/catalog")[0] == 200
+        session = server.store.get(game)
+        saved = json.loads((server.store.folder / f"{game}.json").read_text())
+        assert saved["actions"] == [int(a) for a in session.game.action_history]
+    assert "Traceback" not in capsys.readouterr().err
+    assert {p for p in _tree(scratch) if not p.startswith("state")} == before

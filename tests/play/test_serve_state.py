@@ -184,13 +184,16 @@ def test_a_slow_model_load_does_not_hold_up_another_game(tmp_path, monkeypatch):
         assert answers[other] - began < 2.5 < answers[slow] - began, answers  # the other game did not wait
 
 
-def test_a_server_listening_beyond_loopback_warns_at_start(tmp_path, monkeypatch, capsys):
+def test_a_server_listening_beyond_loopback_warns_at_start_and_bad_files_are_named(tmp_path, monkeypatch, capsys):
     def stop(self: Server, *args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(Server, "serve_forever", stop)  # bound for a moment, then stopped
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "0123456789ab.json").write_text("{cut")
     assert main(["serve", "--host", "0.0.0.0", "--port", "0", "--state-dir", str(tmp_path)]) == 0
     err = capsys.readouterr().err
     assert "yokai serve: warning: --host 0.0.0.0 listens beyond this machine" in err
+    assert "yokai serve: note: skipping" in err and "0123456789ab.json" in err  # a bad saved file, named at start
     assert main(["serve", "--port", "0", "--state-dir", str(tmp_path)]) == 0
     assert "warning" not in capsys.readouterr().err

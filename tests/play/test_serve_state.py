@@ -16,8 +16,8 @@ import pytest
 
 from tests.play.serve_client import call, create, play_until, running_server, url
 from yokai_envs.cli import main
+from yokai_envs.cli.serve import Server
 from yokai_envs.play import serve
-from yokai_envs.play.cli_serve import Server
 from yokai_envs.play.serve import MAX_SAVED_BYTES, StateDirError, Store
 from yokai_envs.registry import live_id
 

@@ -83,6 +83,25 @@ def _write_checkpoint(model: Any, zip_path: Path, env_id: str, env_options: dict
         archive.writestr(META_MEMBER, json.dumps(meta, indent=2, sort_keys=True, default=str))
 
 
+def policy_weights(path: str | Path) -> dict[str, Any]:
+    """The network's tensors in a checkpoint, read with ``torch.load(weights_only=True)``: no
+    pickled object of the file is ever built (the warm start of a training run reads these)."""
+    import io
+
+    import torch
+
+    meta = read_checkpoint_meta(path)
+    with zipfile.ZipFile(meta["path"]) as archive:
+        raw = archive.read("policy.pth")
+    try:
+        state = torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
+    except Exception as err:  # torch refuses anything but tensors and plain containers
+        raise CheckpointError(f"{meta['path']}: policy.pth is not plain weights ({type(err).__name__}: {err})") from None
+    if not isinstance(state, dict):
+        raise CheckpointError(f"{meta['path']}: policy.pth is not a mapping of tensors")
+    return dict(state)
+
+
 def read_checkpoint_meta(path: str | Path) -> dict[str, Any]:
     """The ``yokai_meta.json`` of a checkpoint (no torch needed)."""
     p = Path(path)

@@ -22,6 +22,7 @@ import yaml
 from yokai_envs.core.errors import ConfigError
 
 if TYPE_CHECKING:
+    from yokai_envs.training.algorithms.league import LeagueTrainer
     from yokai_envs.training.algorithms.ppo import Trainer
     from yokai_envs.training.rllib_backend.trainer import RLlibTrainer
 
@@ -81,8 +82,12 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         print(yaml.safe_dump(config, sort_keys=False), end="")
         return 0
-    trainer_class: type[Trainer | RLlibTrainer]
-    if config.get("backend") == "rllib":
+    trainer_class: type[Trainer | RLlibTrainer | LeagueTrainer]
+    if config.get("league", {}).get("generations") is not None:
+        from yokai_envs.training.algorithms.league import LeagueTrainer
+
+        trainer_class = LeagueTrainer
+    elif config.get("backend") == "rllib":
         from yokai_envs.training.rllib_backend.trainer import RLlibTrainer
 
         trainer_class = RLlibTrainer

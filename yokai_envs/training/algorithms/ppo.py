@@ -109,6 +109,24 @@ def build_model(config: dict[str, Any], vec_env: Any) -> Any:
                device=config["training"]["device"], verbose=0, **algorithm["hyperparameters"])
 
 
+def load_weights(model: Any, path: str | Path) -> None:
+    """Start ``model``'s network from the weights of the policy file ``path`` (read as tensors only:
+    nothing in the file runs); ConfigError naming the file when it does not fit."""
+    from agents.policy import policy_weights
+
+    try:
+        weights = policy_weights(path)
+        missing, unexpected = model.policy.load_state_dict(weights, strict=False)
+    except (RuntimeError, ValueError, OSError) as err:
+        raise ConfigError(f"training.init_from: {path} does not fit this network ({err})") from None
+    if missing:  # an actor-only export leaves the critic fresh; anything else must match
+        actor_only = all(name.startswith(("mlp_extractor.value_net", "value_net")) for name in missing)
+        if not actor_only:
+            raise ConfigError(f"training.init_from: {path} lacks {', '.join(missing[:4])}; another network shape?")
+    if unexpected:
+        raise ConfigError(f"training.init_from: {path} has weights this network lacks: {', '.join(unexpected[:4])}")
+
+
 def crossed_multiple(before: int, now: int, every: int) -> bool:
     """True when a step counter going from ``before`` to ``now`` passed a multiple of ``every``
     (never for ``every`` 0): when an evaluation or a checkpoint is due."""
@@ -161,6 +179,8 @@ class Trainer(RunBase):
             else:
                 model = build_model(config, vec_env)
                 log_dir = folder.logs
+                if training["init_from"]:
+                    load_weights(model, training["init_from"])
                 if config["pretrain"]["imitate"]:
                     state["pretrain"] = self.pretrain(model)
             self._set_logger(model, log_dir)

@@ -320,6 +320,12 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
         _check_dmc(config, errors)
     if "lookahead" not in broken and config["lookahead"]["labels"] is not None:
         _check_lookahead(config, errors)
+    if "league" not in broken and config["league"]["generations"] is not None:
+        _check_league(config, errors)
+    if "training" not in broken and config["training"]["init_from"] is not None:
+        _check_policy_file("training.init_from", config["training"]["init_from"], errors)
+        if "pretrain" not in broken and config["pretrain"]["imitate"]:
+            errors.append("training.init_from and pretrain.imitate both set the starting network; keep one")
     if "training" not in broken and config["training"]["vec_env"] == "vector":
         _check_vector(config, errors)
     if "evaluation" not in broken and config["evaluation"]["engine"] == "vector":
@@ -332,6 +338,8 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
             specs += [(f"evaluation.bots[{i}]", s) for i, s in enumerate(config["evaluation"]["bots"])]
         if "pretrain" not in broken and config["pretrain"]["imitate"]:
             specs.append(("pretrain.imitate", config["pretrain"]["imitate"]))
+        if "league" not in broken and config["league"]["generations"] is not None:
+            specs += [(f"league.bots[{i}]", s) for i, s in enumerate(config["league"]["bots"])]
         for where, spec in specs:
             _check_agent(where, spec, env_id, options, errors)
 
@@ -361,6 +369,33 @@ def _check_dmc(config: dict[str, Any], errors: list[str]) -> None:
     if config["dmc"]["steps"] > config["training"]["total_timesteps"]:
         errors.append(f"dmc.steps ({config['dmc']['steps']}) counts toward training.total_timesteps "
                       f"({config['training']['total_timesteps']}); raise the total to at least the DMC steps")
+
+
+def _check_policy_file(where: str, path: str, errors: list[str]) -> None:
+    if not Path(path).is_file():
+        errors.append(f"{where}: {path!r} is not a policy file")
+
+
+def _check_league(config: dict[str, Any], errors: list[str]) -> None:
+    """league.generations: two-player competitive games on the sb3 backend (training/league.py)."""
+    from yokai_envs.registry import make_game
+
+    league, game = config["league"], config["game"]
+    instance = make_game(game["env_id"], **game["options"])
+    if instance.cooperative or instance.num_players < 2:
+        errors.append(f"league.generations: {game['env_id']} with {game['options']} has no opponents to "
+                      "build a league of")
+    if config.get("backend") != "sb3":
+        errors.append(f"league.generations: the league trains SB3 networks; backend {config.get('backend')} has none")
+    for key in ("distill", "dmc", "lookahead"):
+        if any(v is not None for k, v in config[key].items() if k in ("teacher", "steps", "labels")):
+            errors.append(f"league.generations: {key} runs before a single run's PPO; train it as its own run and "
+                          "start the league from it with league.start_from")
+    if league["start_from"] is not None:
+        _check_policy_file("league.start_from", league["start_from"], errors)
+    if not league["bots"] and league["past_generations"] == 0 and league["exploiters_kept"] == 0:
+        errors.append("league: no members (league.bots is empty and nothing is kept); the main agent would have "
+                      "no one to play")
 
 
 def _check_lookahead(config: dict[str, Any], errors: list[str]) -> None:

@@ -34,7 +34,10 @@ from yokai_envs.core.errors import ConfigError
 MARKER = ".yokai-run.json"
 #: Every name a run (either backend) writes at the top of its folder: all --overwrite may delete.
 RUN_ENTRIES = ("config.yaml", "state.json", "model.zip", "best_model.zip", "model", "best_model", "checkpoints",
-               "snapshots", "logs", "learning_curve.png", "eval.json", MARKER)
+               "snapshots", "logs", "learning_curve.png", "eval.json", MARKER,
+               # a league run (training/league.py): its state, frozen members and one run per generation
+               "league.json", "members")
+LEAGUE_GENERATION = re.compile(r"gen_\d+")
 _LEGACY_STATE_KEYS = {"timesteps", "evaluations", "sessions"}
 
 
@@ -75,7 +78,8 @@ def check_new_run_folder(root: Path, overwrite: bool) -> None:
 def clear_run_entries(root: Path) -> list[str]:
     """Delete the run's own files from ``root`` (checked with :func:`check_new_run_folder` first)."""
     removed = []
-    for name in RUN_ENTRIES:
+    generations = [p.name for p in root.iterdir() if LEAGUE_GENERATION.fullmatch(p.name)] if root.is_dir() else []
+    for name in (*RUN_ENTRIES, *sorted(generations)):
         path = root / name
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)

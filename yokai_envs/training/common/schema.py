@@ -94,6 +94,9 @@ SCHEMA: dict[str, Any] = {
         "device": Field(STR, "cpu", choices=DEVICES),
         "torch_threads": Field(INT, 1, minimum=1, maximum=1024,
                                help="torch CPU threads (1 is fastest for small nets)"),
+        "init_from": Field(STR, None, nullable=True,
+                           help="a policy file whose weights start the network (same game and network shape; "
+                                "read as weights, never unpickled); null: a fresh network (or pretrain.imitate)"),
     },
     "opponents": {
         "bots": Field(LIST, [{"spec": "random", "weight": 1.0}], items=BOT_ENTRY,
@@ -165,6 +168,39 @@ SCHEMA: dict[str, Any] = {
                              help="the actor's logits are this times each move's value minus the legal moves' mean"),
         "workers": Field(INT, None, nullable=True, minimum=1, maximum=1024,
                          help="processes labelling decisions; null: every core"),
+    },
+    "league": {
+        "generations": Field(INT, None, nullable=True, minimum=1, maximum=1_000,
+                             help="league training (training/league.py): a main agent, exploiters trained against "
+                                  "it, its past generations and the bots below, matched by prioritized fictitious "
+                                  "self-play; this many generations; null: off"),
+        "start_from": Field(STR, None, nullable=True,
+                            help="policy file of the first main agent (e.g. a shipped model); null: generation 0 "
+                                 "is this config's own run (pretrain, then training.total_timesteps)"),
+        "main_steps": Field(INT, 200_000, minimum=1, help="the main agent's PPO steps in each generation"),
+        "exploiter_steps": Field(INT, 150_000, minimum=1,
+                                 help="steps of each generation's main exploiter (a best response to the frozen "
+                                      "main agent of the generation before)"),
+        "exploiter_start": Field(STR, "main", choices=("main", "scratch"),
+                                 help="main: the exploiter starts as a copy of the agent it exploits (finds holes "
+                                      "fast); scratch: a fresh network"),
+        "bots": Field(LIST, ["heuristic"], items=Field(STR), help="fixed league members (agent specs)"),
+        "past_generations": Field(INT, 4, minimum=0, maximum=100, help="past main agents kept as members"),
+        "exploiters_kept": Field(INT, 4, minimum=0, maximum=100, help="past exploiters kept as members"),
+        "prioritization": Field(FLOAT, 2.0, minimum=0.0, maximum=10.0,
+                                help="PFSP: a member's sampling weight is (1 - the main agent's win rate against "
+                                     "it) ** this (0: uniform)"),
+        "min_weight": Field(FLOAT, 0.05, minimum=0.0, maximum=1.0,
+                            help="no member's weight falls below this (a beaten member is still visited)"),
+        "match_games": Field(INT, 200, minimum=2, maximum=100_000,
+                             help="arena games of the main agent against each member after each generation "
+                                  "(the win rates PFSP weighs by)"),
+        "sampled": Field(BOOL, True, help="members and the main agent play by sampling their distribution "
+                                          "(false: their most likely move)"),
+        "workers": Field(INT, 2, minimum=1, maximum=64,
+                         help="processes: the main agent and the exploiter of a generation train side by side"),
+        "backend": Field(STR, "local", choices=("local", "ray"),
+                         help="local: this machine's processes; ray: Ray tasks (rllib.address joins a cluster)"),
     },
     "evaluation": {
         "every": Field(INT, 50_000, minimum=0, help="steps between evaluations (0: only at the end)"),

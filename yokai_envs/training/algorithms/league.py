@@ -1,0 +1,307 @@
+"""League training: a main agent that learns against exploiters of itself, its past generations
+and the bots, matched by prioritized fictitious self-play (the AlphaStar league, small).
+
+    yokai train --config configs/onmyoji/league.yaml
+
+Each generation ``g`` trains two networks side by side (``league.workers`` processes, or Ray
+tasks with ``league.backend: ray``), each as an ordinary run folder of the SB3 trainer:
+
+* ``gen_g/exploiter``: a main exploiter, a best response to the frozen main agent of generation
+  ``g - 1`` (started as a copy of it by default: it finds that agent's holes fast). Its win rate
+  against that agent is the league's running exploitability estimate.
+* ``gen_g/main``: the main agent, continued from generation ``g - 1``, against the members: the
+  bots, the last past generations and the last exploiters, each drawn with weight
+  ``max((1 - p) ** prioritization, min_weight)`` where ``p`` is the main agent's measured win rate
+  against it (a member it already beats is rarely drawn, one that beats it often).
+
+Then the new main agent plays ``match_games`` arena games against every member (the win rates
+the next generation's weights come from) and ``league.json`` records the generation. Generation
+0 is ``league.start_from`` (e.g. a shipped model) or this config's own run (pretrain, PPO).
+
+The run folder::
+
+    league.json           the members, every generation's table, the exploiters' win rates
+    gen_0/ gen_g/main/ gen_g/exploiter/   run folders of the trainer (each resumable)
+    members/main_g.zip members/exploiter_g.zip   the frozen members
+    model.zip             the last main agent; eval.json its final arena table
+
+``--resume`` continues from the first unfinished generation; a phase that was stopped resumes
+from its own checkpoint.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from yokai_envs.core.errors import ConfigError
+from yokai_envs.training.common.run import RunFolder
+from yokai_envs.training.common.safety import (
+    NoGuard,
+    RunInterrupted,
+    SignalGuard,
+    atomic_copy,
+    atomic_write_text,
+    check_new_run_folder,
+    clear_run_entries,
+    write_marker,
+)
+
+LEAGUE_FILE = "league.json"
+
+
+# ---------------------------------------------------------------------- members and weights
+def member_spec(path: str, sampled: bool) -> str:
+    return f"policy:{path}" + (";deterministic=false" if sampled else "")
+
+
+def pfsp_weights(win_rates: dict[str, float], power: float, floor: float) -> dict[str, float]:
+    """Prioritized fictitious self-play: each member's weight from the main agent's win rate
+    against it (unmeasured members count as even, 0.5)."""
+    return {name: max((1.0 - p) ** power, floor) for name, p in win_rates.items()}
+
+
+def members_now(state: dict[str, Any], league: dict[str, Any]) -> list[dict[str, Any]]:
+    """The league's members for the next generation: the bots, the last past mains, the last exploiters."""
+    mains = [m for m in state["members"] if m["kind"] == "main"]
+    exploiters = [m for m in state["members"] if m["kind"] == "exploiter"]
+    kept = [m for m in state["members"] if m["kind"] == "bot"]
+    if league["past_generations"]:
+        kept += mains[-league["past_generations"]:]
+    if league["exploiters_kept"]:
+        kept += exploiters[-league["exploiters_kept"]:]
+    return kept
+
+
+# ---------------------------------------------------------------------- one phase (a trainer run)
+def run_phase(config: dict[str, Any]) -> dict[str, Any]:
+    """Train one phase's run folder to its end (resuming it when it holds a checkpoint); its report.
+    Runs in a worker process (or a Ray task): everything it needs is in ``config``."""
+    import torch
+
+    from yokai_envs.training.algorithms.ppo import Trainer
+
+    torch.set_num_threads(config["training"]["torch_threads"])
+    folder = RunFolder(config["output"]["dir"])
+    if folder.eval.exists() and folder.load_state().get("finished"):
+        return dict(json.loads(folder.eval.read_text(encoding="utf-8")))
+    resume = folder.resume.exists()
+    trainer = Trainer(config, resume=resume, progress=False, overwrite=not resume)
+    with SignalGuard() as guard:
+        trainer.guard = guard
+        return trainer.run()
+
+
+def _phase_config(base: dict[str, Any], out: Path, steps: int, init_from: str | None,
+                  opponents: list[tuple[str, float]], eval_bots: list[str], games: int,
+                  deterministic: bool) -> dict[str, Any]:
+    config = copy.deepcopy(base)
+    config["league"]["generations"] = None
+    config["output"].update(dir=str(out), progress_bar=False)
+    config["training"].update(total_timesteps=steps, init_from=init_from)
+    if init_from is not None:
+        config["pretrain"]["imitate"] = None
+    config["opponents"]["bots"] = [{"spec": s, "weight": w} for s, w in opponents]
+    config["evaluation"].update(every=0, final_games=games, bots=eval_bots, best_by=eval_bots[0],
+                                deterministic=deterministic, search=None, workers=1)
+    return config
+
+
+# ---------------------------------------------------------------------- the league
+class LeagueTrainer:
+    """Runs (or resumes) the league described by ``config["league"]`` in its output folder. The
+    same surface as the trainer for ``yokai train``: ``run()`` returns the final report."""
+
+    def __init__(self, config: dict[str, Any], resume: bool = False, progress: bool | None = None,
+                 overwrite: bool = False) -> None:
+        self.config = config
+        self.league = config["league"]
+        self.folder = RunFolder(config["output"]["dir"])
+        self.root = self.folder.root
+        self.resume = resume
+        self.progress = config["output"]["progress_bar"] if progress is None else progress
+        self.guard: SignalGuard = NoGuard()
+        self.env_id: str = config["game"]["env_id"]
+        self.options: dict[str, Any] = dict(config["game"]["options"])
+        self.state_file = self.root / LEAGUE_FILE
+        if resume:
+            if not self.state_file.exists():
+                raise ConfigError(f"--resume: {self.root} has no {LEAGUE_FILE}: not a league run, or it stopped "
+                                  "before its first generation was set up; start afresh with --overwrite")
+            self.state = self._load_state()
+        else:
+            check_new_run_folder(self.root, overwrite)
+            if overwrite and self.root.exists():
+                clear_run_entries(self.root)
+            self.state = {"generation": 0, "members": [], "generations": [], "train_seconds": 0.0,
+                          "finished": False}
+
+    # ------------------------------------------------------------------ state
+    def _load_state(self) -> dict[str, Any]:
+        try:
+            state = json.loads(self.state_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise ConfigError(f"{self.state_file}: unreadable league state ({err})") from None
+        if not isinstance(state, dict) or not {"generation", "members", "generations"} <= state.keys():
+            raise ConfigError(f"{self.state_file}: not a league state")
+        for member in state["members"]:
+            if member["kind"] != "bot" and not Path(member["path"]).is_file():
+                raise ConfigError(f"{self.state_file}: member {member['name']} is missing its file {member['path']}")
+        return state
+
+    def _save_state(self) -> None:
+        with self.guard.saving():
+            atomic_write_text(self.state_file, json.dumps(self.state, indent=2))
+
+    def _say(self, text: str) -> None:
+        if self.progress:
+            print(f"league: {text}", flush=True)
+
+    # ------------------------------------------------------------------ phases
+    def _run_phases(self, configs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Train the phases side by side: worker processes, or Ray tasks."""
+        if self.league["backend"] == "ray":
+            import ray
+
+            if not ray.is_initialized():
+                address = self.config["rllib"]["address"]
+                ray.init(address=address, **({} if address else {"num_cpus": self.config["rllib"]["num_cpus"]}),
+                         include_dashboard=False, log_to_driver=False)
+            task = ray.remote(num_cpus=1)(run_phase)
+            return list(ray.get([task.remote(c) for c in configs]))
+        if self.league["workers"] == 1 or len(configs) == 1:
+            return [run_phase(c) for c in configs]
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")  # torch and forked threads do not mix
+        with ProcessPoolExecutor(max_workers=min(self.league["workers"], len(configs)), mp_context=context) as pool:
+            return [f.result() for f in [pool.submit(run_phase, c) for c in configs]]
+
+    def _add_member(self, kind: str, generation: int, source: Path) -> dict[str, Any]:
+        target = self.root / "members" / f"{kind}_{generation}.zip"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_copy(source, target)
+        member = {"name": f"{kind}_{generation}", "kind": kind, "generation": generation, "path": str(target),
+                  "spec": member_spec(str(target), self.league["sampled"])}
+        self.state["members"] = [m for m in self.state["members"] if m["name"] != member["name"]] + [member]
+        return member
+
+    def _generation_zero(self) -> dict[str, Any]:
+        """The first main agent: league.start_from, or this config's own run in gen_0/."""
+        self.state["members"] = [{"name": spec, "kind": "bot", "generation": 0, "path": None, "spec": spec}
+                                 for spec in self.league["bots"]]
+        start = self.league["start_from"]
+        if start is not None:
+            main = self._add_member("main", 0, Path(start))
+            self._say(f"generation 0 is {start}")
+        else:
+            config = copy.deepcopy(self.config)
+            config["league"]["generations"] = None
+            config["output"].update(dir=str(self.root / "gen_0"), progress_bar=False)
+            self._say("generation 0: this config's own run")
+            report = self._run_phases([config])[0]
+            self.state["train_seconds"] += float(report.get("train_seconds", 0.0))
+            main = self._add_member("main", 0, self.root / "gen_0" / "model.zip")
+        table = self._measure(Path(main["path"]), members_now(self.state, self.league))
+        self.state["generations"].append({"generation": 0, "main": main["name"], "table": table})
+        return main
+
+    def _measure(self, main_path: Path, members: list[dict[str, Any]]) -> dict[str, Any]:
+        """The main agent's arena rows against every member (seat-balanced, duplicate deals)."""
+        from yokai_envs.training.common.evaluate import evaluate_checkpoint
+
+        others = [m["spec"] for m in members if m["path"] != str(main_path)]
+        if not others:
+            return {}
+        rows = evaluate_checkpoint(str(main_path), self.env_id, self.options, others, self.league["match_games"],
+                                   seed=self.config["training"]["seed"] + 31_337,
+                                   deterministic=not self.league["sampled"], workers=self.league["workers"])
+        names = {m["spec"]: m["name"] for m in members}
+        return {names[spec]: {k: row[k] for k in ("win_rate", "ci_low", "ci_high", "games")}
+                for spec, row in rows.items()}
+
+    def _generation(self, g: int) -> None:
+        league, previous = self.league, self.state["generations"][-1]
+        main_before = next(m for m in self.state["members"] if m["name"] == previous["main"])
+        members = members_now(self.state, league)
+        rates = {m["name"]: previous["table"].get(m["name"], {}).get("win_rate", 0.5) for m in members}
+        weights = pfsp_weights(rates, league["prioritization"], league["min_weight"])
+        opponents = [(m["spec"], weights[m["name"]]) for m in members]
+        gen = self.root / f"gen_{g}"
+        sampled = league["sampled"]
+        main_config = _phase_config(self.config, gen / "main", league["main_steps"], main_before["path"], opponents,
+                                    list(self.config["evaluation"]["bots"]), league["match_games"], not sampled)
+        exploiter_config = _phase_config(
+            self.config, gen / "exploiter", league["exploiter_steps"],
+            main_before["path"] if league["exploiter_start"] == "main" else None,
+            [(main_before["spec"], 1.0)], [main_before["spec"]], league["match_games"], True)
+        if league["exploiter_start"] == "scratch":
+            exploiter_config["pretrain"]["imitate"] = None
+        self._say(f"generation {g}: main vs {', '.join(f'{n} {w:.2f}' for n, w in weights.items())}; "
+                  f"exploiter vs {main_before['name']}")
+        started = time.perf_counter()
+        main_report, exploiter_report = self._run_phases([main_config, exploiter_config])
+        seconds = time.perf_counter() - started
+        exploit_row = exploiter_report["results"][main_before["spec"]]
+        exploiter = self._add_member("exploiter", g, gen / "exploiter" / "model.zip")
+        main = self._add_member("main", g, gen / "main" / "model.zip")
+        table = self._measure(Path(main["path"]), members_now(self.state, league))
+        self.state["generations"].append({
+            "generation": g, "main": main["name"], "weights": weights, "table": table,
+            "exploiter": {"name": exploiter["name"], "against": main_before["name"],
+                          **{k: exploit_row[k] for k in ("win_rate", "ci_low", "ci_high", "games")}},
+            "bots": {bot: {k: row[k] for k in ("win_rate", "ci_low", "ci_high", "games")}
+                     for bot, row in main_report["results"].items()},
+            "seconds": round(seconds, 1)})
+        self.state["generation"] = g
+        self.state["train_seconds"] += seconds
+        self._say(f"generation {g} done in {seconds:.0f} s: exploiter wins {exploit_row['win_rate']:.3f} against "
+                  f"{main_before['name']}; main: " + ", ".join(f"{k} {v['win_rate']:.3f}" for k, v in table.items()))
+
+    # ------------------------------------------------------------------ main
+    def run(self) -> dict[str, Any]:
+        self.root.mkdir(parents=True, exist_ok=True)
+        write_marker(self.root, "league")
+        import yaml
+
+        atomic_write_text(self.folder.config, yaml.safe_dump(self.config, sort_keys=False))
+        try:
+            if not self.state["generations"]:
+                self._generation_zero()
+                self._save_state()
+            for g in range(self.state["generation"] + 1, self.league["generations"] + 1):
+                self._generation(g)
+                self._save_state()
+        except KeyboardInterrupt as stop:
+            raise RunInterrupted(f"stopped in generation {self.state['generation'] + 1} (the finished generations "
+                                 f"are saved); continue with yokai train --resume --out {self.root}",
+                                 getattr(stop, "signal_number", 2)) from None
+        return self._finish()
+
+    def _finish(self) -> dict[str, Any]:
+        from yokai_envs.training.common.evaluate import evaluate_checkpoint
+
+        last = self.state["generations"][-1]
+        main = next(m for m in self.state["members"] if m["name"] == last["main"])
+        atomic_copy(Path(main["path"]), self.folder.model)
+        evaluation = self.config["evaluation"]
+        started = time.perf_counter()
+        results = evaluate_checkpoint(str(self.folder.model), self.env_id, self.options, list(evaluation["bots"]),
+                                      evaluation["final_games"], seed=self.config["training"]["seed"] + 10_008,
+                                      deterministic=not self.league["sampled"], workers=self.league["workers"])
+        report = {"env_id": self.env_id, "env_options": self.options, "policy": str(self.folder.model),
+                  "method": "league", "generations": self.state["generation"],
+                  "timesteps": self.league["main_steps"] * self.state["generation"],
+                  "train_seconds": round(self.state["train_seconds"], 1),
+                  "eval_seconds": round(time.perf_counter() - started, 1),
+                  "games_per_bot": evaluation["final_games"], "deterministic": not self.league["sampled"],
+                  "results": results,
+                  "exploiters": [g["exploiter"] for g in self.state["generations"] if "exploiter" in g]}
+        atomic_write_text(self.folder.eval, json.dumps(report, indent=2))
+        self.state["finished"] = True
+        self._save_state()
+        return report

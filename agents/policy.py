@@ -96,7 +96,8 @@ def policy_weights(path: str | Path) -> dict[str, Any]:
     try:
         state = torch.load(io.BytesIO(raw), map_location="cpu", weights_only=True)
     except Exception as err:  # torch refuses anything but tensors and plain containers
-        raise CheckpointError(f"{meta['path']}: policy.pth is not plain weights ({type(err).__name__}: {err})") from None
+        raise CheckpointError(f"{meta['path']}: policy.pth is not plain weights "
+                              f"({type(err).__name__}: {err})") from None
     if not isinstance(state, dict):
         raise CheckpointError(f"{meta['path']}: policy.pth is not a mapping of tensors")
     return dict(state)

@@ -77,6 +77,18 @@ def members_now(state: dict[str, Any], league: dict[str, Any]) -> list[dict[str,
     return kept
 
 
+def resolve_start(start: str | None, env_id: str, options: dict[str, Any]) -> str | None:
+    """``league.start_from``: a policy file, or ``pretrained`` (the shipped model of this configuration)."""
+    if start != "pretrained":
+        return start
+    from agents.pretrained import PretrainedError, find
+
+    try:
+        return str(find(env_id, options).path)
+    except PretrainedError as err:
+        raise ConfigError(f"league.start_from: {err}") from None
+
+
 # ---------------------------------------------------------------------- one phase (a trainer run)
 def run_phase(config: dict[str, Any]) -> dict[str, Any]:
     """Train one phase's run folder to its end (resuming it when it holds a checkpoint); its report.
@@ -133,6 +145,11 @@ class LeagueTrainer:
                 raise ConfigError(f"--resume: {self.root} has no {LEAGUE_FILE}: not a league run, or it stopped "
                                   "before its first generation was set up; start afresh with --overwrite")
             self.state = self._load_state()
+            if self.state.get("finished") and self.state["generation"] >= self.league["generations"]:
+                raise ConfigError(f"--resume: the league in {self.root} already finished generation "
+                                  f"{self.state['generation']}; to train on pass --set league.generations=N with a "
+                                  "larger N")
+            self.state["finished"] = False
         else:
             check_new_run_folder(self.root, overwrite)
             if overwrite and self.root.exists():
@@ -194,7 +211,7 @@ class LeagueTrainer:
         """The first main agent: league.start_from, or this config's own run in gen_0/."""
         self.state["members"] = [{"name": spec, "kind": "bot", "generation": 0, "path": None, "spec": spec}
                                  for spec in self.league["bots"]]
-        start = self.league["start_from"]
+        start = resolve_start(self.league["start_from"], self.env_id, self.options)
         if start is not None:
             main = self._add_member("main", 0, Path(start))
             self._say(f"generation 0 is {start}")

@@ -1,0 +1,102 @@
+"""League training: prioritized matchmaking, a tiny league end to end, resumed by generation."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from yokai_envs.cli import main
+from yokai_envs.core.errors import ConfigError
+from yokai_envs.registry import ENV_IDS
+from yokai_envs.training.config import load_config
+from yokai_envs.training.league import members_now, pfsp_weights
+
+ONMYOJI = next(e for e in ENV_IDS if e.startswith("onmyoji_v"))
+TINY = ["training.total_timesteps=64", "training.n_envs=2", "algorithm.hyperparameters.n_steps=32",
+        "algorithm.hyperparameters.batch_size=32", "algorithm.hyperparameters.n_epochs=1",
+        "algorithm.network.net_arch=[8]", "evaluation.final_games=4", "output.tensorboard=false",
+        "output.progress_bar=false", "league.start_from=null", "league.main_steps=64", "league.exploiter_steps=64",
+        "league.match_games=4", "league.workers=1", "league.bots=[random]", "opponents.bots=[random]"]
+
+
+def _tiny(*extra: str) -> list[str]:
+    return [a for item in [*TINY, *extra] for a in ("--set", item)]
+
+
+def test_pfsp_weighs_members_by_how_often_they_beat_the_main_agent():
+    weights = pfsp_weights({"beaten": 1.0, "even": 0.5, "winner": 0.0}, power=2.0, floor=0.05)
+    assert weights == {"beaten": 0.05, "even": 0.25, "winner": 1.0}
+    assert pfsp_weights({"a": 0.9, "b": 0.1}, power=0.0, floor=0.0) == {"a": 1.0, "b": 1.0}
+
+
+def test_members_are_the_bots_the_last_mains_and_the_last_exploiters():
+    state = {"members": [{"name": "heuristic", "kind": "bot"}]
+             + [{"name": f"main_{g}", "kind": "main"} for g in range(5)]
+             + [{"name": f"exploiter_{g}", "kind": "exploiter"} for g in range(1, 5)]}
+    league = {"past_generations": 2, "exploiters_kept": 1}
+    assert [m["name"] for m in members_now(state, league)] == ["heuristic", "main_3", "main_4", "exploiter_4"]
+
+
+def test_league_config_errors_name_the_key(tmp_path):
+    with pytest.raises(ConfigError, match=r"league\.start_from"):
+        load_config("configs/onmyoji/league.yaml", ["league.start_from=/no/such/model.zip"], str(tmp_path / "x"))
+    with pytest.raises(ConfigError, match=r"league\.generations: .* no opponents"):
+        load_config("configs/onmyoji/league.yaml", ["game.options={mode: coop}"], str(tmp_path / "x"))
+    with pytest.raises(ConfigError, match=r"init_from and pretrain\.imitate"):
+        load_config("configs/onmyoji/full.yaml", ["training.init_from=configs/onmyoji/full.yaml"], str(tmp_path / "y"))
+
+
+@pytest.mark.slow
+def test_a_tiny_league_runs_end_to_end_and_resumes_by_generation(tmp_path, capsys):
+    out = tmp_path / "league"
+    assert main(["train", "--config", "configs/onmyoji/league.yaml", "--out", str(out),
+                 *_tiny("league.generations=1")]) == 0
+    state = json.loads((out / "league.json").read_text())
+    assert state["generation"] == 1 and state["finished"]
+    assert [g["generation"] for g in state["generations"]] == [0, 1]
+    names = {m["name"] for m in state["members"]}
+    assert names == {"random", "main_0", "main_1", "exploiter_1"}
+    first = state["generations"][1]
+    assert first["exploiter"]["against"] == "main_0" and first["exploiter"]["games"] == 4
+    assert set(first["table"]) == {"random", "main_0", "exploiter_1"}  # the new main against every member
+    assert (out / "gen_0" / "model.zip").exists() and (out / "gen_1" / "exploiter" / "model.zip").exists()
+    assert (out / "model.zip").exists() and json.loads((out / "eval.json").read_text())["generations"] == 1
+    # the same number of generations again: nothing to do, said clearly
+    assert main(["train", "--resume", "--out", str(out), "--set", "league.generations=1"]) == 2
+    assert "already finished generation 1" in capsys.readouterr().err
+    # one more generation: generation 1 is kept as it was, generation 2 is trained
+    before = (out / "members" / "main_1.zip").read_bytes()
+    assert main(["train", "--resume", "--out", str(out), "--set", "league.generations=2"]) == 0
+    state = json.loads((out / "league.json").read_text())
+    assert [g["generation"] for g in state["generations"]] == [0, 1, 2] and state["generation"] == 2
+    assert (out / "members" / "main_1.zip").read_bytes() == before
+    assert state["generations"][2]["exploiter"]["against"] == "main_1"
+    config = yaml.safe_load((out / "config.yaml").read_text())
+    assert config["league"]["generations"] == 2
+
+
+@pytest.mark.slow
+def test_a_stopped_generation_resumes_from_its_phase_checkpoints(tmp_path, monkeypatch):
+    from yokai_envs.training import league
+
+    out = tmp_path / "league"
+    calls: list[str] = []
+    real = league.run_phase
+
+    def stop_in_generation_one(config):
+        calls.append(config["output"]["dir"])
+        if config["output"]["dir"].endswith("exploiter"):
+            raise KeyboardInterrupt
+        return real(config)
+
+    monkeypatch.setattr(league, "run_phase", stop_in_generation_one)
+    assert main(["train", "--config", "configs/onmyoji/league.yaml", "--out", str(out),
+                 *_tiny("league.generations=1")]) == 130
+    state = json.loads((out / "league.json").read_text())
+    assert state["generation"] == 0 and len(state["generations"]) == 1  # generation 0 is kept
+    assert (out / "gen_1" / "main" / "model.zip").exists()  # its finished phase too
+    monkeypatch.setattr(league, "run_phase", real)
+    assert main(["train", "--resume", "--out", str(out)]) == 0
+    assert json.loads((out / "league.json").read_text())["generation"] == 1

@@ -10,8 +10,8 @@ import yaml
 from yokai_envs.cli import main
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.registry import ENV_IDS
-from yokai_envs.training.config import load_config
-from yokai_envs.training.league import members_now, pfsp_weights
+from yokai_envs.training.algorithms.league import members_now, pfsp_weights
+from yokai_envs.training.common.config import load_config
 
 ONMYOJI = next(e for e in ENV_IDS if e.startswith("onmyoji_v"))
 TINY = ["training.total_timesteps=64", "training.n_envs=2", "algorithm.hyperparameters.n_steps=32",
@@ -79,7 +79,7 @@ def test_a_tiny_league_runs_end_to_end_and_resumes_by_generation(tmp_path, capsy
 
 @pytest.mark.slow
 def test_a_stopped_generation_resumes_from_its_phase_checkpoints(tmp_path, monkeypatch):
-    from yokai_envs.training import league
+    from yokai_envs.training.algorithms import league
 
     out = tmp_path / "league"
     calls: list[str] = []

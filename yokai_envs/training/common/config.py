@@ -377,7 +377,7 @@ def _check_policy_file(where: str, path: str, errors: list[str]) -> None:
 
 
 def _check_league(config: dict[str, Any], errors: list[str]) -> None:
-    """league.generations: two-player competitive games on the sb3 backend (training/league.py)."""
+    """league.generations: two-player competitive games on the sb3 backend (training/algorithms/league.py)."""
     from yokai_envs.registry import make_game
 
     league, game = config["league"], config["game"]

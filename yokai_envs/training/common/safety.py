@@ -35,7 +35,7 @@ MARKER = ".yokai-run.json"
 #: Every name a run (either backend) writes at the top of its folder: all --overwrite may delete.
 RUN_ENTRIES = ("config.yaml", "state.json", "model.zip", "best_model.zip", "model", "best_model", "checkpoints",
                "snapshots", "logs", "learning_curve.png", "eval.json", MARKER,
-               # a league run (training/league.py): its state, frozen members and one run per generation
+               # a league run (training/algorithms/league.py): its state, frozen members and one run per generation
                "league.json", "members")
 LEAGUE_GENERATION = re.compile(r"gen_\d+")
 _LEGACY_STATE_KEYS = {"timesteps", "evaluations", "sessions"}

@@ -171,9 +171,9 @@ SCHEMA: dict[str, Any] = {
     },
     "league": {
         "generations": Field(INT, None, nullable=True, minimum=1, maximum=1_000,
-                             help="league training (training/league.py): a main agent, exploiters trained against "
-                                  "it, its past generations and the bots below, matched by prioritized fictitious "
-                                  "self-play; this many generations; null: off"),
+                             help="league training (training/algorithms/league.py): a main agent, exploiters "
+                                  "trained against it, its past generations and the bots below, matched by "
+                                  "prioritized fictitious self-play; this many generations; null: off"),
         "start_from": Field(STR, None, nullable=True,
                             help="policy file of the first main agent (e.g. a shipped model); null: generation 0 "
                                  "is this config's own run (pretrain, then training.total_timesteps)"),

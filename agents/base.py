@@ -45,7 +45,10 @@ class Agent(ABC):
         return game.determinize(game.current_player, self.rng)
 
     @abstractmethod
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int: ...
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, game: Game | None = None) -> int:
+        """The action id to play: one that ``action_mask`` allows. ``observation`` is the deciding
+        seat's own; ``game``, when given, is the live game, which a bot may only read through
+        :meth:`view` (a sample consistent with what the seat has seen)."""
 
     def last_distribution(self) -> np.ndarray | None:
         """The probabilities over action ids (length of the mask, summing to 1) that the last

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set up .venv and headless Chromium, then run ruff, mypy and the whole test suite, soak tests
+# Set up .venv and headless Chromium, then run ruff, mypy, the docs site build (strict: a broken
+# link, anchor or page fails it) and the whole test suite, soak tests
 # included (CI's .ci/run runs exactly this; what it costs: docs/results/test-suite.md).
 # While working, the quick suite:
 #   .venv/bin/pytest -m "not soak and not slow" -n 2
@@ -20,4 +21,5 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 .venv/bin/ruff check .
 .venv/bin/mypy
+.venv/bin/mkdocs build --strict --quiet
 .venv/bin/pytest -n 2 --dist worksteal -q "$@"

@@ -39,6 +39,10 @@ def split_alias(entry: str) -> tuple[str | None, str]:
 
 @dataclass
 class MatchResult:
+    """What :func:`run_match` played and measured: the tables, one record per game (its seed and
+    actions, so a replay), the summary rows (win rates with intervals), ratings, paired
+    differences on the same deals and head-to-head results."""
+
     env_id: str
     env_options: dict[str, Any]
     num_players: int

@@ -39,6 +39,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run ``yokai`` with ``argv`` (default: the process's arguments); returns the exit code."""
     argv = sys.argv[1:] if argv is None else argv
     parser = OneLineParser(prog="yokai", description="yokai-envs: yokai card games for RL research")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)

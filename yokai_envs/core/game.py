@@ -273,6 +273,7 @@ class Game(ABC):
 
     @property
     def is_over(self) -> bool:
+        """True once the game has ended by its rules or a step cap cut it short."""
         # is_truncated spelled out: it would ask is_terminal a second time (this is asked several
         # times per step, and in every search rollout step)
         return self.is_terminal or self._cycles_capped or self.steps >= self.max_steps
@@ -505,7 +506,8 @@ class Game(ABC):
     # ------------------------------------------------------------------ the contract: a game implements these
     @property
     @abstractmethod
-    def num_players(self) -> int: ...
+    def num_players(self) -> int:
+        """Seats in this configuration."""
 
     @property
     @abstractmethod
@@ -514,7 +516,8 @@ class Game(ABC):
 
     @property
     @abstractmethod
-    def is_terminal(self) -> bool: ...
+    def is_terminal(self) -> bool:
+        """True when the game has ended by its rules (a step cap is :attr:`is_truncated`)."""
 
     @property
     @abstractmethod

@@ -288,6 +288,7 @@ class YokaiAECEnv(AECEnv, EzPickle):
             self._masks_to_infos()
 
     def agent_selection_valid(self) -> bool:
+        """Whether ``agent_selection`` names an agent still in the game."""
         return getattr(self, "agent_selection", None) in self.agents
 
     def _end_for_illegal_action(self, offender: str) -> None:

@@ -115,6 +115,9 @@ class Step:
 
 @dataclass
 class Replay:
+    """One game as a file: the env id with its version, the options, the seed, who played each
+    seat, the actions and the result, with a hash of the final state that loading checks."""
+
     env_id: str
     options: dict[str, Any]
     seed: int | None
@@ -152,12 +155,14 @@ class Replay:
                    meta=_jsonable({"created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), **meta}, "meta"))
 
     def to_json(self) -> dict[str, Any]:
+        """The replay file's JSON object."""
         return {"format": FORMAT, "format_version": self.format_version, "env_id": self.env_id, "options": self.options,
                 "seed": self.seed, "agents": self.agents, "actions": self.actions, "result": self.result,
                 "package_version": self.package_version, "final_state_sha256": self.final_state_sha256,
                 "meta": self.meta}
 
     def save(self, path: str | Path) -> Path:
+        """Write the replay to ``path`` (atomically: a temporary file renamed into place)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.tmp")

@@ -165,6 +165,7 @@ class YokaiGymEnv(gym.Env):
         self._pool_p = np.asarray(weights) / sum(weights) if opponents else np.zeros(0)
 
     def opponent_pool(self) -> list[tuple[OpponentSpec, float]]:
+        """The opponent specs the other seats are drawn from, each with its probability."""
         return list(zip(self._pool, self._pool_p.tolist()))
 
     def _agent_for(self, spec: OpponentSpec, seat: int, build_seed: int) -> Any:

@@ -12,4 +12,5 @@
 - :mod:`~yokai_envs.training.common.plot`: the learning-curve PNG.
 - :mod:`~yokai_envs.training.common.shipped`: the configs shipped in the package.
 - :mod:`~yokai_envs.training.common.exploit_refs`: reference points for ``yokai exploit``.
+- :mod:`~yokai_envs.training.common.exploit_curve`: best responses at several budgets and seeds.
 """

@@ -237,3 +237,14 @@ def test_thirty_requests_at_once_are_all_answered(server):
     for thread in threads:
         thread.join(60)
     assert results == [201] * 30
+
+
+def test_the_address_it_listens_on_is_answered_and_any_ip_only_beyond_loopback():
+    from yokai_envs.play.serve import ApiError
+    from yokai_envs.play.serve_guard import check_host
+
+    assert check_host("127.0.0.2:8000", 8000, True, "127.0.0.2") == "127.0.0.2:8000"
+    assert check_host("10.1.2.3:8000", 8000, False, "0.0.0.0") == "10.1.2.3:8000"  # an IP is never a rebound name
+    for host, loopback_only in [("10.1.2.3:8000", True), ("evil.example:8000", False), ("10.1.2.3:8001", False)]:
+        with pytest.raises(ApiError, match="is not this server"):
+            check_host(host, 8000, loopback_only, "0.0.0.0")

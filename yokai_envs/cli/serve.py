@@ -202,7 +202,8 @@ class Handler(BaseHTTPRequestHandler):
         path, _, query = self.path.split("#", 1)[0].partition("?")
         api = path.startswith("/api/")
         try:
-            host = guard.check_host(self.headers.get("Host"), self.server.port, self.server.loopback_only)
+            host = guard.check_host(self.headers.get("Host"), self.server.port, self.server.loopback_only,
+                                    str(self.server.server_address[0]))
             guard.check_origin(self.headers.get("Origin"), host)
             if method not in ("GET", "POST"):
                 raise ApiError(405, f"{method} is not allowed: this server answers GET and POST only")

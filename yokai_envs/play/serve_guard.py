@@ -72,13 +72,15 @@ def _is_ip_literal(name: str) -> bool:
     return True
 
 
-def check_host(header: str | None, port: int, loopback_only: bool) -> str:
-    """The request's ``Host``, or ApiError 403 when it does not name this server."""
+def check_host(header: str | None, port: int, loopback_only: bool, bound: str = "127.0.0.1") -> str:
+    """The request's ``Host``, or ApiError 403 when it does not name this server (``bound``: the
+    address it listens on, answered too, e.g. 127.0.0.2)."""
     if not header:
         raise ApiError(403, f"the request has no Host header; this server answers only Host 127.0.0.1:{port}, "
                             f"localhost:{port} or [::1]:{port}")
     name, got_port = _split_host(header.strip())
-    known = name in LOOPBACK_NAMES or (not loopback_only and _is_ip_literal(name))
+    own = f"[{bound}]" if ":" in bound else bound
+    known = name in (*LOOPBACK_NAMES, own) or (not loopback_only and _is_ip_literal(name))
     if not known or got_port != port:
         raise ApiError(403, f"Host {header!r} is not this server: it answers only Host 127.0.0.1:{port}, "
                             f"localhost:{port} or [::1]:{port} (a web page reaching it under another name "
@@ -88,7 +90,7 @@ def check_host(header: str | None, port: int, loopback_only: bool) -> str:
 
 def check_origin(origin: str | None, host: str) -> None:
     """ApiError 403 when a browser says the request comes from a page of another origin."""
-    if origin is not None and origin != f"http://{host}":
+    if origin is not None and origin.lower() != f"http://{host}".lower():
         raise ApiError(403, f"cross-origin request refused: Origin {origin!r} is not this server "
                             f"(http://{host})")
 

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.core.files import read_regular_file
 
 HERE = Path(__file__).parent
 ELEMENTS: tuple[str, ...] = ("Fire", "Wind", "Earth", "Water", "Shadow")
@@ -310,11 +311,19 @@ def parse_card(index: int, raw: Any, factions: dict[str, str]) -> Card:
     return card
 
 
+# A card or deck file is read only if it is a regular file of at most this size (no FIFO, no /dev/zero).
+MAX_CARD_FILE_BYTES = 1024 * 1024
+
+
+def _read_card_file(path: Path, source: str) -> str:
+    return read_regular_file(path, MAX_CARD_FILE_BYTES, source, "a card or deck file", ConfigError).decode("utf-8")
+
+
 def load_pool(path: str | os.PathLike | None = None) -> Pool:
     """Load and validate a card pool file (default: the package's cards.yaml)."""
     path = Path(path) if path is not None else HERE / "cards.yaml"
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(_read_card_file(path, f"yokaizo card pool {path}"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise ConfigError(f"yokaizo card pool {path}: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list) or not isinstance(
@@ -391,7 +400,7 @@ def resolve_deck(spec: Any, pool: Pool) -> tuple[int, ...]:
     path = Path(spec)
     if path.suffix in (".yaml", ".yml") or path.exists():
         try:
-            data = yaml.safe_load(path.read_text())
+            data = yaml.safe_load(_read_card_file(path, f"yokaizo deck file {path}"))
         except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
             raise ConfigError(f"yokaizo deck file {path}: {exc}") from None
         entries = data.get("cards") if isinstance(data, dict) else data

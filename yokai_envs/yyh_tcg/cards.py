@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.core.files import read_regular_file
 from yokai_envs.yyh_tcg import effects as fx
 
 CARDS_FILE = Path(__file__).with_name("cards.yaml")
@@ -287,9 +288,14 @@ def load_pool(path: str | Path | None = None) -> CardPool:
     return _load(Path(path))
 
 
+# A card or deck file is read only if it is a regular file of at most this size (no FIFO, no /dev/zero).
+MAX_CARD_FILE_BYTES = 1024 * 1024
+
+
 def _load(path: Path) -> CardPool:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = read_regular_file(path, MAX_CARD_FILE_BYTES, f"cannot read card file {path}", "a card file", ConfigError)
+        data = yaml.safe_load(raw.decode("utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as err:
         raise ConfigError(f"cannot read card file {path}: {err}") from err
     return parse_pool(data, str(path))

@@ -16,7 +16,8 @@ from typing import Any
 import yaml
 
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.yyh_tcg.cards import CardPool, load_pool, suggest
+from yokai_envs.core.files import read_regular_file
+from yokai_envs.yyh_tcg.cards import MAX_CARD_FILE_BYTES, CardPool, load_pool, suggest
 
 STARTER_FILE = Path(__file__).with_name("starter_decks.yaml")
 MIN_CHARACTERS = 4
@@ -62,7 +63,8 @@ def validate_deck(counts: Any, pool: CardPool, deck_name: str = "deck") -> list[
 
 def read_deck_file(path: Path) -> tuple[str, dict[str, int]]:
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = read_regular_file(path, MAX_CARD_FILE_BYTES, f"cannot read deck file {path}", "a deck file", ConfigError)
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"cannot read deck file {path}: {err}") from err
     if path.suffix.lower() in (".yaml", ".yml"):

@@ -61,7 +61,8 @@ def layout_problems(block: str, root: Path) -> list[str]:
 
 def test_the_layout_picture_matches_the_tree() -> None:
     block = layout_block((ROOT / "docs" / "architecture.md").read_text(encoding="utf-8"))
-    assert {"yokai_envs/cli", "yokai_envs/training/algorithms", "yokai_envs/training/common"} <= set(listed_paths(block))
+    expected = {"yokai_envs/cli", "yokai_envs/training/algorithms", "yokai_envs/training/common"}
+    assert expected <= set(listed_paths(block))
     problems = layout_problems(block, ROOT)
     assert not problems, "docs/architecture.md's layout is out of date:\n" + "\n".join(problems)
 

@@ -16,13 +16,15 @@ from collections.abc import Callable
 from typing import Any
 
 from agents.base import Agent
+from yokai_envs import onmyoji, yokaizo, yonkai_no_yokai, yyh_tcg
 
-# env id -> module with a HeuristicAgent(agents.base.Agent) class.
+# env id (each game package's ENV_ID, the one place it is written) -> module with a
+# HeuristicAgent(agents.base.Agent) class.
 HEURISTIC_MODULES: dict[str, str] = {
-    "yonkai_no_yokai_v1": "agents.heuristics.yonkai_no_yokai",
-    "yokaizo_v3": "agents.heuristics.yokaizo",
-    "onmyoji_v4": "agents.heuristics.onmyoji",
-    "yyh_tcg_v5": "agents.heuristics.yyh_tcg",
+    yonkai_no_yokai.ENV_ID: "agents.heuristics.yonkai_no_yokai",
+    yokaizo.ENV_ID: "agents.heuristics.yokaizo",
+    onmyoji.ENV_ID: "agents.heuristics.onmyoji",
+    yyh_tcg.ENV_ID: "agents.heuristics.yyh_tcg",
 }
 
 

@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from yokai_envs import yonkai_no_yokai
 from yokai_envs.cli.arg_types import non_negative_int, positive_finite_float, positive_int
 from yokai_envs.registry import ENV_IDS, game_class, make, make_game
 
@@ -233,7 +234,7 @@ def yokai_rows(seconds: float, all_configs: bool, only: list[str] | None) -> lis
     return rows
 
 
-VECTOR_ENV = "yonkai_no_yokai_v1"
+VECTOR_ENV = yonkai_no_yokai.ENV_ID
 
 
 def vector_rows(seconds: float, num_games: int) -> list[Row]:

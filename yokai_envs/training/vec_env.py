@@ -31,9 +31,10 @@ from typing import Any
 
 import numpy as np
 
+from yokai_envs import yonkai_no_yokai
 from yokai_envs.core.errors import ConfigError
 
-VECTOR_ENV_IDS = ("yonkai_no_yokai_v1",)
+VECTOR_ENV_IDS = (yonkai_no_yokai.ENV_ID,)
 BATCHED_OPPONENTS = ("random", "heuristic")
 APIS = ("gymnasium", "sb3")
 

@@ -31,12 +31,11 @@ from typing import Any
 import numpy as np
 
 from yokai_envs.core.errors import ConfigError, IllegalActionError
-from yokai_envs.yonkai_no_yokai import observation
+from yokai_envs.yonkai_no_yokai import ENV_ID, observation
 from yokai_envs.yonkai_no_yokai.actions import NUM_ACTIONS, action_name
 from yokai_envs.yonkai_no_yokai.moves import move_tables
 from yokai_envs.yonkai_no_yokai.state import COPIES_PER_VALUE, NUM_PLAYS, REWARD_MODES, STARTING_CUBES, VALUES, Setup
 
-ENV_ID = "yonkai_no_yokai_v1"
 DEFAULT_MAX_STEPS = 5_000  # YonkaiGame.DEFAULT_MAX_STEPS
 
 

@@ -242,9 +242,14 @@ def test_r13_token_pays_as_a_non_matching_card():
     assert can_pay([NO], (), 1, NO)  # a generic
     assert not can_pay([NO], (0,), 0, NO)  # not an element alone
     assert can_pay([NO, NO], (0,), 0, NO)  # two cover an element
+    from yokai_envs.yokaizo.attacks import void_elements
     g = board()
     start(g, effect(g, 0, "[{token: 1}]"))
-    assert g.observation(0)[g.observation_layout["my_void"]][g.ctype[g.void[0][0]]] == 0 or True
+    (token,) = g.void[0]
+    assert g.facedown[token] and g.c_elem[token] != NO  # a face-down card whose face has an element ...
+    elements = void_elements(g.state, g.rules_context(), 0)
+    assert elements == [NO]  # ... that pays as no element: a generic, or half of a pair
+    assert can_pay(elements, (), 1, NO) and not can_pay(elements, (g.c_elem[token],), 0, NO)
     assert g.observation(0)[g.observation_layout["my_void"]][g.observer.width - 1] == 0  # owner sees it
 
 

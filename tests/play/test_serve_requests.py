@@ -248,3 +248,12 @@ def test_the_address_it_listens_on_is_answered_and_any_ip_only_beyond_loopback()
     for host, loopback_only in [("10.1.2.3:8000", True), ("evil.example:8000", False), ("10.1.2.3:8001", False)]:
         with pytest.raises(ApiError, match="is not this server"):
             check_host(host, 8000, loopback_only, "0.0.0.0")
+
+
+def test_the_token_is_not_written_to_the_log(tmp_path, capsys):
+    with running_server(tmp_path) as server:
+        server.verbose = True
+        view = create(server, env_id=ONMYOJI, opponents="random", seed=1)
+        assert call(server, "GET", f"/api/games/{view['game_id']}?token={server.token}")[0] == 200
+        log = capsys.readouterr().err
+    assert f"/api/games/{view['game_id']}?token=TOKEN" in log and server.token not in log

@@ -106,8 +106,10 @@ class Handler(BaseHTTPRequestHandler):
         return self.server.store
 
     def log_message(self, format: str, *args: Any) -> None:
-        if getattr(self.server, "verbose", False):
-            super().log_message(format, *args)
+        if getattr(self.server, "verbose", False):  # the token (a replay link's ?token=) is not logged
+            token = getattr(self.server, "token", None)
+            super().log_message(format, *(a.replace(token, "TOKEN") if token and isinstance(a, str) else a
+                                          for a in args))
 
     # ------------------------------------------------------------------ replies
     def _send(self, status: int, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> None:

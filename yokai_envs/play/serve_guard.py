@@ -104,7 +104,8 @@ def check_token(headers: Any, query: str, method: str, token: str) -> None:
         raise ApiError(403, f"the API needs this server's token in the {TOKEN_HEADER} header (the page sends "
                             "it; `yokai serve` prints it at start)")
     if not hmac.compare_digest(given.encode("utf-8", "replace"), token.encode()):
-        raise ApiError(403, f"wrong {TOKEN_HEADER}: not this server's token (it changes at each start)")
+        raise ApiError(403, f"wrong {TOKEN_HEADER}: not this server's token (a new one is made at each start: "
+                            "reload the page)")
 
 
 def check_content_type(header: str | None) -> None:

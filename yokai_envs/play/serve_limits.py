@@ -54,7 +54,7 @@ def _shipped(path: str) -> bool:
     from agents.pretrained import models_dir
 
     try:
-        return Path(path).resolve().parent == models_dir().resolve()
+        return Path(path).resolve().is_relative_to(models_dir().resolve())
     except (OSError, ValueError, RuntimeError):
         return False
 

@@ -23,6 +23,7 @@ from tests.play.chromium import FLAGS, binary, needs_chromium, run_chromium
 from tests.play.serve_client import call, create, play_until, running_server, url
 from yokai_envs.cli.serve import Handler
 from yokai_envs.play.replay import Replay, game_result
+from yokai_envs.play.words import seat_names
 
 pytestmark = needs_chromium
 
@@ -62,7 +63,7 @@ async function playOne(config, index) {  // in an iframe of its own: the games r
   var seed = 12345 + index;
   function rand(n) { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; }
   var frame = document.createElement("iframe");
-  frame.style.width = "1000px"; frame.style.height = "700px";
+  frame.style.width = "375px"; frame.style.height = "700px";  // a phone: nothing may scroll sideways
   document.body.appendChild(frame);
   function doc() { return frame.contentDocument; }
   frame.src = "/";
@@ -114,7 +115,26 @@ async function playOne(config, index) {  // in an iframe of its own: the games r
     d = doc();
     if (d.getElementById("auto").checked) d.getElementById("auto").click();
   }
+  var names = (await (await fetch("/api/games" + d.location.pathname.slice("/games".length))).json()).names;
+  var problems = [];
+  function check(over) {  // what a new player must be able to rely on, after every click
+    var moved = false;
+    Array.prototype.forEach.call(d.querySelectorAll("#log li"), function (li) {
+      var text = li.textContent, who = li.querySelector("b.who");
+      moved = moved || li.classList.contains("move");
+      var named = names.some(function (n) { return text.indexOf(n) >= 0; });
+      var table = who && who.textContent === "Table" && !moved;  // the deal, before anyone moved
+      if (!named && !table) problems.push("a log line names no player: " + text);
+      if (li.classList.contains("move") && !(who && names.indexOf(who.textContent) >= 0))
+        problems.push("a move does not start with its player: " + text);
+    });
+    if (!over && d.getElementById("revealed")) problems.push("cards revealed before the end");
+    if (overflow() > 0) problems.push("the page scrolls sideways by " + overflow() + " px at step " +
+                                      d.body.getAttribute("data-step"));
+  }
+  function overflow() { return d.documentElement.scrollWidth - d.documentElement.clientWidth; }
   var clicks = 0;
+  check(false);
   while (d.body.getAttribute("data-over") !== "yes") {
     var step = d.body.getAttribute("data-step");
     var buttons = d.querySelectorAll("[data-action]");
@@ -125,12 +145,19 @@ async function playOne(config, index) {  // in an iframe of its own: the games r
     await answered;
     if (d.body.getAttribute("data-error") === "yes") throw new Error(d.getElementById("error").textContent);
     if (d.body.getAttribute("data-step") === step) throw new Error("a click changed nothing at step " + step);
+    check(d.body.getAttribute("data-over") === "yes");
   }
+  var revealed = Array.prototype.map.call(d.querySelectorAll("#revealed .zone"), function (z) {
+    return { seat: Number(z.getAttribute("data-seat")), cards: z.querySelectorAll(".card").length,
+             name: z.querySelector(".zone-name").textContent };
+  });
   var replay = await (await fetch(d.getElementById("download").href)).text();
   return { ms: Date.now() - began, refusals: refusals, path: d.location.pathname, clicks: clicks,
            result: d.getElementById("result").textContent, to_act: d.getElementById("to-act").textContent,
            download_name: d.getElementById("download").getAttribute("download"), replay: replay,
-           js_errors: d.getElementById("js-errors").textContent };
+           js_errors: d.getElementById("js-errors").textContent, names: names, problems: problems.slice(0, 5),
+           winner: d.getElementById("winner").textContent, reason: d.getElementById("reason").textContent,
+           score: d.getElementById("score").textContent, revealed: revealed, rematch: !!d.getElementById("rematch") };
 }
 (async function () {
   var report = { games: [], error: null };
@@ -182,20 +209,35 @@ def test_every_game_configuration_plays_to_the_end_in_the_page_and_its_replay_re
             browser.wait(30)
         assert report["error"] is None, report["error"]
         assert len(report["games"]) == len(CONFIGS)
+        revealed_any = False
         for config, played in zip(configs, report["games"], strict=True):
             assert played["js_errors"] == "" and played["to_act"] == "Game over"
+            assert played["problems"] == [], (config, played["problems"])
+            assert played["winner"].endswith(("win", "wins", "Nobody wins", "A draw")), played["winner"]
+            assert played["reason"].startswith("Why: ") and len(played["reason"]) > 20, played["reason"]
+            assert any(name in played["score"] for name in played["names"]), played["score"]
+            assert played["rematch"]
             game_id = played["path"].rsplit("/", 1)[1]
             view = call(server, "GET", f"/api/games/{game_id}")[1]
             assert view["env_id"] == config["env_id"] and view["seat"] == config["seat"] and view["over"]
+            assert played["names"] == seat_names(view["agents"], config["seat"]) == view["names"]
+            # the AIs' hidden cards, face up once the game is over (a bot may have emptied its hand)
+            hidden = {(s["seat"], z["name"]) for s in view["table"]["seats"] for z in s["zones"]
+                      if z["hidden"] and s["seat"] != config["seat"] and "deck" not in z["name"]}
+            face_up = [(s["seat"], f"{s['name']}: {z['name']}", len(z["cards"])) for s in view["revealed"]["seats"]
+                       for z in s["zones"] if (s["seat"], z["name"]) in hidden and z["cards"]]
+            assert [(z["seat"], z["name"].rsplit(" (", 1)[0], z["cards"]) for z in played["revealed"]] == face_up
+            revealed_any = revealed_any or bool(face_up)
             assert played["result"].startswith("Final result: ") and f"seed {config['seed']}" in played["result"]
             assert played["download_name"] == f"{config['env_id']}-{game_id}.json"
             replay = Replay.from_json(json.loads(played["replay"]))
             assert replay.seed == config["seed"] and replay.agents[config["seat"]] == "human"
             rebuilt = game_result(replay.build_game())
             assert rebuilt == view["result"]
-            shown = ", ".join(f"{'You' if s == config['seat'] else f'AI {s} (random)'} "
-                              f"{'+' if r > 0 else ''}{r:g}" for s, r in enumerate(rebuilt["returns"]))
+            shown = ", ".join(f"{name} {'+' if r > 0 else ''}{r:g}"
+                              for name, r in zip(played["names"], rebuilt["returns"], strict=True))
             assert shown in played["result"], (shown, played["result"])
+    assert revealed_any  # some game ended with an AI holding cards, and the end screen showed them
     first = report["games"][0]
     assert "unknown agent kind 'heuristik'" in first["refusals"][0]
     stale = re.search(r"stale request: it was sent for step (\d+), but the game is at step (\d+)", first["refusals"][1])

@@ -64,6 +64,24 @@ class PublicActionNames(Protocol):
 
 
 @runtime_checkable
+class ActionWords(Protocol):
+    """A legal action of ``current_player`` as its button says it: ``(label, tip)``, the label
+    naming the card or attack it uses and a one-line tooltip saying what it does, from what that
+    seat sees (``yokai serve``). Fallback: the action's name, and no tooltip."""
+
+    def action_words(self, action: int) -> tuple[str, str]: ...
+
+
+@runtime_checkable
+class EndWords(Protocol):
+    """How a finished game ended, in its own terms: ``reason`` (the rule that ended it) and
+    ``score`` (where every seat stands), seats written "player N" (``yokai serve``'s end screen).
+    Fallback: the step cap or "the game ended", and the returns."""
+
+    def end_words(self) -> dict[str, str]: ...
+
+
+@runtime_checkable
 class EventText(Protocol):
     """One readable line for an event ``seat`` saw (its public log). Fallback:
     :func:`core_event_text`."""
@@ -175,6 +193,25 @@ def public_action_name(game: Game, action: int, seat: int) -> str | None:
     if named is not None:
         return named(action, seat)
     return game.action_name(action) if seat == game.current_player else None
+
+
+def action_words(game: Game, action: int) -> tuple[str, str]:
+    """The game's :class:`ActionWords`, or the action's name and no tooltip."""
+    if isinstance(game, ActionWords):
+        return game.action_words(action)
+    return game.action_name(action), ""
+
+
+def end_words(game: Game) -> dict[str, str]:
+    """The game's :class:`EndWords` (once it is over), or the step cap / the returns."""
+    if game.is_truncated:
+        reason = f"the game reached its step cap ({game.steps} steps) before its own end"
+    elif isinstance(game, EndWords):
+        return game.end_words()
+    else:
+        reason = "the game ended"
+    returns = ", ".join(f"player {s} {r:+g}" for s, r in enumerate(game.returns()))
+    return {"reason": reason, "score": f"returns: {returns}"}
 
 
 def core_event_text(event: Event) -> str:

@@ -184,6 +184,12 @@ class OnmyojiGame(Game):
     def table_view(self, seat: int | None = None) -> dict[str, Any]:
         return view.table_view(self, seat)
 
+    def action_words(self, action: int) -> tuple[str, str]:
+        return view.action_words(self, action)
+
+    def end_words(self) -> dict[str, str]:
+        return view.end_words(self)
+
     def public_action_name(self, action: int, seat: int) -> str | None:
         return view.public_action_name(self, action, seat)
 

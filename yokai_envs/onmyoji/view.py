@@ -250,3 +250,54 @@ def describe_event(g: OnmyojiGame, event: Seen, seat: int) -> str:
     if k == Event.TURN:
         return f"turn {args[0]}" + (f", seat {args[1]} first" if g.num_players == 2 else "")
     return f"game over: {_OUTCOMES[args[0]]}"
+
+
+# ------------------------------------------------------------------ words for a new player
+_CARD_TIPS = ("Attack: deal your ATK ({atk}) in damage, lessened by the target's DEF",
+              "Guard: take no damage this turn",
+              "Spell: deal your SPL ({spl}) in damage, which DEF does not lessen")
+
+
+def action_words(g: OnmyojiGame, action: int) -> tuple[str, str]:
+    """A button's label and tooltip for the seat to decide: an action card by what it does with
+    that seat's stats, a target by the Yokai or Onmyoji it is (all of them are face up)."""
+    from yokai_envs.onmyoji.actions import TARGET, decode
+
+    st = g.state
+    block, arg = decode(action)
+    name = g.action_name(action)
+    me = st.players[g.current_player]
+    if block == PLAY:
+        return name, _CARD_TIPS[arg].format(atk=player_atk(st, me), spl=player_spl(st, me))
+    if block == TARGET:
+        if arg < 2:
+            e = st.enemies[arg]
+            if e is None:
+                return name, "Target this enemy"
+            card = st.card(e.yokai)
+            side = ("left", "right")[arg]
+            return f"target {card.name} ({side})", f"{card.name}: HP {e.hp}/{e.full_hp}, DEF {enemy_def(st, e)}"
+        p = st.players[arg - 2]
+        who = st.pool.characters[p.character].name
+        return f"target {who} (player {arg - 2})", f"player {arg - 2}'s {who}: HP {p.hp}, DEF {player_def(st, p)}"
+    return name, name[0].upper() + name[1:]
+
+
+def end_words(g: OnmyojiGame) -> dict[str, str]:
+    """The rule that ended the game and each Onmyoji's HP, seats as "player N"."""
+    st = g.state
+    hp = ", ".join(f"player {s} {p.hp}" for s, p in enumerate(st.players))
+    score = f"HP left: {hp}"
+    fallen = [s for s, p in enumerate(st.players) if p.fallen or p.hp <= 0]
+    fell = " and ".join(f"player {s}" for s in fallen)
+    if st.mode == Mode.DUEL:
+        end = g.outcome_facts()["end"]
+        if end == "the Final's turn cap":
+            return {"reason": "the Final Battle reached its last turn: the higher HP wins", "score": score}
+        where = "in the Final Battle" if st.final_duel else "during the nights"
+        return {"reason": f"{fell or 'an Onmyoji'} fell {where}", "score": score}
+    if max(g.returns()) > 0:
+        return {"reason": "the Boss is defeated: the Onmyoji win", "score": score}
+    both = " (in Co-op, if either Onmyoji falls both lose)" if st.mode == Mode.COOP else ""
+    return {"reason": f"{fell or 'an Onmyoji'} fell before the Boss was defeated, so the Yokai win{both}",
+            "score": score}

@@ -13,11 +13,11 @@ def player_counts(env_id: str) -> dict[str, Any]:
     """``{"default": n, "option": name or None, "counts": {json(choice): n}}``: the seats of the
     game with its default options, and the one option whose choices change that number (Yonkai's
     ``num_players``, Onmyoji's ``mode``) with the number each choice gives."""
-    from yokai_envs.play.serve import _options_of
+    from yokai_envs.play.serve import options_of
     from yokai_envs.registry import make_game
 
     default = make_game(env_id).num_players
-    for name, spec in _options_of(env_id).items():
+    for name, spec in options_of(env_id).items():
         if spec["per_seat"] or len(spec["choices"]) < 2:
             continue
         counts = {}

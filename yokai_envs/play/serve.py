@@ -54,7 +54,7 @@ def default_state_dir() -> Path:
 
 
 # ---------------------------------------------------------------------- what the form offers
-def _options_of(env_id: str) -> dict[str, dict[str, Any]]:
+def options_of(env_id: str) -> dict[str, dict[str, Any]]:
     """Each option's default and the choices the game names for it: the values of its
     conformance configs, its named variants and its ``balance_axis`` (decks, characters,
     difficulty levels). ``per_seat`` > 0: the option takes one choice per seat."""
@@ -101,7 +101,7 @@ def catalog() -> dict[str, Any]:
                                                     "pretrained")]
     from yokai_envs.play.about import player_counts
 
-    return {"games": [{"env_id": env_id, "options": _options_of(env_id), "players": player_counts(env_id)}
+    return {"games": [{"env_id": env_id, "options": options_of(env_id), "players": player_counts(env_id)}
                       for env_id in ENV_IDS],
             "spec_examples": [*SPEC_EXAMPLES, *extra]}
 
@@ -214,6 +214,9 @@ class Session:
             "moves": self.moves[-12:],
             "legal": [{"id": a, "name": game.action_name(a)} for a in game.legal_actions()] if mine else [],
             "over": over, "result": None, "seed": None, "replay_url": None}
+        from yokai_envs.play.words import dress
+
+        dress(view, game, self.agents)
         if over:
             from yokai_envs.play.replay import game_result
 

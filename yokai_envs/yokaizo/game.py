@@ -157,6 +157,12 @@ class YokaizoGame(Game):
     def describe_action(self, action: int) -> dict[str, Any]:
         return describe_action(self.pool, action)
 
+    def action_words(self, action: int) -> tuple[str, str]:
+        return view.action_words(self, action)
+
+    def end_words(self) -> dict[str, str]:
+        return view.end_words(self)
+
     def public_action_name(self, action: int, seat: int) -> str | None:
         return view.public_action_name(self, action, seat)
 

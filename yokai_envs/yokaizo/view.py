@@ -231,3 +231,57 @@ def table_view(g: YokaizoGame, seat: int | None) -> dict[str, Any]:
     return {"title": f"YOKAIZO, round {st.round}", "phase": g.phase_name, "to_act": int(g.current_player),
             "counters": {"round": st.round, "speed tier": "-" if st.tier >= 99 else st.tier, "step": g.steps},
             "zones": [_zone("exile", g, st.exile, lambda c: True)], "seats": seats, "text": over}
+
+
+# ------------------------------------------------------------------ words for a new player
+_FIXED_TIPS = {"PASS": "Pass, or say you are done, or answer no", "YES": "Answer yes",
+               "SPECIAL": "Declare the Special Attack of the Yokai taking its Turn",
+               "BASIC": "Declare a Basic Attack", "RETURN": "Declare a Return",
+               "TOPDECK": "Take the top card of your deck (as a Soul, or to replace a Banished Yokai)",
+               "ALLY": "Let the Ally pay the element being paid"}
+
+
+def action_words(g: YokaizoGame, action: int) -> tuple[str, str]:
+    """A button's label and tooltip for the seat to decide, naming the card a target holds when
+    that seat can see it (a face-down Field Yokai or Token stays unnamed)."""
+    from yokai_envs.yokaizo.actions import ActionBlock, decode
+
+    st = g.state
+    me = g.current_player
+    block, index = decode(action)
+    name = g.action_name(action)
+    if block == ActionBlock.CARD:
+        card = st.cards[index]
+        return card.name, f"{ELEMENTS[card.element]}, Speed {card.speed}, {card.souls} Souls: {card.text}".strip()
+    if block in (ActionBlock.MY_FIELD, ActionBlock.OPP_FIELD):
+        p, whose = (me, "your") if block == ActionBlock.MY_FIELD else (1 - me, "the enemy")
+        y = st.field[p][index]
+        if y == NO or (st.hidden_setup and p != me):
+            return name, f"Choose {whose} Field Yokai {index}"
+        return f"{st.cards[st.ctype[y]].name} ({whose} Field {index})", f"Choose {whose} Field Yokai {index}"
+    if block in (ActionBlock.MY_VOID, ActionBlock.OPP_VOID):
+        p, whose = (me, "your") if block == ActionBlock.MY_VOID else (1 - me, "the enemy")
+        c = st.void[p][index] if index < len(st.void[p]) else NO
+        if c == NO or (p != me and st.facedown[c] and not st.shown[c]):
+            return name, f"Choose card {index} of {whose} Void"
+        return f"{st.cards[st.ctype[c]].name} ({whose} Void)", f"Choose card {index} of {whose} Void"
+    if block == ActionBlock.SOUL:
+        return name, f"Choose Soul {index} of the Yokai this decision is about"
+    return name, _FIXED_TIPS.get(block.name, name)
+
+
+def end_words(g: YokaizoGame) -> dict[str, str]:
+    """The rule that ended the game (a Grave reaching 13 Souls, or a Round without Turns) and the
+    Souls in each Grave, seats as "player N"."""
+    from yokai_envs.yokaizo.state import WIN_SOULS, EndCause
+
+    st = g.state
+    graves = ", ".join(f"player {p} {st.grave_souls(p)}" for p in (0, 1))
+    score = f"Souls in the Grave ({WIN_SOULS} lose): {graves}"
+    if st.end_cause == EndCause.NO_TURNS:
+        return {"reason": "no Yokai could take a Turn for a whole Round: a draw", "score": score}
+    loser = 1 - st.winner if st.winner != NO else NO
+    how = ("a Yokai of theirs was Banished into it" if st.end_cause == EndCause.BANISH
+           else "a card they Burned went into it")
+    return {"reason": f"player {loser}'s Grave reached {WIN_SOULS} Souls ({how}), so player {loser} loses",
+            "score": score}

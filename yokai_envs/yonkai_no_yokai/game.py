@@ -175,6 +175,12 @@ class YonkaiGame(Game):
     def table_view(self, seat: int | None = None) -> dict[str, Any]:
         return view.table_view(self.state, seat)
 
+    def action_words(self, action: int) -> tuple[str, str]:
+        return view.action_words(self.state, action)
+
+    def end_words(self) -> dict[str, str]:
+        return view.end_words(self.state)
+
     def public_action(self, action: int, seat: int) -> int | None:
         return action  # every play and pass is made face up
 

@@ -70,3 +70,45 @@ def table_view(state: State, seat: int | None) -> dict[str, Any]:
             "zones": [{"name": "last play (the elevator)", "cards": last, "hidden": 0},
                       {"name": "played this round", "cards": played, "hidden": 0}],
             "seats": seats, "text": note}
+
+
+# ------------------------------------------------------------------ words for a new player
+_COUNTS = ("", "a single", "a pair of", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _set_words(count: int, value: int) -> str:
+    """``a single 3``, ``a pair of 5s``, ``three 4s``."""
+    many = _COUNTS[count] if count < len(_COUNTS) else str(count)
+    return f"{many} {value}" + ("s" if count > 1 else "")
+
+
+def action_words(state: State, action: int) -> tuple[str, str]:
+    """A button's label and tooltip for the seat to act: which set it plays, and what the
+    button or a pass does (the rules the summary states)."""
+    from yokai_envs.yonkai_no_yokai.actions import PASS, action_name, describe_action
+
+    if action == PASS:
+        return "pass", "Sit out this trick until someone plays a single card (your Elevator Button comes back)"
+    fields = describe_action(action)
+    count, value = int(fields["count"]), int(fields["value"])  # type: ignore[call-overload]
+    lead = " to open the trick" if state.last_count == 0 else ""
+    play = f"Play {_set_words(count, value)}{lead}"
+    if fields["button"]:
+        turned = "ascending" if state.direction == DESCENDING else "descending"
+        return action_name(action), f"Press your Elevator Button (the Direction card turns {turned}), then: {play}"
+    return action_name(action), play
+
+
+def end_words(state: State) -> dict[str, str]:
+    """The rule that ended the game and the Life cubes left, seats as "player N"."""
+    setup = state.setup
+    out = [s for s in range(setup.num_players) if state.cubes[s] == 0]
+    cubes = ", ".join(f"player {s} {int(state.cubes[s])}" for s in range(setup.num_players))
+    if out:
+        owing = " and ".join(f"player {s}" for s in out)
+        reason = (f"round {round_number(state)} ended with {owing} owing more Life cubes than they had left, "
+                  "so the game is over: the most Life cubes wins")
+    else:
+        reason = (f"the {setup.rounds_per_game} round{'s' if setup.rounds_per_game != 1 else ''} this game was "
+                  "set to are played: the most Life cubes wins")
+    return {"reason": reason, "score": f"Life cubes left: {cubes}"}

@@ -35,7 +35,15 @@ from yokai_envs.yyh_tcg.decks import resolve_deck, starter_decks
 from yokai_envs.yyh_tcg.invariants import check_invariants
 from yokai_envs.yyh_tcg.observation import Observer
 from yokai_envs.yyh_tcg.state import EVENT_ARGS, WINS_NEEDED, State
-from yokai_envs.yyh_tcg.view import describe_event, public_action, public_action_name, render_text, table_view
+from yokai_envs.yyh_tcg.view import (
+    action_words,
+    describe_event,
+    end_words,
+    public_action,
+    public_action_name,
+    render_text,
+    table_view,
+)
 
 #: Per card pool (by id): its observer, built once.
 _OBSERVERS: dict[int, Observer] = {}
@@ -179,6 +187,12 @@ class YYHGame(Game):
 
     def describe_action(self, action: int) -> dict[str, Any]:
         return describe_action(self.table, action)
+
+    def action_words(self, action: int) -> tuple[str, str]:
+        return action_words(self, action)
+
+    def end_words(self) -> dict[str, str]:
+        return end_words(self)
 
     def public_action_name(self, action: int, seat: int) -> str | None:
         return public_action_name(self, action, seat)

@@ -204,3 +204,42 @@ def describe_event(game: YYHGame, event: Event, seat: int) -> str:
     }
     text = texts.get(kind)  # type: ignore[call-overload]
     return text() if text is not None else f"event {' '.join(map(str, event))}"
+
+
+# ------------------------------------------------------------------ words for a new player
+def action_words(game: YYHGame, action: int) -> tuple[str, str]:
+    """A button's label and tooltip for the seat to decide: a printed attack by its name, value
+    and cost; a card by its rules text."""
+    block, card, _ = game.table.decoded[action]
+    name = game.action_name(action)
+    cards = game.pool.cards
+    if block == Block.ATTACK_OWN:
+        fighter = game.state.players[game.current_player].fighter
+        if fighter is not None and card < len(cards[fighter.char].attacks):
+            attack = cards[fighter.char].attacks[card]
+            cost = f", costs {attack.spirit} Spirit" if attack.spirit else ""
+            return (f"attack: {attack.name}",
+                    f"{cards[fighter.char].name} uses {attack.name} ({attack.value} Attack{cost})")
+        return name, "Use your fighter's printed attack"
+    if block in (Block.RAGE, Block.MIN_DAMAGE, Block.DONE):
+        return name, name[0].upper() + name[1:]
+    text = cards[card].text
+    return name, f"{cards[card].name}: {text}" if text else cards[card].name
+
+
+def end_words(game: YYHGame) -> dict[str, str]:
+    """The rule that ended the game (three match wins, or a deck out) and the match wins."""
+    from yokai_envs.yyh_tcg.state import WINS_NEEDED
+
+    st = game.state
+    wins = ", ".join(f"player {s} {p.wins}" for s, p in enumerate(st.players))
+    score = f"match wins ({WINS_NEEDED} win the game): {wins}"
+    if st.winner is None or st.winner < 0:
+        return {"reason": "neither player can win any more: a drawn game", "score": score}
+    end = game.outcome_facts()["end"]
+    loser = 1 - st.winner
+    reason = {"three match wins": f"player {st.winner} won {WINS_NEEDED} matches",
+              "deck out": f"player {loser} had to draw from an empty deck, so player {loser} loses",
+              "deck out, no fighter": f"player {loser} had no fighter left for the Arena and an empty deck, "
+                                      f"so player {loser} loses"}.get(end, end)
+    return {"reason": reason, "score": score}

@@ -204,15 +204,10 @@ __DRAW__
     var autoLabel = el("label", "");
     autoLabel.appendChild(auto);
     autoLabel.appendChild(document.createTextNode(" bots move on their own"));
-    var download = el("a", "", "download the replay");
-    download.id = "download"; download.hidden = true;
-    controls.appendChild(next); controls.appendChild(autoLabel); controls.appendChild(download);
+    controls.appendChild(next); controls.appendChild(autoLabel);
     next.hidden = autoLabel.hidden = !hasBots;  // Solo: nobody else moves
 
-    function seatName(seat) {
-      if (view.names) return view.names[seat];
-      return seat === view.seat ? "You" : "AI " + seat + " (" + view.agents[seat].split(":")[0] + ")";
-    }
+    function seatName(seat) { return view.names[seat]; }
     function take(fresh) {  // a newer view than the one drawn (steps only go up)
       if (fresh.step < view.step) return false;
       view = fresh;
@@ -263,6 +258,87 @@ __DRAW__
     window.addEventListener("hashchange", function () { autoFromAddress(); schedule(); });
     setInterval(follow, FOLLOW_MS);
 
+    function rematch(button) {  // the same game, seat and opponents, a new deal
+      var others = view.agents.filter(function (a, s) { return s !== view.seat; });
+      var request = { env_id: view.env_id, options: view.options, seat: view.seat };
+      if (others.length) request.opponents = others;
+      button.disabled = true;
+      button.textContent = "Dealing and loading the AI players\u2026";
+      call("POST", "/api/games", request).then(function (answer) {
+        if (!answer[0]) { button.disabled = false; button.textContent = "Play again"; showError(answer[1].error); return; }
+        location.href = "/games/" + answer[1].game_id;
+      });
+    }
+    function endPanel() {  // who won, the rule that ended it, the score, the hands now face up
+      var end = view.end, box = el("section", "end");
+      box.id = "end";
+      box.appendChild(el("h2", "", end.winner));
+      box.lastChild.id = "winner";
+      var reason = el("p", "", "Why: " + end.reason);
+      reason.id = "reason";
+      box.appendChild(reason);
+      var score = el("p", "", end.score);
+      score.id = "score";
+      box.appendChild(score);
+      var revealed = el("div", "revealed");
+      revealed.id = "revealed";
+      view.revealed.seats.forEach(function (s) {
+        if (s.seat === view.seat) return;
+        var before = view.table.seats.filter(function (b) { return b.seat === s.seat; })[0];
+        s.zones.forEach(function (z) {  // the zones that were face down to you, face up now
+          var was = before && before.zones.filter(function (b) { return b.name === z.name; })[0];
+          // (a deck's order is no one's hand: the replay has it, the end screen does not)
+          if (!was || !was.hidden || !(z.cards || []).length || /deck/i.test(z.name)) return;
+          var shown = zone({ name: s.name + ": " + z.name, cards: z.cards, hidden: 0 });
+          shown.setAttribute("data-seat", s.seat);
+          revealed.appendChild(shown);
+        });
+      });
+      if (revealed.childNodes.length) {
+        box.appendChild(el("div", "zone-name", "the cards you could not see, face up now"));
+        box.appendChild(revealed);
+      }
+      var buttons = el("div", "end-buttons");
+      var again = el("button", "", "Play again (same settings, a new deal)");
+      again.id = "rematch";
+      again.addEventListener("click", function () { rematch(again); });
+      var download = el("a", "", "Download the replay");
+      download.id = "download";
+      download.href = view.replay_url + "?token=" + encodeURIComponent(data.token);  // a link sends no header
+      download.setAttribute("download", view.env_id + "-" + view.game_id + ".json");
+      download.title = "the file `yokai replay FILE` reads (it holds the seed: every card of the deal)";
+      buttons.appendChild(again); buttons.appendChild(download);
+      box.appendChild(buttons);
+      return box;
+    }
+    function drawLog(side) {
+      side.appendChild(el("div", "zone-name", "what happened (newest last)"));
+      var log = el("ol", "log");
+      log.id = "log";
+      var lines = view.story;
+      var hidden = wholeLog ? 0 : Math.max(0, lines.length - LOG_LINES);  // a long log redrawn each move is slow
+      if (hidden) {
+        var more = el("button", "", "show the " + hidden + " earlier lines");
+        more.id = "log-all";
+        more.addEventListener("click", function () { wholeLog = true; draw(); });
+        side.appendChild(more);
+      }
+      var lastMove = -1;
+      lines.forEach(function (line, i) { if (line.move) lastMove = i; });
+      lines.slice(hidden).forEach(function (line, k) {
+        var i = k + hidden;
+        var who = line.by === null ? "Table" : view.names[line.by];
+        var item = el("li", (line.move ? "move" : "effect") + (i === lastMove ? " last" : "") +
+                            (line.by === view.seat ? " mine" : ""));
+        item.setAttribute("data-by", line.by === null ? "" : line.by);
+        if (line.move || line.text.indexOf(who) < 0) item.appendChild(el("b", "who", who));
+        item.appendChild(el("span", "", line.text));
+        log.appendChild(item);
+      });
+      side.appendChild(log);
+      return log;
+    }
+
     function draw() {
       // the keyboard stays on the action row: a redraw replaces its buttons, so the focus goes to the new ones
       var focused = document.activeElement;
@@ -274,6 +350,12 @@ __DRAW__
       toAct.textContent = view.over ? "Game over" : view.your_turn ? "Your turn: " + view.phase
         : seatName(view.to_act) + " to act (" + view.phase + ")";
       status.appendChild(toAct);
+      var last = view.story.filter(function (line) { return line.move; }).pop();
+      if (last) {
+        var lastMove = el("div", "", "Last move: " + view.names[last.by] + ": " + last.text);
+        lastMove.id = "last-move";
+        status.appendChild(lastMove);
+      }
       var result = el("div", "");
       result.id = "result";
       if (view.over) {
@@ -284,12 +366,13 @@ __DRAW__
       }
       status.appendChild(result);
       app.appendChild(status);
+      if (view.over) app.appendChild(endPanel());
       var actions = el("div", "");
       actions.id = "actions";
       view.legal.forEach(function (a) {
-        var button = el("button", "", a.name);
+        var button = el("button", "", a.label || a.name);
         button.setAttribute("data-action", a.id);
-        button.title = "action " + a.id;
+        button.title = a.tip || a.name;
         button.addEventListener("click", function () {
           send("POST", "/api/games/" + view.game_id + "/action", { action: a.id, step: view.step });
         });
@@ -302,42 +385,15 @@ __DRAW__
       board.id = "board";
       var t = view.table;
       board.appendChild(el("div", "title", t.title));
-      drawTable(board, t, view.to_act, view.seat, function (s) {
-        return s.seat === view.seat ? s.label : s.label + " · " + view.agents[s.seat];
-      });
+      drawTable(board, t, view.to_act, view.seat, function (s) { return s.label; });
       columns.appendChild(board);
       var side = el("div", "side");
-      side.appendChild(el("div", "zone-name", "recent moves"));
-      var moves = el("ol", "recent");
-      moves.id = "moves";
-      if (view.moves.length) moves.setAttribute("start", view.moves[0].step);  // numbered by step
-      view.moves.forEach(function (m) {
-        var seen = m.seen === null ? "(a choice you cannot see)" : m.seen;
-        moves.appendChild(el("li", "", seatName(m.seat) + ": " + seen));
-      });
-      side.appendChild(moves);
-      side.appendChild(el("div", "zone-name", "what you saw happen"));
-      var log = el("ul", "log");
-      log.id = "log";
-      var hidden = wholeLog ? 0 : Math.max(0, view.log.length - LOG_LINES);  // a long log redrawn each move is slow
-      if (hidden) {
-        var more = el("button", "", "show the " + hidden + " earlier lines");
-        more.id = "log-all";
-        more.addEventListener("click", function () { wholeLog = true; draw(); });
-        side.appendChild(more);
-      }
-      view.log.slice(hidden).forEach(function (line) { log.appendChild(el("li", "", line)); });
-      side.appendChild(log);
+      var log = drawLog(side);
       columns.appendChild(side);
       app.appendChild(columns);
       log.scrollTop = log.scrollHeight;
 
       next.disabled = view.over || view.your_turn;
-      download.hidden = !view.over;
-      if (view.over) {
-        download.href = view.replay_url + "?token=" + encodeURIComponent(data.token);
-        download.setAttribute("download", view.env_id + "-" + view.game_id + ".json");
-      }
       if (keepFocus) {
         var target = actions.querySelector("button") || (next.hidden || next.disabled ? null : next);
         if (target) target.focus();

@@ -167,3 +167,26 @@ def test_focus_stays_on_the_action_row_after_each_move(server, tmp_path):
       return seen;
     """)
     assert result and all(where == "actions" for where in result), result
+
+
+def test_rematch_starts_the_same_game_with_a_new_deal(server, tmp_path):
+    from tests.play.serve_client import call, create, play_until
+
+    request = {"env_id": "yonkai_no_yokai_v1", "options": {"num_players": 3, "rounds_per_game": 1}, "seat": 2,
+               "opponents": "heuristic,random", "seed": 9}
+    over = play_until(server, create(server, **request))
+    result = run_scenario(server, tmp_path, """
+      var tab = await open("/games/" + configs.game_id);
+      var d = tab.doc();
+      var end = { winner: d.getElementById("winner").textContent, reason: d.getElementById("reason").textContent };
+      d.getElementById("rematch").click();
+      await until(function () {
+        return rendered(tab.doc(), "/games/") && tab.doc().location.pathname !== "/games/" + configs.game_id;
+      }, "the new game");
+      end.path = tab.doc().location.pathname;
+      return end;
+    """, configs={"game_id": over["game_id"]})
+    assert result["reason"].startswith("Why: ") and result["winner"] == over["end"]["winner"]
+    again = call(server, "GET", "/api/games/" + result["path"].rsplit("/", 1)[1])[1]
+    assert (again["options"], again["seat"], again["agents"]) == (over["options"], 2, over["agents"])
+    assert again["step"] < 5 and not again["over"]

@@ -115,7 +115,9 @@ async function playOne(config, index) {  // in an iframe of its own: the games r
     d = doc();
     if (d.getElementById("auto").checked) d.getElementById("auto").click();
   }
-  var names = (await (await fetch("/api/games" + d.location.pathname.slice("/games".length))).json()).names;
+  var pageToken = JSON.parse(d.getElementById("page-data").textContent).token;
+  var names = (await (await fetch("/api/games" + d.location.pathname.slice("/games".length),
+                                  { headers: { "X-Yokai-Token": pageToken } })).json()).names;
   var problems = [];
   function check(over) {  // what a new player must be able to rely on, after every click
     var moved = false;

@@ -117,10 +117,10 @@ def _names_something(text: str) -> bool:
 def check_options(env_id: str, options: dict[str, Any], allow_files: bool) -> None:
     """ApiError 400 when an option names a file and files are not allowed (or it is not a
     regular file of at most ``MAX_OPTION_FILE_BYTES``)."""
-    from yokai_envs.play.serve import _options_of
+    from yokai_envs.play.serve import options_of
 
     try:
-        offered = _options_of(env_id)
+        offered = options_of(env_id)
     except ValueError as err:
         raise ApiError(400, str(err).strip("'\"")) from None
     names = {c for entry in offered.values() for c in _strings(entry["choices"])}

@@ -142,9 +142,9 @@ def test_solo_asks_for_no_opponents_and_shows_no_bot_controls(server, tmp_path):
       var d = tab.doc();
       setField(d.getElementById("game"), "onmyoji_v4");
       function visible(node) { return !!node && !node.closest("[hidden]") && node.offsetParent !== null; }
-      var duel = visible(d.getElementById("opponents"));
+      var duel = visible(d.getElementById("opponent-choice"));
       setField(d.querySelector('[data-option="mode"]'), JSON.stringify("solo"));
-      var solo = visible(d.getElementById("opponents"));
+      var solo = visible(d.getElementById("opponent-choice")) || visible(d.getElementById("opponents"));
       var g = await startGame(tab, { env_id: "onmyoji_v4", options: { mode: "solo" }, seed: 1 });
       return { duel: duel, solo: solo, next: visible(g.getElementById("next")),
                auto: visible(g.getElementById("auto")) };
@@ -190,3 +190,41 @@ def test_rematch_starts_the_same_game_with_a_new_deal(server, tmp_path):
     again = call(server, "GET", "/api/games/" + result["path"].rsplit("/", 1)[1])[1]
     assert (again["options"], again["seat"], again["agents"]) == (over["options"], 2, over["agents"])
     assert again["step"] < 5 and not again["over"]
+
+
+def test_the_first_page_teaches_the_game_and_offers_opponents_as_choices(server, tmp_path):
+    result = run_scenario(server, tmp_path, """
+      var tab = await open("/");
+      var d = tab.doc();
+      var games = Array.prototype.map.call(d.getElementById("game").options, function (o) { return o.textContent; });
+      setField(d.getElementById("game"), "yokaizo_v3");
+      var about = d.getElementById("about").textContent;
+      var how = d.getElementById("how-to-play");
+      var choices = Array.prototype.map.call(d.getElementById("opponent-choice").options, function (o) {
+        return o.value;
+      });
+      var specShown = d.getElementById("opponents").offsetParent !== null;
+      setField(d.getElementById("opponent-choice"), "");
+      var specAsked = d.getElementById("opponents").offsetParent !== null;
+      setField(d.getElementById("opponent-choice"), "random");
+      var g = await startGame(tab, { env_id: "yokaizo_v3", seed: 8 });
+      var terms = Array.prototype.map.call(g.querySelectorAll("#board abbr.term"), function (a) {
+        return [a.textContent.toLowerCase(), a.title];
+      });
+      var gameHow = g.getElementById("how-to-play");
+      return { games: games, about: about, how: how.textContent, howOpen: how.open, choices: choices,
+               specShown: specShown, specAsked: specAsked, terms: terms, gameHow: !!gameHow,
+               agents: (await (await fetch("/api/games" + g.location.pathname.slice(6),
+                                           { headers: { "X-Yokai-Token": TOKEN } })).json()).agents };
+    """)
+    assert result["games"] == ["Yonkai no Yokai", "Yu Yu Hakusho TCG", "Onmyoji: three nights", "YOKAIZO"]
+    assert result["about"].startswith("YOKAIZO \u2014 A two-player trading card game")
+    assert "(2 players)" in result["about"]
+    assert "How to play YOKAIZO" in result["how"] and "Grave" in result["how"] and not result["howOpen"]
+    assert {"pretrained", "heuristic", "random"} <= set(result["choices"])
+    assert [c for c in result["choices"] if c.startswith("ismcts:iterations=")] != []
+    assert not result["specShown"] and result["specAsked"]
+    assert result["agents"] == ["human", "random"]
+    terms = dict(result["terms"])
+    assert {"void", "limbo", "grave"} <= set(terms) and terms["limbo"].startswith("Where destroyed cards go")
+    assert result["gameHow"]

@@ -301,3 +301,22 @@ def end_words(g: OnmyojiGame) -> dict[str, str]:
     both = " (in Co-op, if either Onmyoji falls both lose)" if st.mode == Mode.COOP else ""
     return {"reason": f"{fell or 'an Onmyoji'} fell before the Boss was defeated, so the Yokai win{both}",
             "score": score}
+
+
+#: What the new-game page and the glossary tooltips say of the game (its terms as the table shows them).
+TITLE = "Onmyoji: three nights"
+BLURB = ("A boss-battle card game for 1-2 (Solo, Duel, Co-op): pick Attack, Guard or Spell in secret; survive"
+         " three nights.")
+GLOSSARY = {
+    "ATK": "Attack card damage, lessened by the target's DEF.",
+    "DEF": "Lessens Attack damage taken (not Spell damage).",
+    "SPL": "Spell card damage, which DEF does not lessen.",
+    "HP": "At 0 the Onmyoji falls.",
+    "guard": "The Guard card: safe from all damage this turn.",
+    "shikigami": "A defeated Yokai kept as a helper, with an ability to use.",
+    "equips": "A defeated Yokai slid under the Character's edge: its stats add to ATK, DEF or SPL.",
+    "evolved": "The Character's stronger side, reached at its evolve level.",
+    "night": "Three nights of battles against two Yokai each, then the Boss (or the Final Battle in a Duel).",
+    "first player": "Resolves first this turn.",
+    "boss": "The last battle of Solo and Co-op: defeat it to win.",
+}

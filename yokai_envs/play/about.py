@@ -1,5 +1,7 @@
-"""What the new-game form says about each game beside its options: how many players each choice
-of options seats (so the form offers the right seats, and no opponents for a Solo game)."""
+"""What the pages say about each game beside its options: how many players each choice of
+options seats (so the form offers the right seats, and no opponents for a Solo game), its name
+and one line, how to play it (its rules summary) and its terms (each game's ``view.py`` holds
+``TITLE``, ``BLURB`` and ``GLOSSARY``)."""
 
 from __future__ import annotations
 
@@ -30,3 +32,37 @@ def player_counts(env_id: str) -> dict[str, Any]:
             if len(set(counts.values())) > 1:
                 return {"default": default, "option": name, "counts": counts}
     return {"default": default, "option": None, "counts": {}}
+
+
+def _view_module(env_id: str) -> Any:
+    import importlib
+
+    from yokai_envs.registry import env_module_name
+
+    return importlib.import_module(env_module_name(env_id).rsplit(".", 1)[0] + ".view")
+
+
+def _how_to_play(env_id: str) -> list[str]:
+    """The game's rules summary (``RULES_SUMMARY.md`` in its package, docs/rules-summaries/) as
+    paragraphs of plain text."""
+    import importlib.resources
+
+    from yokai_envs.registry import env_module_name
+
+    summary = importlib.resources.files(env_module_name(env_id).rsplit(".", 1)[0]) / "RULES_SUMMARY.md"
+    if not summary.is_file():
+        return []
+    text = summary.read_text(encoding="utf-8").replace("**", "").replace("`", "")
+    return [" ".join(block.split()) for block in text.split("\n\n") if block.strip()]
+
+
+@cache
+def about(env_id: str) -> dict[str, Any]:
+    """What a new player reads of a game: ``title``, ``blurb`` (one line), ``players_text`` (in
+    words), ``how_to_play`` (paragraphs) and ``glossary`` (term -> one line)."""
+    view = _view_module(env_id)
+    counts = player_counts(env_id)
+    seats = sorted(set(counts["counts"].values()) or {counts["default"]})
+    players = f"{seats[0]} players" if len(seats) == 1 else f"{seats[0]}-{seats[-1]} players"
+    return {"title": getattr(view, "TITLE", env_id), "blurb": getattr(view, "BLURB", ""), "players_text": players,
+            "how_to_play": _how_to_play(env_id), "glossary": dict(getattr(view, "GLOSSARY", {}))}

@@ -99,10 +99,10 @@ def catalog() -> dict[str, Any]:
 
     extra = [kind for kind in KINDS if kind not in ("random", "heuristic", "ismcts", "trained", "policy", "rllib",
                                                     "pretrained")]
-    from yokai_envs.play.about import player_counts
+    from yokai_envs.play.about import about, player_counts
 
-    return {"games": [{"env_id": env_id, "options": options_of(env_id), "players": player_counts(env_id)}
-                      for env_id in ENV_IDS],
+    return {"games": [{"env_id": env_id, "options": options_of(env_id), "players": player_counts(env_id),
+                       **about(env_id)} for env_id in ENV_IDS],
             "spec_examples": [*SPEC_EXAMPLES, *extra]}
 
 

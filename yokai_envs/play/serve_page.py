@@ -29,7 +29,10 @@ def home_page(catalog: dict[str, Any], games: list[dict[str, Any]] | None = None
 
 def game_page(view: dict[str, Any], token: str = "") -> str:
     """``token``: the server's, which the page sends with every API call."""
-    return _page(f"{view['env_id']} · game {view['game_id']}", {"kind": "game", "view": view, "token": token})
+    from yokai_envs.play.about import about
+
+    return _page(f"{view['env_id']} · game {view['game_id']}",
+                 {"kind": "game", "view": view, "token": token, "about": about(view["env_id"])})
 
 
 def error_page(status: int, message: str) -> str:

@@ -285,3 +285,27 @@ def end_words(g: YokaizoGame) -> dict[str, str]:
            else "a card they Burned went into it")
     return {"reason": f"player {loser}'s Grave reached {WIN_SOULS} Souls ({how}), so player {loser} loses",
             "score": score}
+
+
+#: What the new-game page and the glossary tooltips say of the game (its terms as the table shows them).
+TITLE = "YOKAIZO"
+BLURB = ("A two-player trading card game: Yokai take Turns by Speed; Banish the enemy's until their Grave"
+         " holds 13 Souls.")
+GLOSSARY = {
+    "field": "Each side keeps two Yokai in the Field; they act one at a time, fastest first.",
+    "void": "Up to 6 cards put out to pay for attacks (some act on arrival); destroying them pays a Special "
+            "Attack or a Basic Attack.",
+    "limbo": "Where destroyed cards go; it becomes the new deck, shuffled, when the deck is empty.",
+    "grave": "Banished Yokai go here; a player whose Grave holds 13 Souls loses.",
+    "souls": "Each point of damage lays a face-down Soul or turns one face up (setting off its effect); a Yokai "
+             "with every Soul face up is Banished.",
+    "shields": "Absorb damage before any Soul is touched.",
+    "banished": "Sent to its owner's Grave (all its Souls face up) and replaced.",
+    "burned": "Put into the Grave of the player who burned it.",
+    "speed tier": "The Speed now acting: the Round goes from the fastest Yokai to the slowest.",
+    "token": "A face-down card in the Void standing for a Yokai.",
+    "special attack": "The Yokai's printed attack, paid by destroying Void cards of its elements.",
+    "basic attack": "Destroy 1-3 Void cards to deal that much damage.",
+    "return": "Take 2 BREAK damage to trade places with a card in hand.",
+    "exile": "Out of the game.",
+}

@@ -112,3 +112,24 @@ def end_words(state: State) -> dict[str, str]:
         reason = (f"the {setup.rounds_per_game} round{'s' if setup.rounds_per_game != 1 else ''} this game was "
                   "set to are played: the most Life cubes wins")
     return {"reason": reason, "score": f"Life cubes left: {cubes}"}
+
+
+#: What the new-game page and the glossary tooltips say of the game (its terms as the table shows them).
+TITLE = "Yonkai no Yokai"
+BLURB = "A climbing card game for 3-4: play sets of equal cards up and down the hotel's floors; empty your hand first."
+GLOSSARY = {
+    "lead": "The first play of a trick: a single card, on the 1st floor.",
+    "leads": "Opens the trick: the first play is a single card, on the 1st floor.",
+    "elevator floor": "How many cards the last play had: a play keeps the floor and raises the value, "
+                      "or goes one floor up (one more card) and lowers the value.",
+    "direction": "Ascending (sets grow as values fall) or Descending (sets shrink as values climb).",
+    "button": "Your Elevator Button: once, turn the Direction card before you play; it comes back when you "
+              "pass and at each new round.",
+    "pass": "Sit out the trick until someone plays a single card.",
+    "passed": "Out of this trick until someone plays a single card.",
+    "cubes": "Life cubes (4 each): at a round's end the largest hand loses 2, the others 1; the player who went "
+             "out loses none.",
+    "Life cube": "4 each: at a round's end the largest hand loses 2, the others 1; the player who went out "
+                 "loses none.",
+    "round": "Dealt in full; it stops as soon as someone has no cards left.",
+}

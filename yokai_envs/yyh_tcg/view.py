@@ -243,3 +243,20 @@ def end_words(game: YYHGame) -> dict[str, str]:
               "deck out, no fighter": f"player {loser} had no fighter left for the Arena and an empty deck, "
                                       f"so player {loser} loses"}.get(end, end)
     return {"reason": reason, "score": score}
+
+
+#: What the new-game page and the glossary tooltips say of the game (its terms as the table shows them).
+TITLE = "Yu Yu Hakusho TCG"
+BLURB = "A two-player trading card game: Arena fighters trade attacks; win three matches, or outlast the other deck."
+GLOSSARY = {
+    "arena": "Where the two fighting Characters stand; the loser of a match leaves it.",
+    "arena fighter": "The Character fighting now; 4 damage defeats it.",
+    "sideline": "Your Characters waiting face down, in the order they will fight.",
+    "spirit": "Spirit Energy (0-10): gained 2 a turn, paid for Techniques, Items, Events and strong attacks.",
+    "spirit energy": "Gained 2 a turn (kept 0-10), paid for Techniques, Items, Events and strong attacks.",
+    "match": "One Arena fight; the first to win 3 matches wins the game.",
+    "wins": "Matches won: 3 win the game.",
+    "technique": "An extra attack attached to a Character.",
+    "team bonus": "Three Characters of one team on the field switch on that team's bonus.",
+    "rage": "Discard a card for +3000 Attack.",
+}

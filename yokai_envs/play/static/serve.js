@@ -33,6 +33,42 @@ __DRAW__
     return label;
   }
 
+  function howToPlay(about, open) {  // the rules summary, folded
+    var box = el("details", "how-to-play");
+    box.id = "how-to-play";
+    box.open = !!open;
+    box.appendChild(el("summary", "", "How to play " + about.title));
+    about.how_to_play.forEach(function (p) { box.appendChild(el("p", "", p)); });
+    return box;
+  }
+  // Each glossary term in the text under `root` gets a one-line tooltip (an <abbr title>).
+  function markTerms(root, glossary) {
+    var terms = Object.keys(glossary || {}).sort(function (a, b) { return b.length - a.length; });
+    if (!terms.length) return;
+    var escaped = terms.map(function (t) { return t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); });
+    var pattern = new RegExp("\\b(" + escaped.join("|") + ")\\b", "i");
+    var lookup = {};
+    terms.forEach(function (t) { lookup[t.toLowerCase()] = glossary[t]; });
+    var walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, null);
+    var nodes = [];
+    while (walker.nextNode()) nodes.push(walker.currentNode);
+    nodes.forEach(function (node) {
+      if (node.parentNode.closest("abbr, button, summary, pre")) return;
+      var text = node.nodeValue, match, parts = document.createDocumentFragment(), marked = false;
+      while ((match = pattern.exec(text))) {
+        parts.appendChild(document.createTextNode(text.slice(0, match.index)));
+        var term = el("abbr", "term", match[0]);
+        term.title = lookup[match[0].toLowerCase()];
+        parts.appendChild(term);
+        text = text.slice(match.index + match[0].length);
+        marked = true;
+      }
+      if (!marked) return;
+      parts.appendChild(document.createTextNode(text));
+      node.parentNode.replaceChild(parts, node);
+    });
+  }
+
   // ------------------------------------------------------------------ new game
   function home() {
     var games = data.catalog.games;
@@ -45,6 +81,9 @@ __DRAW__
     pick.id = "game";
     games.forEach(function (g) { var o = el("option", "", g.title || g.env_id); o.value = g.env_id; pick.appendChild(o); });
     form.appendChild(labelled("game", pick));
+    var aboutBox = el("div", "about");
+    aboutBox.id = "about";
+    form.appendChild(aboutBox);
     var optionsBox = el("div", "");
     optionsBox.id = "options";
     form.appendChild(optionsBox);
@@ -62,9 +101,27 @@ __DRAW__
     data.catalog.spec_examples.forEach(function (s) { var o = el("option", ""); o.value = s; specs.appendChild(o); });
     var seed = input("seed", "", "blank: a random deal");
     var more = input("more-options", "", 'more options as JSON, e.g. {"max_steps": 400}');
-    var opponentsRow = labelled("opponents", opponents);
+    // the opponents as choices; "another agent spec" shows the spec itself (#opponents is what is sent)
+    var OPPONENTS = [["heuristic", "Heuristic: hand-written rules, answers at once"],
+                     ["pretrained", "Pretrained network: the shipped AI for this game (a few seconds to load)"],
+                     ["ismcts:iterations=50;rollout=heuristic", "ISMCTS search, easy (50 iterations a move)"],
+                     ["ismcts:iterations=200;rollout=heuristic", "ISMCTS search, medium (200 iterations a move)"],
+                     ["ismcts:iterations=800;rollout=heuristic", "ISMCTS search, strong (800 iterations, slower)"],
+                     ["random", "Random: any legal move"], ["", "another agent spec\u2026"]];
+    var choice = el("select", "");
+    choice.id = "opponent-choice";
+    OPPONENTS.forEach(function (o) { var item = el("option", "", o[1]); item.value = o[0]; choice.appendChild(item); });
+    var opponentsRow = labelled("opponents", choice);
+    var specRow = labelled("agent spec", opponents);
+    function showSpec() { specRow.hidden = opponentsRow.hidden || choice.value !== ""; }
+    choice.addEventListener("change", function () { if (choice.value) opponents.value = choice.value; showSpec(); });
+    opponents.addEventListener("change", function () {  // a spec typed (or set) that is one of the choices
+      choice.value = OPPONENTS.some(function (o) { return o[0] === opponents.value; }) ? opponents.value : "";
+      showSpec();
+    });
     form.appendChild(labelled("your seat", seat));
     form.appendChild(opponentsRow);
+    form.appendChild(specRow);
     form.appendChild(specs);
     form.appendChild(labelled("seed", seed));
     form.appendChild(labelled("more options", more));
@@ -78,9 +135,19 @@ __DRAW__
     form.appendChild(loading);
 
     function chosen() { return games.filter(function (g) { return g.env_id === pick.value; })[0]; }
+    function describe() {
+      var game = chosen();
+      aboutBox.innerHTML = "";
+      var line = el("p", "");
+      line.appendChild(el("b", "", game.title));
+      line.appendChild(document.createTextNode(" \u2014 " + game.blurb + " (" + game.players_text + ")"));
+      aboutBox.appendChild(line);
+      if (game.how_to_play.length) aboutBox.appendChild(howToPlay(game, false));
+    }
     function fields() {
       optionsBox.innerHTML = "";
       var game = chosen();
+      describe();
       Object.keys(game.options).forEach(function (name) {
         var spec = game.options[name];
         var seats = spec.per_seat > 0 ? spec.per_seat : 1;
@@ -119,6 +186,7 @@ __DRAW__
       for (var s = 0; s < n; s++) { var o = el("option", "", "seat " + s); o.value = String(s); seat.appendChild(o); }
       seat.value = was !== "" && Number(was) < n ? was : "0";
       opponentsRow.hidden = n < 2;  // a Solo game has no opponent to choose
+      showSpec();
     }
     function options() {  // read from the fields as drawn, so they always belong to the chosen game
       var game = chosen();
@@ -192,6 +260,7 @@ __DRAW__
     var busy = false;
     var timer = null;
     var wholeLog = false;
+    var howOpen = false;
     var LOG_LINES = 80;
     var FOLLOW_MS = 1000;  // how often a page asks whether another tab moved the game
     var hasBots = view.agents.some(function (a, s) { return s !== view.seat; });
@@ -391,6 +460,12 @@ __DRAW__
       var log = drawLog(side);
       columns.appendChild(side);
       app.appendChild(columns);
+      if (data.about) {
+        app.appendChild(howToPlay(data.about, howOpen));
+        app.lastChild.addEventListener("toggle", function (e) { howOpen = e.target.open; });
+        markTerms(board, data.about.glossary);
+        markTerms(log, data.about.glossary);
+      }
       log.scrollTop = log.scrollHeight;
 
       next.disabled = view.over || view.your_turn;

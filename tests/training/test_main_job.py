@@ -1,7 +1,7 @@
 """The README's main job (scripts/main.sh -> configs/yonkai_no_yokai/main.yaml), at a tiny budget:
-clone the heuristic, PPO on the vector engine, then the arena with the network alone and with
-its play-time search, both in eval.json; the trained opponent (``trained:PATH;SEARCH``) then
-plays in ``yokai evaluate``, ``yokai play --vs`` and the HTML replay viewer like any bot."""
+lookahead distillation, then the arena against the heuristic and random tables in eval.json; the
+trained network (``policy:PATH``) then plays in ``yokai evaluate``, ``yokai play --vs`` and the HTML
+replay viewer like any bot; main.sh prints its exploitability row from ``yokai exploit``."""
 from __future__ import annotations
 
 import io
@@ -16,12 +16,9 @@ from yokai_envs.play import load_replay
 pytest.importorskip("numba")
 
 MAIN = "configs/yonkai_no_yokai/main.yaml"
-SEARCH = "iterations=2;opponents=rollout;search=flat;beliefs=heuristic"
-TINY = ["pretrain.steps=300", "pretrain.epochs=1", "training.total_timesteps=256", "training.n_envs=16",
-        "algorithm.hyperparameters.n_steps=16", "algorithm.hyperparameters.batch_size=64",
-        "algorithm.hyperparameters.n_epochs=1", "algorithm.network.net_arch=[16]",
-        "evaluation.final_games=4", "evaluation.workers=1", "evaluation.search_games=4",
-        f"evaluation.search={SEARCH}", "output.progress_bar=false"]
+TINY = ["lookahead.labels=256", "lookahead.rounds=1", "lookahead.table_games=1", "lookahead.workers=1",
+        "lookahead.epochs=1", "training.total_timesteps=256", "algorithm.network.net_arch=[16]",
+        "algorithm.network.vf=[16]", "evaluation.final_games=8", "output.progress_bar=false"]
 
 
 @pytest.fixture(scope="module")
@@ -32,21 +29,26 @@ def run(tmp_path_factory) -> Path:
     return out
 
 
-def test_main_sh_runs_the_main_config() -> None:
+def _model(run: Path) -> Path:
+    return next(p for p in run.glob("model.*") if p.suffix in (".zip", ".safetensors"))
+
+
+def test_main_sh_runs_the_main_config_then_its_exploitability_row() -> None:
     script = Path("scripts/main.sh").read_text()
     assert MAIN in script and "runs/yonkai_no_yokai/main/eval.json" in script
+    assert "yokai exploit" in script and "configs/yonkai_no_yokai/exploit.yaml" in script
 
 
-def test_eval_json_has_the_network_alone_and_with_its_search(run) -> None:
+def test_the_main_job_is_lookahead_distillation_judged_against_the_heuristic_table(run) -> None:
     report = json.loads((run / "eval.json").read_text())
     assert set(report["results"]) == {"random", "heuristic"}
-    assert report["search"]["spec"] == f"trained:{run / 'model.zip'};{SEARCH}"
-    assert set(report["search"]["results"]) == {"random", "heuristic"}
-    assert all(row["games"] == 4 for row in report["search"]["results"].values())
+    assert all(row["games"] == 8 and row["engine"] == "vector" for row in report["results"].values())
+    state = json.loads((run / "state.json").read_text())
+    assert state["lookahead"]["rounds"] == 1
 
 
 def test_the_trained_opponent_plays_in_evaluate_play_and_the_viewer(run, tmp_path, monkeypatch, capsys) -> None:
-    trained = f"trained:{run / 'model.zip'};{SEARCH}"
+    trained = f"policy:{_model(run)}"
     options = '{"num_players": 4, "rounds_per_game": 1}'  # the seats the network was trained for
     assert yokai_main(["evaluate", "--game", "yonkai_no_yokai_v1", "--env-kwargs", options, "--agents",
                        f"{trained},random", "--games", "3", "--no-progress", "--out", str(tmp_path / "arena"),

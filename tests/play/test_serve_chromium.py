@@ -135,16 +135,28 @@ async function playOne(config, index) {  // in an iframe of its own: the games r
                                       d.body.getAttribute("data-step"));
   }
   function overflow() { return d.documentElement.scrollWidth - d.documentElement.clientWidth; }
-  var clicks = 0;
+  var clicks = 0, cardClicks = 0;
   check(false);
   while (d.body.getAttribute("data-over") !== "yes") {
     var step = d.body.getAttribute("data-step");
-    var buttons = d.querySelectorAll("[data-action]");
+    // your hand's playable cards and the move buttons, one of them at random; "next" on a bot's turn
+    var buttons = Array.prototype.slice.call(d.querySelectorAll("[data-action], #hand button.card"));
     var target = buttons.length ? buttons[rand(buttons.length)] : d.getElementById("next");
     var answered = drawn(d);
     target.click();
     clicks++;
     await answered;
+    if (target.classList.contains("card")) {
+      cardClicks++;
+      if (d.body.getAttribute("data-step") === step) {  // a card several moves use: pick one of those
+        var uses = d.querySelectorAll("#actions [data-action]");
+        if (!uses.length || d.getElementById("actions").getAttribute("data-card") !== target.getAttribute("data-card"))
+          throw new Error("a card click showed no moves for " + target.getAttribute("data-card"));
+        answered = drawn(d);
+        uses[rand(uses.length)].click();
+        await answered;
+      }
+    }
     if (d.body.getAttribute("data-error") === "yes") throw new Error(d.getElementById("error").textContent);
     if (d.body.getAttribute("data-step") === step) throw new Error("a click changed nothing at step " + step);
     check(d.body.getAttribute("data-over") === "yes");
@@ -157,7 +169,8 @@ async function playOne(config, index) {  // in an iframe of its own: the games r
   return { ms: Date.now() - began, refusals: refusals, path: d.location.pathname, clicks: clicks,
            result: d.getElementById("result").textContent, to_act: d.getElementById("to-act").textContent,
            download_name: d.getElementById("download").getAttribute("download"), replay: replay,
-           js_errors: d.getElementById("js-errors").textContent, names: names, problems: problems.slice(0, 5),
+           js_errors: d.getElementById("js-errors").textContent, names: names, card_clicks: cardClicks,
+           problems: problems.slice(0, 5),
            winner: d.getElementById("winner").textContent, reason: d.getElementById("reason").textContent,
            score: d.getElementById("score").textContent, revealed: revealed, rematch: !!d.getElementById("rematch") };
 }
@@ -215,6 +228,7 @@ def test_every_game_configuration_plays_to_the_end_in_the_page_and_its_replay_re
         for config, played in zip(configs, report["games"], strict=True):
             assert played["js_errors"] == "" and played["to_act"] == "Game over"
             assert played["problems"] == [], (config, played["problems"])
+            assert played["card_clicks"] > 0, config  # moves made by clicking a card of the hand
             assert played["winner"].endswith(("win", "wins", "Nobody wins", "A draw")), played["winner"]
             assert played["reason"].startswith("Why: ") and len(played["reason"]) > 20, played["reason"]
             assert any(name in played["score"] for name in played["names"]), played["score"]

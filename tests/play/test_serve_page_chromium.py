@@ -228,3 +228,51 @@ def test_the_first_page_teaches_the_game_and_offers_opponents_as_choices(server,
     terms = dict(result["terms"])
     assert {"void", "limbo", "grave"} <= set(terms) and terms["limbo"].startswith("Where destroyed cards go")
     assert result["gameHow"]
+
+
+def test_keys_play_the_numbered_moves_and_the_next_bot_move(server, tmp_path):
+    result = run_scenario(server, tmp_path, """
+      var tab = await open("/");
+      var d = await startGame(tab, { env_id: "yonkai_no_yokai_v1", options: { num_players: 3 }, seat: 2,
+                                     opponents: "random", seed: 5 });
+      function press(key) {
+        var answered = drawn(d);
+        d.dispatchEvent(new KeyboardEvent("keydown", { key: key, bubbles: true }));
+        return answered;
+      }
+      var seen = [];
+      for (var k = 0; k < 10; k++) {
+        var step = Number(d.body.getAttribute("data-step"));
+        var mine = !!d.querySelector("[data-action]");
+        var first = mine ? d.querySelector('#actions [data-key="1"]').getAttribute("data-action") : null;
+        await press(mine ? "1" : "n");
+        var made = (await (await fetch("/api/games" + d.location.pathname.slice(6),
+                                       { headers: { "X-Yokai-Token": TOKEN } })).json()).moves.pop();
+        seen.push({ mine: mine, moved: Number(d.body.getAttribute("data-step")) === step + 1,
+                    first: first, seat: made.seat });
+      }
+      return seen;
+    """)
+    assert any(s["mine"] for s in result) and any(not s["mine"] for s in result), result
+    assert all(s["moved"] for s in result), result
+    assert all(s["seat"] == 2 for s in result if s["mine"]) and all(s["seat"] != 2 for s in result if not s["mine"])
+
+
+def test_empty_zones_fold_into_one_line_and_your_hand_is_at_the_bottom(server, tmp_path):
+    result = run_scenario(server, tmp_path, """
+      var tab = await open("/");
+      var d = await startGame(tab, { env_id: "yokaizo_v3", seat: 0, opponents: "random", seed: 3 });
+      var seats = Array.prototype.map.call(d.querySelectorAll("#board .seat"), function (box) {
+        var empty = box.querySelector(".empty-zones");
+        return { zones: box.querySelectorAll(".zone").length, empty: empty ? empty.textContent : "" };
+      });
+      var dock = d.getElementById("dock");
+      return { seats: seats, hand: d.querySelectorAll("#dock #hand .card").length,
+               handInBoard: !!d.querySelector('#board .seat[data-seat="0"] .zone-name') &&
+                 Array.prototype.some.call(d.querySelectorAll('#board .seat[data-seat="0"] .zone-name'),
+                                           function (n) { return /^hand /.test(n.textContent); }),
+               sticky: getComputedStyle(dock).position,
+               afterBoard: !!(d.getElementById("board").compareDocumentPosition(dock) & 4) };
+    """)
+    assert all(s["zones"] <= 8 and s["empty"].startswith("empty: ") for s in result["seats"]), result
+    assert result["hand"] == 6 and not result["handInBoard"] and result["sticky"] == "sticky" and result["afterBoard"]

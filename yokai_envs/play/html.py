@@ -58,11 +58,23 @@ DRAW_JS = r"""
     return box;
   }
   // A table_view under its title: counters, shared zones, one box per seat, the text view.
-  function drawTable(board, t, toAct, viewer, seatLabel) {
+  // opts (optional): skip(seat, zone) leaves a zone out (the serve page draws your hand apart);
+  // collapseEmpty lists the empty zones of a box on one line instead of a box each.
+  function drawTable(board, t, toAct, viewer, seatLabel, opts) {
+    opts = opts || {};
+    function zones(box, list, seat) {
+      var empty = [];
+      list.forEach(function (z) {
+        if (opts.skip && opts.skip(seat, z)) return;
+        if (opts.collapseEmpty && !(z.cards || []).length && !z.hidden) { empty.push(z.name); return; }
+        box.appendChild(zone(z));
+      });
+      if (empty.length) box.appendChild(el("div", "empty-zones", "empty: " + empty.join(", ")));
+    }
     board.appendChild(chips(t.counters));
     if ((t.zones || []).length) {
       var shared = el("div", "shared");
-      t.zones.forEach(function (z) { shared.appendChild(zone(z)); });
+      zones(shared, t.zones, null);
       board.appendChild(shared);
     }
     if ((t.seats || []).length) {
@@ -75,7 +87,7 @@ DRAW_JS = r"""
         if (s.note) head.appendChild(el("span", "seat-note", s.note));
         box.appendChild(head);
         box.appendChild(chips(s.counters));
-        (s.zones || []).forEach(function (z) { box.appendChild(zone(z)); });
+        zones(box, s.zones || [], s.seat);
         seats.appendChild(box);
       });
       board.appendChild(seats);
@@ -186,6 +198,7 @@ main { padding: 12px 16px; }
 .card.back { background: repeating-linear-gradient(45deg, #7a3b3b, #7a3b3b 4px, #8f4a4a 4px, #8f4a4a 8px);
              color: #fff; border-color: #5a2a2a; }
 .empty { color: #999; font-size: 12px; font-style: italic; }
+.empty-zones { color: #888; font-size: 12px; font-style: italic; margin: 4px 0; }
 .seats { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: 10px; margin-top: 10px; }
 .seat { background: #fff; border: 2px solid #ccc; border-radius: 8px; padding: 8px 10px; }
 .seat.to-act { border-color: #d2691e; box-shadow: 0 0 0 3px #f4c08c; }

@@ -99,6 +99,22 @@ def story(game: Game, seat: int, names: list[str]) -> list[dict[str, Any]]:
     return lines
 
 
+def _hand(table: dict[str, Any], seat: int) -> list[str]:
+    """The distinct card names in ``seat``'s hand zone, in hand order."""
+    for box in table.get("seats", []):
+        if box["seat"] == seat:
+            for zone in box["zones"]:
+                if zone["name"] == "hand":
+                    return list(dict.fromkeys(card["name"] for card in zone["cards"]))
+    return []
+
+
+def _uses(label: str, card: str) -> bool:
+    """Whether an action labelled ``label`` plays the hand card ``card`` (named in it: "play 33"
+    uses a 3, "attach Rose Whip to ..." uses Rose Whip)."""
+    return re.search(rf"(?<![\w]){re.escape(card)}(?![A-Za-z])", label) is not None
+
+
 def winner_words(returns: list[float], names: list[str]) -> str:
     """"You win", "AI 2 (heuristic) wins", "You and AI 1 (random) win", "Everybody wins", "Nobody wins"."""
     best = max(returns)
@@ -110,15 +126,17 @@ def winner_words(returns: list[float], names: list[str]) -> str:
 
 def dress(view: dict[str, Any], game: Game, agents: list[str]) -> dict[str, Any]:
     """The human's view with the words of this module: ``names``, ``story`` (the named log),
-    the table with names, a tooltip per legal action, and once over ``end`` (winner, reason,
+    the table with names, per legal action a label, a tooltip and the hand cards it plays
+    (``cards``, so the page can play a card by clicking it), and once over ``end`` (winner, reason,
     score) and ``revealed`` (the whole table, every hand face up)."""
     seat = view["seat"]
     names = seat_names(agents, seat)
     view["names"] = names
     view["story"] = story(game, seat, names)
     view["table"] = named_table(view["table"], names)
-    view["legal"] = [{**a, **dict(zip(("label", "tip"), action_words(game, a["id"]), strict=True))}
-                     for a in view["legal"]]
+    legal = [{**a, **dict(zip(("label", "tip"), action_words(game, a["id"]), strict=True))} for a in view["legal"]]
+    hand = _hand(view["table"], seat)
+    view["legal"] = [{**a, "cards": [c for c in hand if _uses(a["label"], c)]} for a in legal]
     view["moves"] = [{**m, "seen": None if m["seen"] is None else named(m["seen"], names)} for m in view["moves"]]
     if view["over"]:
         view["end"] = {"winner": winner_words([float(r) for r in game.returns()], names),

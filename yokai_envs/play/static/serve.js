@@ -261,6 +261,7 @@ __DRAW__
     var timer = null;
     var wholeLog = false;
     var howOpen = false;
+    var picked = null;  // {card, step}: the hand card whose moves the action row shows
     var LOG_LINES = 80;
     var FOLLOW_MS = 1000;  // how often a page asks whether another tab moved the game
     var hasBots = view.agents.some(function (a, s) { return s !== view.seat; });
@@ -408,10 +409,51 @@ __DRAW__
       return log;
     }
 
+    function play(action) { send("POST", "/api/games/" + view.game_id + "/action", { action: action, step: view.step }); }
+    // Your hand as cards: a card one move plays is played by a click; a card several moves use
+    // (a set of a size, a slot to attach to) narrows the moves to those.
+    function drawHand() {
+      var box = el("div", "hand");
+      box.id = "hand";
+      var mine = view.table.seats.filter(function (s) { return s.seat === view.seat; })[0];
+      var hand = mine && mine.zones.filter(function (z) { return z.name === "hand"; })[0];
+      if (!hand) return box;
+      box.appendChild(el("div", "zone-name", "your hand (" + hand.cards.length + ")"));
+      var row = el("div", "cards");
+      hand.cards.forEach(function (c) {
+        var moves = view.legal.filter(function (a) { return a.cards.indexOf(c.name) >= 0; });
+        var card = el(moves.length ? "button" : "div", "card" + (moves.length ? " playable" : "") +
+                      (picked && picked.card === c.name ? " picked" : ""));
+        card.setAttribute("data-card", c.name);
+        card.appendChild(el("div", "name", c.name));
+        if (c.info) card.appendChild(el("div", "info", c.info));
+        if (moves.length) {
+          card.title = moves.length === 1 ? (moves[0].tip || moves[0].name) : moves.length + " moves use " + c.name;
+          card.addEventListener("click", function () {
+            if (moves.length === 1) { play(moves[0].id); return; }
+            picked = { card: c.name, step: view.step };
+            draw();
+          });
+        }
+        row.appendChild(card);
+      });
+      if (!hand.cards.length) row.appendChild(el("span", "empty", "empty"));
+      box.appendChild(row);
+      return box;
+    }
+    document.addEventListener("keydown", function (event) {  // 1-9: the moves shown; n: next bot move; Esc
+      if (event.ctrlKey || event.metaKey || event.altKey || /^(INPUT|SELECT|TEXTAREA)$/.test(event.target.tagName)) return;
+      var button = null;
+      if (/^[1-9]$/.test(event.key)) button = document.querySelector('#actions [data-key="' + event.key + '"]');
+      else if (event.key === "n" && !next.hidden && !next.disabled) button = next;
+      else if (event.key === "Escape" && picked) { picked = null; draw(); return; }
+      if (button) { event.preventDefault(); button.focus(); button.click(); }
+    });
+
     function draw() {
       // the keyboard stays on the action row: a redraw replaces its buttons, so the focus goes to the new ones
       var focused = document.activeElement;
-      var keepFocus = !focused || focused === document.body || focused === next || !!focused.closest("#actions");
+      var keepFocus = !focused || focused === document.body || focused === next || !!focused.closest("#dock");
       app.innerHTML = "";
       var status = el("div", "status");
       var toAct = el("div", "");
@@ -436,30 +478,43 @@ __DRAW__
       status.appendChild(result);
       app.appendChild(status);
       if (view.over) app.appendChild(endPanel());
+      if (picked && picked.step !== view.step) picked = null;  // a card picked for another position
+      var shown = picked ? view.legal.filter(function (a) { return a.cards.indexOf(picked.card) >= 0; }) : view.legal;
       var actions = el("div", "");
       actions.id = "actions";
-      view.legal.forEach(function (a) {
+      if (picked) actions.setAttribute("data-card", picked.card);
+      shown.forEach(function (a, k) {
         var button = el("button", "", a.label || a.name);
         button.setAttribute("data-action", a.id);
-        button.title = a.tip || a.name;
-        button.addEventListener("click", function () {
-          send("POST", "/api/games/" + view.game_id + "/action", { action: a.id, step: view.step });
-        });
+        if (k < 9) button.setAttribute("data-key", k + 1);
+        button.title = (a.tip || a.name) + (k < 9 ? " (key " + (k + 1) + ")" : "");
+        button.addEventListener("click", function () { play(a.id); });
         actions.appendChild(button);
       });
-      app.appendChild(actions);
+      if (picked) {
+        var all = el("button", "all-moves", "all moves (Esc)");
+        all.id = "all-moves";
+        all.addEventListener("click", function () { picked = null; draw(); });
+        actions.appendChild(all);
+      }
 
       var columns = el("div", "columns");
       var board = el("div", "");
       board.id = "board";
       var t = view.table;
       board.appendChild(el("div", "title", t.title));
-      drawTable(board, t, view.to_act, view.seat, function (s) { return s.label; });
+      drawTable(board, t, view.to_act, view.seat, function (s) { return s.label; }, {
+        collapseEmpty: true, skip: function (seat, z) { return seat === view.seat && z.name === "hand"; } });
       columns.appendChild(board);
       var side = el("div", "side");
       var log = drawLog(side);
       columns.appendChild(side);
       app.appendChild(columns);
+      var dock = el("section", "dock");  // your hand and your moves, at the bottom of the screen
+      dock.id = "dock";
+      dock.appendChild(drawHand());
+      dock.appendChild(actions);
+      app.insertBefore(dock, columns.nextSibling);
       if (data.about) {
         app.appendChild(howToPlay(data.about, howOpen));
         app.lastChild.addEventListener("toggle", function (e) { howOpen = e.target.open; });

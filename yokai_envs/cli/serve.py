@@ -159,7 +159,7 @@ class Handler(BaseHTTPRequestHandler):
         lengths = self.headers.get_all("Content-Length") or []
         if not lengths:
             return None
-        if len(set(lengths)) > 1 or not lengths[0].strip().isdigit():
+        if len(set(lengths)) > 1 or not re.fullmatch(r"[0-9]{1,18}", lengths[0].strip()):
             raise ApiError(400, f"Content-Length {', '.join(lengths)!r} is not one byte count")
         length = int(lengths[0])
         if length > MAX_BODY:

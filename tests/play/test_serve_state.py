@@ -3,11 +3,13 @@ saved files, a slow model load beside another game, and a server started beyond 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -25,12 +27,15 @@ ONMYOJI = live_id("onmyoji")
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@functools.cache
 def _private_mounts() -> str | None:
     """Why a private mount namespace cannot be made here (None when it can)."""
     if shutil.which("unshare") is None:
         return "no unshare command"
-    probe = subprocess.run(["unshare", "-rm", "true"], capture_output=True, text=True, timeout=30)
-    return None if probe.returncode == 0 else f"unshare -rm is refused here: {probe.stderr.strip()}"
+    with tempfile.TemporaryDirectory() as folder:
+        probe = subprocess.run(["unshare", "-rm", "mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", folder],
+                               capture_output=True, text=True, timeout=30)
+    return None if probe.returncode == 0 else f"unshare -rm mount -t tmpfs is refused here: {probe.stderr.strip()}"
 
 
 needs_unshare = pytest.mark.skipif(_private_mounts() is not None, reason=f"a tiny tmpfs needs a private mount "

@@ -24,7 +24,9 @@ def test_one_name_per_seat():
     ("player 0 loses 2 HP", "You lose 2 HP"), ("seat 0's Arena fighter", "Your Arena fighter"),
     ("seat 0 is Doman", "You are Doman"), ("player 1 loses 1 Life cube", "AI (random) loses 1 Life cube"),
     ("Life cubes left: player 0 3, player 1 4", "Life cubes left: You 3, AI (random) 4"),
-    ("seat 0 searches and shows X", "You search and shows X"), ("player 7 is no seat", "player 7 is no seat")])
+    ("seat 0 searches and shows X", "You search and shows X"), ("player 7 is no seat", "player 7 is no seat"),
+    ("the Final battle begins; player 0 is the first player", "the Final battle begins; you are the first player"),
+    ("round 2 ended with player 0 owing", "round 2 ended with you owing")])
 def test_seat_mentions_become_names_and_you_agrees_with_its_verb(text, expected):
     assert named(text, ["You", "AI (random)"]) == expected
 

@@ -31,8 +31,9 @@ def game_page(view: dict[str, Any], token: str = "") -> str:
     """``token``: the server's, which the page sends with every API call."""
     from yokai_envs.play.about import about
 
-    return _page(f"{view['env_id']} · game {view['game_id']}",
-                 {"kind": "game", "view": view, "token": token, "about": about(view["env_id"])})
+    told = about(view["env_id"])
+    return _page(f"{told['title']} · game {view['game_id']}",
+                 {"kind": "game", "view": view, "token": token, "about": told})
 
 
 def error_page(status: int, message: str) -> str:

@@ -59,7 +59,10 @@ def named(text: str, names: list[str]) -> str:
         seat, rest = int(match.group(1)), match.group(2) or ""
         if not 0 <= seat < len(names):
             return match.group(0)
-        return names[seat] + (_you(rest) if names[seat] == "You" else rest)
+        if names[seat] != "You":
+            return names[seat] + rest
+        before = text[:match.start()].rstrip()
+        return ("You" if not before or before[-1] in ".:!?" else "you") + _you(rest)
     return _AFTER_SEAT.sub(name, text)
 
 
@@ -93,6 +96,8 @@ def story(game: Game, seat: int, names: list[str]) -> list[dict[str, Any]]:
             last = int(event[1])
             lines.append({"by": last, "text": named(text, names), "move": True})
             continue
+        if re.match(r"you\b", text):  # a line the game starts with "you" names the seat as the page does
+            text = "Y" + text[1:]
         mentioned = SEAT_MENTION.search(text)
         by = int(mentioned.group(1)) if mentioned else seat if re.match(r"(?i)you\b|your\b", text) else last
         lines.append({"by": by, "text": named(text, names), "move": False})

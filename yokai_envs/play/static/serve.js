@@ -505,6 +505,8 @@ __DRAW__
       board.appendChild(el("div", "title", t.title));
       drawTable(board, t, view.to_act, view.seat, function (s) { return s.label; }, {
         collapseEmpty: true, skip: function (seat, z) { return seat === view.seat && z.name === "hand"; } });
+      var yours = board.querySelector('.seat[data-seat="' + view.seat + '"]');
+      if (yours) yours.appendChild(el("div", "your-hand-note", "your hand: at the bottom, with your moves"));
       columns.appendChild(board);
       var side = el("div", "side");
       var log = drawLog(side);

@@ -19,6 +19,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.play.chromium import FLAGS, binary, needs_chromium, run_chromium
 from tests.play.serve_client import call, create, play_until, running_server, url
 from yokai_envs.cli.serve import Handler
@@ -207,6 +209,7 @@ class DriverHandler(Handler):
         self.end_headers()
 
 
+@pytest.mark.slow  # seven games to their end, a few hundred clicks each: 40-50 s
 def test_every_game_configuration_plays_to_the_end_in_the_page_and_its_replay_rebuilds(tmp_path):
     configs: list[dict[str, Any]] = [{"env_id": env_id, "options": options, "seat": seat, "more": more, "seed": 20 + i}
                for i, (env_id, options, seat, more) in enumerate(CONFIGS)]

@@ -87,9 +87,13 @@ def test_public_action_names():
     assert g.public_action_name(down, me) == g.action_name(down)
     hidden = g.public_action_name(down, 1 - me)
     assert hidden == "attach a face-down card to Sideline slot 2"
-    for action in (t.attach(armor, 0), t.ATTACK_OWN, t.DONE, t.discard(armor),
+    for action in (t.attach(armor, 0), t.DONE, t.discard(armor),
                    t.event(g.pool.events[0]), t.ability(g.pool.ability_cards[0])):
         assert g.public_action_name(action, 1 - me) == g.action_name(action)
+    # a printed attack is named too (the fighter is face up in the Arena), to both seats
+    fighter = g.pool.cards[g.state.players[me].fighter.char]
+    for seat in (me, 1 - me):
+        assert g.public_action_name(t.ATTACK_OWN, seat) == f"use printed attack 1 ({fighter.attacks[0].name})"
 
 
 def test_random_games_views_never_leak_hidden_hand():

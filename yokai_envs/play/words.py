@@ -84,6 +84,38 @@ def named_table(table: dict[str, Any], names: list[str]) -> dict[str, Any]:
     return out
 
 
+# The games name their actions as commands ("play 33", "target the left enemy", "card Kappa
+# Chief"); a log line says who did it: (the command's start, as "You ...", as "AI ... ").
+_MOVES = [("button, flip, play ", "press the button, flip the Direction card and play ",
+           "presses the button, flips the Direction card and plays "),
+          ("pass / done / no", "pass", "passes"), ("done / pass", "are done", "is done"),
+          ("done", "are done", "is done"),
+          ("setup: put ", "put ", "puts "), ("search: take ", "search and take ", "searches and takes "),
+          ("rage: ", "rage: ", "rages: "), ("card ", "choose ", "chooses "), ("soul ", "choose Soul ", "chooses Soul "),
+          ("special attack", "declare the Special Attack", "declares the Special Attack"),
+          ("basic attack", "declare a Basic Attack", "declares a Basic Attack"),
+          ("return", "declare a Return", "declares a Return"), ("topdeck", "take the top card of the deck",
+                                                                 "takes the top card of the deck"),
+          ("yes", "say yes", "says yes"), ("ally pays", "let the Ally pay", "lets the Ally pay"),
+          ("my ", "choose my ", "chooses their "), ("enemy ", "choose the enemy's ", "chooses the enemy's "),
+          ("their ", "choose their ", "chooses their "), ("your ", "choose your ", "chooses your ")]
+_VERBS = {"play", "pass", "attach", "discard", "pay", "place", "use", "take", "target", "pick", "evolve", "choose",
+          "wait"}
+
+
+def move_words(name: str, text: str) -> str:
+    """A move ``text`` (an action as its seat saw it) as a sentence about ``name`` doing it."""
+    you = name == "You"
+    for start, as_you, as_them in _MOVES:
+        if text.startswith(start) and (len(text) == len(start) or start.endswith(" ") or text[len(start)] in " ,"):
+            return f"{name} {as_you if you else as_them}{text[len(start):]}"
+    verb, _, rest = text.partition(" ")
+    if verb in _VERBS:
+        them = verb + ("es" if verb.endswith(("ss", "sh", "ch")) else "s")
+        return f"{name} {verb if you else them}" + (f" {rest}" if rest else "")
+    return f"{name}: {text}"
+
+
 def story(game: Game, seat: int, names: list[str]) -> list[dict[str, Any]]:
     """The seat's log as lines ``{"by", "text", "move"}``: a move (a decision) names the seat that
     made it; another line is by the seat it names, else by the last move's seat (what that move
@@ -94,7 +126,7 @@ def story(game: Game, seat: int, names: list[str]) -> list[dict[str, Any]]:
         move = event[0] in (CoreEvent.ACTED, CoreEvent.DECIDED_UNSEEN)
         if move:
             last = int(event[1])
-            lines.append({"by": last, "text": named(text, names), "move": True})
+            lines.append({"by": last, "text": move_words(names[last], named(text, names)), "move": True})
             continue
         if re.match(r"you\b", text):  # a line the game starts with "you" names the seat as the page does
             text = "Y" + text[1:]

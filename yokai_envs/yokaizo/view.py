@@ -12,7 +12,7 @@ from yokai_envs.yokaizo.cards import ELEMENTS
 from yokai_envs.yokaizo.damage import Damage
 from yokai_envs.yokaizo.effects import Pick
 from yokai_envs.yokaizo.rules import SetupPick
-from yokai_envs.yokaizo.state import CARDS_PER_SEAT, NO, Event, PickVerb
+from yokai_envs.yokaizo.state import CARDS_PER_SEAT, NO, WIN_SOULS, Event, PickVerb
 
 if TYPE_CHECKING:
     from yokai_envs.yokaizo.game import YokaizoGame
@@ -221,7 +221,7 @@ def table_view(g: YokaizoGame, seat: int | None) -> dict[str, Any]:
                 zones.append({"name": label, "hidden": 0, "cards": [
                     {"name": st.cards[t].name, "info": f"at least {k}"} for t, k in sorted(known.items())]})
         seats.append({"seat": p, "label": f"player {p}, decklist {g.deck_name(p)}" + (" (you)" if seat == p else ""),
-                      "counters": {"grave souls": st.grave_souls(p), "hand": len(st.hand[p]),
+                      "counters": {"grave souls": f"{st.grave_souls(p)} of {WIN_SOULS}", "hand": len(st.hand[p]),
                                    "deck": len(st.deck[p]), "limbo": len(st.limbo[p])},
                       "zones": zones,
                       "note": "takes the Turn" if st.active is not None and st.active.seat == p else ""})
@@ -273,7 +273,7 @@ def action_words(g: YokaizoGame, action: int) -> tuple[str, str]:
 def end_words(g: YokaizoGame) -> dict[str, str]:
     """The rule that ended the game (a Grave reaching 13 Souls, or a Round without Turns) and the
     Souls in each Grave, seats as "player N"."""
-    from yokai_envs.yokaizo.state import WIN_SOULS, EndCause
+    from yokai_envs.yokaizo.state import EndCause
 
     st = g.state
     graves = ", ".join(f"player {p} {st.grave_souls(p)}" for p in (0, 1))
@@ -297,6 +297,7 @@ GLOSSARY = {
             "Attack or a Basic Attack.",
     "limbo": "Where destroyed cards go; it becomes the new deck, shuffled, when the deck is empty.",
     "grave": "Banished Yokai go here; a player whose Grave holds 13 Souls loses.",
+    "grave souls": "The Souls of the Yokai in the Grave: 13 lose the game.",
     "souls": "Each point of damage lays a face-down Soul or turns one face up (setting off its effect); a Yokai "
              "with every Soul face up is Banished.",
     "shields": "Absorb damage before any Soul is touched.",

@@ -119,6 +119,8 @@ TITLE = "Yonkai no Yokai"
 BLURB = "A climbing card game for 3-4: play sets of equal cards up and down the hotel's floors; empty your hand first."
 GLOSSARY = {
     "lead": "The first play of a trick: a single card, on the 1st floor.",
+    "follow": "Play on the trick: keep the floor (as many cards) with a higher value, or go one floor up "
+              "(one more card) with a lower value; or pass.",
     "leads": "Opens the trick: the first play is a single card, on the 1st floor.",
     "elevator floor": "How many cards the last play had: a play keeps the floor and raises the value, "
                       "or goes one floor up (one more card) and lowers the value.",

@@ -155,7 +155,8 @@ def public_action_name(game: YYHGame, action: int, seat: int) -> str | None:
     attachments are shown by name only to the acting seat; everything else is public."""
     view = public_action(game, action, seat)
     if view == action:
-        return game.action_name(action)
+        attack = _printed_attack(game, action)  # the fighter is face up in the Arena: its attacks are public
+        return game.action_name(action) + (f" ({attack.name})" if attack is not None else "")
     if view == game.num_actions:
         return "setup: put a face-down character on the field"
     return f"attach a face-down card to Sideline slot {view - game.num_actions}"
@@ -207,6 +208,15 @@ def describe_event(game: YYHGame, event: Event, seat: int) -> str:
 
 
 # ------------------------------------------------------------------ words for a new player
+def _printed_attack(game: YYHGame, action: int) -> Any:
+    """The printed attack ``action`` of the deciding seat uses (None: not a printed attack)."""
+    block, card, _ = game.table.decoded[action]
+    fighter = game.state.players[game.current_player].fighter if block == Block.ATTACK_OWN else None
+    if fighter is None or card >= len(game.pool.cards[fighter.char].attacks):
+        return None
+    return game.pool.cards[fighter.char].attacks[card]
+
+
 def action_words(game: YYHGame, action: int) -> tuple[str, str]:
     """A button's label and tooltip for the seat to decide: a printed attack by its name, value
     and cost; a card by its rules text."""
@@ -214,13 +224,12 @@ def action_words(game: YYHGame, action: int) -> tuple[str, str]:
     name = game.action_name(action)
     cards = game.pool.cards
     if block == Block.ATTACK_OWN:
-        fighter = game.state.players[game.current_player].fighter
-        if fighter is not None and card < len(cards[fighter.char].attacks):
-            attack = cards[fighter.char].attacks[card]
-            cost = f", costs {attack.spirit} Spirit" if attack.spirit else ""
-            return (f"attack: {attack.name}",
-                    f"{cards[fighter.char].name} uses {attack.name} ({attack.value} Attack{cost})")
-        return name, "Use your fighter's printed attack"
+        attack = _printed_attack(game, action)
+        if attack is None:
+            return name, "Use your fighter's printed attack"
+        fighter = cards[game.state.players[game.current_player].fighter.char]
+        cost = f", costs {attack.spirit} Spirit" if attack.spirit else ""
+        return f"attack: {attack.name}", f"{fighter.name} uses {attack.name} ({attack.value} Attack{cost})"
     if block in (Block.RAGE, Block.MIN_DAMAGE, Block.DONE):
         return name, name[0].upper() + name[1:]
     text = cards[card].text

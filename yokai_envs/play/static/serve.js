@@ -521,6 +521,7 @@ __DRAW__
         app.appendChild(howToPlay(data.about, howOpen));
         app.lastChild.addEventListener("toggle", function (e) { howOpen = e.target.open; });
         markTerms(board, data.about.glossary);
+        markTerms(toAct, data.about.glossary);
         markTerms(log, data.about.glossary);
       }
       log.scrollTop = log.scrollHeight;

@@ -34,6 +34,8 @@
                                              given (agents/pretrained: one per game configuration)
     pretrained:search=true                   ... with the play-time search its model card names
     pretrained:search=true;iterations=200    ... any ismcts option overrides the card's
+    openspiel:ismcts;simulations=50;uct_c=2  an OpenSpiel bot through the OpenSpiel bridge (random or
+                                             ismcts; agents/openspiel_agent.py); needs open_spiel
 
 :func:`make` builds the agent and checks everything (kind, options, the game's heuristic,
 the checkpoint) at once, so bad input fails before any game runs.
@@ -49,7 +51,7 @@ from typing import Any
 
 from agents.base import Agent, RandomAgent
 
-KINDS = ("random", "heuristic", "ismcts", "policy", "rllib", "trained", "pretrained", "lowest")
+KINDS = ("random", "heuristic", "ismcts", "policy", "rllib", "trained", "pretrained", "lowest", "openspiel")
 ISMCTS_OPTIONS = {"iterations": int, "time": float, "rollout": str, "c": float, "max_rollout_steps": int,
                   "leaf": str, "opponents": str, "search": str, "confidence": float, "beliefs": str,
                   "policy": str}
@@ -166,6 +168,14 @@ def parse_spec(spec: str) -> AgentSpec:
         return AgentSpec("ismcts", search.options, None, text)
     if kind == "pretrained":
         return _parse_pretrained(rest, spec, text)
+    if kind == "openspiel":
+        from agents.openspiel_agent import BOTS, OPTIONS
+
+        bot, *parts = rest.split(";")
+        if bot.strip() not in BOTS:
+            raise ValueError(f"agent spec {spec!r}: openspiel needs a bot, one of {', '.join(BOTS)} "
+                             "(e.g. openspiel:ismcts;simulations=50)")
+        return AgentSpec(kind, {"bot": bot.strip(), **_key_values(kind, parts, spec, OPTIONS)}, None, text)
     if kind in ("random", "lowest"):
         if rest.strip():
             raise ValueError(f"agent spec {spec!r}: {kind} takes no options")
@@ -283,6 +293,10 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
             world_sampler = heuristic_world_sampler(env_id)
         return ISMCTSAgent(seed=seed, rollout_agent=rollout_agent, leaf_evaluator=leaf_evaluator,
                            world_sampler=world_sampler, base_agent=base_agent, **options)
+    if parsed.kind == "openspiel":
+        from agents.openspiel_agent import OpenSpielAgent
+
+        return OpenSpielAgent(env_id=env_id, env_options=env_options, seed=seed, **parsed.options)
     if parsed.kind == "rllib":
         from agents.rllib_agent import RLlibAgent
 

@@ -113,6 +113,20 @@ def _labelled(agents: Sequence[AgentEntry]) -> tuple[list[str], dict[str, str | 
     return labels, sources
 
 
+def _check_picklable(sources: dict[str, str | Agent]) -> None:
+    """In-memory agents reach worker processes and Ray tasks pickled: refuse one that does not
+    pickle before any game, naming it."""
+    import pickle
+
+    for label, source in sources.items():
+        if isinstance(source, Agent):
+            try:
+                pickle.dumps(source)
+            except Exception as err:  # pickling can fail in many ways (locks, lambdas, handles)
+                raise ValueError(f"in-memory agent {label!r} cannot be sent to worker processes or Ray tasks "
+                                 f"(it does not pickle: {err}); use workers=1 and the local backend") from None
+
+
 def _spec_text(source: str | Agent) -> str:
     return source if isinstance(source, str) else f"<in-memory {type(source).__name__}>"
 
@@ -127,7 +141,8 @@ def run_match(game: str | type[Game], agents: Sequence[AgentEntry], games: int =
     ``game`` is an env id (or a Game subclass); ``agents`` are spec strings (see
     :mod:`agents.specs`), ``"ALIAS=SPEC"`` strings or ``(alias, spec)`` pairs (the alias names
     the agent in results, tables and plots), or ``(label, Agent)`` pairs for in-memory agents
-    (those run in this process only). Each table plays at least ``games`` games, rounded up so
+    (sent to worker processes or Ray tasks pickled, so they must pickle for ``workers > 1`` or
+    ``backend="ray"``). Each table plays at least ``games`` games, rounded up so
     that every seat arrangement is played on every deal. Results depend only on ``seed``, not
     on ``workers``. ``backend="ray"`` plays the games as Ray tasks (``ray_address``: an
     existing cluster, else a local instance; see :mod:`agents.arena.ray_backend`), with the
@@ -161,10 +176,8 @@ def run_match(game: str | type[Game], agents: Sequence[AgentEntry], games: int =
     in_memory = any(isinstance(s, Agent) for s in sources.values())
     if backend not in BACKENDS:
         raise ValueError(f"unknown arena backend {backend!r}; valid backends: {', '.join(BACKENDS)}")
-    if in_memory and backend == "ray":
-        raise ValueError("in-memory agents run in this process only: use spec strings with the ray backend")
-    if in_memory and workers > 1:
-        raise ValueError("in-memory agents run in this process only: use spec strings or workers=1")
+    if in_memory and (backend == "ray" or workers > 1):
+        _check_picklable(sources)
 
     tables = build_tables(labels, num_players, gauntlet_label)
     planned = sum(deals_per_table(games, t) * len(t.arrangements) for t in tables)

@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "exploit": ("yokai_envs.cli.exploit", "train a best response to a frozen agent and report its win rate "
                                           "(an exploitability proxy)"),
     "export": ("yokai_envs.cli.export", "one row per decision of played games (arena folders, replays) as Parquet"),
+    "score": ("yokai_envs.cli.score", "score an agent on every configuration against the fixed reference ladder "
+                                      "(suite v1, docs/leaderboard.md)"),
 }
 
 

@@ -1,0 +1,196 @@
+"""Playing a suite: every cell of every configuration through the arena, resumable, then the score.
+
+A *cell* is one arena match on a configuration's fixed deals (its seed): the agent against one
+rung (seats rotated over duplicate deals: ``[agent, rung, rung, ...]``, every arrangement on every
+deal), the agent alone at one level (Solo), or the agent with one rung as its partner, or with
+itself, at one level (Co-op). The two *anchor* cells per configuration are the same match with
+the random bot and with the heuristic in the agent's place, against (or with) the scale rung; an
+agent whose spec is ``random`` or ``heuristic`` shares them.
+
+With ``out``, each cell is an arena journal folder (``cells/<configuration>/<who>__<rung>``:
+match.json, games.jsonl appended as games finish), finished by a ``results.json`` holding its
+row: a cut run resumes (``resume=True``) playing only what is missing, finished cells reused as
+recorded, unfinished ones continued by the arena (which checks every kept game).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents.base import Agent
+
+from .candidate import Candidate
+from .suite import SELF, Configuration, Suite
+
+AGENT = "agent"  # the label of the seat(s) being scored, in every cell
+ANCHORS = ("random", "heuristic")
+CELLS = "cells"
+CELL_DONE = "results.json"
+CELL_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Cell:
+    configuration: Configuration
+    who: str  # "agent", or an anchor's spec
+    rung: str | None  # None: alone (Solo); SELF: with itself (Co-op)
+    level: int | None
+
+    @property
+    def folder_name(self) -> str:
+        parts = [self.who if self.who != AGENT else AGENT, self.rung or "alone"]
+        return "__".join(parts) + ("" if self.level is None else f"__level{self.level}")
+
+
+@dataclass
+class CellResult:
+    cell: Cell
+    row: dict[str, Any]  # games, deals, win_rate, ci_low, ci_high, wins, draws, losses
+    deal_scores: list[float]  # the seat's mean credit per deal (pooled over levels for the score)
+    seconds: float
+    reused: bool = False
+
+
+@dataclass
+class ConfigurationRun:
+    configuration: Configuration
+    kind: str  # "versus", "solo" or "team"
+    num_players: int
+    cells: dict[tuple[str, str | None, int | None], CellResult] = field(default_factory=dict)
+
+
+def kind_of(configuration: Configuration) -> tuple[str, int]:
+    from yokai_envs.registry import make_game
+
+    level = configuration.levels[0] if configuration.levels else None
+    game = make_game(configuration.env_id, **configuration.level_options(level))
+    if game.num_players == 1:
+        return "solo", 1
+    return ("team" if game.cooperative else "versus"), game.num_players
+
+
+def plan_cells(suite: Suite, configuration: Configuration, kind: str, who: str) -> list[Cell]:
+    """Every cell of ``configuration`` for the agent ``who`` (its spec text), then the anchors'
+    (an anchor cell equal to one of the agent's is listed once)."""
+    levels: list[int | None] = list(configuration.levels) or [None]
+    cells: list[Cell] = []
+    if kind == "solo":
+        cells += [Cell(configuration, AGENT, None, level) for level in levels]
+    else:
+        rungs = [*suite.ladder, SELF] if kind == "team" else list(suite.ladder)
+        cells += [Cell(configuration, AGENT, rung, level) for level in levels for rung in rungs]
+    rung = None if kind == "solo" else suite.scale
+    for anchor in ANCHORS:
+        if anchor != who:
+            cells += [Cell(configuration, anchor, rung, level) for level in levels]
+    return cells
+
+
+def cell_agents(suite: Suite, cell: Cell, candidate: str | Agent) -> list[tuple[str, str | Agent]]:
+    me = candidate if cell.who == AGENT else cell.who
+    if cell.rung is None or cell.rung == SELF:
+        return [(AGENT, me)]  # the arena fills every seat with the one agent
+    return [(AGENT, me), (cell.rung, suite.ladder[cell.rung])]
+
+
+def _cell_row(result: Any) -> tuple[dict[str, Any], list[float]]:
+    from agents.arena import stats
+
+    row = result.row(AGENT)
+    scores, _ = stats.deal_scores(result.records, 0, AGENT)
+    kept = ("deals", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high")
+    # Games, not game-seats: with itself (Co-op) the agent holds every seat of a game.
+    return {"games": len(result.records), **{key: row[key] for key in kept}}, [float(v) for v in scores.values()]
+
+
+def play_cell(suite: Suite, cell: Cell, candidate: str | Agent, candidate_text: str, out: Path | None,
+              resume: bool, workers: int, backend: str, ray_address: str | None,
+              log: Callable[[str], None]) -> CellResult:
+    from agents.arena import run_match
+    from agents.arena.journal import GAMES_FILE
+
+    options = cell.configuration.level_options(cell.level)
+    agents = cell_agents(suite, cell, candidate)
+    expected = {"format": CELL_FORMAT, "suite": suite.version, "protocol_hash": suite.protocol_hash,
+                "configuration": cell.configuration.name, "env_id": cell.configuration.env_id, "env_options": options,
+                "agent": candidate_text if cell.who == AGENT else cell.who, "rung": cell.rung, "level": cell.level,
+                "games": suite.games, "seed": cell.configuration.seed}
+    folder = out / CELLS / cell.configuration.name / cell.folder_name if out is not None else None
+    if folder is not None and (folder / CELL_DONE).is_file():
+        done = json.loads((folder / CELL_DONE).read_text(encoding="utf-8"))
+        if not resume:
+            raise ValueError(f"{folder} holds a finished cell: pass --resume to reuse it, or use another --out")
+        if done.get("cell") != expected:
+            raise ValueError(f"{folder} holds another cell ({done.get('cell')}), not {expected}: use another --out")
+        return CellResult(cell, done["row"], done["deal_scores"], float(done["seconds"]), reused=True)
+    started = time.perf_counter()
+    again = folder is not None and (folder / GAMES_FILE).is_file()
+    result = run_match(cell.configuration.env_id, agents, games=suite.games, seed=cell.configuration.seed,
+                       env_options=options, workers=workers, backend=backend, ray_address=ray_address,
+                       journal_dir=str(folder) if folder is not None else None, resume=resume and again,
+                       log=log)
+    row, deal_scores = _cell_row(result)
+    seconds = time.perf_counter() - started
+    if folder is not None:
+        from yokai_envs.training.common.safety import atomic_write_text
+
+        atomic_write_text(folder / CELL_DONE, json.dumps({"cell": expected, "row": row, "deal_scores": deal_scores,
+                                                          "seconds": seconds}, indent=1) + "\n")
+    return CellResult(cell, row, deal_scores, seconds)
+
+
+def check_candidate(suite: Suite, configurations: list[Configuration], candidate: Candidate) -> dict[str, str | Agent]:
+    """Build the agent (and every rung) for each configuration before any game, so a bad spec or
+    a configuration the agent cannot play fails at once; configuration name -> what the arena plays."""
+    from agents.specs import make
+
+    built: dict[str, str | Agent] = {}
+    for configuration in configurations:
+        options = configuration.level_options(configuration.levels[0] if configuration.levels else None)
+        try:
+            built[configuration.name] = candidate.build(configuration.env_id, options)
+        except (ValueError, FileNotFoundError, ImportError, TypeError) as err:
+            raise ValueError(f"agent {candidate.text!r} cannot play {configuration.name} ({configuration.env_id} "
+                             f"{options}): {err}") from None
+        for rung, spec in suite.ladder.items():
+            try:
+                make(spec, configuration.env_id, options)
+            except (ValueError, FileNotFoundError, ImportError) as err:
+                raise ValueError(f"rung {rung} ({spec}) cannot play {configuration.name}: {err}") from None
+    return built
+
+
+def run_suite(suite: Suite, candidate: Candidate, configurations: list[Configuration], out: Path | None = None,
+              resume: bool = False, workers: int = 1, backend: str = "local", ray_address: str | None = None,
+              log: Callable[[str], None] | None = None) -> list[ConfigurationRun]:
+    """Play every cell of ``configurations`` for ``candidate`` (cells already finished in ``out``
+    reused with ``resume``); the runs in the suite's order."""
+    say = log or (lambda message: None)
+    built = check_candidate(suite, configurations, candidate)
+    runs = []
+    plans = []
+    for configuration in configurations:
+        kind, players = kind_of(configuration)
+        runs.append(ConfigurationRun(configuration, kind, players))
+        plans.append(plan_cells(suite, configuration, kind, candidate.text))
+    total = sum(len(cells) for cells in plans)
+    number = 0
+    for run, cells in zip(runs, plans):
+        for cell in cells:
+            number += 1
+            done = play_cell(suite, cell, built[run.configuration.name], candidate.text, out, resume, workers,
+                             backend, ray_address, say)
+            run.cells[(cell.who, cell.rung, cell.level)] = done
+            row = done.row
+            level = "" if cell.level is None else f" level {cell.level}"
+            with_ = {None: "alone", SELF: "with itself"}.get(cell.rung, f"vs {cell.rung}" if run.kind == "versus"
+                                                                  else f"with {cell.rung}")
+            say(f"[{number}/{total}] {run.configuration.name}{level}: {cell.who} {with_}: {row['win_rate']:.3f} "
+                f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}] over {row['games']} games"
+                + (" (reused)" if done.reused else f" ({done.seconds:.0f} s)"))
+    return runs

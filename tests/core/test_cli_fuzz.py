@@ -122,6 +122,13 @@ def cases() -> list[tuple[str, list[str], str]]:
             ("serve-port-range", ["serve", "--port", "70000"], "--port"),
             ("serve-port-text", ["serve", "--port", "http"], "--port"),
             ("serve-state-dir-file", ["serve", "--port", "0", "--state-dir", "{file}"], "--state-dir"),
+            ("score-agent", ["score", "--agent", "heurstic", "--quick"], "heurstic"),
+            ("score-agent-import", ["score", "--agent", "no_such_module_zz:Bot", "--quick"], "no_such_module_zz"),
+            ("score-configs", ["score", "--agent", "random", "--quick", "--configs", "chess"], "chess"),
+            ("score-suite", ["score", "--agent", "random", "--suite", "v9"], "v9"),
+            ("score-workers", ["score", "--agent", "random", "--quick", "--workers", "0"], "--workers"),
+            ("score-resume-no-out", ["score", "--agent", "random", "--quick", "--resume"], "--resume"),
+            ("score-leaderboard-runs", ["score", "--leaderboard", "page.md", "--runs", "{missing}"], "not a folder"),
             ("unknown-command", ["chess"], "chess")]
     return out
 

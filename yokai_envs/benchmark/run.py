@@ -147,7 +147,8 @@ def play_cell(suite: Suite, cell: Cell, candidate: str | Agent, candidate_text: 
 def check_candidate(suite: Suite, configurations: list[Configuration], candidate: Candidate) -> dict[str, str | Agent]:
     """Build the agent (and every rung) for each configuration before any game, so a bad spec or
     a configuration the agent cannot play fails at once; configuration name -> what the arena plays."""
-    from agents.specs import make
+    from agents.pretrained import find
+    from agents.specs import parse_spec
 
     built: dict[str, str | Agent] = {}
     for configuration in configurations:
@@ -157,11 +158,12 @@ def check_candidate(suite: Suite, configurations: list[Configuration], candidate
         except (ValueError, FileNotFoundError, ImportError, TypeError) as err:
             raise ValueError(f"agent {candidate.text!r} cannot play {configuration.name} ({configuration.env_id} "
                              f"{options}): {err}") from None
-        for rung, spec in suite.ladder.items():
-            try:
-                make(spec, configuration.env_id, options)
-            except (ValueError, FileNotFoundError, ImportError) as err:
-                raise ValueError(f"rung {rung} ({spec}) cannot play {configuration.name}: {err}") from None
+        for rung, spec in suite.ladder.items():  # bot specs, checked with the suite; a shipped model may be missing
+            if parse_spec(spec).kind == "pretrained":
+                try:
+                    find(configuration.env_id, options)
+                except ValueError as err:
+                    raise ValueError(f"rung {rung} ({spec}) cannot play {configuration.name}: {err}") from None
     return built
 
 

@@ -1,0 +1,187 @@
+"""``yokai score``: every kind of agent spec through the quick suite (at tiny counts: a test-only
+override of the suite's games), the same JSON when an agent is scored twice, resume, bad input in
+one line, and the leaderboard page from finished runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import yokai_envs.benchmark as benchmark
+from agents.base import Agent
+from yokai_envs.benchmark.suite import QUICK_SUITE, load_suite, parse_suite
+from yokai_envs.cli import main as yokai_main
+
+MODELS = Path(__file__).resolve().parents[2] / "agents" / "pretrained" / "models"
+
+
+class FirstLegal(Agent):
+    """A class the tests name by import path: plays its first legal action."""
+
+    def __init__(self, env_id: str, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.env_id = env_id
+
+    def act(self, observation, action_mask, game=None) -> int:
+        return int(np.flatnonzero(action_mask)[0])
+
+
+class NotAnAgent:
+    pass
+
+
+def tiny(version: str, games: int = 2):
+    """``version`` with ``games`` games per cell: its ladder, configurations, levels and seeds."""
+    from importlib import resources
+
+    import yaml
+
+    data = yaml.safe_load((resources.files("yokai_envs.benchmark") / "suites" / f"{version}.yaml").read_text())
+    data["games"] = games
+    return parse_suite(data, version)
+
+
+@pytest.fixture()
+def tiny_quick(monkeypatch):
+    """`yokai score --quick` plays v1-quick at 2 games a cell (4 for 4 players: every seat)."""
+    suite = tiny(QUICK_SUITE)
+    real = benchmark.load_suite
+    monkeypatch.setattr(benchmark, "load_suite", lambda version: suite if version == QUICK_SUITE else real(version))
+    return suite
+
+
+def score_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = yokai_main(["score", *argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+SPECS = [
+    "random", "lowest", "heuristic", "ismcts:iterations=2;max_rollout_steps=5;leaf=heuristic",
+    "pretrained", "pretrained:search=true;iterations=2",
+    "openspiel:random", "openspiel:ismcts;simulations=2",
+    "tests.benchmark.test_score:FirstLegal",
+]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_every_kind_of_agent_runs_through_the_quick_suite(tiny_quick, capsys, tmp_path, spec):
+    if spec.startswith("openspiel"):
+        pytest.importorskip("pyspiel")
+    code, out, err = score_cli(capsys, "--agent", spec, "--quick", "--configs", "yyh", "--format", "json")
+    assert code == 0, err
+    result = json.loads(out)["result"]
+    assert result["suite"] == QUICK_SUITE and result["agent"] == spec
+    (yyh,) = result["configurations"]
+    assert [r["rung"] for r in yyh["rows"]] == list(tiny_quick.ladder)
+    assert all(0.0 <= r["ci_low"] <= r["win_rate"] <= r["ci_high"] <= 1.0 for r in yyh["rows"])
+
+
+def test_one_seat_and_one_team_configurations_play_their_levels(tiny_quick, capsys, tmp_path):
+    code, out, err = score_cli(capsys, "--agent", "tests.benchmark.test_score:FirstLegal", "--quick", "--configs",
+                               "solo,coop", "--out", str(tmp_path / "run"), "--format", "json")
+    assert code == 0, err
+    solo, coop = json.loads(out)["result"]["configurations"]
+    assert [(r["rung"], r["level"]) for r in solo["rows"]] == [("alone", 7), ("alone", 9)]
+    assert [(r["rung"], r["level"]) for r in coop["rows"]] == [
+        (rung, level) for level in (8, 10) for rung in [*tiny_quick.ladder, "self"]]
+    assert solo["fair_share"] is None and solo["kind"] == "solo" and coop["kind"] == "team"
+    written = json.loads((tmp_path / "run" / "score.json").read_text())
+    assert written["result"] == json.loads(out)["result"]
+    assert (tmp_path / "run" / "score.tex").read_text().startswith("\\begin{table}")
+
+
+@pytest.mark.parametrize("checkpoint", ["policy:{zip}", "trained:{zip};iterations=2"])
+def test_checkpoint_specs_run_through_the_quick_suite(tiny_quick, capsys, checkpoint):
+    spec = checkpoint.format(zip=MODELS / "yyh_tcg.zip")
+    code, out, err = score_cli(capsys, "--agent", spec, "--quick", "--configs", "yyh", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["result"]["configurations"][0]["name"] == "yyh"
+
+
+def test_scoring_an_agent_twice_gives_the_same_json_and_the_scale_is_anchored():
+    suite = tiny(QUICK_SUITE, games=2)
+    first = benchmark.score_agent("heuristic", suite, ["yyh", "solo"])
+    second = benchmark.score_agent("heuristic", suite, ["yyh", "solo"])
+    assert json.dumps(first["result"]) == json.dumps(second["result"])
+    for c in first["result"]["configurations"]:  # the heuristic is the scale's 1, random its 0
+        assert c["score"] is None or c["score"] == pytest.approx(1.0)
+    rand = benchmark.score_agent("random", suite, ["solo"])["result"]["configurations"][0]
+    assert rand["score"] is None or rand["score"] == pytest.approx(0.0)
+
+
+def test_a_cut_run_resumes_from_its_cells_with_the_same_result(capsys, tmp_path):
+    suite = tiny(QUICK_SUITE, games=2)
+    out = tmp_path / "run"
+    whole = benchmark.score_agent("lowest", suite, ["yyh", "solo"], out=out)
+    cells = sorted(p.parent.name for p in (out / "cells").rglob("results.json"))
+    assert len(cells) == whole["metadata"]["cells_reused"] + len(cells)  # nothing reused the first time
+    victim = out / "cells" / "solo" / "agent__alone__level9" / "results.json"
+    victim.unlink()  # that cell cut off before its end: its games are journaled, its result not written
+    again = benchmark.score_agent("lowest", suite, ["yyh", "solo"], out=out, resume=True)
+    assert again["result"] == whole["result"]
+    assert again["metadata"]["cells_reused"] == len(cells) - 1
+    with pytest.raises(ValueError, match="--resume"):
+        benchmark.score_agent("lowest", suite, ["yyh"], out=out)
+    with pytest.raises(ValueError, match="another cell"):
+        benchmark.score_agent("random", suite, ["yyh"], out=out, resume=True)
+
+
+@pytest.mark.slow
+def test_workers_and_a_class_agent_in_worker_processes_give_the_same_result():
+    suite = tiny(QUICK_SUITE, games=4)
+    spec = "tests.benchmark.test_score:FirstLegal"
+    one = benchmark.score_agent(spec, suite, ["yyh"], workers=1)
+    two = benchmark.score_agent(spec, suite, ["yyh"], workers=2)
+    assert one["result"] == two["result"]
+
+
+@pytest.mark.slow
+def test_the_full_quick_suite_runs_every_configuration(tiny_quick, capsys):
+    code, out, err = score_cli(capsys, "--agent", "heuristic", "--quick")
+    assert code == 0, err
+    assert "| yonkai_4p | 1.00" in out and "| coop |" in out
+
+
+@pytest.mark.parametrize(("argv", "word"), [
+    (["--agent", "heurstic", "--quick"], "heurstic"),
+    (["--agent", "no_such_module_zz:Agent", "--quick"], "no_such_module_zz"),
+    (["--agent", "tests.benchmark.test_score:NotAnAgent", "--quick"], "not a subclass"),
+    (["--agent", "tests.benchmark.test_score:Missing", "--quick"], "not found"),
+    (["--agent", "policy:/no/such/model.zip", "--quick", "--configs", "yyh"], "model.zip"),
+    (["--agent", f"policy:{MODELS / 'yyh_tcg.zip'}", "--quick", "--configs", "yyh,duel"], "duel"),
+    (["--agent", "random", "--quick", "--configs", "yonkai_5p"], "yonkai_5p"),
+    (["--agent", "random", "--suite", "v9"], "v9"),
+    (["--agent", "random", "--quick", "--suite", "v1"], "--quick"),
+    (["--quick"], "--agent"),
+    (["--agent", "random", "--quick", "--resume"], "--resume"),
+    (["--leaderboard", "page.md"], "--runs"),
+])
+def test_bad_specs_and_configurations_get_one_line(capsys, tmp_path, monkeypatch, argv, word):
+    monkeypatch.chdir(tmp_path)
+    code, _out, err = score_cli(capsys, *argv)
+    lines = [line for line in err.splitlines() if line.strip() and "Warning" not in line
+             and "check_checkpoint" not in line]
+    assert code == 2 and len(lines) == 1 and word in lines[0], err
+    assert "Traceback" not in err and not list(tmp_path.iterdir())
+
+
+def test_the_leaderboard_page_is_generated_from_runs(capsys, tmp_path):
+    suite = tiny(QUICK_SUITE, games=2)
+    runs = tmp_path / "runs"
+    for name, spec in (("random", "random"), ("heuristic", "heuristic"), ("pretrained", "pretrained")):
+        benchmark.score_agent(spec, suite, ["solo"], out=runs / name)
+    page, refs = tmp_path / "leaderboard.md", tmp_path / "references.json"
+    code, _out, err = score_cli(capsys, "--leaderboard", str(page), "--runs", str(runs), "--references", str(refs))
+    assert code == 0, err
+    text = page.read_text()
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    assert [row.split("`")[1] for row in rows[:3]] == ["random", "heuristic", "pretrained"]
+    assert "| `heuristic` | not run | not run | not run | not run | not run | 1.00" in text
+    assert "score_c = (w_c(agent) - w_c(random)) / (w_c(heuristic) - w_c(random))" in text
+    assert load_suite("v1").protocol_hash in text
+    positions = json.loads(refs.read_text())["suites"][QUICK_SUITE]["solo"]
+    assert set(positions) == {"random", "heuristic", "pretrained"}

@@ -1,0 +1,207 @@
+"""docs/leaderboard.md from finished ``yokai score`` runs: ``yokai score --leaderboard PAGE --runs DIR``.
+
+Every ``score.json`` under DIR is a row of its suite's table (a run of only some configurations
+fills only their columns). The page's text on the scale is :mod:`.score`'s docstring and its
+suite tables come from the suite files, so the page cannot drift from what the command does.
+With ``--references FILE`` the ladder agents' own scores are written there too: the positions
+``yokai score`` prints beside a score (the package's copy is ``suites/references.json``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+from . import score as score_module
+from .report import score_cell
+from .suite import available, load_suite
+
+MAX_RUN_FILE_BYTES = 8 * 1024 * 1024  # a score.json is a few hundred KB at most
+SUITE_ORDER = ("v1", "v1-quick")
+
+
+def read_runs(folder: str | Path) -> list[dict[str, Any]]:
+    """Every score.json under ``folder`` (ValueError for one that is not a score document)."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise ValueError(f"--runs {folder}: not a folder")
+    documents = []
+    for path in sorted(root.rglob("score.json")):
+        if path.stat().st_size > MAX_RUN_FILE_BYTES:
+            raise ValueError(f"{path}: larger than {MAX_RUN_FILE_BYTES} bytes, not a score.json")
+        try:
+            document = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise ValueError(f"{path}: not readable JSON ({err})") from None
+        if not isinstance(document, dict) or document.get("schema") != score_module.SCHEMA:
+            raise ValueError(f"{path}: not a {score_module.SCHEMA} document")
+        document["path"] = str(path.parent)
+        documents.append(document)
+    if not documents:
+        raise ValueError(f"--runs {folder}: no score.json under it (run yokai score --out first)")
+    return documents
+
+
+def _name(spec: str) -> str:
+    """The ladder name of a reference spec (v1's ladder), else the spec itself."""
+    by_spec = {spec: name for name, spec in load_suite("v1").ladder.items()}
+    return by_spec.get(spec, spec)
+
+
+def references(documents: list[dict[str, Any]]) -> dict[str, Any]:
+    """suite -> configuration -> ladder name -> the agent's score there."""
+    out: dict[str, Any] = {}
+    for document in documents:
+        res = document["result"]
+        for c in res["configurations"]:
+            entry = {"spec": res["agent"], "score": c["score"], "score_low": c["score_low"],
+                     "score_high": c["score_high"]}
+            out.setdefault(res["suite"], {}).setdefault(c["name"], {})[_name(res["agent"])] = entry
+    return out
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h"
+
+
+def _suite_section(version: str) -> list[str]:
+    suite = load_suite(version)
+    half = 1.96 * math.sqrt(0.25 / suite.games)
+    lines = [f"### Suite {version}", "", suite.description, "",
+             f"Protocol hash `{suite.protocol_hash}`; {suite.games:,} games per cell (95% half-width "
+             f"1.96 * sqrt(0.25 / {suite.games}) = {half:.3f} at a rate of 0.5).", "",
+             "| rung | spec |", "|---|---|"]
+    lines += [f"| {name} | `{spec}` |" for name, spec in suite.ladder.items()]
+    lines += ["", "| configuration | env id | options | levels | deal seed |", "|---|---|---|---|---:|"]
+    for c in suite.configurations.values():
+        options = ", ".join(f"{k}={v}" for k, v in c.options.items())
+        lines.append(f"| {c.name} | {c.env_id} | {options} | {', '.join(map(str, c.levels)) or '-'} | {c.seed} |")
+    return lines
+
+
+def _table(version: str, documents: list[dict[str, Any]]) -> list[str]:
+    names = list(load_suite(version).configurations)
+    lines = ["| agent | " + " | ".join(names) + " | cell time |", "|---|" + "---|" * len(names) + "---:|"]
+    for document in documents:
+        res = document["result"]
+        by_name = {c["name"]: c for c in res["configurations"]}
+        cells = [score_cell(by_name[n]) if n in by_name else "not run" for n in names]
+        seconds = document.get("metadata", {}).get("wall_seconds", 0.0)
+        lines.append(f"| `{res['agent']}` | " + " | ".join(cells) + f" | {_minutes(seconds)} |")
+    return lines
+
+
+def _rates(version: str, documents: list[dict[str, Any]]) -> list[str]:
+    names = list(load_suite(version).configurations)
+    lines = ["Rate against the heuristic rung (Solo: alone; Co-op: with it) and, after the slash, the mean over "
+             "every rung:", "", "| agent | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    for document in documents:
+        by_name = {c["name"]: c for c in document["result"]["configurations"]}
+        cells = [f"{by_name[n]['scale_rate']['agent']['rate']:.3f} / {by_name[n]['rung_mean']:.3f}"
+                 if n in by_name else "-" for n in names]
+        lines.append(f"| `{document['result']['agent']}` | " + " | ".join(cells) + " |")
+    return lines
+
+
+def page(documents: list[dict[str, Any]]) -> str:
+    suites = [v for v in SUITE_ORDER if v in available()] + [v for v in available() if v not in SUITE_ORDER]
+    by_suite: dict[str, list[dict[str, Any]]] = {}
+    for document in documents:
+        by_suite.setdefault(document["result"]["suite"], []).append(document)
+    version = documents[0]["result"]["package_version"]
+    lines = ["# Leaderboard", "",
+             f"Generated by `yokai score --leaderboard docs/leaderboard.md --runs RUNS` on "
+             f"{time.strftime('%Y-%m-%d', time.gmtime())} from the runs listed below (yokai-envs {version}); "
+             "do not edit by hand. Every row is one `yokai score` run of a reference agent: the bots and the "
+             "shipped networks. Scores are per configuration, 0 = the random bot, 1 = the heuristic; "
+             "each with its 95% interval.", ""]
+    for suite in suites:
+        rows = by_suite.get(suite, [])
+        if not rows:
+            continue
+        label = "full suite" if suite == "v1" else "quick suite (120 games a cell, cheap rungs only: noisier, and " \
+                                                  "not comparable with v1 rows)"
+        lines += [f"## Suite {suite}: {label}", ""]
+        lines += [*_table(suite, rows), "", *_rates(suite, rows), ""]
+        full = [d for d in rows if d["result"]["agent"] == "heuristic"]
+        if suite == "v1" and full:
+            meta = full[0]["metadata"]
+            played = [c["name"] for c in full[0]["result"]["configurations"]]
+            missing = [n for n in load_suite(suite).configurations if n not in played]
+            lines += [f"Wall time of the heuristic's run: {_minutes(meta['wall_seconds'])} of cell time with "
+                      f"{meta['workers']} worker(s) on a {meta['cpus']}-core machine shared with other jobs"
+                      + (f", for {', '.join(played)} only ({', '.join(missing)} not played in time)" if missing
+                         else " (every configuration)") + ".", ""]
+        lines += ["Runs: " + ", ".join(f"`{Path(d['path']).name}`" for d in rows), ""]
+    lines += ["## How the score is defined", "", _dedent(score_module.__doc__ or ""), "",
+              "## The suites", ""]
+    for suite in suites:
+        lines += [*_suite_section(suite), ""]
+    lines += [HOW_TO_ADD, "", SCHEMA_TEXT]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _dedent(text: str) -> str:
+    """A module docstring as markdown: without its summary line, rst literals as code."""
+    _, _, rest = text.strip().partition("\n")
+    return rest.strip().replace("``", "`").replace("::\n", ":\n")
+
+
+HOW_TO_ADD = """## Score your agent
+
+    yokai score --agent policy:runs/mine/model.zip --quick               # minutes: suite v1-quick
+    yokai score --agent policy:runs/mine/model.zip --out runs/score/mine --workers 8   # suite v1
+    yokai score --agent my_package.bots:MyAgent --out runs/score/mine --resume        # continue a cut run
+    yokai score --agent "openspiel:ismcts;simulations=50" --configs yokaizo,duel
+    yokai score --agent trained:runs/mine/model.zip --backend ray --ray-address auto --out runs/score/mine
+
+Any agent spec works (`random`, `lowest`, `heuristic`, `ismcts:...`, `policy:PATH`, `trained:PATH`,
+`pretrained`, `rllib:PATH`, `openspiel:random|ismcts`), or a Python class by import path
+(`module.path:ClassName`, a subclass of `agents.base.Agent`, imported because you named it on the
+command line; it must pickle to run with `--workers` above 1 or on Ray). `--configs` scores a subset;
+`--exploitability [STEPS]` adds `yokai exploit`'s best-response win rate per two-sided configuration.
+Report the suite version and protocol hash with your numbers; add your run's folder to the runs this
+page is generated from to list it here."""
+
+SCHEMA_TEXT = """## score.json
+
+    {"schema": "yokai-score/1",
+     "result": {                         # the same for every rerun of a deterministic agent
+       "package_version", "suite", "protocol_hash", "games_per_cell", "agent",
+       "scale": {"zero": "random", "one": "heuristic", "against": RUNG},
+       "ladder": {RUNG: SPEC, ...},
+       "configurations": [{
+         "name", "env_id", "env_options", "levels", "seed", "kind" ("versus" | "solo" | "team"),
+         "players", "fair_share" (1/players, versus only),
+         "score", "score_low", "score_high"   (null when the heuristic does no better than random),
+         "scale_rate": {"agent": {"rate", "ci_low", "ci_high", "games"}, "random", "heuristic"},
+         "rung_mean",
+         "rows": [{"rung", "spec", "level", "games", "deals", "wins", "draws", "losses",
+                   "win_rate", "ci_low", "ci_high"}],
+         "positions": {RUNG: {"spec", "score", "score_low", "score_high"}},
+         "exploitability": {"budget", "timesteps", "games", "win_rate", "ci_low", "ci_high"}  # with --exploitability
+       }]},
+     "metadata": {"wall_seconds", "this_run_seconds", "cells_reused", "workers", "backend", "cpus",
+                  "finished_at"}}    # times and machine: left out of any comparison
+
+Rates are win credits (a k-way shared win counts 1/k; Solo and Co-op: the clear rate), intervals
+95% over deals (the arena's `ci_low`/`ci_high`)."""
+
+
+def write_leaderboard(runs: str | Path, page_path: str | Path, references_path: str | Path | None) -> list[str]:
+    documents = read_runs(runs)
+    order = {name: i for i, name in enumerate(["random", "lowest", "heuristic", "ismcts-8", "ismcts-32", "pretrained",
+                                               "pretrained+search"])}
+    documents.sort(key=lambda d: (order.get(_name(d["result"]["agent"]), len(order)), d["result"]["agent"]))
+    from yokai_envs.training.safety import atomic_write_text
+
+    written = [str(page_path)]
+    atomic_write_text(Path(page_path), page(documents))
+    if references_path is not None:
+        data = {"generated_by": "yokai score --leaderboard", "suites": references(documents)}
+        atomic_write_text(Path(references_path), json.dumps(data, indent=1, sort_keys=True) + "\n")
+        written.append(str(references_path))
+    return written

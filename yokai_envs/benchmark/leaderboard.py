@@ -196,7 +196,7 @@ def write_leaderboard(runs: str | Path, page_path: str | Path, references_path: 
     order = {name: i for i, name in enumerate(["random", "lowest", "heuristic", "ismcts-8", "ismcts-32", "pretrained",
                                                "pretrained+search"])}
     documents.sort(key=lambda d: (order.get(_name(d["result"]["agent"]), len(order)), d["result"]["agent"]))
-    from yokai_envs.training.safety import atomic_write_text
+    from yokai_envs.training.common.safety import atomic_write_text
 
     written = [str(page_path)]
     atomic_write_text(Path(page_path), page(documents))

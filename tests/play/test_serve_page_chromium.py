@@ -197,6 +197,12 @@ def test_the_first_page_teaches_the_game_and_offers_opponents_as_choices(server,
       var tab = await open("/");
       var d = tab.doc();
       var games = Array.prototype.map.call(d.getElementById("game").options, function (o) { return o.textContent; });
+      var labels = Array.prototype.map.call(d.querySelectorAll("#options > label .field"), function (f) {
+        return f.textContent;
+      });
+      var folded = Array.prototype.map.call(d.querySelectorAll("#advanced-options [data-option]"), function (f) {
+        return f.getAttribute("data-option");
+      });
       setField(d.getElementById("game"), "yokaizo_v3");
       var about = d.getElementById("about").textContent;
       var how = d.getElementById("how-to-play");
@@ -212,12 +218,15 @@ def test_the_first_page_teaches_the_game_and_offers_opponents_as_choices(server,
         return [a.textContent.toLowerCase(), a.title];
       });
       var gameHow = g.getElementById("how-to-play");
-      return { games: games, about: about, how: how.textContent, howOpen: how.open, choices: choices,
+      return { games: games, labels: labels, folded: folded, about: about, how: how.textContent, howOpen: how.open,
+               choices: choices,
                specShown: specShown, specAsked: specAsked, terms: terms, gameHow: !!gameHow,
                agents: (await (await fetch("/api/games" + g.location.pathname.slice(6),
                                            { headers: { "X-Yokai-Token": TOKEN } })).json()).agents };
     """)
     assert result["games"] == ["Yonkai no Yokai", "Yu Yu Hakusho TCG", "Onmyoji: three nights", "YOKAIZO"]
+    assert result["labels"][0] == "players" and result["labels"][1].startswith("rounds (blank: until")
+    assert result["folded"] == ["reward"]  # an option for training, folded under "more options"
     assert result["about"].startswith("YOKAIZO \u2014 A two-player trading card game")
     assert "(2 players)" in result["about"]
     assert "How to play YOKAIZO" in result["how"] and "Grave" in result["how"] and not result["howOpen"]

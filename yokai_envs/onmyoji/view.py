@@ -320,3 +320,8 @@ GLOSSARY = {
     "first player": "Resolves first this turn.",
     "boss": "The last battle of Solo and Co-op: defeat it to win.",
 }
+
+#: The new-game form's words for the options a player chooses (the others fold under "more options").
+OPTION_WORDS = {"mode": "mode (solo: you alone; duel: against the AI; coop: with the AI)",
+                "difficulty": "difficulty (Solo and Co-op)", "characters": "Character",
+                "variant": "rules (book: as printed; balanced: tuned)"}

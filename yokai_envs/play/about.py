@@ -59,10 +59,12 @@ def _how_to_play(env_id: str) -> list[str]:
 @cache
 def about(env_id: str) -> dict[str, Any]:
     """What a new player reads of a game: ``title``, ``blurb`` (one line), ``players_text`` (in
-    words), ``how_to_play`` (paragraphs) and ``glossary`` (term -> one line)."""
+    words), ``how_to_play`` (paragraphs), ``glossary`` (term -> one line) and ``option_words``
+    (option -> its label on the form; the options without one fold under "more options")."""
     view = _view_module(env_id)
     counts = player_counts(env_id)
     seats = sorted(set(counts["counts"].values()) or {counts["default"]})
     players = f"{seats[0]} players" if len(seats) == 1 else f"{seats[0]}-{seats[-1]} players"
     return {"title": getattr(view, "TITLE", env_id), "blurb": getattr(view, "BLURB", ""), "players_text": players,
-            "how_to_play": _how_to_play(env_id), "glossary": dict(getattr(view, "GLOSSARY", {}))}
+            "how_to_play": _how_to_play(env_id), "glossary": dict(getattr(view, "GLOSSARY", {})),
+            "option_words": dict(getattr(view, "OPTION_WORDS", {}))}

@@ -310,3 +310,6 @@ GLOSSARY = {
     "return": "Take 2 BREAK damage to trade places with a card in hand.",
     "exile": "Out of the game.",
 }
+
+#: The new-game form's words for the options a player chooses (the others fold under "more options").
+OPTION_WORDS = {"decks": "ready-made deck"}

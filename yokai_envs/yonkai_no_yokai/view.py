@@ -135,3 +135,6 @@ GLOSSARY = {
                  "loses none.",
     "round": "Dealt in full; it stops as soon as someone has no cards left.",
 }
+
+#: The new-game form's words for the options a player chooses (the others fold under "more options").
+OPTION_WORDS = {"num_players": "players", "rounds_per_game": "rounds (blank: until a player runs out of Life cubes)"}

@@ -269,3 +269,6 @@ GLOSSARY = {
     "team bonus": "Three Characters of one team on the field switch on that team's bonus.",
     "rage": "Discard a card for +3000 Attack.",
 }
+
+#: The new-game form's words for the options a player chooses (the others fold under "more options").
+OPTION_WORDS = {"decks": "starter deck", "variant": "rules (book: as printed; balanced: tuned)"}

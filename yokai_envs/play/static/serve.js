@@ -148,6 +148,10 @@ __DRAW__
       optionsBox.innerHTML = "";
       var game = chosen();
       describe();
+      var words = game.option_words || {};
+      var advanced = el("details", "advanced");  // the options a new player need not touch
+      advanced.id = "advanced-options";
+      advanced.appendChild(el("summary", "", "more options of " + game.title));
       Object.keys(game.options).forEach(function (name) {
         var spec = game.options[name];
         var seats = spec.per_seat > 0 ? spec.per_seat : 1;
@@ -170,9 +174,12 @@ __DRAW__
           }
           field.setAttribute("data-option", name);
           field.setAttribute("data-seat-index", spec.per_seat > 0 ? s : -1);
-          optionsBox.appendChild(labelled(spec.per_seat > 0 ? name + " (seat " + s + ")" : name, field));
+          var label = words[name] || name;
+          (words[name] ? optionsBox : advanced).appendChild(
+            labelled(spec.per_seat > 0 ? label + " (seat " + s + ")" : label, field));
         }
       });
+      if (advanced.childNodes.length > 1) optionsBox.appendChild(advanced);
       seats();
     }
     function players() {  // how many seats the chosen options give
@@ -401,8 +408,12 @@ __DRAW__
         var item = el("li", (line.move ? "move" : "effect") + (i === lastMove ? " last" : "") +
                             (line.by === view.seat ? " mine" : ""));
         item.setAttribute("data-by", line.by === null ? "" : line.by);
-        if (line.move || line.text.indexOf(who) < 0) item.appendChild(el("b", "who", who));
-        item.appendChild(el("span", "", line.text));
+        var text = line.text;
+        if (line.move && text.indexOf(who) === 0) {  // "AI 2 (heuristic) plays 33": the name in bold
+          item.appendChild(el("b", "who", who));
+          text = text.slice(who.length);
+        } else if (text.indexOf(who) < 0) item.appendChild(el("b", "who", who));
+        item.appendChild(el("span", "", text));
         log.appendChild(item);
       });
       side.appendChild(log);
@@ -463,7 +474,7 @@ __DRAW__
       status.appendChild(toAct);
       var last = view.story.filter(function (line) { return line.move; }).pop();
       if (last) {
-        var lastMove = el("div", "", "Last move: " + view.names[last.by] + ": " + last.text);
+        var lastMove = el("div", "", "Last move: " + last.text);  // a move's line starts with its player
         lastMove.id = "last-move";
         status.appendChild(lastMove);
       }

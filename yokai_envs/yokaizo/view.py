@@ -281,8 +281,7 @@ def end_words(g: YokaizoGame) -> dict[str, str]:
     if st.end_cause == EndCause.NO_TURNS:
         return {"reason": "no Yokai could take a Turn for a whole Round: a draw", "score": score}
     loser = 1 - st.winner if st.winner != NO else NO
-    how = ("a Yokai of theirs was Banished into it" if st.end_cause == EndCause.BANISH
-           else "a card they Burned went into it")
+    how = "a Banished Yokai entered it" if st.end_cause == EndCause.BANISH else "a Burned card entered it"
     return {"reason": f"player {loser}'s Grave reached {WIN_SOULS} Souls ({how}), so player {loser} loses",
             "score": score}
 

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from tests.conftest import conformance_params
-from yokai_envs.play.serve import Session
+from yokai_envs.play.about import about, player_counts
+from yokai_envs.play.serve import Session, options_of
 from yokai_envs.play.words import named, seat_names, winner_words
-from yokai_envs.registry import make_game
+from yokai_envs.registry import ENV_IDS, make_game
 
 
 def test_one_name_per_seat():
@@ -61,3 +62,19 @@ def test_every_game_names_its_buttons_its_log_and_its_end(env_id, options):
     end = view["end"]
     assert end["winner"] and len(end["reason"]) > 15, end
     assert all(name in end["score"] for name in view["names"]), end
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_every_game_tells_a_new_player_its_name_its_rules_and_its_terms(env_id):
+    told = about(env_id)
+    assert told["title"] != env_id and 20 < len(told["blurb"]) <= 120, told["blurb"]
+    assert told["players_text"].endswith("players") and len(told["how_to_play"]) >= 2
+    assert told["glossary"] and all(len(line) < 200 for line in told["glossary"].values())
+    assert set(told["option_words"]) <= set(options_of(env_id)), "OPTION_WORDS names an option the game lacks"
+
+
+def test_the_player_count_follows_the_option_that_sets_it():
+    assert player_counts("onmyoji_v4")["option"] == "mode"
+    assert player_counts("onmyoji_v4")["counts"] == {'"duel"': 2, '"solo"': 1, '"coop"': 2}
+    assert player_counts("yonkai_no_yokai_v1")["counts"] == {"3": 3, "4": 4}
+    assert player_counts("yokaizo_v3") == {"default": 2, "option": None, "counts": {}}

@@ -324,7 +324,7 @@ __DRAW__
     function step() { send("POST", "/api/games/" + view.game_id + "/next", { step: view.step }); }
     function botMove() { timer = null; send("POST", "/api/games/" + view.game_id + "/next", { step: view.step }, true); }
     function follow() {  // another tab on this game may have moved it: draw what it did
-      if (busy || document.hidden) return;
+      if (busy || document.hidden || view.over) return;  // a finished game changes no more
       var shown = view.step;
       call("GET", "/api/games/" + view.game_id).then(function (answer) {
         if (!busy && answer[0] && answer[1].step !== shown && view.step === shown && take(answer[1])) draw();

@@ -124,32 +124,42 @@ def _card_name(g: YokaizoGame, t: int) -> str:
     return "an unseen card" if t >= len(st.cards) else st.cards[t].name
 
 
+# How each event reads, with {who} (the seat, "you" to itself), {whose} ("your"/"player N's"),
+# {field} and {card}; the verb agrees with "you" ({s} is "" for you, "s" for a seat).
+_EVENT_WORDS = {
+    Event.DREW: "{who} draw{s} {card}", Event.REVEALED: "{who} reveal{s} {card} in field {field}",
+    Event.FIRST_TURN_REVEAL: "{who} reveal{s} the top card of the deck: {card}",
+    Event.SPUN: "Spin reveals the new top card of {whose} deck: {card}",
+    Event.TURN: "{card} ({whose} field {field}) takes its Turn",
+    Event.ENTERED: "{card} enters {whose} field {field}",
+    Event.SOUL_PLACED: "{whose} field {field} Yokai gets a face-down Soul: {card}",
+    Event.SOUL_FLIPPED: "a Soul of {whose} field {field} Yokai turns face up: {card}",
+    Event.TO_LIMBO: "{card} goes to {whose} Limbo", Event.BANISHED: "{card} ({whose} field {field}) is Banished",
+    Event.TOKEN: "{who} make{s} a Token of {card}",
+    Event.SHIELDED: "{whose} field {field} Yokai gains a Shield: {card}",
+    Event.ATTACHED: "{card} is Attached to {whose} field {field} Yokai", Event.BURNED: "{who} Burn{s} {card}",
+    Event.TO_VOID: "{card} enters {whose} Void", Event.TO_HAND: "{card} goes back into {whose} hand"}
+
+
 def describe_event(g: YokaizoGame, event: tuple[int, ...], seat: int) -> str:
     """One line for an event ``seat`` saw (decisions are named by ``public_action_name``)."""
     kind, *args = event
     if kind < Event.DECKLIST:
         return f"seat {args[0]} made a decision"
     k = Event(kind)
-    who = "you" if args and args[0] == seat else f"seat {args[0]}" if args else ""
-    if k == Event.DECKLIST:
-        return f"{who} play{'' if who == 'you' else 's'} ready deck {args[1]}"
     if k == Event.ROUND:
         return f"round {args[0]} starts"
+    you = bool(args) and args[0] == seat
+    who, whose, s = ("you", "your", "") if you else (f"player {args[0]}", f"player {args[0]}'s", "s")
+    if k == Event.DECKLIST:
+        return f"{who} play{s} ready deck {args[1]}"
     if k in (Event.SHUFFLED, Event.LIMBO_TO_DECK):
-        return f"{who}: deck shuffled" if k == Event.SHUFFLED else f"{who}: the Limbo becomes the deck"
+        return f"{whose} deck is shuffled" if k == Event.SHUFFLED else f"{whose} Limbo becomes the deck"
     card = _card_name(g, args[2] if k == Event.ENTERED else args[-1])
     if k == Event.ENTERED and args[3]:
         card += " (it took its Turn this Round already)"
-    where = f" (field {args[1]})" if k in (Event.REVEALED, Event.TURN, Event.ENTERED, Event.SOUL_PLACED,
-                                           Event.SOUL_FLIPPED, Event.BANISHED, Event.SHIELDED,
-                                           Event.ATTACHED) else ""
-    what = {Event.DREW: "draws", Event.REVEALED: "reveals", Event.FIRST_TURN_REVEAL: "reveals the top card",
-            Event.SPUN: "Spin reveals the top card", Event.TURN: "takes a Turn with", Event.ENTERED: "enters",
-            Event.SOUL_PLACED: "places a face-down Soul", Event.SOUL_FLIPPED: "flips a Soul",
-            Event.TO_LIMBO: "sends to Limbo", Event.BANISHED: "has Banished", Event.TOKEN: "makes a Token of",
-            Event.SHIELDED: "gains a Shield", Event.ATTACHED: "Attaches", Event.BURNED: "Burns",
-            Event.TO_VOID: "puts into the Void", Event.TO_HAND: "takes back into hand"}[k]
-    return f"{who}{where}: {what} {card}"
+    field = args[1] if len(args) > 2 else ""
+    return _EVENT_WORDS[k].format(who=who, whose=whose, s=s, field=field, card=card)
 
 
 # ------------------------------------------------------------------ the table picture

@@ -196,7 +196,8 @@ def test_the_other_seat_reads_my_and_enemy_turned_around_as_whole_words():
             name = g.action_name(a)
             if name.startswith(("enemy ", "my ")) and name.split()[0] not in seen:
                 seen[name.split()[0]] = g.public_action_name(a, 1 - g.current_player)
-                assert g.public_action_name(a, g.current_player) == name
+                assert g.public_action_name(a, g.current_player).startswith(name)  # + " (the card there)"
         g.step(int(rng.choice(g.legal_actions())))
     assert set(seen) == {"enemy", "my"}
     assert seen["enemy"].startswith("your ") and seen["my"].startswith("their "), seen
+    assert all(text.endswith(")") for text in seen.values()), seen  # the face-up card the target holds

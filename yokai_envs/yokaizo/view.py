@@ -107,9 +107,30 @@ def public_action_name(g: YokaizoGame, action: int, seat: int) -> str | None:
     if hidden >= 0:
         return HIDDEN_CHOICES[hidden]
     if seat == g.current_player or g.is_terminal:
-        return name
+        return name + _target_card(g, action, seat)
     # whole words, both at once: "enemy " must not be read as "en" + "my "
-    return _TURNED_AROUND.sub(lambda m: {"my": "their", "enemy": "your"}[m.group(1)], name)
+    return _TURNED_AROUND.sub(lambda m: {"my": "their", "enemy": "your"}[m.group(1)], name) + _target_card(
+        g, action, seat)
+
+
+def _target_card(g: YokaizoGame, action: int, seat: int) -> str:
+    """`` (NAME)``: the card a Field or Void target holds, when ``seat`` sees it ("" otherwise)."""
+    from yokai_envs.yokaizo.actions import ActionBlock, decode
+
+    st = g.state
+    block, index = decode(action)
+    actor = g.current_player
+    if block in (ActionBlock.MY_FIELD, ActionBlock.OPP_FIELD):
+        p = actor if block == ActionBlock.MY_FIELD else 1 - actor
+        c = st.field[p][index]
+        seen = c != NO and not (st.hidden_setup and p != seat)
+    elif block in (ActionBlock.MY_VOID, ActionBlock.OPP_VOID):
+        p = actor if block == ActionBlock.MY_VOID else 1 - actor
+        c = st.void[p][index] if index < len(st.void[p]) else NO
+        seen = c != NO and (p == seat or not st.facedown[c] or bool(st.shown[c]))
+    else:
+        return ""
+    return f" ({st.cards[st.ctype[c]].name})" if seen else ""
 
 
 def public_action(g: YokaizoGame, action: int, seat: int) -> int:

@@ -104,7 +104,8 @@ def test_steps_report_what_each_seat_saw():
     steps = list(replay.steps())
     assert len(steps) == len(game.action_history) + 1 and steps[0].actor is None
     first = steps[1]
-    assert first.seen[None] == first.seen[0] == game.action_name(game.action_history[0])  # Yonkai plays are public
+    assert first.seen[None] == game.action_name(game.action_history[0])
+    assert first.seen[0].startswith(f"{first.seen[None]} (lead), ")  # Yonkai plays are public, with the hand left
 
 
 def test_without_viewer_hooks_an_action_is_shown_to_its_taker_only():

@@ -187,5 +187,7 @@ def test_decisions_are_public_under_their_names() -> None:
     game = recording(seed=6)
     action = int(np.flatnonzero(game.legal_action_mask())[0])
     assert all(game.public_action(action, s) == action for s in range(4))
-    assert game.public_action_name(action, 2) == game.action_name(action) == "play " + str(action)
+    assert game.action_name(action) == "play " + str(action)
+    left = game.hand_sizes[game.to_act] - 1
+    assert game.public_action_name(action, 2) == f"play {action} (lead), {left} cards left"  # a trick's opener
     assert action == action_of_play(1, action)

@@ -185,7 +185,7 @@ class YonkaiGame(Game):
         return action  # every play and pass is made face up
 
     def public_action_name(self, action: int, seat: int) -> str | None:
-        return self.action_name(action)  # every play and pass is made face up
+        return view.move_name(self.state, action)  # every play and pass is made face up
 
     def describe_event(self, event: Event, seat: int) -> str:
         kind, *args = event

@@ -99,6 +99,19 @@ def action_words(state: State, action: int) -> tuple[str, str]:
     return action_name(action), play
 
 
+def move_name(state: State, action: int) -> str:
+    """A move as every seat sees it, before it is made: the play, whether it opens the trick,
+    and how many cards the player keeps (hand sizes are public): "play 55 (lead), 3 cards left"."""
+    from yokai_envs.yonkai_no_yokai.actions import PASS, action_name, describe_action
+
+    name = action_name(action)
+    if action == PASS:
+        return name
+    left = int(state.hand_sizes[state.to_act]) - int(describe_action(action)["count"])  # type: ignore[call-overload]
+    lead = " (lead)" if state.last_count == 0 else ""
+    return f"{name}{lead}, {left} card{'' if left == 1 else 's'} left"
+
+
 def end_words(state: State) -> dict[str, str]:
     """The rule that ended the game and the Life cubes left, seats as "player N"."""
     setup = state.setup

@@ -257,14 +257,18 @@ def test_keys_play_the_numbered_moves_and_the_next_bot_move(server, tmp_path):
         await press(mine ? "1" : "n");
         var made = (await (await fetch("/api/games" + d.location.pathname.slice(6),
                                        { headers: { "X-Yokai-Token": TOKEN } })).json()).moves.pop();
+        var banner = d.getElementById("last-play");
         seen.push({ mine: mine, moved: Number(d.body.getAttribute("data-step")) === step + 1,
-                    first: first, seat: made.seat });
+                    first: first, seat: made.seat, banner: banner ? banner.textContent : "",
+                    bannerSeat: banner ? Number(banner.closest(".seat").getAttribute("data-seat")) : -1 });
       }
       return seen;
     """)
     assert any(s["mine"] for s in result) and any(not s["mine"] for s in result), result
     assert all(s["moved"] for s in result), result
     assert all(s["seat"] == 2 for s in result if s["mine"]) and all(s["seat"] != 2 for s in result if not s["mine"])
+    # the last play is on the table, in its player's box, in words ("AI 1 (random) plays 3 (lead), 14 cards left")
+    assert all(s["bannerSeat"] == s["seat"] and (" play" in s["banner"] or " pass" in s["banner"]) for s in result)
 
 
 def test_empty_zones_fold_into_one_line_and_your_hand_is_at_the_bottom(server, tmp_path):

@@ -476,6 +476,7 @@ __DRAW__
       if (last) {
         var lastMove = el("div", "", "Last move: " + last.text);  // a move's line starts with its player
         lastMove.id = "last-move";
+        lastMove.setAttribute("aria-live", "polite");
         status.appendChild(lastMove);
       }
       var result = el("div", "");
@@ -516,6 +517,15 @@ __DRAW__
       board.appendChild(el("div", "title", t.title));
       drawTable(board, t, view.to_act, view.seat, function (s) { return s.label; }, {
         collapseEmpty: true, skip: function (seat, z) { return seat === view.seat && z.name === "hand"; } });
+      if (last) {  // the last play, on the table: a banner in its player's box
+        var mover = board.querySelector('.seat[data-seat="' + last.by + '"]');
+        if (mover) {
+          mover.classList.add("moved-last");
+          var said = el("div", "last-play", last.text);
+          said.id = "last-play";
+          mover.insertBefore(said, mover.childNodes[1] || null);
+        }
+      }
       var yours = board.querySelector('.seat[data-seat="' + view.seat + '"]');
       if (yours) yours.appendChild(el("div", "your-hand-note", "your hand: at the bottom, with your moves"));
       columns.appendChild(board);

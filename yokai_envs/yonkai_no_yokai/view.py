@@ -122,8 +122,9 @@ def end_words(state: State) -> dict[str, str]:
         reason = (f"round {round_number(state)} ended with {owing} owing more Life cubes than they had left, "
                   "so the game is over: the most Life cubes wins")
     else:
-        reason = (f"the {setup.rounds_per_game} round{'s' if setup.rounds_per_game != 1 else ''} this game was "
-                  "set to are played: the most Life cubes wins")
+        rounds = "the one round" if setup.rounds_per_game == 1 else f"all {setup.rounds_per_game} rounds"
+        reason = f"{rounds} this game was set to {'is' if setup.rounds_per_game == 1 else 'are'} played: " \
+                 "the most Life cubes wins"
     return {"reason": reason, "score": f"Life cubes left: {cubes}"}
 
 

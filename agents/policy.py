@@ -1,12 +1,13 @@
-"""Trained MaskablePPO policies as agents, and checkpoints that say what they were trained for.
+"""Trained MaskablePPO policies as agents, loaded from weights-only model files.
 
-A checkpoint is the SB3 zip plus one extra member, ``yokai_meta.json``: the env id (with its
-version), the env options, the observation shape, the number of actions and the package
-version. :func:`load_policy` checks it against the env before loading any weights, so a
-checkpoint trained for another game, version or spaces fails with a clear error.
+A model file is ``NAME.safetensors`` with its card (see :mod:`agents.model_file`): the env id
+(with its version), the env options, the observation shape, the number of actions, how to build
+the network and how it plays. :class:`PolicyAgent` checks the card against the env before
+loading any weights, so a model trained for another game, version or spaces fails with a clear
+error, and loading runs no pickle.
 
-Security: SB3 checkpoints may carry pickled Python objects, and loading one can run code.
-Load only checkpoints you trust (ones you trained, or from a source you trust).
+A legacy SB3 ``.zip`` is refused unless the caller says it is trusted (``policy:PATH;trusted=true``,
+``--trust-pickles``): its members are pickles, and loading one runs any code its author put in it.
 
 torch / stable-baselines3 / sb3-contrib are imported lazily, so ``agents`` works without them.
 """
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import warnings
 import zipfile
 from pathlib import Path
@@ -24,6 +24,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from agents.base import Agent
+from agents.model_file import (
+    ModelFileError,
+    is_pickled_zip,
+    load_policy,
+    model_path,
+    pickled_refusal,
+    read_card,
+    read_tensors,
+)
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
@@ -34,7 +43,7 @@ META_FORMAT = 1
 MODEL_MEMBERS = ("data", "policy.pth")
 
 
-class CheckpointError(ValueError):
+class CheckpointError(ModelFileError):
     """A checkpoint that is missing, unreadable, or trained for another env or spaces."""
 
 
@@ -44,53 +53,36 @@ def package_version() -> str:
     return getattr(yokai_envs, "__version__", "unknown")
 
 
-def _zip_path(path: str | Path) -> Path:
-    """SB3 appends ``.zip`` when the name has no suffix; mirror it."""
-    p = Path(path)
-    return p if p.suffix == ".zip" else p.with_name(p.name + ".zip")
+def save_checkpoint(model: Any, path: str | Path, env_id: str, env_options: dict[str, Any] | None = None,
+                    deterministic: bool = True) -> Path:
+    """Save ``model``'s policy as a model file for ``env_id`` (``.safetensors`` appended to a name
+    without a suffix); returns the weights' path."""
+    from agents.model_file import SUFFIX, save_model
 
-
-def save_checkpoint(model: Any, path: str | Path, env_id: str, env_options: dict[str, Any] | None = None) -> Path:
-    """Save ``model`` (a MaskablePPO) as an SB3 zip at ``path`` with the yokai metadata inside.
-
-    Returns the path written (``.zip`` appended when ``path`` has no suffix).
-    """
-    zip_path = _zip_path(path)
-    zip_path.parent.mkdir(parents=True, exist_ok=True)
-    # Written under a temporary name and renamed into place: a kill mid-write leaves the old file.
-    tmp = zip_path.with_name(f".{zip_path.stem}.tmp-{os.getpid()}.zip")
-    try:
-        _write_checkpoint(model, tmp, env_id, env_options)
-        tmp.replace(zip_path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return zip_path
-
-
-def _write_checkpoint(model: Any, zip_path: Path, env_id: str, env_options: dict[str, Any] | None) -> None:
-    model.save(str(zip_path))
-    meta = {
-        "format": META_FORMAT,
-        "env_id": env_id,
-        "env_options": dict(env_options or {}),
-        "observation_shape": [int(d) for d in model.observation_space.shape],
-        "num_actions": int(model.action_space.n),
-        "package_version": package_version(),
-        "algorithm": type(model).__name__,
-    }
-    with zipfile.ZipFile(zip_path, "a") as archive:
-        archive.writestr(META_MEMBER, json.dumps(meta, indent=2, sort_keys=True, default=str))
+    target = Path(path)
+    if not target.suffix:
+        target = target.with_name(target.name + SUFFIX)
+    return save_model(model, target, {"env_id": env_id, "env_options": dict(env_options or {}),
+                                      "play": {"deterministic": deterministic, "temperature": 1.0}})
 
 
 def policy_weights(path: str | Path) -> dict[str, Any]:
-    """The network's tensors in a checkpoint, read with ``torch.load(weights_only=True)``: no
-    pickled object of the file is ever built (the warm start of a training run reads these)."""
+    """The network's tensors in a model file (or, in a legacy zip, its ``policy.pth`` read with
+    ``torch.load(weights_only=True)``): no pickled object is ever built (a training run's warm
+    start reads these)."""
+    source = model_path(path)
+    if not is_pickled_zip(source):
+        try:
+            return dict(read_tensors(read_card(source)))
+        except CheckpointError:
+            raise
+        except ModelFileError as err:
+            raise CheckpointError(str(err)) from None
     import io
 
     import torch
 
-    meta = read_checkpoint_meta(path)
+    meta = read_pickled_meta(source)
     with zipfile.ZipFile(meta["path"]) as archive:
         raw = archive.read("policy.pth")
     try:
@@ -103,30 +95,21 @@ def policy_weights(path: str | Path) -> dict[str, Any]:
     return dict(state)
 
 
-def read_checkpoint_meta(path: str | Path) -> dict[str, Any]:
-    """The ``yokai_meta.json`` of a checkpoint (no torch needed)."""
+def read_pickled_meta(path: str | Path) -> dict[str, Any]:
+    """The ``yokai_meta.json`` of a legacy SB3 zip checkpoint (no torch, no unpickling)."""
     p = Path(path)
-    if not p.exists() and _zip_path(p).exists():
-        p = _zip_path(p)
-    if not p.exists():
-        raise CheckpointError(f"policy checkpoint not found: {str(path)!r}")
-    if p.is_dir():
-        raise CheckpointError(f"{p}: a folder, not a checkpoint file (expected an SB3 MaskablePPO .zip; "
-                              "an RLlib policy folder is loaded with rllib:PATH)")
     try:
         with zipfile.ZipFile(p) as archive:
             names = archive.namelist()
             if META_MEMBER not in names:
-                raise CheckpointError(f"{p}: not a yokai-envs checkpoint (no {META_MEMBER} inside); "
-                                      "save checkpoints with agents.policy.save_checkpoint")
+                raise CheckpointError(f"{p}: not a yokai-envs checkpoint (no {META_MEMBER} inside)")
             missing = [m for m in MODEL_MEMBERS if m not in names]
             if missing:
                 raise CheckpointError(f"{p}: incomplete checkpoint: no {', '.join(missing)} inside "
                                       "(only the metadata?)")
             meta = json.loads(archive.read(META_MEMBER))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError) as err:
-        raise CheckpointError(f"{p}: not a zip file, or a damaged one ({err}); expected an SB3 MaskablePPO "
-                              "checkpoint") from None
+        raise CheckpointError(f"{p}: not a zip file, or a damaged one ({err})") from None
     except (ValueError, UnicodeDecodeError) as err:
         if isinstance(err, CheckpointError):
             raise
@@ -165,24 +148,48 @@ class PolicyAgent(Agent):
     ``deterministic=False`` (sampled with the agent's own seeded rng, not torch's)."""
 
     def __init__(self, path: str | Path, env_id: str, env_options: dict[str, Any] | None = None,
-                 deterministic: bool = True, seed: int | None = None) -> None:
+                 deterministic: bool | None = None, seed: int | None = None, trusted: bool = False,
+                 temperature: float | None = None) -> None:
         super().__init__(seed)
-        self.meta = read_checkpoint_meta(path)
-        check_checkpoint(self.meta, env_id, env_options)
+        self.model: Any = None
+        source = model_path(path)
+        if is_pickled_zip(source):
+            if not trusted:
+                raise pickled_refusal(source, "policy:PATH;trusted=true (or --trust-pickles)")
+            self.meta = read_pickled_meta(source)
+            check_checkpoint(self.meta, env_id, env_options)
+            self.policy = self._load_pickled(self.meta["path"])
+            play: dict[str, Any] = {}
+        else:
+            try:
+                self.meta = read_card(source)
+                check_checkpoint(self.meta, env_id, env_options)  # before any weight is read
+                self.policy, _ = load_policy(self.meta["path"])
+            except CheckpointError:
+                raise
+            except ModelFileError as err:
+                raise CheckpointError(str(err)) from None
+            play = self.meta["play"]
         self.path = self.meta["path"]
-        self.deterministic = deterministic
+        # how the card says it plays, unless the spec says otherwise
+        self.deterministic = bool(play.get("deterministic", True)) if deterministic is None else deterministic
+        self.temperature = float(play.get("temperature", 1.0)) if temperature is None else temperature
         import torch
-        from sb3_contrib import MaskablePPO
 
         self._torch = torch
-        try:
-            self.model = MaskablePPO.load(self.path, device="cpu")
-        except Exception as err:  # a corrupted member: zlib, pickle, torch and json all raise their own
-            raise CheckpointError(f"{self.path}: cannot load the model ({type(err).__name__}: {err})") from None
-        self.policy = self.model.policy
         self.policy.set_training_mode(False)
         self._forward = NumpyForward.of(self.policy)
         self._last_probs: np.ndarray | None = None
+
+    def _load_pickled(self, path: str) -> Any:
+        """The policy of a trusted SB3 zip (this unpickles it)."""
+        from sb3_contrib import MaskablePPO
+
+        try:
+            self.model = MaskablePPO.load(path, device="cpu")
+        except Exception as err:  # a corrupted member: zlib, pickle, torch and json all raise their own
+            raise CheckpointError(f"{path}: cannot load the model ({type(err).__name__}: {err})") from None
+        return self.model.policy
 
     def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         return self.batch_probabilities(np.asarray(observation)[None], np.asarray(action_mask, dtype=bool)[None])[0]
@@ -232,6 +239,10 @@ class PolicyAgent(Agent):
         self._last_probs = probs
         if self.deterministic:
             return int(np.argmax(probs))
+        if self.temperature != 1.0:
+            with np.errstate(divide="ignore"):
+                scaled = np.exp((np.log(probs) - np.log(probs.max())) / self.temperature)
+            return int(self.rng.choice(probs.size, p=scaled / scaled.sum()))
         return int(self.rng.choice(probs.size, p=probs))
 
     def last_distribution(self) -> np.ndarray | None:

@@ -14,22 +14,26 @@
                                              better by more than 1 standard error
     ismcts:rollout=heuristic;beliefs=heuristic   ... samples hidden cards as if the others play the
                                              heuristic (opponent-model inference; games with world_sampler)
-    ismcts:rollout=heuristic;confidence=1.0;policy=path/to/model.zip
+    ismcts:rollout=heuristic;confidence=1.0;policy=path/to/model.safetensors
                                              ... improves on a trained policy's move instead of the
                                              rollout policy's (which still plays the rollouts)
-    ismcts:rollout=policy;confidence=1.0;policy=path/to/model.zip
+    ismcts:rollout=policy;confidence=1.0;policy=path/to/model.safetensors
                                              ... the network plays the rollouts too, sampling its
                                              distribution (AlphaGo's fast rollout policy, here the same net)
-    ismcts:rollout=own_policy;confidence=1.0;policy=path/to/model.zip
+    ismcts:rollout=own_policy;confidence=1.0;policy=path/to/model.safetensors
                                              ... the network plays the searching seat's own rollout moves
                                              (its most likely), the heuristic every other seat
-    policy:path/to/model.zip                 a MaskablePPO checkpoint (most likely action)
-    policy:path/to/model.zip;deterministic=false   ... sampling its action distribution
+    policy:path/to/model.safetensors         a trained network (agents/model_file.py), playing the way its
+                                             card says (by default: its most likely action)
+    policy:path/to/model.safetensors;deterministic=false   ... sampling its action distribution
+    policy:path/to/model.safetensors;deterministic=false;temperature=0.5   ... sharpened (T < 1)
+    policy:path/to/legacy.zip;trusted=true   a legacy SB3 zip: refused without trusted=true, because its
+                                             pickles run any code its author put in them
     rllib:path/to/run/model                  an RLlib policy folder (training backend: rllib); same options
-    trained:path/to/model.zip                the trained opponent: the network with its play-time search,
+    trained:path/to/model.safetensors                the trained opponent: the network with its play-time search,
                                              i.e. ismcts:iterations=100;rollout=heuristic;leaf=heuristic;
-                                             confidence=1.0;policy=path/to/model.zip
-    trained:path/to/model.zip;iterations=50;beliefs=heuristic   ... any ismcts option overrides those
+                                             confidence=1.0;policy=path/to/model.safetensors
+    trained:path/to/model.safetensors;iterations=50;beliefs=heuristic   ... any ismcts option overrides those
     pretrained                               the network shipped with the package for the env it is
                                              given (agents/pretrained: one per game configuration)
     pretrained:search=true                   ... with the play-time search its model card names
@@ -54,8 +58,9 @@ from agents.base import Agent, RandomAgent
 KINDS = ("random", "heuristic", "ismcts", "policy", "rllib", "trained", "pretrained", "lowest", "openspiel")
 ISMCTS_OPTIONS = {"iterations": int, "time": float, "rollout": str, "c": float, "max_rollout_steps": int,
                   "leaf": str, "opponents": str, "search": str, "confidence": float, "beliefs": str,
-                  "policy": str}
-POLICY_OPTIONS = {"deterministic": bool}
+                  "policy": str, "trusted": bool}
+POLICY_OPTIONS = {"deterministic": bool, "temperature": float, "trusted": bool}
+RLLIB_OPTIONS = {"deterministic": bool}
 ROLLOUTS = ("random", "heuristic", "policy", "own_policy")
 LEAVES = ("returns", "heuristic")
 OPPONENT_MODELS = ("tree", "rollout")
@@ -152,11 +157,12 @@ def parse_spec(spec: str) -> AgentSpec:
         close = difflib.get_close_matches(kind, KINDS, n=1, cutoff=0.6)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ValueError(f"unknown agent kind {kind!r} in spec {spec!r}{hint}; valid kinds: {', '.join(KINDS)} "
-                         "(e.g. random, heuristic, ismcts:iterations=200, policy:path/to/model.zip)")
+                         "(e.g. random, heuristic, ismcts:iterations=200, policy:path/to/model.safetensors)")
     if kind == "trained":
         path, *parts = rest.split(";")
         if not path.strip():
-            raise ValueError(f"agent spec {spec!r}: trained needs a checkpoint path, e.g. trained:runs/model.zip")
+            raise ValueError(f"agent spec {spec!r}: trained needs a checkpoint path, e.g. "
+                             "trained:runs/model.safetensors")
         if any(part.split("=", 1)[0].strip() == "policy" for part in parts):
             raise ValueError(f"agent spec {spec!r}: trained takes its checkpoint as the path, not policy=")
         given = [part.split("=", 1)[0].strip() for part in parts if part.strip()]
@@ -206,13 +212,14 @@ def parse_spec(spec: str) -> AgentSpec:
             raise ValueError(f"agent spec {spec!r}: confidence keeps a policy's move unless the search "
                              "beats it; it needs rollout=heuristic or policy=PATH")
         if "policy" in options and not options["policy"]:  # _convert strips it
-            raise ValueError(f"agent spec {spec!r}: policy needs a checkpoint path, e.g. policy=runs/model.zip")
+            raise ValueError(f"agent spec {spec!r}: policy needs a checkpoint path, e.g. policy=runs/model.safetensors")
         return AgentSpec(kind, options, None, text)
     path, *parts = rest.split(";")
     if not path.strip():
-        example = "policy:runs/model.zip" if kind == "policy" else "rllib:runs/<game>/<run>/model"
+        example = "policy:runs/model.safetensors" if kind == "policy" else "rllib:runs/<game>/<run>/model"
         raise ValueError(f"agent spec {spec!r}: {kind} needs a checkpoint path, e.g. {example}")
-    return AgentSpec(kind, _key_values(kind, parts, spec, POLICY_OPTIONS), path.strip(), text)
+    valid = POLICY_OPTIONS if kind == "policy" else RLLIB_OPTIONS
+    return AgentSpec(kind, _key_values(kind, parts, spec, valid), path.strip(), text)
 
 
 def _parse_pretrained(rest: str, spec: str, text: str) -> AgentSpec:
@@ -230,7 +237,7 @@ def _parse_pretrained(rest: str, spec: str, text: str) -> AgentSpec:
     if "policy" in raw:
         raise ValueError(f"agent spec {spec!r}: pretrained brings its own network; policy= is not an option")
     overrides = [f"{key}={value}" for key, value in raw.items()]
-    parse_spec(";".join(["trained:model.zip", *overrides]))  # checked now, not at the first game
+    parse_spec(";".join(["trained:model.safetensors", *overrides]))  # checked now, not at the first game
     return AgentSpec("pretrained", {"search": True, "overrides": overrides}, None, text)
 
 
@@ -263,10 +270,13 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
         options = dict(parsed.options)
         rollout = options.pop("rollout", "random")
         base_agent = None
+        trusted = options.pop("trusted", False)
         if "policy" in options:
             from agents.policy import PolicyAgent
 
-            base_agent = PolicyAgent(options.pop("policy"), env_id, env_options, seed=seed)
+            # the search's default move is the network's most likely one, whatever its card plays
+            base_agent = PolicyAgent(options.pop("policy"), env_id, env_options, deterministic=True, seed=seed,
+                                     trusted=trusted)
         rollout_agent: Agent | None = None
         if rollout == "heuristic":
             from agents.heuristics import heuristic_class

@@ -2,11 +2,14 @@
 
 Each model is three files in ``agents/pretrained/models/`` (package data)::
 
-    NAME.zip    the network, a checkpoint ``policy:`` loads (the env id is recorded inside)
-    NAME.json   its card as data: env id, the configuration it plays (the options that shape the
-                game, e.g. {"num_players": 4}), its play-time search, how it was trained
-                (command, seed, wall time) and its evaluation rows
-    NAME.md     the same card for people (`python scripts/ship_model.py --cards-only` writes it from the .json)
+    NAME.safetensors  the network's weights (no pickle: agents/model_file.py)
+    NAME.json         its card as data: how to build the network and how it plays (the model
+                      card of agents/model_file.py, which ``policy:NAME.safetensors`` reads), the
+                      env id, the configuration it plays (the options that shape the game, e.g.
+                      {"num_players": 4}), its play-time search, how it was trained (command,
+                      seed, wall time) and its evaluation rows
+    NAME.md           the same card for people (`python scripts/ship_model.py --cards-only`
+                      writes it from the .json)
 
 The agent spec ``pretrained`` is the network alone for the env it is given;
 ``pretrained:search=true`` adds the play-time search its card names (ISMCTS improving on the
@@ -17,11 +20,12 @@ for a retired env id, is refused with the list of what is shipped.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
+
+from yokai_envs.core.files import parse_json
 
 MODELS_PACKAGE = "agents.pretrained"
 MODELS_FOLDER = "models"
@@ -57,8 +61,8 @@ def cards() -> list[Card]:
     found = []
     for card_file in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
-            data = json.loads(card_file.read_text(encoding="utf-8"))
-            card = Card(card_file.stem, card_file.with_suffix(".zip"), str(data["env_id"]),
+            data = parse_json(card_file.read_bytes(), str(card_file), PretrainedError)
+            card = Card(card_file.stem, card_file.with_suffix(".safetensors"), str(data["env_id"]),
                         dict(data.get("configuration", {})), str(data.get("search", "")), data)
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise PretrainedError(f"{card_file}: not a model card ({err})") from None
@@ -103,12 +107,14 @@ def _key_value(part: str) -> tuple[str, str]:
 def spec_for(env_id: str, options: dict[str, Any] | None, search: bool, overrides: list[str],
              deterministic: bool | None = None) -> str:
     """The ``policy:`` or ``trained:`` spec that plays the shipped model of ``env_id``. The network
-    alone plays the way its card says it was measured (``"deterministic": false`` on the card: it
+    alone plays the way its card says it was measured (``"play": {"deterministic": false}``: it
     samples its distribution) unless ``deterministic`` is given."""
     card = find(env_id, options)
     if not search:
-        chosen = bool(card.data.get("deterministic", True)) if deterministic is None else deterministic
-        return f"policy:{card.path}" + ("" if chosen else ";deterministic=false")
+        play = card.data.get("play", {})
+        chosen = bool(play.get("deterministic", True) if isinstance(play, dict) else True) \
+            if deterministic is None else deterministic
+        return f"policy:{card.path};deterministic={str(chosen).lower()}"
     # The card's search, each option the spec names replaced by the spec's value.
     merged = dict(_key_value(part) for part in card.search.split(";") if "=" in part)
     merged.update(_key_value(part) for part in overrides)

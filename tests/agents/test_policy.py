@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import zipfile
 
 import gymnasium as gym
 import numpy as np
@@ -13,7 +12,7 @@ pytest.importorskip("sb3_contrib")
 
 import agents
 from agents.arena import run_match
-from agents.policy import META_MEMBER, CheckpointError, PolicyAgent, save_checkpoint
+from agents.policy import CheckpointError, PolicyAgent, save_checkpoint
 from yokai_envs.registry import make_game
 
 YONKAI = "yonkai_no_yokai_v1"
@@ -57,12 +56,10 @@ def checkpoint(tmp_path_factory):
     return model, path
 
 
-def test_metadata_inside_the_zip(checkpoint):
+def test_the_card_beside_the_weights(checkpoint):
     _, path = checkpoint
-    assert path.name == "tiny.zip"
-    with zipfile.ZipFile(path) as archive:
-        meta = json.loads(archive.read(META_MEMBER))
-        assert "policy.pth" in archive.namelist()
+    assert path.name == "tiny.safetensors"
+    meta = json.loads(path.with_suffix(".json").read_text())
     assert meta["env_id"] == YONKAI and meta["env_options"] == OPTIONS
     assert meta["observation_shape"] == [make_game(YONKAI, **OPTIONS).observation_size]
     assert meta["num_actions"] == 49 and meta["package_version"]
@@ -114,16 +111,14 @@ def test_wrong_game_or_spaces_fail_clearly(checkpoint, tmp_path):
         PolicyAgent(path, "yyh_tcg_v5")
     with pytest.raises(CheckpointError, match="observation shape"):
         agents.make(f"policy:{path}", YONKAI, {"num_players": 4})
-    plain = tmp_path / "plain.zip"
-    with zipfile.ZipFile(path) as src, zipfile.ZipFile(plain, "w") as dst:
-        for name in src.namelist():
-            if name != META_MEMBER:
-                dst.writestr(name, src.read(name))
-    with pytest.raises(CheckpointError, match="not a yokai-envs checkpoint"):
+    plain = tmp_path / "plain.safetensors"
+    plain.write_bytes(path.read_bytes())
+    with pytest.raises(CheckpointError, match="no card beside it"):
         agents.make(f"policy:{plain}", YONKAI, OPTIONS)
-    junk = tmp_path / "junk.zip"
-    junk.write_text("not a zip")
-    with pytest.raises(CheckpointError, match="not a zip file"):
+    junk = tmp_path / "junk.safetensors"
+    junk.write_text("not a model")
+    junk.with_suffix(".json").write_text("not a card")
+    with pytest.raises(CheckpointError, match="junk.json is not valid JSON"):
         agents.make(f"policy:{junk}", YONKAI, OPTIONS)
     with pytest.warns(UserWarning, match="trained with env options"):
         agents.make(f"policy:{path}", YONKAI, {"num_players": 3, "reward": "lives"})
@@ -160,7 +155,7 @@ def test_search_improves_on_a_policy_named_in_the_spec(checkpoint, tmp_path):
     result = run_match(YONKAI, [spec, "heuristic", "random"], games=6, seed=0, env_options=OPTIONS)
     assert len(result.records) == 6  # every seating of the three
     with pytest.raises(CheckpointError, match="not found"):
-        agents.make(f"ismcts:rollout=heuristic;confidence=1;policy={tmp_path / 'nope.zip'}", YONKAI, OPTIONS)
+        agents.make(f"ismcts:rollout=heuristic;confidence=1;policy={tmp_path / 'nope.safetensors'}", YONKAI, OPTIONS)
     with pytest.raises(ValueError, match="policy needs a checkpoint path"):
         agents.make("ismcts:rollout=heuristic;policy= ", YONKAI, OPTIONS)
     # A trained policy is a base to improve on, so confidence no longer needs the heuristic.
@@ -168,27 +163,27 @@ def test_search_improves_on_a_policy_named_in_the_spec(checkpoint, tmp_path):
 
 
 def test_broken_checkpoints_name_the_file(checkpoint, tmp_path):
-    """A folder, a zip with only the metadata, and damaged bytes each give a
-    CheckpointError naming the file, never a traceback from zipfile, zlib or torch."""
+    """A folder, a card without its weights, and damaged weights each give a CheckpointError
+    naming the file, never a traceback from safetensors or torch."""
     _, path = checkpoint
-    folder = tmp_path / "a_folder.zip"
+    folder = tmp_path / "a_folder.safetensors"
     folder.mkdir()
-    with pytest.raises(CheckpointError, match=r"a_folder\.zip: a folder, not a checkpoint file"):
+    with pytest.raises(CheckpointError, match=r"a_folder\.safetensors: a folder, not a checkpoint file"):
         agents.make(f"policy:{folder}", YONKAI, OPTIONS)
 
-    meta_only = tmp_path / "meta_only.zip"
-    with zipfile.ZipFile(path) as src, zipfile.ZipFile(meta_only, "w") as dst:
-        dst.writestr(META_MEMBER, src.read(META_MEMBER))
-    with pytest.raises(CheckpointError, match=r"meta_only\.zip: incomplete checkpoint: no data, policy\.pth"):
-        agents.make(f"policy:{meta_only}", YONKAI, OPTIONS)
+    card_only = tmp_path / "card_only.json"
+    card_only.write_text(path.with_suffix(".json").read_text())
+    with pytest.raises(CheckpointError, match=r"not found: .*card_only\.safetensors"):
+        agents.make(f"policy:{card_only}", YONKAI, OPTIONS)
 
     raw = path.read_bytes()
     for name, damaged in (("truncated", raw[: len(raw) // 2]),
                           ("flipped", raw[:200] + bytes(b ^ 0xFF for b in raw[200:1200]) + raw[1200:]),
                           ("zeros", bytes(len(raw)))):
-        bad = tmp_path / f"{name}.zip"
+        bad = tmp_path / f"{name}.safetensors"
         bad.write_bytes(damaged)
-        with pytest.raises(CheckpointError, match=rf"{name}\.zip: "):
+        bad.with_suffix(".json").write_text(path.with_suffix(".json").read_text())
+        with pytest.raises(CheckpointError, match=rf"{name}\.safetensors: its digest is not the one"):
             agents.make(f"policy:{bad}", YONKAI, OPTIONS)
 
 

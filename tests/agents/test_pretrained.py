@@ -29,14 +29,15 @@ def tiny_checkpoint(tmp_path_factory):
 
     env = make_gym(YONKAI, num_players=3, opponents=["random"])
     model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [8]}, n_steps=16, batch_size=16, seed=0)
-    return save_checkpoint(model, tmp_path_factory.mktemp("ckpt") / "tiny.zip", YONKAI, {"num_players": 3})
+    return save_checkpoint(model, tmp_path_factory.mktemp("ckpt") / "tiny", YONKAI, {"num_players": 3})
 
 
 @pytest.fixture
 def shipped(tmp_path, tiny_checkpoint, monkeypatch):
     """A models folder holding the tiny network as the Yonkai 3p model."""
-    shutil.copy(tiny_checkpoint, tmp_path / "yonkai_3p.zip")
-    card = {"env_id": YONKAI, "configuration": {"num_players": 3}, "search": "iterations=4;search=flat"}
+    shutil.copy(tiny_checkpoint, tmp_path / "yonkai_3p.safetensors")
+    card = {**json.loads(tiny_checkpoint.with_suffix(".json").read_text()),
+            "env_id": YONKAI, "configuration": {"num_players": 3}, "search": "iterations=4;search=flat"}
     (tmp_path / "yonkai_3p.json").write_text(json.dumps(card))
     monkeypatch.setattr(pretrained, "models_dir", lambda: tmp_path)
     return tmp_path
@@ -51,7 +52,7 @@ def _play_one(agent, num_players=3):
 
 def test_pretrained_is_the_shipped_network_for_the_given_configuration(shipped):
     agent = agents.make("pretrained", YONKAI, {"num_players": 3}, seed=0)
-    assert isinstance(agent, PolicyAgent) and agent.path == str(shipped / "yonkai_3p.zip")
+    assert isinstance(agent, PolicyAgent) and agent.path == str(shipped / "yonkai_3p.safetensors")
     _play_one(agent)
     sampling = agents.make("pretrained:deterministic=false", YONKAI, {"num_players": 3}, seed=0)
     assert isinstance(sampling, PolicyAgent) and not sampling.deterministic
@@ -59,7 +60,7 @@ def test_pretrained_is_the_shipped_network_for_the_given_configuration(shipped):
 
 def test_the_network_alone_plays_the_way_its_card_says_unless_the_spec_says_otherwise(shipped):
     card_file = shipped / "yonkai_3p.json"
-    card_file.write_text(json.dumps({**json.loads(card_file.read_text()), "deterministic": False}))
+    card_file.write_text(json.dumps({**json.loads(card_file.read_text()), "play": {"deterministic": False}}))
     assert not agents.make("pretrained", YONKAI, {"num_players": 3}, seed=0).deterministic
     assert agents.make("pretrained:deterministic=true", YONKAI, {"num_players": 3}, seed=0).deterministic
 
@@ -100,15 +101,13 @@ def test_a_model_of_another_version_of_the_game_is_not_used(shipped):
 
 
 @pytest.mark.parametrize("card", pretrained.cards(), ids=lambda card: card.name)
-def test_every_shipped_model_is_slim_its_optimizer_holds_no_running_moments(card):
-    import io
-    import zipfile
+def test_every_shipped_model_is_weights_only_and_holds_just_the_policy(card):
+    from safetensors import safe_open
 
-    import torch
-
-    with zipfile.ZipFile(card.path) as model:
-        optimizer = torch.load(io.BytesIO(model.read("policy.optimizer.pth")), map_location="cpu", weights_only=False)
-    assert optimizer["state"] == {}, f"{card.name}: run scripts/ship_model.py --slim-all"
+    with safe_open(str(card.path), "pt") as weights:
+        names = list(weights.keys())
+    assert names and all(name.split(".")[0] in ("mlp_extractor", "action_net", "value_net") for name in names)
+    assert card.data["kind"] == "policy"
 
 
 @pytest.mark.parametrize("card", pretrained.cards(), ids=lambda card: card.name)

@@ -33,7 +33,7 @@ from typing import Any, TypeGuard
 import numpy as np
 
 from yokai_envs.core.errors import IllegalActionError
-from yokai_envs.core.files import read_limited
+from yokai_envs.core.files import parse_json, read_limited
 from yokai_envs.core.game import Game, returns_agree
 from yokai_envs.core.protocols import public_action_name
 
@@ -298,26 +298,7 @@ def load_replay(path: str | Path) -> Replay:
 
 def parse_replay_json(raw: bytes | str, source: str) -> Any:
     """JSON text as data: UTF-8, no key given twice, no NaN/Infinity; ReplayError naming ``source``."""
-    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in out:
-                raise ReplayError(f"{source}: key {key!r} appears twice in one object")
-            out[key] = value
-        return out
-
-    def no_constant(name: str) -> Any:
-        raise ReplayError(f"{source}: {name} is not a JSON number")
-
-    try:
-        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        return json.loads(text, object_pairs_hook=no_duplicates, parse_constant=no_constant)
-    except UnicodeDecodeError as err:
-        raise ReplayError(f"{source} is not UTF-8 text (byte {err.start})") from None
-    except json.JSONDecodeError as err:
-        raise ReplayError(f"{source} is not valid JSON: {err}") from None
-    except RecursionError:
-        raise ReplayError(f"{source}: nested too deeply") from None
+    return parse_json(raw, source, ReplayError)
 
 
 def game_result(game: Game) -> dict[str, Any]:

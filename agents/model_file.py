@@ -1,0 +1,332 @@
+"""Models as data: a network's weights (safetensors) and a JSON card that says how to build it.
+
+A model is two files side by side::
+
+    NAME.safetensors   the tensors (an 8-byte header length, a JSON header, raw numbers): no
+                       pickle, nothing to execute
+    NAME.json          its card, one JSON object:
+
+    {"format": "yokai-model/1",
+     "kind": "policy",                            what the tensors are (see KINDS)
+     "algorithm": "MaskablePPO",                  from ALGORITHMS
+     "policy_class": "MaskableActorCriticPolicy", from POLICY_CLASSES
+     "net_arch": [256, 256],                      or {"pi": [...], "vf": [...]}
+     "activation": "tanh",                        from ACTIVATIONS
+     "observation_shape": [586], "num_actions": 1234,
+     "env_id": "onmyoji_v4", "env_options": {"mode": "coop"},
+     "play": {"deterministic": true, "temperature": 1.0},   how ``policy:PATH`` plays by default
+     "weights_sha256": "...",                     the digest of NAME.safetensors
+     "num_timesteps": 1400000, "package_version": "..."}
+
+and any other fields its writer keeps (a shipped model's card also holds how it was trained and
+measured: agents/pretrained). :func:`load_policy` reads the card (bounded, regular files only,
+duplicate keys refused), checks every field against those allow-lists, checks the weights'
+digest (a card and weights from different saves do not load), builds the network the card
+names with the classes this module imports itself (nothing the card names is imported), and
+loads the tensors into it: each must be there with its exact shape and dtype, and nothing else
+may be. A training checkpoint (``kind: "training_state"``, written by the trainer for
+``--resume``) is the same pair of files with the critic and the optimizer's moments besides.
+
+A legacy SB3 ``.zip`` is refused (:class:`PickledModelError`): its members are pickles, and
+loading one runs whatever code its author put there. :func:`is_pickled_zip` tells one apart.
+
+torch / stable-baselines3 / sb3-contrib are imported only when a network is built.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import stat
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from yokai_envs.core.files import parse_json
+
+if TYPE_CHECKING:
+    import torch
+
+FORMAT = "yokai-model/1"
+CARD_KEY = "yokai_card"
+SUFFIX = ".safetensors"
+KINDS = ("policy", "training_state")
+ALGORITHMS = ("MaskablePPO",)
+#: The policy classes a card may name; a playing model is always the plain observation-only one.
+POLICY_CLASSES = ("MaskableActorCriticPolicy", "StateCriticPolicy")
+#: card name -> torch.nn class name (looked up in torch.nn by this module, never from the card).
+ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "leaky_relu": "LeakyReLU"}
+#: A model bigger than this is not one of ours (the largest shipped one is ~4 MB of weights).
+MAX_MODEL_BYTES = 2 << 30
+MAX_CARD_BYTES = 1 << 20
+MAX_LAYER = 65_536
+ZIP_MAGIC = b"PK\x03\x04"
+TRUST_RISK = ("an SB3 .zip holds pickles, and loading one runs any code its author put in it: "
+              "trust only zips you made yourself")
+
+
+class ModelFileError(ValueError):
+    """A model file that is missing, not a model, damaged, or names something not allowed."""
+
+
+class PickledModelError(ModelFileError):
+    """A legacy SB3 zip handed where only weights-only models are loaded."""
+
+
+def model_path(path: str | Path) -> Path:
+    """The weights file a user names: ``NAME.safetensors`` itself, its card ``NAME.json``, or
+    ``NAME`` without a suffix."""
+    p = Path(path)
+    if p.suffix == ".json" or (not p.suffix and not p.exists()):
+        return p.with_name((p.stem if p.suffix else p.name) + SUFFIX)
+    return p
+
+
+def card_path(weights: Path) -> Path:
+    return weights.with_suffix(".json")
+
+
+def _regular_file(path: Path) -> os.stat_result:
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        hint = ""
+        if path.suffix == ".zip" and path.with_suffix(SUFFIX).exists():
+            hint = f" (models are now saved as {path.with_suffix(SUFFIX).name})"
+        raise ModelFileError(f"policy checkpoint not found: {str(path)!r}{hint}") from None
+    except OSError as err:
+        raise ModelFileError(f"{path}: cannot be read ({err.strerror or err})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ModelFileError(f"{path}: a folder, not a checkpoint file (expected NAME{SUFFIX}; an RLlib "
+                             "policy folder is loaded with rllib:PATH)")
+    if not stat.S_ISREG(info.st_mode):
+        raise ModelFileError(f"{path}: not a regular file (a device, pipe or socket is never a model)")
+    if info.st_size > MAX_MODEL_BYTES:
+        raise ModelFileError(f"{path}: {info.st_size:,} bytes; a model file is at most {MAX_MODEL_BYTES:,}")
+    return info
+
+
+def is_pickled_zip(path: str | Path) -> bool:
+    """True for a zip (what SB3 saves); reads 4 bytes of a regular file only."""
+    p = Path(path)
+    try:
+        if not stat.S_ISREG(p.stat().st_mode):
+            return False
+        with open(p, "rb") as handle:
+            return handle.read(4) == ZIP_MAGIC
+    except OSError:
+        return False
+
+
+def pickled_refusal(path: str | Path, how_to_trust: str) -> PickledModelError:
+    """The one-line error for a legacy zip: why, and how to load it anyway."""
+    return PickledModelError(f"{path}: a pickled SB3 .zip, refused ({TRUST_RISK}); convert it with "
+                             f"scripts/convert_model.py, or load it anyway with {how_to_trust}")
+
+
+def _read_bounded(path: Path, limit: int) -> bytes:
+    size = _regular_file(path).st_size
+    if size > limit:
+        raise ModelFileError(f"{path}: {size:,} bytes; at most {limit:,}")
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as err:
+        raise ModelFileError(f"{path}: cannot be read ({err.strerror or err})") from None
+    if len(data) > limit:
+        raise ModelFileError(f"{path}: more than {limit:,} bytes")
+    return data
+
+
+def read_card(path: str | Path) -> dict[str, Any]:
+    """The checked card of a model (no torch needed); ``card["path"]`` is its weights file."""
+    weights = model_path(path)
+    _regular_file(weights)
+    if is_pickled_zip(weights):
+        raise pickled_refusal(weights, "policy:PATH;trusted=true")
+    where = card_path(weights)
+    if not where.exists():
+        raise ModelFileError(f"{weights}: no card beside it ({where.name}: how to build the network); "
+                             "save models with agents.model_file.save_model")
+    card = parse_json(_read_bounded(where, MAX_CARD_BYTES), str(where), ModelFileError)
+    check_card(card, str(where))
+    return {**card, "path": str(weights)}
+
+
+def _sizes(value: Any) -> bool:
+    return (isinstance(value, list) and len(value) <= 64
+            and all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_LAYER for v in value))
+
+
+def check_card(card: Any, where: str) -> None:
+    """ModelFileError naming the first field that is missing or not allowed."""
+    if not isinstance(card, dict):
+        raise ModelFileError(f"{where}: the card is not a JSON object")
+
+    def bad(field: str, wanted: str) -> ModelFileError:
+        return ModelFileError(f"{where}: card field {field!r} must be {wanted}, got {card.get(field)!r}")
+
+    if card.get("format") != FORMAT:
+        raise bad("format", repr(FORMAT))
+    for field, allowed in (("kind", KINDS), ("algorithm", ALGORITHMS), ("policy_class", POLICY_CLASSES),
+                           ("activation", tuple(ACTIVATIONS))):
+        if card.get(field) not in allowed:
+            raise bad(field, "one of " + ", ".join(allowed))
+    arch = card.get("net_arch")
+    if not (_sizes(arch) or (isinstance(arch, dict) and set(arch) == {"pi", "vf"}
+                             and _sizes(arch["pi"]) and _sizes(arch["vf"]))):
+        raise bad("net_arch", "a list of layer sizes or {\"pi\": [...], \"vf\": [...]}")
+    shape = card.get("observation_shape")
+    if not (_sizes(shape) and len(shape) == 1):
+        raise bad("observation_shape", "[size]")
+    actions = card.get("num_actions")
+    if not (isinstance(actions, int) and not isinstance(actions, bool) and 1 <= actions <= 1 << 24):
+        raise bad("num_actions", "a positive integer")
+    if not isinstance(card.get("env_id"), str) or not isinstance(card.get("env_options"), dict):
+        raise bad("env_id", "a string, with env_options an object")
+    play = card.get("play")
+    if not (isinstance(play, dict) and set(play) <= {"deterministic", "temperature"}
+            and isinstance(play.get("deterministic", True), bool)):
+        raise bad("play", '{"deterministic": true|false, "temperature": T}')
+    temperature = play.get("temperature", 1.0)
+    if not (isinstance(temperature, (int, float)) and not isinstance(temperature, bool)
+            and math.isfinite(temperature) and temperature > 0):
+        raise bad("play", "a positive finite temperature")
+    if card["policy_class"] == "StateCriticPolicy" and card["kind"] == "policy":
+        raise bad("policy_class", "MaskableActorCriticPolicy for a playing policy (the actor is exported)")
+    digest = card.get("weights_sha256")
+    if not (isinstance(digest, str) and len(digest) == 64 and all(c in "0123456789abcdef" for c in digest)):
+        raise bad("weights_sha256", "the hex SHA-256 of the weights file")
+    steps = card.get("num_timesteps", 0)
+    if not (isinstance(steps, int) and not isinstance(steps, bool) and steps >= 0):
+        raise bad("num_timesteps", "a non-negative integer")
+
+
+def activation_name(activation_fn: Any) -> str:
+    """The card name of a torch.nn activation class (ModelFileError for one not allowed)."""
+    by_class = {cls: name for name, cls in ACTIVATIONS.items()}
+    name = getattr(activation_fn, "__name__", str(activation_fn))
+    if name not in by_class:
+        raise ModelFileError(f"activation {name} cannot be saved; allowed: {', '.join(ACTIVATIONS.values())}")
+    return by_class[name]
+
+
+def policy_card(policy: Any, kind: str = "policy") -> dict[str, Any]:
+    """The card fields that describe how to build ``policy`` (an SB3 MaskableActorCriticPolicy)."""
+    net_arch = policy.net_arch
+    if isinstance(net_arch, dict):
+        net_arch = {"pi": list(net_arch["pi"]), "vf": list(net_arch["vf"])}
+    return {"format": FORMAT, "kind": kind, "algorithm": "MaskablePPO", "policy_class": type(policy).__name__,
+            "net_arch": list(net_arch) if isinstance(net_arch, list) else net_arch,
+            "activation": activation_name(policy.activation_fn),
+            "observation_shape": [int(d) for d in policy.observation_space.shape],
+            "num_actions": int(policy.action_space.n)}
+
+
+def write_model_file(path: str | Path, tensors: dict[str, torch.Tensor], card: dict[str, Any]) -> Path:
+    """Write ``tensors`` as ``path`` (a ``.safetensors`` name) and ``card`` beside it, each under a
+    temporary name renamed into place. The card holds the weights' digest, so a kill between the
+    two renames leaves a pair that refuses to load rather than one that plays the wrong network."""
+    from safetensors.torch import save as save_bytes
+
+    target = Path(path)
+    if target.suffix != SUFFIX:
+        raise ModelFileError(f"{target}: a model file is named NAME{SUFFIX}")
+    data = save_bytes({name: t.detach().cpu().contiguous() for name, t in tensors.items()})
+    card = {**card, "weights_sha256": hashlib.sha256(data).hexdigest()}
+    check_card(card, str(target))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    for final, content in ((target, data), (card_path(target), (json.dumps(card, indent=1) + "\n").encode())):
+        tmp = final.with_name(f".{final.stem}.tmp-{os.getpid()}{final.suffix}")
+        try:
+            with open(tmp, "wb") as handle:
+                handle.write(content)
+                handle.flush()
+                os.fsync(handle.fileno())
+            tmp.replace(final)
+        finally:
+            tmp.unlink(missing_ok=True)
+    return target
+
+
+def read_tensors(card: dict[str, Any]) -> dict[str, torch.Tensor]:
+    """The tensors of the model ``card`` was read from (``read_card``'s result), once their
+    digest matches the card's."""
+    from safetensors import SafetensorError
+    from safetensors.torch import load as load_bytes
+
+    path = Path(card["path"])
+    data = _read_bounded(path, MAX_MODEL_BYTES)
+    if hashlib.sha256(data).hexdigest() != card["weights_sha256"]:
+        raise ModelFileError(f"{path}: its digest is not the one its card {card_path(path).name} records (the two "
+                             "files come from different saves, or one was edited)")
+    try:
+        return load_bytes(data)
+    except (SafetensorError, ValueError, RuntimeError) as err:
+        raise ModelFileError(f"{path}: damaged tensors ({type(err).__name__}: {err})") from None
+
+
+def save_model(model: Any, path: str | Path, card_fields: dict[str, Any]) -> Path:
+    """Save the policy of ``model`` (a MaskablePPO, or its ``.policy``) as a playing model.
+
+    ``card_fields`` must give ``env_id`` and may give ``env_options``, ``play`` and anything
+    else worth keeping (``num_timesteps`` is taken from the model when it has one). The policy
+    must be the plain observation-only MLP (``training.policies.export_actor`` makes one from a
+    centralized-critic policy)."""
+    policy = getattr(model, "policy", model)
+    card = dict(card_fields)  # its own order first: a shipped card keeps its layout
+    card.setdefault("env_options", {})
+    card.setdefault("play", {"deterministic": True, "temperature": 1.0})
+    card.setdefault("num_timesteps", int(getattr(model, "num_timesteps", 0)))
+    card.setdefault("package_version", _package_version())
+    card.update(policy_card(policy))
+    return write_model_file(path, policy.state_dict(), card)
+
+
+def build_policy(card: dict[str, Any]) -> Any:
+    """An SB3 policy with the architecture ``card`` names (fresh weights), on the CPU."""
+    import gymnasium as gym
+    import numpy as np
+    import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    if card["policy_class"] != "MaskableActorCriticPolicy":
+        raise ModelFileError(f"{card.get('path')}: a {card['policy_class']} is built by the trainer, not played")
+    observations = gym.spaces.Box(-np.inf, np.inf, tuple(card["observation_shape"]), np.float32)
+    return MaskableActorCriticPolicy(observations, gym.spaces.Discrete(card["num_actions"]), lambda _: 0.0,
+                                     net_arch=card["net_arch"],
+                                     activation_fn=getattr(torch.nn, ACTIVATIONS[card["activation"]]))
+
+
+def load_state(module: Any, tensors: dict[str, torch.Tensor], where: str) -> None:
+    """Load ``tensors`` into ``module``: the same names, each with its exact shape and dtype."""
+    expected = module.state_dict()
+    missing = sorted(set(expected) - set(tensors))
+    extra = sorted(set(tensors) - set(expected))
+    if missing or extra:
+        raise ModelFileError(f"{where}: the tensors do not fit the card's network (missing {missing[:3]}, "
+                             f"unexpected {extra[:3]})")
+    for name, tensor in tensors.items():
+        if tensor.shape != expected[name].shape or tensor.dtype != expected[name].dtype:
+            raise ModelFileError(f"{where}: tensor {name} is {tuple(tensor.shape)} {tensor.dtype}, the card's "
+                                 f"network has {tuple(expected[name].shape)} {expected[name].dtype}")
+    module.load_state_dict(tensors, strict=True)
+
+
+def load_policy(path: str | Path) -> tuple[Any, dict[str, Any]]:
+    """(policy, card): the playing network of a model file, in eval mode on the CPU."""
+    card = read_card(path)
+    if card["kind"] != "policy":
+        raise ModelFileError(f"{card['path']}: a {card['kind']} file (for train --resume), not a playing model; "
+                             "play the run's model.safetensors or checkpoints/latest.safetensors")
+    policy = build_policy(card)
+    load_state(policy, read_tensors(card), card["path"])
+    policy.set_training_mode(False)
+    return policy, card
+
+
+def _package_version() -> str:
+    import yokai_envs
+
+    return str(getattr(yokai_envs, "__version__", "unknown"))

@@ -1,0 +1,193 @@
+"""Models as data: the shipped networks converted from pickled zips play exactly as before, a
+model file loads without running anything, and a pickled zip is refused unless trusted.
+
+``fixtures/pretrained_actions.npz`` was recorded from the shipped SB3 zips before they were
+converted (and removed): for each model, 32 observations of random-play games of its env with
+their legal masks, the action the zip's network chose (SB3's own torch path, most likely legal
+action) and its full masked distribution."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import agents
+from agents.model_file import (
+    ModelFileError,
+    PickledModelError,
+    load_policy,
+    read_card,
+    save_model,
+)
+from agents.policy import CheckpointError, PolicyAgent
+from agents.pretrained import cards, models_dir
+
+FIXTURE = Path(__file__).parent / "fixtures" / "pretrained_actions.npz"
+YONKAI = "yonkai_no_yokai_v1"
+
+
+def _recorded() -> dict[str, dict[str, np.ndarray]]:
+    with np.load(FIXTURE, allow_pickle=False) as data:
+        by_model: dict[str, dict[str, np.ndarray]] = {}
+        for key in data.files:
+            name, field = key.split("/")
+            by_model.setdefault(name, {})[field] = data[key]
+    return by_model
+
+
+RECORDED = _recorded()
+
+
+def test_every_shipped_model_is_recorded_and_no_pickle_is_shipped():
+    assert sorted(RECORDED) == sorted(card.name for card in cards())
+    assert not list(models_dir().glob("*.zip"))
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_a_converted_model_chooses_the_actions_its_zip_chose(name):
+    import torch
+
+    recorded = RECORDED[name]
+    policy, card = load_policy(models_dir() / f"{name}.safetensors")
+    observations, masks = recorded["observations"], recorded["masks"]
+    with torch.no_grad():
+        obs, _ = policy.obs_to_tensor(observations)
+        probs = policy.get_distribution(obs, action_masks=masks.copy()).distribution.probs.numpy()
+    probs = np.where(masks, probs, 0.0)
+    probs /= probs.sum(axis=1, keepdims=True)
+    np.testing.assert_array_equal(probs.argmax(axis=1), recorded["actions"])
+    np.testing.assert_allclose(probs, recorded["probabilities"], atol=1e-6)
+    # and the agent the specs build (numpy forward pass) plays them too
+    agent = PolicyAgent(card["path"], card["env_id"], card["configuration"], deterministic=True)
+    np.testing.assert_array_equal(agent.batch_probabilities(observations, masks).argmax(axis=1),
+                                  recorded["actions"])
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    """A small Yonkai 3p MaskablePPO saved as a model file."""
+    from sb3_contrib import MaskablePPO
+
+    from yokai_envs.training.gym_env import make_gym
+
+    env = make_gym(YONKAI, num_players=3, opponents=["random"])
+    model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [8]}, n_steps=16, batch_size=16, seed=0)
+    folder = tmp_path_factory.mktemp("model")
+    path = save_model(model, folder / "tiny.safetensors", {"env_id": YONKAI, "env_options": {"num_players": 3}})
+    return model, path
+
+
+def test_a_saved_model_loads_the_same_weights_and_its_card_says_how_to_build_it(tiny):
+    model, path = tiny
+    card = json.loads(path.with_suffix(".json").read_text())
+    assert card["net_arch"] == [8] and card["activation"] == "tanh" and card["algorithm"] == "MaskablePPO"
+    assert card["num_actions"] == model.action_space.n and card["play"]["deterministic"] is True
+    policy, _ = load_policy(path)
+    for key, value in model.policy.state_dict().items():
+        assert (policy.state_dict()[key] == value).all(), key
+
+
+def _copy(path: Path, folder: Path) -> Path:
+    shutil.copy(path, folder / path.name)
+    shutil.copy(path.with_suffix(".json"), folder / path.with_suffix(".json").name)
+    return folder / path.name
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda card: card.update(policy_class="os.system"), "policy_class"),
+    (lambda card: card.update(activation="Sigmoid"), "activation"),
+    (lambda card: card.update(algorithm="builtins.eval"), "algorithm"),
+    (lambda card: card.update(net_arch=[8, 8]), "do not fit the card's network"),
+    (lambda card: card.update(net_arch=[10**9]), "net_arch"),
+    (lambda card: card.update(weights_sha256="0" * 64), "digest"),
+])
+def test_a_card_naming_anything_outside_the_allow_lists_or_not_fitting_is_refused(tiny, tmp_path, edit, message):
+    path = _copy(tiny[1], tmp_path)
+    card = json.loads(path.with_suffix(".json").read_text())
+    edit(card)
+    path.with_suffix(".json").write_text(json.dumps(card))
+    with pytest.raises(ModelFileError, match=message):
+        load_policy(path)
+
+
+def test_a_card_with_a_key_given_twice_is_refused(tiny, tmp_path):
+    path = _copy(tiny[1], tmp_path)
+    text = path.with_suffix(".json").read_text()
+    path.with_suffix(".json").write_text(text.replace('{', '{"kind": "policy",', 1))
+    with pytest.raises(ModelFileError, match="'kind' appears twice"):
+        read_card(path)
+
+
+def test_weights_without_their_card_and_special_files_are_refused(tiny, tmp_path):
+    shutil.copy(tiny[1], tmp_path / "alone.safetensors")
+    with pytest.raises(ModelFileError, match="no card beside it"):
+        read_card(tmp_path / "alone.safetensors")
+    fifo = tmp_path / "fifo.safetensors"
+    os.mkfifo(fifo)
+    with pytest.raises(ModelFileError, match="not a regular file"):
+        read_card(fifo)
+    with pytest.raises(ModelFileError, match="not a regular file"):
+        read_card("/dev/zero")
+
+
+@pytest.fixture
+def pickled_zip(tmp_path):
+    """A zip whose pickle would leave a marker file if anything unpickled it."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.model_file import ZIP_MAGIC
+    from yokai_envs.training.gym_env import make_gym
+
+    env = make_gym(YONKAI, num_players=3, opponents=["random"])
+    model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [8]}, n_steps=16, batch_size=16, seed=0)
+    path = tmp_path / "legacy.zip"
+    model.save(str(path))
+    import zipfile
+
+    marker = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (Path.touch, (marker,))
+
+    with zipfile.ZipFile(path, "a") as archive:
+        archive.writestr("yokai_meta.json", json.dumps({
+            "env_id": YONKAI, "env_options": {"num_players": 3}, "observation_shape": [int(model.observation_space.shape[0])],
+            "num_actions": int(model.action_space.n)}))
+        archive.writestr("evil.pkl", pickle.dumps(Payload()))
+    assert path.read_bytes()[:4] == ZIP_MAGIC
+    return path, marker
+
+
+@pytest.mark.parametrize("spec", ["policy:{path}", "trained:{path};iterations=2", "ismcts:policy={path};rollout=heuristic"])
+def test_a_pickled_zip_is_refused_in_one_line_unless_trusted(pickled_zip, spec):
+    path, marker = pickled_zip
+    with pytest.raises(PickledModelError, match=r"a pickled SB3 \.zip, refused \(.*runs any code") as refused:
+        agents.make(spec.format(path=path), YONKAI, {"num_players": 3})
+    assert "\n" not in str(refused.value) and "trusted=true" in str(refused.value)
+    assert not marker.exists()
+    trusted = agents.make(spec.format(path=path) + ";trusted=true", YONKAI, {"num_players": 3}, seed=0)
+    assert trusted is not None
+
+
+def test_temperature_sharpens_sampling_and_the_card_sets_the_default(tiny, tmp_path):
+    path = _copy(tiny[1], tmp_path)
+    card = json.loads(path.with_suffix(".json").read_text())
+    card["play"] = {"deterministic": False, "temperature": 0.5}
+    path.with_suffix(".json").write_text(json.dumps(card))
+    agent = agents.make(f"policy:{path}", YONKAI, {"num_players": 3}, seed=0)
+    assert isinstance(agent, PolicyAgent) and not agent.deterministic and agent.temperature == 0.5
+    assert agents.make(f"policy:{path};deterministic=true", YONKAI, {"num_players": 3}).deterministic
+
+
+def test_a_model_for_another_game_is_refused_before_its_weights_are_read(tiny, tmp_path):
+    path = _copy(tiny[1], tmp_path)
+    path.write_bytes(b"not read")  # the card is checked first
+    with pytest.raises(CheckpointError, match="was trained for 'yonkai_no_yokai_v1', not 'yokaizo_v3'"):
+        PolicyAgent(path, "yokaizo_v3")

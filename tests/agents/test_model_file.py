@@ -158,14 +158,15 @@ def pickled_zip(tmp_path):
 
     with zipfile.ZipFile(path, "a") as archive:
         archive.writestr("yokai_meta.json", json.dumps({
-            "env_id": YONKAI, "env_options": {"num_players": 3}, "observation_shape": [int(model.observation_space.shape[0])],
-            "num_actions": int(model.action_space.n)}))
+            "env_id": YONKAI, "env_options": {"num_players": 3},
+            "observation_shape": [int(model.observation_space.shape[0])], "num_actions": int(model.action_space.n)}))
         archive.writestr("evil.pkl", pickle.dumps(Payload()))
     assert path.read_bytes()[:4] == ZIP_MAGIC
     return path, marker
 
 
-@pytest.mark.parametrize("spec", ["policy:{path}", "trained:{path};iterations=2", "ismcts:policy={path};rollout=heuristic"])
+@pytest.mark.parametrize("spec", ["policy:{path}", "trained:{path};iterations=2",
+                                  "ismcts:policy={path};rollout=heuristic"])
 def test_a_pickled_zip_is_refused_in_one_line_unless_trusted(pickled_zip, spec):
     path, marker = pickled_zip
     with pytest.raises(PickledModelError, match=r"a pickled SB3 \.zip, refused \(.*runs any code") as refused:

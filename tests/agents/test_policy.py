@@ -118,7 +118,7 @@ def test_wrong_game_or_spaces_fail_clearly(checkpoint, tmp_path):
     junk = tmp_path / "junk.safetensors"
     junk.write_text("not a model")
     junk.with_suffix(".json").write_text("not a card")
-    with pytest.raises(CheckpointError, match="junk.json is not valid JSON"):
+    with pytest.raises(CheckpointError, match=r"junk\.json is not valid JSON"):
         agents.make(f"policy:{junk}", YONKAI, OPTIONS)
     with pytest.warns(UserWarning, match="trained with env options"):
         agents.make(f"policy:{path}", YONKAI, {"num_players": 3, "reward": "lives"})

@@ -178,7 +178,7 @@ def check_card(card: Any, where: str) -> None:
                              and _sizes(arch["pi"]) and _sizes(arch["vf"]))):
         raise bad("net_arch", "a list of layer sizes or {\"pi\": [...], \"vf\": [...]}")
     shape = card.get("observation_shape")
-    if not (_sizes(shape) and len(shape) == 1):
+    if not (isinstance(shape, list) and _sizes(shape) and len(shape) == 1):
         raise bad("observation_shape", "[size]")
     actions = card.get("num_actions")
     if not (isinstance(actions, int) and not isinstance(actions, bool) and 1 <= actions <= 1 << 24):
@@ -250,6 +250,18 @@ def write_model_file(path: str | Path, tensors: dict[str, torch.Tensor], card: d
     return target
 
 
+def _check_digest(path: Path, digest: str, card: dict[str, Any]) -> None:
+    if digest != card["weights_sha256"]:
+        raise ModelFileError(f"{path}: its digest is not the one its card {card_path(path).name} records (the two "
+                             "files come from different saves, or one was edited)")
+
+
+def check_weights(card: dict[str, Any]) -> None:
+    """ModelFileError unless the weights file is the one the card was written with (no torch)."""
+    path = Path(card["path"])
+    _check_digest(path, hashlib.sha256(_read_bounded(path, MAX_MODEL_BYTES)).hexdigest(), card)
+
+
 def read_tensors(card: dict[str, Any]) -> dict[str, torch.Tensor]:
     """The tensors of the model ``card`` was read from (``read_card``'s result), once their
     digest matches the card's."""
@@ -258,9 +270,7 @@ def read_tensors(card: dict[str, Any]) -> dict[str, torch.Tensor]:
 
     path = Path(card["path"])
     data = _read_bounded(path, MAX_MODEL_BYTES)
-    if hashlib.sha256(data).hexdigest() != card["weights_sha256"]:
-        raise ModelFileError(f"{path}: its digest is not the one its card {card_path(path).name} records (the two "
-                             "files come from different saves, or one was edited)")
+    _check_digest(path, hashlib.sha256(data).hexdigest(), card)
     try:
         return load_bytes(data)
     except (SafetensorError, ValueError, RuntimeError) as err:
@@ -272,7 +282,7 @@ def save_model(model: Any, path: str | Path, card_fields: dict[str, Any]) -> Pat
 
     ``card_fields`` must give ``env_id`` and may give ``env_options``, ``play`` and anything
     else worth keeping (``num_timesteps`` is taken from the model when it has one). The policy
-    must be the plain observation-only MLP (``training.policies.export_actor`` makes one from a
+    must be the plain observation-only MLP (``training.common.policies.export_actor`` makes one from a
     centralized-critic policy)."""
     policy = getattr(model, "policy", model)
     card = dict(card_fields)  # its own order first: a shipped card keeps its layout

@@ -241,6 +241,22 @@ def _parse_pretrained(rest: str, spec: str, text: str) -> AgentSpec:
     return AgentSpec("pretrained", {"search": True, "overrides": overrides}, None, text)
 
 
+def trusting_pickles(entry: str) -> str:
+    """``entry`` (``SPEC`` or ``ALIAS=SPEC``) with ``trusted=true`` added when its spec loads a
+    network file (``--trust-pickles``: a legacy SB3 zip is then loaded, running its pickles)."""
+    from agents.arena.match import split_alias
+
+    alias, spec = split_alias(entry)
+    try:
+        parsed = parse_spec(spec)
+    except ValueError:
+        return entry  # refused with its own message when it is built
+    if parsed.kind not in ("policy", "ismcts") or "trusted" in parsed.options or (
+            parsed.kind == "ismcts" and "policy" not in parsed.options):
+        return entry
+    return (f"{alias}=" if alias else "") + spec + ";trusted=true"
+
+
 def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None = None,
          seed: int | None = None) -> Agent:
     """Build the agent named by ``spec`` for ``env_id`` (the heuristic of that game, etc.)."""

@@ -26,7 +26,7 @@ def convert(source: Path, target: Path, deterministic: bool = True, fields: dict
     meta = read_pickled_meta(source)
     model = MaskablePPO.load(str(source), device="cpu")
     if type(model.policy).__name__ != "MaskableActorCriticPolicy":  # a centralized critic: keep the actor
-        from yokai_envs.training.policies import export_actor
+        from yokai_envs.training.common.policies import export_actor
 
         model = export_actor(model)
     return save_model(model, target, {**(fields or {}), "env_id": meta["env_id"],

@@ -5,23 +5,22 @@
         --command "yokai train --config configs/yonkai_no_yokai/distill.yaml" \\
         --eval runs/eval/pre_4p_vs_heuristic "yokai evaluate ..." --eval DIR "COMMAND" ...
 
-Copies the run's model (``--which best_model`` or ``model``) into the package, writes the card
-as data (NAME.json: env id, configuration, search, the command and seed that trained it, wall
-time, and one evaluation row per ``--eval`` folder of ``yokai evaluate --out``: the gauntlet
-agent's win rate with its interval against each opponent line-up, with the command beside it),
-``--run-eval`` also takes the run's own final arena table (eval.json) as the network-alone
-rows; writes the card for people (NAME.md), and copies the run's learning curve to
+Copies the run's model (``--which best_model`` or ``model``: its weights, NAME.safetensors) into
+the package, writes the card as data (NAME.json: the run's model card, which says how to build
+the network and how it plays (agents/model_file.py), plus env id, configuration, search, the
+command and seed that trained it, wall time, and one evaluation row per ``--eval`` folder of
+``yokai evaluate --out``: the gauntlet agent's win rate with its interval against each opponent
+line-up, with the command beside it), ``--run-eval`` also takes the run's own final arena table
+(eval.json) as the network-alone rows; writes the card for people (NAME.md), and copies the run's learning curve to
 docs/img/pretrained/NAME_curve.png. ``--cards-only`` rewrites every NAME.md from its .json.
 """
 
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import shutil
 import sys
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -66,30 +65,13 @@ def run_rows(run: Path, command: str) -> list[dict[str, Any]]:
     return rows
 
 
-def slim(model: Path) -> None:
-    """Drop the optimizer's running moments from a shipped checkpoint (two thirds of its size): a
-    pretrained opponent only acts, and a run that trains on from it starts its Adam afresh."""
-    import torch
-
-    with zipfile.ZipFile(model) as old:
-        members = {info.filename: old.read(info) for info in old.infolist()}
-    optimizer = torch.load(io.BytesIO(members["policy.optimizer.pth"]), map_location="cpu", weights_only=False)
-    optimizer["state"] = {}
-    buffer = io.BytesIO()
-    torch.save(optimizer, buffer)
-    members["policy.optimizer.pth"] = buffer.getvalue()
-    with zipfile.ZipFile(model, "w", zipfile.ZIP_DEFLATED) as new:
-        for name, data in members.items():
-            new.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), data, zipfile.ZIP_DEFLATED)
-
-
 def card_markdown(name: str, card: dict[str, Any]) -> str:
     options = ", ".join(f"{k}={v!r}" for k, v in card["configuration"].items()) or "defaults"
     lines = [f"# Pretrained opponent `{name}`", "",
              f"- env id: `{card['env_id']}` ({options}); agent specs `pretrained` (the network alone) and "
              "`pretrained:search=true` (with its play-time search)",
              f"- play-time search: `{card['search'] or 'the trained: defaults'}`",
-             "- the network alone " + ("takes its most likely move" if card.get("deterministic", True)
+             "- the network alone " + ("takes its most likely move" if card["play"].get("deterministic", True)
                                        else "samples its move from its distribution (as it was measured)"),
              f"- trained by: `{card['command']}` (seed {card['seed']}), {card['wall_time']}",
              f"- method: {card.get('method', '')}", "",
@@ -105,7 +87,7 @@ def card_markdown(name: str, card: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--run", type=Path, help="the training run folder")
-    parser.add_argument("--name", help="the model's name (NAME.zip, NAME.json, NAME.md)")
+    parser.add_argument("--name", help="the model's name (NAME.safetensors, NAME.json, NAME.md)")
     parser.add_argument("--which", choices=("best_model", "model"), default="model")
     parser.add_argument("--configuration", default="{}", help="JSON: the options that pick this model")
     parser.add_argument("--search", default="", help="options of its play-time search (trained:...;OPTIONS)")
@@ -119,15 +101,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the network alone plays by sampling its distribution (as it was measured)")
     parser.add_argument("--label", nargs=2, action="append", default=[], metavar=("AGENT", "NAME"),
                         help="an agent of the --eval folders under its shipped name (measured before shipping, "
-                             "e.g. policy:runs/x/model.zip as pretrained); the same network and seeds play the "
+                             "e.g. policy:runs/x/model.safetensors as pretrained); the same network and seeds play the "
                              "same games under either name")
-    parser.add_argument("--slim-all", action="store_true", help="drop the optimizer moments of every shipped model")
     parser.add_argument("--cards-only", action="store_true", help="rewrite every NAME.md from NAME.json")
     args = parser.parse_args(argv)
-    if args.slim_all:
-        for model in sorted(MODELS.glob("*.zip")):
-            slim(model)
-        return 0
     if args.cards_only:
         for card_file in sorted(MODELS.glob("*.json")):
             card = json.loads(card_file.read_text(encoding="utf-8"))
@@ -138,11 +115,16 @@ def main(argv: list[str] | None = None) -> int:
     config = json.loads(json.dumps(__import__("yaml").safe_load((args.run / "config.yaml").read_text())))
     state = json.loads((args.run / "state.json").read_text(encoding="utf-8"))
     MODELS.mkdir(parents=True, exist_ok=True)
-    shutil.copy(args.run / f"{args.which}.zip", MODELS / f"{args.name}.zip")
-    slim(MODELS / f"{args.name}.zip")
+    from agents.model_file import check_weights, read_card
+
+    model_card = read_card(args.run / f"{args.which}.safetensors")  # checked: allow-lists, weights digest
+    check_weights(model_card)
+    if model_card["kind"] != "policy":
+        raise SystemExit(f"{model_card['path']}: a {model_card['kind']} file, not a playing model")
     minutes = state["train_seconds"] / 60
     card = {"env_id": config["game"]["env_id"], "configuration": json.loads(args.configuration),
-            "search": args.search, "deterministic": not args.sampled, "command": args.command,
+            "search": args.search, "play": {"deterministic": not args.sampled, "temperature": 1.0},
+            "command": args.command,
             "seed": config["training"]["seed"],
             "wall_time": f"{minutes:.0f} min of training on 2 CPU cores ({state['timesteps']} learner decisions)",
             "method": args.method, "training": {"config": config, "distill": state.get("distill", {}).get("history"),
@@ -154,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
     for row in card["evaluation"]:
         row["agent"] = labels.get(row["agent"], row["agent"])
         row["opponents"] = labels.get(row["opponents"], row["opponents"])
+    # the network as the run saved it: the same weights file, its card's build fields beside the above
+    card.update({key: value for key, value in model_card.items() if key not in card and key != "path"})
+    shutil.copy(model_card["path"], MODELS / f"{args.name}.safetensors")
     (MODELS / f"{args.name}.json").write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
     (MODELS / f"{args.name}.md").write_text(card_markdown(args.name, card), encoding="utf-8")
     CURVES.mkdir(parents=True, exist_ok=True)
@@ -164,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
 
         plot_learning_curve(state, CURVES / f"{args.name}_curve.png",
                             title=f"{args.name} (stopped at {state['timesteps']} steps)")
-    print(f"shipped {args.name}: {MODELS / args.name}.zip")
+    print(f"shipped {args.name}: {MODELS / args.name}.safetensors")
     return 0
 
 

@@ -12,10 +12,10 @@ What a run does, in order (each step is a short function in yokai_envs/training/
    learner in one seat (rotating), bots from the opponent pool in the others — in a
    DummyVecEnv or SubprocVecEnv, wrapped in VecMonitor for episode rewards.
 3. trainer.build_model: MaskablePPO("MlpPolicy", envs, net_arch, **hyperparameters).
-4. model.learn with trainer.TrainingCallback: progress bar, checkpoints/latest.zip, self-play
+4. model.learn with trainer.TrainingCallback: progress bar, checkpoints/latest.safetensors, self-play
    snapshots added to every env's opponent pool (env_method("set_opponent_pool")), and
-   arena evaluations against the evaluation bots (best_model.zip follows the best one).
-5. model.zip, then the final arena table (evaluate.evaluate_checkpoint) -> eval.json, and
+   arena evaluations against the evaluation bots (best_model.safetensors follows the best one).
+5. model.safetensors, then the final arena table (evaluate.evaluate_checkpoint) -> eval.json, and
    plot.plot_learning_curve -> learning_curve.png.
 """
 

@@ -51,5 +51,5 @@ def test_ready_config_trains_a_few_steps(path, tmp_path):
                        *[arg for item in tiny for arg in ("--set", item)]]) == 0
     report = json.loads((out / "eval.json").read_text())
     assert report["results"] and all(0 <= row["win_rate"] <= 1 for row in report["results"].values())
-    assert (out / "model.zip").exists()
-    assert config["league"]["generations"] or (out / "best_model.zip").exists()  # a league keeps its members
+    assert (out / "model.safetensors").exists()
+    assert config["league"]["generations"] or (out / "best_model.safetensors").exists()  # a league keeps its members

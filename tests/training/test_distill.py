@@ -83,7 +83,7 @@ def test_a_rounds_decisions_do_not_depend_on_the_number_of_workers(tmp_path):
     config = _config(tmp_path, ["distill.decisions=500", "distill.teacher=iterations=4;opponents=rollout;search=flat"])
     env = make_gym("yonkai_no_yokai_v1", num_players=3, opponents=["heuristic"])
     model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [8]}, n_steps=16, batch_size=16, seed=0)
-    checkpoint = save_checkpoint(model, tmp_path / "net.zip", "yonkai_no_yokai_v1", {"num_players": 3})
+    checkpoint = save_checkpoint(model, tmp_path / "net", "yonkai_no_yokai_v1", {"num_players": 3})
     one = distill.generate_round({**config, "distill": {**config["distill"], "workers": 1}}, checkpoint, 0, 0.99,
                                  progress=False)
     two = distill.generate_round({**config, "distill": {**config["distill"], "workers": 2}}, checkpoint, 0, 0.99,

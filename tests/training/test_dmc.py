@@ -71,9 +71,9 @@ def test_a_run_learns_q_in_the_actor_and_counts_its_decisions(tmp_path, monkeypa
     # The curve starts at the clone, then a point at each mark.
     assert [e["step"] for e in state["evaluations"] if not e["final"]] == [0, 600, 1200]
     # The actor starts as the clone (its logits are the first advantages) and is fitted from there.
-    from sb3_contrib import MaskablePPO
+    from agents.model_file import load_policy
 
-    final = MaskablePPO.load(out / "model.zip").policy.action_net.weight.detach().numpy()
+    final = load_policy(out / "model.safetensors")[0].action_net.weight.detach().numpy()
     assert len(seen) >= 10 and not np.allclose(final, seen[0])
 
 

@@ -96,7 +96,8 @@ def test_tiny_run_with_a_custom_reward_split_nets_and_per_opponent_curves(tmp_pa
     assert custom_reward.CALLS, "the reward module was called by the training run"
     assert any(done for _, _, done in custom_reward.CALLS)
     assert 0.0 <= report["results"]["random"]["win_rate"] <= 1.0  # the arena evaluation is kept
-    for name in ("model.zip", "best_model.zip", "checkpoints/latest.zip", "eval.json", "learning_curve.png"):
+    for name in ("model.safetensors", "best_model.safetensors", "checkpoints/latest.safetensors", "eval.json",
+                 "learning_curve.png"):
         assert (out / name).exists(), name
     state = json.loads((out / "state.json").read_text())
     curves = state["opponent_curves"]
@@ -106,7 +107,7 @@ def test_tiny_run_with_a_custom_reward_split_nets_and_per_opponent_curves(tmp_pa
         assert step > 0 and 0.0 <= win <= 1.0 and episodes >= 1
     import agents
 
-    policy = agents.make(f"policy:{out / 'model.zip'}", YONKAI, {"num_players": 3, "rounds_per_game": 1})
+    policy = agents.make(f"policy:{out / 'model.safetensors'}", YONKAI, {"num_players": 3, "rounds_per_game": 1})
     arch = policy.model.policy.net_arch
     assert arch == {"pi": [16, 8], "vf": [4]}
 

@@ -83,14 +83,14 @@ def test_pretrained_policy_copies_the_heuristic(tmp_path):
     assert cloned["teacher"] == "heuristic" and cloned["decisions"] >= 3000
     assert cloned["agreement"] > 0.9, cloned
     # unseen deals, after a PPO update (measured 0.74 on yonkai_no_yokai_v1; a scratch policy 0.37)
-    assert agreement_with_heuristic(str(out / "model.zip")) > 0.7
+    assert agreement_with_heuristic(str(out / "model.safetensors")) > 0.7
 
     # The same run without the teacher: a barely trained policy does not play like the heuristic.
     out2 = tmp_path / "scratch"
     Trainer(load_config("configs/yonkai_no_yokai/quick.yaml", [*SMALL, "pretrain.imitate=null"],
                         out=str(out2)), progress=False).run()
     assert "pretrain" not in json.loads((out2 / "state.json").read_text())
-    assert agreement_with_heuristic(str(out2 / "model.zip")) < 0.6  # measured 0.37
+    assert agreement_with_heuristic(str(out2 / "model.safetensors")) < 0.6  # measured 0.37
 
 
 def test_pretrain_config_errors():

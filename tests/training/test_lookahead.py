@@ -141,7 +141,7 @@ def test_a_run_regresses_the_values_in_the_actor_and_resumes_by_round(tmp_path, 
     assert fits == [300, 300, 600]  # each fit uses every round so far
     assert labelled == [300, 300]  # the first round's saved labels were kept
     assert sum(not row["final"] for row in state["evaluations"]) == 3  # the start and after each round
-    assert (tmp_path / "run" / "model.zip").exists()
+    assert (tmp_path / "run" / "model.safetensors").exists()
 
 
 def test_a_stop_while_labelling_ends_the_workers_at_once():

@@ -1,6 +1,6 @@
-"""--resume continues only from a checkpoint that agrees with itself: a damaged resume.zip, a
+"""--resume continues only from a checkpoint that agrees with itself: a damaged resume.safetensors, a
 state.json that disagrees with it, another game or network are refused (exit 2, one line,
-nothing changed); a kill between resume.zip and state.json, a temporary left by a kill and an
+nothing changed); a kill between resume.safetensors and state.json, a temporary left by a kill and an
 evaluation the stop cut off are all handled on the next run."""
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import os
 import shutil
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -56,32 +55,33 @@ def _eval_steps(out: Path) -> list[int]:
 
 
 def _with_steps(source: Path, target: Path, steps: int) -> None:
-    """``source`` (an SB3 save) rewritten to claim ``steps`` (a resume.zip written after the state)."""
-    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w") as new:
-        for item in old.infolist():
-            data = old.read(item.filename)
-            if item.filename == "data":
-                data = json.dumps({**json.loads(data), "num_timesteps": steps}).encode()
-            new.writestr(item, data)
+    """``source`` (a training state) rewritten to claim ``steps`` (a resume.safetensors written
+    after the state)."""
+    shutil.copyfile(source, target)
+    card = json.loads(source.with_suffix(".json").read_text())
+    target.with_suffix(".json").write_text(json.dumps({**card, "num_timesteps": steps}))
 
 
 def test_a_kill_between_resume_zip_and_state_json_resumes_from_the_pair_that_agrees(finished_run, tmp_path):
     out = _copy(finished_run, tmp_path)
-    resume = out / "checkpoints" / "resume.zip"
-    shutil.copyfile(resume, out / "checkpoints" / "resume.previous.zip")  # the committed one, kept
-    newer = tmp_path / "newer.zip"
+    resume = out / "checkpoints" / "resume.safetensors"
+    for suffix in (".safetensors", ".json"):  # the committed one, kept
+        shutil.copyfile(resume.with_suffix(suffix), out / "checkpoints" / f"resume.previous{suffix}")
+    newer = tmp_path / "newer.safetensors"
     _with_steps(resume, newer, 160)
-    newer.replace(resume)  # resume.zip already replaced, the state not yet
+    for suffix in (".safetensors", ".json"):
+        newer.with_suffix(suffix).replace(resume.with_suffix(suffix))  # resume already replaced, the state not yet
     assert _resume(out) == 0
     state = json.loads((out / "state.json").read_text())
     assert state["timesteps"] == 192 and _eval_steps(out) == sorted(set(_eval_steps(out)))
-    assert not (out / "checkpoints" / "resume.previous.zip").exists()
+    assert not (out / "checkpoints" / "resume.previous.safetensors").exists()
+    assert not (out / "checkpoints" / "resume.previous.json").exists()
 
 
 def test_a_temporary_left_by_a_kill_is_removed_on_the_next_run(finished_run, tmp_path):
     out = _copy(finished_run, tmp_path)
     dead = 2**22 + 12345  # above pid_max on Linux by default: no such process
-    stale = out / "checkpoints" / f".latest.tmp-{dead}.zip"
+    stale = out / "checkpoints" / f".latest.tmp-{dead}.safetensors"
     stale.write_bytes(b"x" * 1000)
     assert _resume(out) == 0
     assert not stale.exists()
@@ -104,14 +104,14 @@ def test_a_state_json_that_disagrees_with_resume_zip_is_refused(finished_run, tm
 @pytest.mark.parametrize("damage", ["truncated", "bit-flipped"])
 def test_a_damaged_resume_zip_is_refused(finished_run, tmp_path, capsys, damage):
     out = _copy(finished_run, tmp_path)
-    resume = out / "checkpoints" / "resume.zip"
+    resume = out / "checkpoints" / "resume.safetensors"
     data = bytearray(resume.read_bytes())
     if damage == "truncated":
         data = data[: len(data) // 2]
     else:
         data[len(data) // 3] ^= 0xFF
     resume.write_bytes(bytes(data))
-    _refused(out, capsys, "resume.zip")
+    _refused(out, capsys, "resume.safetensors")
 
 
 @pytest.mark.parametrize(("sets", "message"), [
@@ -131,3 +131,51 @@ def test_train_keys_into_a_closed_pipe_is_quiet():
     process.stdout.close()  # `| head -1`
     _, err = process.communicate(timeout=60)
     assert process.returncode == 0 and b"BrokenPipe" not in err and b"Traceback" not in err, err
+
+
+@pytest.mark.parametrize("edited", ["state.json", "checkpoints/state.json"])
+def test_a_forged_step_count_is_refused(finished_run, tmp_path, capsys, edited):
+    out = _copy(finished_run, tmp_path)
+    state_file = out / edited
+    state_file.write_text(json.dumps({**json.loads(state_file.read_text()), "timesteps": 10**9}))
+    _refused(out, capsys, "the step count was edited")
+
+
+def test_the_training_state_is_data_and_restores_the_optimizer(finished_run):
+    """resume.safetensors is a weights-only file (no pickle) holding the Adam moments: loaded into
+    a model built from the run's config, the optimizer continues where it stopped."""
+    import torch
+
+    from yokai_envs.training.common.config import load_config
+    from yokai_envs.training.algorithms.ppo import build_model, build_vec_env, opponent_pool
+    from yokai_envs.training.common.training_state import load_training_state
+
+    resume = finished_run / "checkpoints" / "resume.safetensors"
+    assert resume.read_bytes()[:4] != b"PK\x03\x04"
+    card = json.loads(resume.with_suffix(".json").read_text())
+    assert card["kind"] == "training_state" and card["num_timesteps"] == 128
+    config = load_config(QUICK, RUN, out=str(finished_run))
+    vec_env = build_vec_env(config, opponent_pool(config, []))
+    try:
+        model = build_model(config, vec_env)
+        fresh = [p.detach().clone() for p in model.policy.parameters()]
+        load_training_state(model, resume)
+    finally:
+        vec_env.close()
+    assert model.num_timesteps == 128
+    assert any(not torch.equal(a, b) for a, b in zip(fresh, model.policy.parameters(), strict=True))
+    moments = [s["exp_avg"] for s in model.policy.optimizer.state_dict()["state"].values()]
+    assert moments and any(m.abs().sum() > 0 for m in moments)
+
+
+def test_a_run_saved_as_pickles_resumes_only_when_trusted(finished_run, tmp_path, capsys):
+    out = _copy(finished_run, tmp_path)
+    checkpoints = out / "checkpoints"
+    for suffix in (".safetensors", ".json"):
+        (checkpoints / f"resume{suffix}").unlink()
+    (checkpoints / "resume.zip").write_bytes(b"PK\x03\x04 an old run's pickles")
+    _refused(out, capsys, "was saved as pickled SB3 zips by an older version")
+    _refused(out, capsys, "continue it with --trust-pickles only if you made it yourself")
+    code = yokai_main(["train", "--resume", "--out", str(out), "--trust-pickles",
+                       "--set", "training.total_timesteps=192"])
+    assert code == 2 and "cannot load" in capsys.readouterr().err  # trusted: loaded (and found damaged)

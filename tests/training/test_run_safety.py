@@ -3,7 +3,7 @@
 * ``--overwrite`` / ``--out`` never touch a folder a run did not make, and inside a run folder
   only the run's own files;
 * SIGTERM stops a run like Ctrl-C (checkpoint saved, message says how to resume), before and
-  after the first checkpoint; a kill in the middle of writing ``resume.zip`` leaves the last
+  after the first checkpoint; a kill in the middle of writing ``resume.safetensors`` leaves the last
   good checkpoint; ``--resume`` continues from the checkpoint with the history cut to it.
 """
 
@@ -51,7 +51,7 @@ def _user_folder(tmp_path: Path) -> Path:
     (folder / "notes.txt").write_text("keep me")
     (folder / "src" / "main.py").write_text("print('mine')")
     (folder / "config.yaml").write_text("mine: true\n")
-    (folder / "model.zip").write_bytes(b"my own model")
+    (folder / "model.safetensors").write_bytes(b"my own model")
     return folder
 
 
@@ -75,7 +75,7 @@ def test_overwrite_replaces_only_the_runs_own_files(tmp_path):
     assert (out / MARKER).is_file() and (out / "config.yaml").is_file()
     (out / "state.json").write_text(json.dumps({"timesteps": 5, "evaluations": [], "sessions": 1}))
     (out / "checkpoints").mkdir()
-    (out / "checkpoints" / "resume.zip").write_bytes(b"old")
+    (out / "checkpoints" / "resume.safetensors").write_bytes(b"old")
     (out / "my_notes.txt").write_text("mine")
 
     with pytest.raises(ConfigError, match="already holds a run"):
@@ -206,13 +206,11 @@ def _resume_to_the_end(out: Path, total: int) -> dict:
 
 def _check_consistent(out: Path, total: int) -> dict:
     """A loadable final model whose step count and history agree with state.json."""
-    from sb3_contrib import MaskablePPO
-
     import agents
+    from yokai_envs.training.common.training_state import saved_step
 
     state = json.loads((out / "state.json").read_text())
-    model = MaskablePPO.load(out / "checkpoints" / "resume.zip", device="cpu")
-    assert state["finished"] and state["timesteps"] == model.num_timesteps >= total
+    assert state["finished"] and state["timesteps"] == saved_step(out / "checkpoints" / "resume.safetensors") >= total
     steps = [e["step"] for e in state["evaluations"]]
     assert steps == sorted(steps) and len(steps) == len(set(steps)), steps  # no step twice, no jump back
     assert [e["final"] for e in state["evaluations"]].count(True) == 1 and state["evaluations"][-1]["final"]
@@ -220,7 +218,7 @@ def _check_consistent(out: Path, total: int) -> dict:
     rewards = [step for step, _ in state["rewards"]]
     assert rewards == sorted(rewards)
     assert state["best"]["step"] in steps
-    for name in ("model.zip", "best_model.zip"):
+    for name in ("model.safetensors", "best_model.safetensors"):
         agents.make(f"policy:{out / name}", "yonkai_no_yokai_v1", {"num_players": 4})
     return state
 
@@ -232,7 +230,7 @@ def test_sigterm_before_the_first_checkpoint_saves_and_resumes(tmp_path):
                            "output.checkpoint_every=10000000"])
     _wait_for(process, lambda: (out / "logs" / "progress.csv").is_file()
               and (out / "logs" / "progress.csv").stat().st_size > 0)  # a rollout done, no checkpoint yet
-    assert not (out / "checkpoints" / "resume.zip").exists()
+    assert not (out / "checkpoints" / "resume.safetensors").exists()
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=120)
     assert process.returncode == 128 + signal.SIGTERM, err
@@ -270,9 +268,9 @@ def test_a_kill_while_resume_zip_is_written_keeps_the_last_checkpoint(tmp_path):
     assert process.returncode == -signal.SIGKILL
     state = json.loads((out / "state.json").read_text())
     assert max(e["step"] for e in state["evaluations"]) > 128  # history past the checkpoint...
-    from sb3_contrib import MaskablePPO
+    from yokai_envs.training.common.training_state import saved_step
 
-    assert MaskablePPO.load(out / "checkpoints" / "resume.zip", device="cpu").num_timesteps == 128
+    assert saved_step(out / "checkpoints" / "resume.safetensors") == 128
     final = _resume_to_the_end(out, 320)  # ...is cut at resume: no evaluation step twice
     assert [e["step"] for e in final["evaluations"]][:3] == [0, 64, 128]
 
@@ -284,7 +282,7 @@ def test_a_kill_before_any_checkpoint_leaves_a_folder_that_restarts(tmp_path, ca
                            "output.checkpoint_every=128"], kill_at=1)
     process.communicate(timeout=300)
     assert process.returncode == -signal.SIGKILL
-    assert not (out / "checkpoints" / "resume.zip").exists()
+    assert not (out / "checkpoints" / "resume.safetensors").exists()
     assert yokai_main(["train", "--resume", "--out", str(out)]) == 2
     assert "start afresh with --overwrite" in capsys.readouterr().err
     code = yokai_main(["train", "--config", QUICK, "--out", str(out), "--overwrite",

@@ -150,7 +150,7 @@ def test_yaml_vec_env_vector_trains(tmp_path) -> None:
             "evaluation.workers=1", "output.progress_bar=false"]
     assert yokai_main(["train", "--config", "configs/yonkai_no_yokai/quick_vector.yaml", "--out", str(out),
                        *[arg for item in tiny for arg in ("--set", item)]]) == 0
-    assert (out / "model.zip").exists()
+    assert (out / "model.safetensors").exists()
 
 
 def test_yaml_vec_env_vector_refuses_what_it_cannot_run() -> None:
@@ -175,7 +175,7 @@ def untrained_model(tmp_path_factory) -> str:
     env = make_gym(YONKAI, opponents=["random"], num_players=4)
     model = MaskablePPO("MlpPolicy", env, seed=3, policy_kwargs={"net_arch": [16]})
 
-    path = save_checkpoint(model, tmp_path_factory.mktemp("untrained") / "model.zip", YONKAI, {"num_players": 4})
+    path = save_checkpoint(model, tmp_path_factory.mktemp("untrained") / "model", YONKAI, {"num_players": 4})
     return str(path)
 
 

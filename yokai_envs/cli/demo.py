@@ -18,6 +18,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="agent specs, comma-separated, cycled over the seats (default heuristic,random)")
     parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--quiet", action="store_true", help="print only the final table")
+    parser.add_argument("--trust-pickles", action="store_true",
+                        help="let policy:/trained: specs load legacy SB3 .zip files (loading one runs any code its "
+                             "author put in it: only zips you made yourself)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,6 +36,10 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--env-kwargs must be a JSON object, got {args.env_kwargs!r}")
         game = make_game(args.game, **options)
         specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+        if args.trust_pickles:
+            from agents.specs import trusting_pickles
+
+            specs = [trusting_pickles(spec) for spec in specs]
         if not specs:
             raise ValueError("--agents needs at least one agent spec, e.g. heuristic,random")
         seats = [make_agent(specs[i % len(specs)], args.game, options, seed=args.seed + i)

@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help='game options as a JSON object, e.g. \'{"num_players": 4}\'')
     parser.add_argument("--agents", type=_split_specs, required=True, metavar="[ALIAS=]SPEC,...",
                         help="agent specs: random, heuristic, ismcts:iterations=200;rollout=heuristic, "
-                             "policy:path/to/model.zip[;deterministic=false]; ALIAS=SPEC names the agent "
+                             "policy:path/to/model.safetensors[;deterministic=false]; ALIAS=SPEC names the agent "
                              "in results, tables and plots (e.g. ISMCTS-30=ismcts:iterations=30,H=heuristic)")
     parser.add_argument("--gauntlet", default=None, metavar="[ALIAS=]SPEC",
                         help="play this agent against the others instead of a round-robin")
@@ -59,6 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ray-address", default=None, metavar="ADDRESS",
                         help="with --backend ray: an existing cluster (e.g. ray://head:10001 or auto); "
                              "default: start a local Ray instance with 2 CPUs")
+    parser.add_argument("--trust-pickles", action="store_true",
+                        help="let policy:/trained: specs load legacy SB3 .zip files (loading one runs any code its "
+                             "author put in it: only zips you made yourself)")
     parser.add_argument("--save-replays", type=non_negative_int, default=0, metavar="N",
                         help="also write the first N games as replay files to OUT/replays/ (see yokai replay)")
 
@@ -87,6 +90,11 @@ def run(args: argparse.Namespace) -> int:
             return 2
     from tqdm.auto import tqdm
 
+    if args.trust_pickles:
+        from agents.specs import trusting_pickles
+
+        args.agents = [trusting_pickles(entry) for entry in args.agents]
+        args.gauntlet = trusting_pickles(args.gauntlet) if args.gauntlet else None
     started = time.perf_counter()
     try:
         result = run_match(args.game, args.agents, games=args.games, seed=args.seed, env_options=args.env_kwargs,

@@ -33,7 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="override a config value by dotted path (repeatable), e.g. training.seed=3")
     parser.add_argument("--out", metavar="DIR", help="run folder (overrides output.dir)")
     parser.add_argument("--resume", action="store_true",
-                        help="continue the run in the output folder (from checkpoints/resume.zip)")
+                        help="continue the run in the output folder (from checkpoints/resume.safetensors)")
+    parser.add_argument("--trust-pickles", action="store_true",
+                        help="--resume a run saved by an older version as pickled SB3 zips (loading one runs "
+                             "any code its author put in it: only for runs you made yourself)")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace a finished or stopped run in the output folder instead of refusing "
                              "(only a folder a run made, and only the run's own files)")
@@ -96,8 +99,9 @@ def run(args: argparse.Namespace) -> int:
 
         trainer_class = Trainer
     try:
+        trust = {"trust_pickles": True} if getattr(args, "trust_pickles", False) and trainer_class is Trainer else {}
         trainer = trainer_class(config, resume=args.resume, progress=False if args.no_progress else None,
-                          overwrite=args.overwrite)
+                                overwrite=args.overwrite, **trust)
     except ConfigError as err:
         print(f"yokai train: error: {err}", file=sys.stderr)
         return 2
@@ -131,7 +135,7 @@ def run_guarded(trainer: Any, command: str) -> tuple[dict[str, Any] | None, int]
         except RunStopped as stopped:
             print(f"{command}: error: {stopped}", file=sys.stderr)
             return None, 1
-        except ConfigError as err:  # found once the run started (e.g. a damaged resume.zip): nothing trained
+        except ConfigError as err:  # found once the run started (e.g. a damaged resume.safetensors): nothing trained
             print(f"{command}: error: {err}", file=sys.stderr)
             return None, 2
 

@@ -5,7 +5,7 @@ play-time search (ISMCTS beats the heuristic in every game). Expert iteration (E
 policy-improvement loop) turns the search into the teacher: each round,
 
 1. the search *guided by the current network* plays the learner's seat against the configured
-   opponents (the agent ``trained:latest.zip;SEARCH``: the network's move is the search's default,
+   opponents (the agent ``trained:latest.safetensors;SEARCH``: the network's move is the search's default,
    kept unless the search shows a better one), on every core;
 2. the network is fitted to the search's decisions (cross-entropy on the masked distribution)
    and its critic to the games' outcomes, over the newest ``window`` rounds of data;

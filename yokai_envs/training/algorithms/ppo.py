@@ -23,8 +23,8 @@ from yokai_envs.training.common.run import RunBase, RunFolder, _slug
 from yokai_envs.training.common.safety import (
     RunInterrupted,
     atomic_copy,
-    atomic_target,
 )
+from yokai_envs.training.common.training_state import load_training_state, save_training_state, saved_step
 
 ACTIVATION_CLASSES = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "leaky_relu": "LeakyReLU"}
 
@@ -127,6 +127,11 @@ def load_weights(model: Any, path: str | Path) -> None:
         raise ConfigError(f"training.init_from: {path} has weights this network lacks: {', '.join(unexpected[:4])}")
 
 
+def model_pair(source: Path, target: Path) -> list[tuple[Path, Path]]:
+    """A model's two files (weights, then the card) under ``source`` and ``target``."""
+    return [(source, target), (source.with_suffix(".json"), target.with_suffix(".json"))]
+
+
 def crossed_multiple(before: int, now: int, every: int) -> bool:
     """True when a step counter going from ``before`` to ``now`` passed a multiple of ``every``
     (never for ``every`` 0): when an evaluation or a checkpoint is due."""
@@ -150,8 +155,8 @@ class Trainer(RunBase):
     """Runs (or resumes) the training described by ``config`` in its output folder."""
 
     def __init__(self, config: dict[str, Any], resume: bool = False, progress: bool | None = None,
-                 overwrite: bool = False) -> None:
-        super().__init__(config, RunFolder(config["output"]["dir"]), resume, progress, overwrite)
+                 overwrite: bool = False, trust_pickles: bool = False) -> None:
+        super().__init__(config, RunFolder(config["output"]["dir"]), resume, progress, overwrite, trust_pickles)
 
     # ------------------------------------------------------------------ main
     def run(self) -> dict[str, Any]:
@@ -168,13 +173,17 @@ class Trainer(RunBase):
 
         vec_env = build_vec_env(config, opponent_pool(config, state["snapshots"]))
         try:
-            if self.resume:
-                try:
+            if self.resume and self.legacy_resume:
+                try:  # the user said --trust-pickles: this unpickles the old run's zip
                     model = algorithm_class(config["algorithm"]["name"]).load(
                         str(self.resume_file), env=vec_env, device=training["device"])
                 except Exception as err:  # zip, pickle, torch, space checks: one message naming the file
                     raise ConfigError(f"--resume: cannot load {self.resume_file} ({type(err).__name__}: {err}); "
                                       "start afresh with --overwrite") from None
+                log_dir = folder.logs / f"resume_{state['sessions'] - 1}"
+            elif self.resume:
+                model = build_model(config, vec_env)
+                load_training_state(model, self.resume_file)
                 log_dir = folder.logs / f"resume_{state['sessions'] - 1}"
             else:
                 model = build_model(config, vec_env)
@@ -285,54 +294,43 @@ class Trainer(RunBase):
 
     # ------------------------------------------------------------------ pieces
     def save_policy(self, model: Any, path: Path, slim: bool = False) -> None:
-        """A checkpoint ``agents.make("policy:PATH")`` loads (observation-only actor); ``slim``
-        (self-play snapshots) also drops the training-size rollout buffer settings."""
+        """A model file ``agents.make("policy:PATH")`` loads (the observation-only actor: a
+        centralized critic's policy is exported first; ``slim`` is kept for the callers that
+        named it, a model file never holds rollout settings)."""
         from agents.policy import save_checkpoint
 
-        if slim or self.config["algorithm"]["network"]["critic_state"]:
+        if type(model.policy).__name__ != "MaskableActorCriticPolicy":
             from yokai_envs.training.common.policies import export_actor
 
             model = export_actor(model)
         save_checkpoint(model, path, self.env_id, self.options)
 
     def save_training_state(self, model: Any) -> None:
-        """Everything --resume needs (the full model with its optimizer and critic)."""
-        with atomic_target(self.folder.resume) as tmp:
-            model.save(str(tmp))
+        """Everything --resume needs (the full policy with its optimizer and critic), as data."""
+        save_training_state(model, self.folder.resume, self.env_id, self.options)
 
     def save_checkpoint(self, model: Any) -> None:
-        """latest.zip, resume.zip, then the state they belong to (signals wait for all of it).
-        The committed resume.zip is kept as resume.previous.zip until the new state is written,
-        so a kill between the two leaves a pair that agrees (--resume picks it by its step)."""
+        """latest, resume, then the state they belong to (signals wait for all of it). The
+        committed resume is kept as resume.previous until the new state is written, so a kill
+        between the two leaves a pair that agrees (--resume picks it by its step)."""
         folder = self.folder
         with self.guard.saving():
             self.state["timesteps"] = int(model.num_timesteps)
             self.save_policy(model, folder.latest)
-            folder.resume_previous.unlink(missing_ok=True)
+            self.remove_policy(folder.resume_previous)
             if folder.resume.exists():
-                try:
-                    os.link(folder.resume, folder.resume_previous)
-                except OSError:  # no hard links here: a copy
-                    atomic_copy(folder.resume, folder.resume_previous)
+                for source, target in model_pair(folder.resume, folder.resume_previous):
+                    try:
+                        os.link(source, target)
+                    except OSError:  # no hard links here: a copy
+                        atomic_copy(source, target)
             self.save_training_state(model)
             self.commit_checkpoint()
-            folder.resume_previous.unlink(missing_ok=True)
+            self.remove_policy(folder.resume_previous)
 
     def checkpoint_step(self, path: Path) -> int | None:
-        """num_timesteps of an SB3 save (its ``data`` member); ConfigError naming a damaged file."""
-        import json
-        import zipfile
-
-        try:
-            with zipfile.ZipFile(path) as archive:
-                broken = archive.testzip()
-                if broken is not None:
-                    raise ValueError(f"member {broken} fails its checksum")
-                steps = json.loads(archive.read("data")).get("num_timesteps")
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as err:
-            raise ConfigError(f"--resume: {path} is damaged ({type(err).__name__}: {err}); the run cannot "
-                              "continue from it: start afresh with --overwrite") from None
-        return steps if isinstance(steps, int) and not isinstance(steps, bool) else None
+        """The step a training-state file holds; ConfigError naming a damaged file."""
+        return saved_step(path)
 
     def evaluate(self, model: Any, games: int) -> dict[str, dict[str, Any]]:
         """Evaluate the current policy (saved as latest) against every evaluation bot."""
@@ -357,7 +355,12 @@ class Trainer(RunBase):
                                    **extra)
 
     def copy_policy(self, source: Path, target: Path) -> None:
-        atomic_copy(source, target)
+        for source_file, target_file in model_pair(source, target):
+            atomic_copy(source_file, target_file)
+
+    def remove_policy(self, path: Path) -> None:
+        for _, target in model_pair(path, path):
+            target.unlink(missing_ok=True)
 
     def current_step(self) -> int:
         return int(self.model.num_timesteps)
@@ -446,7 +449,7 @@ class TrainingCallback(BaseCallback):
 
     def _snapshot(self) -> None:
         trainer = self.trainer
-        path = trainer.folder.snapshots / f"step_{self.num_timesteps}.zip"
+        path = trainer.folder.snapshots / f"step_{self.num_timesteps}.safetensors"
         with trainer.guard.saving():
             trainer.save_policy(self.model, path, slim=True)
             snapshots = trainer.state["snapshots"]

@@ -349,7 +349,7 @@ def _check_distill(config: dict[str, Any], errors: list[str]) -> None:
     from agents.specs import parse_spec
 
     try:
-        parse_spec(f"trained:model.zip;{config['distill']['teacher']}")
+        parse_spec(f"trained:model.safetensors;{config['distill']['teacher']}")
     except ValueError as error:
         errors.append(f"distill.teacher: {error}")
     if config.get("backend", "sb3") != "sb3":
@@ -507,7 +507,7 @@ def _check_evaluation(evaluation: dict[str, Any], seats: int, errors: list[str])
         from agents.specs import parse_spec
 
         try:
-            parse_spec(f"trained:model.zip;{evaluation['search']}")
+            parse_spec(f"trained:model.safetensors;{evaluation['search']}")
         except ValueError as error:
             errors.append(f"evaluation.search: {error}")
     if evaluation["best_by"] is not None and evaluation["best_by"] not in evaluation["bots"]:

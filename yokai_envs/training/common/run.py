@@ -5,19 +5,23 @@ A run folder holds::
     config.yaml            the resolved config (what --resume reuses)
     state.json             progress: steps, evaluation history, reward curve, best score, snapshots,
                            and the behaviour-cloning result when the config has a pretrain teacher
-    model.zip              the final policy          } agents.make("policy:PATH", env_id)
-    best_model.zip         best by evaluation        }
-    checkpoints/latest.zip the latest policy
-    checkpoints/resume.zip the full training state (optimizer, centralized critic) for --resume
+    model.safetensors      the final policy          } agents.make("policy:PATH", env_id); each
+    best_model.safetensors best by evaluation        } NAME.safetensors has its card NAME.json
+    checkpoints/latest.safetensors  the latest policy  (agents/model_file.py: weights only)
+    checkpoints/resume.safetensors  the full training state (optimizer, centralized critic) for
+                           --resume (training/common/training_state.py)
     checkpoints/state.json state.json as of that checkpoint (--resume continues from it, dropping
                            the evaluations and rewards of steps after it)
-    checkpoints/best_model.zip  best_model.zip as of that checkpoint
-    snapshots/step_N.zip   self-play snapshots in the opponent pool
+    checkpoints/best_model.safetensors  best_model as of that checkpoint
+    snapshots/step_N.safetensors  self-play snapshots in the opponent pool
     logs/                  SB3 TensorBoard events and progress.csv (logs/resume_K/ after a resume)
     learning_curve.png     episode reward and win rate vs each evaluation bot over steps
     eval.json              the final arena table against the configured bots
     .yokai-run.json        the marker: this folder is a run (--overwrite replaces only such a
                            folder, and only the files above)
+
+Runs saved before models were weights-only hold ``.zip`` files (pickles); ``--resume`` continues
+one only with ``--trust-pickles``.
 
 Every file is written under a temporary name and renamed into place (training/common/safety.py), and
 SIGTERM stops a run like Ctrl-C: the checkpoint is saved and the message says how to resume.
@@ -55,18 +59,19 @@ class RunFolder:
         self.root = Path(root)
         self.config = self.root / "config.yaml"
         self.state_file = self.root / "state.json"
-        self.model = self.root / "model.zip"
-        self.best_model = self.root / "best_model.zip"
-        self.latest = self.root / "checkpoints" / "latest.zip"
-        self.resume = self.root / "checkpoints" / "resume.zip"
-        # resume.zip as of the committed checkpoint while a new one is written (see save_checkpoint)
-        self.resume_previous = self.root / "checkpoints" / "resume.previous.zip"
+        self.model = self.root / "model.safetensors"
+        self.best_model = self.root / "best_model.safetensors"
+        self.latest = self.root / "checkpoints" / "latest.safetensors"
+        self.resume = self.root / "checkpoints" / "resume.safetensors"
+        # resume as of the committed checkpoint while a new one is written (see save_checkpoint)
+        self.resume_previous = self.root / "checkpoints" / "resume.previous.safetensors"
+        self.legacy_resume = self.root / "checkpoints" / "resume.zip"  # a pickle: only with --trust-pickles
         self.snapshots = self.root / "snapshots"
         self.logs = self.root / "logs"
         self.curve = self.root / "learning_curve.png"
         self.eval = self.root / "eval.json"
         self.checkpoint_state = self.root / "checkpoints" / "state.json"
-        self.checkpoint_best = self.root / "checkpoints" / "best_model.zip"
+        self.checkpoint_best = self.root / "checkpoints" / "best_model.safetensors"
 
     @staticmethod
     def fresh_state() -> dict[str, Any]:
@@ -138,7 +143,7 @@ class RunBase:
     backend_name = ""
 
     def __init__(self, config: dict[str, Any], folder: RunFolder, resume: bool, progress: bool | None,
-                 overwrite: bool = False) -> None:
+                 overwrite: bool = False, trust_pickles: bool = False) -> None:
         self.config = config
         self.folder = folder
         self.resume = resume
@@ -148,22 +153,39 @@ class RunBase:
         self.env_id: str = config["game"]["env_id"]
         self.options: dict[str, Any] = dict(config["game"]["options"])
         # Every check before anything is written or deleted: a refused run changes nothing.
+        self.legacy_resume = False
         if resume:
-            if not folder.resume.exists():
+            legacy = getattr(folder, "legacy_resume", None)
+            if not folder.resume.exists() and legacy is not None and legacy.exists():
+                if not trust_pickles:
+                    from agents.model_file import TRUST_RISK
+
+                    raise ConfigError(f"--resume: {folder.root} was saved as pickled SB3 zips by an older version "
+                                      f"({legacy.relative_to(folder.root)}; {TRUST_RISK}); continue it with "
+                                      "--trust-pickles only if you made it yourself")
+                self.legacy_resume = True
+            elif not folder.resume.exists():
                 hint = ("; nothing was saved before it stopped: start afresh with --overwrite"
                         if is_run_folder(folder.root) else "")
                 raise ConfigError(f"--resume: {folder.root} has no {folder.resume.relative_to(folder.root)} "
                                   f"to continue from{hint}")
             current = folder.load_state()
+            # Continue from the checkpoint: what was recorded after it belongs to discarded steps.
+            self.state = folder.load_state(folder.checkpoint_state) if folder.checkpoint_state.exists() else current
+            if self.legacy_resume:
+                assert legacy is not None
+                self.resume_file = legacy
+                # its self-play snapshots are pickles too: the pool starts again from new ones
+                self.state["snapshots"] = [s for s in self.state.get("snapshots", []) if not s.endswith(".zip")]
+            else:
+                self.resume_file = self._committed_resume_file(self.state.get("checkpoint"))
+                self._check_step_count(current)
             total = config["training"]["total_timesteps"]
             if current.get("finished") and current["timesteps"] >= total:
                 raise ConfigError(f"--resume: the run in {folder.root} already finished at step "
                                   f"{current['timesteps']} (training.total_timesteps {total}); to train longer "
                                   "pass --set training.total_timesteps=N with a larger N")
             self._check_same_run(config)
-            # Continue from the checkpoint: what was recorded after it belongs to discarded steps.
-            self.state = folder.load_state(folder.checkpoint_state) if folder.checkpoint_state.exists() else current
-            self.resume_file = self._committed_resume_file(self.state.get("checkpoint"))
             self.state["sessions"] = max(current.get("sessions", 0), self.state.get("sessions", 0))
             self.state["finished"] = False
         else:
@@ -188,9 +210,21 @@ class RunBase:
                               "a checkpoint continues only with its own game and network: drop those --set / "
                               "--config changes, or start a new run in another --out")
 
+    def _check_step_count(self, current: dict[str, Any]) -> None:
+        """The step count of state.json is the checkpoint's own (only a checkpoint changes it, and
+        it writes both): a count edited in either file is refused, not trained on."""
+        if not self.folder.checkpoint_state.exists():
+            return
+        saved = self.state.get("checkpoint")
+        counts = {"state.json": current.get("timesteps"), "checkpoints/state.json": self.state.get("timesteps")}
+        if isinstance(saved, int) and any(count != saved for count in counts.values()):
+            found = ", ".join(f"{name} says {count!r}" for name, count in counts.items())
+            raise ConfigError(f"--resume: the step count was edited ({found}, its checkpoint was taken at step "
+                              f"{saved}); the run cannot continue consistently: start afresh with --overwrite")
+
     def _committed_resume_file(self, step: Any) -> Path:
-        """The training state the checkpoint's state.json belongs to: resume.zip, or the previous
-        one when a kill came between writing resume.zip and the state (ConfigError when neither
+        """The training state the checkpoint's state.json belongs to: resume.safetensors, or the
+        previous one when a kill came between writing it and the state (ConfigError when neither
         holds that step: the files were edited or mixed from different runs)."""
         folder = self.folder
         candidates = [p for p in (folder.resume, folder.resume_previous) if p.exists()]
@@ -218,7 +252,10 @@ class RunBase:
         folder.root.mkdir(parents=True, exist_ok=True)
         remove_stale_temporaries(folder.root)  # a kill mid-write leaves them; nothing reads them
         if self.resume and getattr(self, "resume_file", folder.resume) == folder.resume_previous:
-            folder.resume_previous.replace(folder.resume)  # back to the committed checkpoint
+            previous_card, card = folder.resume_previous.with_suffix(".json"), folder.resume.with_suffix(".json")
+            for previous, committed in ((folder.resume_previous, folder.resume), (previous_card, card)):
+                if previous.exists():
+                    previous.replace(committed)  # back to the committed checkpoint
             self.resume_file = folder.resume
         write_marker(folder.root, self.backend_name)
         atomic_write_text(folder.config, yaml.safe_dump(self.config, sort_keys=False))
@@ -331,7 +368,7 @@ class RunBase:
 
     def search_evaluation(self) -> dict[str, Any] | None:
         """The final network with its play-time search (``evaluation.search``) against every bot:
-        the trained opponent ``trained:model.zip;OPTIONS`` (SB3 checkpoints only)."""
+        the trained opponent ``trained:model.safetensors;OPTIONS`` (SB3 checkpoints only)."""
         evaluation = self.config["evaluation"]
         if evaluation.get("search") is None or self.backend_name not in ("", "sb3"):
             return None

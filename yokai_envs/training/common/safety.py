@@ -33,7 +33,8 @@ from yokai_envs.core.errors import ConfigError
 
 MARKER = ".yokai-run.json"
 #: Every name a run (either backend) writes at the top of its folder: all --overwrite may delete.
-RUN_ENTRIES = ("config.yaml", "state.json", "model.zip", "best_model.zip", "model", "best_model", "checkpoints",
+RUN_ENTRIES = ("config.yaml", "state.json", "model.safetensors", "model.json", "best_model.safetensors",
+               "best_model.json", "model.zip", "best_model.zip", "model", "best_model", "checkpoints",
                "snapshots", "logs", "learning_curve.png", "eval.json", MARKER,
                # a league run (training/algorithms/league.py): its state, frozen members and one run per generation
                "league.json", "members")

@@ -215,10 +215,11 @@ SCHEMA: dict[str, Any] = {
                         help="'arena': seat-balanced duplicate deals, one game at a time; 'vector': the network "
                              "plays batched on the vectorized engine against batched bots (fresh deals; Yonkai)"),
         "best_by": Field(STR, None, nullable=True,
-                         help="bot whose win rate picks best_model.zip (default: the first bot)"),
+                         help="bot whose win rate picks best_model.safetensors (default: the first bot)"),
         "search": Field(STR, None, nullable=True,
                         help="also evaluate the final network with play-time search: the options of "
-                             "'trained:model.zip;OPTIONS' (e.g. 'iterations=100'; '' for the defaults); null: off"),
+                             "'trained:model.safetensors;OPTIONS' (e.g. 'iterations=100'; '' for the defaults); "
+                             "null: off"),
         "search_games": Field(INT, 200, minimum=1, help="games per bot for the network with search"),
     },
     "rllib": {

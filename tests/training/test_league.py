@@ -41,7 +41,7 @@ def test_members_are_the_bots_the_last_mains_and_the_last_exploiters():
 
 def test_league_config_errors_name_the_key(tmp_path):
     with pytest.raises(ConfigError, match=r"league\.start_from"):
-        load_config("configs/onmyoji/league.yaml", ["league.start_from=/no/such/model.zip"], str(tmp_path / "x"))
+        load_config("configs/onmyoji/league.yaml", ["league.start_from=/no/such/model.safetensors"], str(tmp_path / "x"))
     with pytest.raises(ConfigError, match=r"league\.generations: .* no opponents"):
         load_config("configs/onmyoji/league.yaml", ["game.options={mode: coop}"], str(tmp_path / "x"))
     with pytest.raises(ConfigError, match=r"init_from and pretrain\.imitate"):
@@ -61,17 +61,17 @@ def test_a_tiny_league_runs_end_to_end_and_resumes_by_generation(tmp_path, capsy
     first = state["generations"][1]
     assert first["exploiter"]["against"] == "main_0" and first["exploiter"]["games"] == 4
     assert set(first["table"]) == {"random", "main_0", "exploiter_1"}  # the new main against every member
-    assert (out / "gen_0" / "model.zip").exists() and (out / "gen_1" / "exploiter" / "model.zip").exists()
-    assert (out / "model.zip").exists() and json.loads((out / "eval.json").read_text())["generations"] == 1
+    assert (out / "gen_0" / "model.safetensors").exists() and (out / "gen_1" / "exploiter" / "model.safetensors").exists()
+    assert (out / "model.safetensors").exists() and json.loads((out / "eval.json").read_text())["generations"] == 1
     # the same number of generations again: nothing to do, said clearly
     assert main(["train", "--resume", "--out", str(out), "--set", "league.generations=1"]) == 2
     assert "already finished generation 1" in capsys.readouterr().err
     # one more generation: generation 1 is kept as it was, generation 2 is trained
-    before = (out / "members" / "main_1.zip").read_bytes()
+    before = (out / "members" / "main_1.safetensors").read_bytes()
     assert main(["train", "--resume", "--out", str(out), "--set", "league.generations=2"]) == 0
     state = json.loads((out / "league.json").read_text())
     assert [g["generation"] for g in state["generations"]] == [0, 1, 2] and state["generation"] == 2
-    assert (out / "members" / "main_1.zip").read_bytes() == before
+    assert (out / "members" / "main_1.safetensors").read_bytes() == before
     assert state["generations"][2]["exploiter"]["against"] == "main_1"
     config = yaml.safe_load((out / "config.yaml").read_text())
     assert config["league"]["generations"] == 2
@@ -96,7 +96,7 @@ def test_a_stopped_generation_resumes_from_its_phase_checkpoints(tmp_path, monke
                  *_tiny("league.generations=1")]) == 130
     state = json.loads((out / "league.json").read_text())
     assert state["generation"] == 0 and len(state["generations"]) == 1  # generation 0 is kept
-    assert (out / "gen_1" / "main" / "model.zip").exists()  # its finished phase too
+    assert (out / "gen_1" / "main" / "model.safetensors").exists()  # its finished phase too
     monkeypatch.setattr(league, "run_phase", real)
     assert main(["train", "--resume", "--out", str(out)]) == 0
     assert json.loads((out / "league.json").read_text())["generation"] == 1

@@ -146,8 +146,8 @@ def test_the_training_state_is_data_and_restores_the_optimizer(finished_run):
     a model built from the run's config, the optimizer continues where it stopped."""
     import torch
 
-    from yokai_envs.training.common.config import load_config
     from yokai_envs.training.algorithms.ppo import build_model, build_vec_env, opponent_pool
+    from yokai_envs.training.common.config import load_config
     from yokai_envs.training.common.training_state import load_training_state
 
     resume = finished_run / "checkpoints" / "resume.safetensors"

@@ -22,8 +22,9 @@ The run folder::
 
     league.json           the members, every generation's table, the exploiters' win rates
     gen_0/ gen_g/main/ gen_g/exploiter/   run folders of the trainer (each resumable)
-    members/main_g.zip members/exploiter_g.zip   the frozen members
-    model.zip             the last main agent; eval.json its final arena table
+    members/main_g.safetensors members/exploiter_g.safetensors   the frozen members (and
+                          their cards, .json)
+    model.safetensors     the last main agent; eval.json its final arena table
 
 ``--resume`` continues from the first unfinished generation; a phase that was stopped resumes
 from its own checkpoint.
@@ -44,7 +45,7 @@ from yokai_envs.training.common.safety import (
     NoGuard,
     RunInterrupted,
     SignalGuard,
-    atomic_copy,
+    atomic_copy_model,
     atomic_write_text,
     check_new_run_folder,
     clear_run_entries,
@@ -199,9 +200,9 @@ class LeagueTrainer:
             return [f.result() for f in [pool.submit(run_phase, c) for c in configs]]
 
     def _add_member(self, kind: str, generation: int, source: Path) -> dict[str, Any]:
-        target = self.root / "members" / f"{kind}_{generation}.zip"
+        target = self.root / "members" / f"{kind}_{generation}.safetensors"
         target.parent.mkdir(parents=True, exist_ok=True)
-        atomic_copy(source, target)
+        atomic_copy_model(source, target)
         member = {"name": f"{kind}_{generation}", "kind": kind, "generation": generation, "path": str(target),
                   "spec": member_spec(str(target), self.league["sampled"])}
         self.state["members"] = [m for m in self.state["members"] if m["name"] != member["name"]] + [member]
@@ -222,7 +223,7 @@ class LeagueTrainer:
             self._say("generation 0: this config's own run")
             report = self._run_phases([config])[0]
             self.state["train_seconds"] += float(report.get("train_seconds", 0.0))
-            main = self._add_member("main", 0, self.root / "gen_0" / "model.zip")
+            main = self._add_member("main", 0, RunFolder(self.root / "gen_0").model)
         table = self._measure(Path(main["path"]), members_now(self.state, self.league))
         self.state["generations"].append({"generation": 0, "main": main["name"], "table": table})
         return main
@@ -264,8 +265,8 @@ class LeagueTrainer:
         main_report, exploiter_report = self._run_phases([main_config, exploiter_config])
         seconds = time.perf_counter() - started
         exploit_row = exploiter_report["results"][main_before["spec"]]
-        exploiter = self._add_member("exploiter", g, gen / "exploiter" / "model.zip")
-        main = self._add_member("main", g, gen / "main" / "model.zip")
+        exploiter = self._add_member("exploiter", g, RunFolder(gen / "exploiter").model)
+        main = self._add_member("main", g, RunFolder(gen / "main").model)
         table = self._measure(Path(main["path"]), members_now(self.state, league))
         self.state["generations"].append({
             "generation": g, "main": main["name"], "weights": weights, "table": table,
@@ -304,7 +305,7 @@ class LeagueTrainer:
 
         last = self.state["generations"][-1]
         main = next(m for m in self.state["members"] if m["name"] == last["main"])
-        atomic_copy(Path(main["path"]), self.folder.model)
+        atomic_copy_model(Path(main["path"]), self.folder.model)
         evaluation = self.config["evaluation"]
         started = time.perf_counter()
         results = evaluate_checkpoint(str(self.folder.model), self.env_id, self.options, list(evaluation["bots"]),

@@ -23,6 +23,7 @@ from yokai_envs.training.common.run import RunBase, RunFolder, _slug
 from yokai_envs.training.common.safety import (
     RunInterrupted,
     atomic_copy,
+    atomic_copy_model,
 )
 from yokai_envs.training.common.training_state import load_training_state, save_training_state, saved_step
 
@@ -355,8 +356,7 @@ class Trainer(RunBase):
                                    **extra)
 
     def copy_policy(self, source: Path, target: Path) -> None:
-        for source_file, target_file in model_pair(source, target):
-            atomic_copy(source_file, target_file)
+        atomic_copy_model(source, target)
 
     def remove_policy(self, path: Path) -> None:
         for _, target in model_pair(path, path):

@@ -194,6 +194,13 @@ def atomic_copy(source: Path, target: Path) -> None:
             shutil.copyfile(source, tmp)
 
 
+def atomic_copy_model(source: Path, target: Path) -> None:
+    """A model file and its card (``NAME.safetensors`` + ``NAME.json``), each copied atomically;
+    the card holds the weights' digest, so a pair cut between the two copies refuses to load."""
+    for suffix in (source.suffix, ".json"):
+        atomic_copy(source.with_suffix(suffix), target.with_suffix(suffix))
+
+
 def _remove(path: Path) -> None:
     if path.is_dir() and not path.is_symlink():
         shutil.rmtree(path, ignore_errors=True)

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import pytest
 
 from yokai_envs.registry import ENV_IDS, game_class
+
+
+def pytest_configure(config):
+    """The tests sign replays and arena journals with a key of their own (yokai_envs/core/signing.py),
+    never the user's ~/.config/yokai-envs/key; subprocesses inherit it."""
+    os.environ["YOKAI_ENVS_KEY_FILE"] = os.path.join(tempfile.mkdtemp(prefix="yokai-test-key-"), "key")
 
 
 def conformance_params() -> list:
@@ -23,7 +32,7 @@ def conformance_params() -> list:
 # error anywhere else still fails.
 EXTRA_OF_PACKAGE = {
     "torch": "train", "stable_baselines3": "train", "sb3_contrib": "train", "tensorboard": "train",
-    "matplotlib": "train", "tqdm": "train", "rich": "train", "openskill": "train",
+    "safetensors": "train", "matplotlib": "train", "tqdm": "train", "rich": "train", "openskill": "train",
     "ray": "ray", "rlcard": "bench", "open_spiel": "bench", "pyspiel": "bench",
     "supersuit": "interop", "tianshou": "interop", "pandas": "analysis", "pyarrow": "analysis",
 }

@@ -12,6 +12,13 @@ whatever ``--workers`` either run used. A line cut off mid-write is dropped.
 Every kept game is checked before it is counted (``verify``: the arena replays its actions from
 its deal seed, or plays it again when no actions were kept, and compares returns, credits, steps
 and truncation), so an edited ``games.jsonl`` is refused with the line number, never counted.
+
+A legal game of the same deal played by other agents would pass that check, so each line is
+also signed (``hmac_sha256``, with the per-user key of yokai_envs/core/signing.py, over the
+record and this match's ``match.json``): a line whose signature does not verify is refused. A
+line that cannot be checked that way (no signature: an older run; or signing off,
+``YOKAI_ENVS_KEY_FILE=none``) is played again by its named agents with their recorded seeds, and
+must give the same moves.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from yokai_envs.core.signing import HMAC_FIELD, KEY_ID_FIELD, SigningError, canonical, check, sign, signing_key
 
 from .schedule import GameSpec
 
@@ -107,7 +116,7 @@ class Journal:
 
     def __init__(self, folder: str | Path, config: dict[str, Any], plan: list[GameSpec], resume: bool,
                  log: Callable[[str], None] | None = None,
-                 verify: Callable[[dict[str, Any], GameSpec], str | None] | None = None) -> None:
+                 verify: Callable[[dict[str, Any], GameSpec, bool], str | None] | None = None) -> None:
         self.folder = Path(folder)
         if self.folder.exists() and not self.folder.is_dir():
             raise ResumeError(f"{self.folder} is a file, not a folder")
@@ -118,6 +127,12 @@ class Journal:
             shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
             raise ResumeError(f"{self.folder} holds files the arena did not write ({shown}): "
                               "use a new or empty folder")
+        try:
+            self.key = signing_key(create=True)
+        except SigningError as err:
+            raise ResumeError(str(err)) from None
+        # a line's signature covers the match it belongs to: lines do not move between matches
+        self.context = canonical(config)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.games_path = self.folder / GAMES_FILE
         match_path = self.folder / MATCH_FILE
@@ -142,7 +157,13 @@ class Journal:
                         or not _spec_matches(record, plan[index])):
                     raise ResumeError(f"{self.games_path} line {number}: game {index!r} is not the game this "
                                       "match plans at that index")
-                problem = verify(record, plan[index]) if verify is not None else None
+                signature = check(record, self.key, self.context)
+                if signature is not None and HMAC_FIELD in record and self.key is not None:
+                    raise ResumeError(f"{self.games_path} line {number}: game {index} {signature}; refusing it "
+                                      "(move the folder aside and run again)")
+                record = {k: v for k, v in record.items() if k not in (HMAC_FIELD, KEY_ID_FIELD)}
+                # unsigned: only playing it again with its agents and seeds shows who chose its moves
+                problem = verify(record, plan[index], signature is not None) if verify is not None else None
                 if problem:
                     raise ResumeError(f"{self.games_path} line {number}: game {index} {problem}; refusing an "
                                       "edited or damaged record (move the folder aside and run again)")
@@ -160,13 +181,16 @@ class Journal:
         temporary = self.games_path.with_suffix(".jsonl.tmp")
         with temporary.open("w") as handle:
             for index in sorted(self.done):
-                handle.write(json.dumps(self.done[index]) + "\n")
+                handle.write(json.dumps(self._signed(self.done[index])) + "\n")
         os.replace(temporary, self.games_path)
         self._handle = self.games_path.open("a")
 
+    def _signed(self, record: dict[str, Any]) -> dict[str, Any]:
+        return sign(record, self.key, self.context) if self.key is not None else record
+
     def append(self, records: list[dict[str, Any]]) -> None:
         for record in records:
-            self._handle.write(json.dumps(record) + "\n")
+            self._handle.write(json.dumps(self._signed(record)) + "\n")
         self._handle.flush()
 
     def close(self) -> None:

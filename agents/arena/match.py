@@ -254,17 +254,22 @@ class RecordCheck:
     def __init__(self, game: str | type[Game], env_options: dict[str, Any], sources: dict[str, str | Agent],
                  keep_actions: bool) -> None:
         self.game = build_game(game, env_options)
-        self.runner_args = (game, env_options, sources, keep_actions)
+        # played again with the action list kept, so an unsigned record's moves can be compared
+        self.runner_args = (game, env_options, sources, True)
         self.runner: Runner | None = None
 
-    def __call__(self, record: dict[str, Any], spec: GameSpec) -> str | None:
+    def __call__(self, record: dict[str, Any], spec: GameSpec, play_again: bool = False) -> str | None:
+        """``play_again``: the game is played again by its agents with their recorded seeds (a
+        record nobody signed), and its moves must be the record's."""
         from yokai_envs.core.game import returns_agree, win_credits
 
         actions = record.get("actions")
-        if actions is None:
+        if actions is None or play_again:
             if self.runner is None:
                 self.runner = Runner(*self.runner_args)
             rebuilt = self.runner.play(spec)
+            if actions is not None and rebuilt.get("actions") != actions:
+                return "has moves its agents do not choose with their recorded seeds (another agent played it)"
         else:
             if not isinstance(actions, list) or not all(type(a) is int and a >= 0 for a in actions):
                 return "has an action list that is not a list of non-negative integers"

@@ -85,3 +85,45 @@ def test_resume_of_a_missing_folder_is_refused(tmp_path):
     with pytest.raises(ResumeError, match="does not exist, so there is no cut run"):
         run_match(ToyTrickGame, journal_dir=tmp_path / "nope", resume=True, **KWARGS)
     assert not (tmp_path / "nope").exists()
+
+
+def test_legal_games_of_the_same_deals_played_by_other_agents_are_refused(tmp_path, monkeypatch):
+    """The forgery the replay check cannot see: a game replaced by the same deal played by other
+    agents (the line legal, its result what its moves give). Its signature no longer verifies."""
+    games = cut_run(tmp_path, monkeypatch, games=17)
+    others = {**KWARGS, "agents": ["R=random", "I=random", "F=random"]}  # same labels, same seeds, other play
+    forged = {r["index"]: r for r in run_match(ToyTrickGame, **others).records}
+    at = next(i for i, g in enumerate(games) if forged[g["index"]]["actions"] != g["actions"])
+    games[at] = {**forged[games[at]["index"]], "hmac_sha256": games[at]["hmac_sha256"], "key_id": games[at]["key_id"]}
+    rewrite(tmp_path, games)
+    before = (tmp_path / "games.jsonl").read_text()
+    with pytest.raises(ResumeError, match=rf"games.jsonl line {at + 1}: game \d+ does not match its signature"):
+        run_match(ToyTrickGame, journal_dir=tmp_path, resume=True, **KWARGS)
+    assert (tmp_path / "games.jsonl").read_text() == before
+    monkeypatch.setenv("YOKAI_ENVS_KEY_FILE", "none")  # and without the key: played again, refused too
+    with pytest.raises(ResumeError, match=rf"line {at + 1}: game \d+ has moves its agents do not choose"):
+        run_match(ToyTrickGame, journal_dir=tmp_path, resume=True, **KWARGS)
+
+
+def test_unsigned_games_are_played_again_by_their_agents(tmp_path, monkeypatch):
+    """Without a key (YOKAI_ENVS_KEY_FILE=none) nothing is signed: a resumed game counts only when
+    its named agents, with its recorded seeds, choose exactly its moves."""
+    monkeypatch.setenv("YOKAI_ENVS_KEY_FILE", "none")
+    games = cut_run(tmp_path, monkeypatch, games=17)
+    assert all("hmac_sha256" not in g for g in games)
+    others = {**KWARGS, "agents": ["R=random", "I=random", "F=random"]}
+    forged = {r["index"]: r for r in run_match(ToyTrickGame, **others).records}
+    at = next(i for i, g in enumerate(games) if forged[g["index"]]["actions"] != g["actions"])
+    rewrite(tmp_path, [forged[g["index"]] if i == at else g for i, g in enumerate(games)])
+    with pytest.raises(ResumeError, match=rf"line {at + 1}: game \d+ has moves its agents do not choose"):
+        run_match(ToyTrickGame, journal_dir=tmp_path, resume=True, **KWARGS)
+    rewrite(tmp_path, games)  # the honest unsigned lines resume
+    result = run_match(ToyTrickGame, journal_dir=tmp_path, resume=True, **KWARGS)
+    assert len(result.records) == len(run_match(ToyTrickGame, **KWARGS).records)
+
+
+def test_games_signed_with_another_key_are_refused_naming_it(tmp_path, monkeypatch):
+    cut_run(tmp_path, monkeypatch)
+    monkeypatch.setenv("YOKAI_ENVS_KEY_FILE", str(tmp_path.parent / "another_users_key"))
+    with pytest.raises(ResumeError, match=r"line 1: game \d+ is signed with another key"):
+        run_match(ToyTrickGame, journal_dir=tmp_path, resume=True, **KWARGS)

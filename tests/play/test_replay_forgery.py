@@ -184,3 +184,49 @@ def test_html_over_the_replay_itself_is_refused(tmp_path, capsys):
         err = capsys.readouterr().err
         assert "is the replay file itself" in err and len(err.strip().splitlines()) == 1
     assert path.read_bytes() == before
+
+
+def test_swapped_agents_with_a_recomputed_digest_are_refused(tmp_path, capsys):
+    """The package's own digest can be redone by anyone; the signature needs this user's key."""
+    from yokai_envs.play import replay_digest
+
+    game = finished_yonkai()
+    path = tmp_path / "r.json"
+    Replay.record(game, ["heuristic", "random", "random"]).save(path)
+    data = json.loads(path.read_text())
+    assert load_replay(path).verified and data["hmac_sha256"]
+    swapped = ["random", "heuristic", "random"]
+    forged = {**data, "agents": swapped, "final_state_sha256": replay_digest(game, swapped)}
+    _refused(tmp_path, capsys, forged, r"does not match its signature: it was edited after it was written")
+    # without the signature it is shown, but as unsigned: who played is only what the file says
+    unsigned = {k: v for k, v in forged.items() if k not in ("hmac_sha256", "key_id")}
+    path.write_text(json.dumps(unsigned))
+    assert not load_replay(path).verified and load_replay(path).build_game()
+    assert yokai_main(["replay", str(path), "--all"]) == 0
+    assert "is not signed with your key" in capsys.readouterr().err
+
+
+def test_a_replay_signed_with_another_key_is_refused_naming_it(tmp_path, capsys, monkeypatch):
+    from yokai_envs.core.signing import signing_key
+
+    path = Replay.record(finished_yonkai(), ["random"] * 3).save(tmp_path / "r.json")
+    monkeypatch.setenv("YOKAI_ENVS_KEY_FILE", str(tmp_path / "another_key"))
+    signing_key()  # another user, with a key of their own
+    with pytest.raises(ReplayError, match="is signed with another key"):
+        load_replay(path).build_game()
+    monkeypatch.setenv("YOKAI_ENVS_KEY_FILE", "none")  # no key here: shown, as unsigned
+    assert not load_replay(path).verified and load_replay(path).build_game()
+
+
+def test_the_key_is_private_and_created_once(tmp_path, monkeypatch):
+    import stat
+
+    from yokai_envs.core.signing import SigningError, signing_key
+
+    key_file = tmp_path / "conf" / "key"
+    monkeypatch.setenv("YOKAI_ENVS_KEY_FILE", str(key_file))
+    key = signing_key()
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600 and signing_key() == key
+    key_file.chmod(0o644)
+    with pytest.raises(SigningError, match="readable or writable by other users"):
+        signing_key()

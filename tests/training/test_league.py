@@ -41,7 +41,8 @@ def test_members_are_the_bots_the_last_mains_and_the_last_exploiters():
 
 def test_league_config_errors_name_the_key(tmp_path):
     with pytest.raises(ConfigError, match=r"league\.start_from"):
-        load_config("configs/onmyoji/league.yaml", ["league.start_from=/no/such/model.safetensors"], str(tmp_path / "x"))
+        load_config("configs/onmyoji/league.yaml", ["league.start_from=/no/such/model.safetensors"],
+                    str(tmp_path / "x"))
     with pytest.raises(ConfigError, match=r"league\.generations: .* no opponents"):
         load_config("configs/onmyoji/league.yaml", ["game.options={mode: coop}"], str(tmp_path / "x"))
     with pytest.raises(ConfigError, match=r"init_from and pretrain\.imitate"):
@@ -61,7 +62,8 @@ def test_a_tiny_league_runs_end_to_end_and_resumes_by_generation(tmp_path, capsy
     first = state["generations"][1]
     assert first["exploiter"]["against"] == "main_0" and first["exploiter"]["games"] == 4
     assert set(first["table"]) == {"random", "main_0", "exploiter_1"}  # the new main against every member
-    assert (out / "gen_0" / "model.safetensors").exists() and (out / "gen_1" / "exploiter" / "model.safetensors").exists()
+    assert (out / "gen_0" / "model.safetensors").exists()
+    assert (out / "gen_1" / "exploiter" / "model.safetensors").exists()
     assert (out / "model.safetensors").exists() and json.loads((out / "eval.json").read_text())["generations"] == 1
     # the same number of generations again: nothing to do, said clearly
     assert main(["train", "--resume", "--out", str(out), "--set", "league.generations=1"]) == 2

@@ -105,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
             except OSError as err:
                 return _fail(f"cannot write {str(out)!r}: {err}")
             print(f"wrote {out} ({len(replay.actions) + 1} steps, {out.stat().st_size // 1024} KiB)")
+            _unsigned_note(replay, args.file)
             return 0
         total = len(replay.actions)
         frames = []
@@ -114,7 +115,15 @@ def run(args: argparse.Namespace) -> int:
             final = step.game
     except ReplayError as err:
         return _fail(str(err))
+    _unsigned_note(replay, args.file)
     return _show(frames, replay, interactive=not args.all, final=final)
+
+
+def _unsigned_note(replay: Replay, file: str) -> None:
+    """What a replay without a signature this user can check leaves unproven (said once it replayed)."""
+    if not replay.verified:
+        print(f"yokai replay: note: {file} is not signed with your key: its moves and result are checked "
+              "against the rebuilt game, but who played each seat is only what the file says", file=sys.stderr)
 
 
 def _show(frames: list[tuple[str, str]], replay: Replay, interactive: bool, final: Game | None = None) -> int:

@@ -15,6 +15,14 @@ The hash covers the agents list too (format version 2), so a file whose ``agents
 is refused like one whose actions were. Version 1 files (state-only hash) still replay, with
 ``agents_checked`` False: viewers say who played is unchecked.
 
+A replay this user's package writes is signed (``hmac_sha256``: an HMAC-SHA256 with the per-user
+key of yokai_envs/core/signing.py, kept outside every run folder). The digest alone can be
+recomputed by anyone with this package, so a file whose agents were swapped and digest redone
+would replay cleanly; its signature would not verify, and such a file is refused. An unsigned
+file (older, or stripped of its signature, or written where signing is off) is loaded with
+``verified`` False: its moves, result and digest are still checked against the rebuilt game,
+but who played is only what the file says, and ``yokai replay`` says so.
+
 A replay is version-locked: a file recorded with ``yonkai_no_yokai_v0`` is refused by a
 package that only has ``yonkai_no_yokai_v1``, because rules may differ between versions.
 """
@@ -36,6 +44,7 @@ from yokai_envs.core.errors import IllegalActionError
 from yokai_envs.core.files import parse_json, read_limited
 from yokai_envs.core.game import Game, returns_agree
 from yokai_envs.core.protocols import public_action_name
+from yokai_envs.core.signing import HMAC_FIELD, check, sign, signing_key
 
 FORMAT = "yokai-replay"
 FORMAT_VERSION = 2
@@ -128,6 +137,11 @@ class Replay:
     final_state_sha256: str | None = None
     meta: dict[str, Any] = field(default_factory=dict)
     format_version: int = FORMAT_VERSION
+    #: The file's signature verified with this user's key (False: unsigned, never saved, or no
+    #: key here to check it with).
+    verified: bool = False
+    #: Why a signature the file carries does not verify (refused once the game is rebuilt).
+    signature_problem: str | None = None
 
     @property
     def agents_checked(self) -> bool:
@@ -161,12 +175,17 @@ class Replay:
                 "package_version": self.package_version, "final_state_sha256": self.final_state_sha256,
                 "meta": self.meta}
 
+    def signed_json(self) -> dict[str, Any]:
+        """:meth:`to_json` with this user's signature (unsigned when signing is off)."""
+        key = signing_key(create=True)
+        return sign(self.to_json(), key) if key is not None else self.to_json()
+
     def save(self, path: str | Path) -> Path:
         """Write the replay to ``path`` (atomically: a temporary file renamed into place)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        tmp.write_text(json.dumps(self.signed_json(), indent=1) + "\n")
         tmp.replace(path)
         return path
 
@@ -209,10 +228,14 @@ class Replay:
         version = data.get("package_version", "")
         if not isinstance(version, str):
             raise fail("package_version", "a string")
+        key = signing_key(create=False) if HMAC_FIELD in data else None
+        problem = check(data, key) if key is not None else None
+        verified = key is not None and problem is None
         return cls(env_id=data["env_id"], options=data["options"], seed=seed, agents=list(data["agents"]),
                    actions=list(data["actions"]), result=_check_result(data["result"], source),
                    package_version=version, final_state_sha256=digest, meta=dict(meta),
-                   format_version=version_read)
+                   format_version=version_read, verified=verified,
+                   signature_problem=None if problem is None else f"{source} {problem}")
 
     # ------------------------------------------------------------------ replaying
     def new_game(self) -> Game:
@@ -265,6 +288,9 @@ class Replay:
                               f"(recorded with yokai-envs {self.package_version or 'unknown'}, "
                               f"this is {package_version()})")
         rebuilt = game_result(game)
+        if self.signature_problem:  # a legal game whose agents or seeds were changed gets this far
+            raise ReplayError(f"{self.signature_problem}; refusing it (who played may not be who the file "
+                              f"names; a replay without {HMAC_FIELD} is shown as unsigned instead)")
         stated = self.result
         differs = [key for key in ("terminal", "truncated", "steps") if stated.get(key) != rebuilt[key]]
         returns = stated.get("returns")

@@ -108,7 +108,7 @@ def test_tiny_run_with_a_custom_reward_split_nets_and_per_opponent_curves(tmp_pa
     import agents
 
     policy = agents.make(f"policy:{out / 'model.safetensors'}", YONKAI, {"num_players": 3, "rounds_per_game": 1})
-    arch = policy.model.policy.net_arch
+    arch = policy.policy.net_arch
     assert arch == {"pi": [16, 8], "vf": [4]}
 
 
@@ -123,3 +123,36 @@ def test_a_game_option_called_reward_reaches_the_game_beside_a_reward_hook():
                                opponents=["random"], num_players=3)
     hooked.reset(seed=1)
     assert hooked.unwrapped.game.options["reward"] == "lives" and hooked.get_wrapper_attr("hook") is not None
+
+
+def test_check_imports_no_module_the_config_names(tmp_path, capsys):
+    """``reward: pkg.mod:x`` runs pkg.mod's code when imported; ``yokai train --check`` checks the
+    path's form and that its top-level package exists, and imports nothing (training imports it)."""
+    import sys
+
+    from yokai_envs.cli import main as yokai_main
+
+    package = tmp_path / "noisy_hook"
+    package.mkdir()
+    marker = tmp_path / "imported"
+    (package / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    (package / "hooks.py").write_text("def bonus(game, seat, reward, done):\n    return reward\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        args = ["train", "--config", CONFIG, "--out", str(tmp_path / "run"), "--check",
+                *[a for item in TINY for a in ("--set", item)]]
+        assert yokai_main([*args, "--set", "reward=noisy_hook.hooks:bonus"]) == 0
+        assert not marker.exists() and "noisy_hook" not in sys.modules
+        for bad, message in (("this:x", None), ("not a path", "is not an import path"),
+                             ("nowhere_at_all.mod:x", "cannot import module 'nowhere_at_all'")):
+            code = yokai_main([*args, "--set", f"reward={bad}"])
+            err = capsys.readouterr().err
+            assert (code == 0) if message is None else (code == 2 and message in err), err
+        assert "this" not in sys.modules
+        with pytest.raises(ConfigError, match=r"module 'noisy_hook\.hooks' has no 'nope'"):
+            load_config(CONFIG, [*TINY, "reward=noisy_hook.hooks:nope"], out=str(tmp_path / "run"))
+        assert marker.exists()  # a real run (load_config without --check) imports it
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("noisy_hook.hooks", None)
+        sys.modules.pop("noisy_hook", None)

@@ -40,7 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--overwrite", action="store_true",
                         help="replace a finished or stopped run in the output folder instead of refusing "
                              "(only a folder a run made, and only the run's own files)")
-    parser.add_argument("--check", action="store_true", help="validate the config, print it resolved, and stop")
+    parser.add_argument("--check", action="store_true",
+                        help="validate the config, print it resolved, and stop (imports no module the config "
+                             "names: reward and wrapper paths are checked for their form only)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--backend", choices=("sb3", "rllib"), default=None,
                         help="training backend (overrides the config's backend: sb3 or rllib on Ray)")
@@ -62,8 +64,9 @@ def resolve(args: argparse.Namespace) -> dict:
             raise ConfigError("--resume needs --out RUN_DIR (or --config FILE naming the run's output.dir)")
         from yokai_envs.training.common.run import read_run_config
 
-        return load_config(None, args.overrides, args.out, base=read_run_config(args.out))
-    return load_config(args.config, args.overrides, args.out)
+        return load_config(None, args.overrides, args.out, base=read_run_config(args.out),
+                           import_hooks=not args.check)
+    return load_config(args.config, args.overrides, args.out, import_hooks=not args.check)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -228,9 +228,9 @@ class Replay:
         version = data.get("package_version", "")
         if not isinstance(version, str):
             raise fail("package_version", "a string")
-        key = signing_key(create=False) if HMAC_FIELD in data else None
-        problem = check(data, key) if key is not None else None
-        verified = key is not None and problem is None
+        user_key = signing_key(create=False) if HMAC_FIELD in data else None
+        problem = check(data, user_key) if user_key is not None else None
+        verified = user_key is not None and problem is None
         return cls(env_id=data["env_id"], options=data["options"], seed=seed, agents=list(data["agents"]),
                    actions=list(data["actions"]), result=_check_result(data["result"], source),
                    package_version=version, final_state_sha256=digest, meta=dict(meta),

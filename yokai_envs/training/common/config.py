@@ -62,8 +62,12 @@ RESERVED_HYPERPARAMETERS = ("policy", "env", "policy_kwargs", "tensorboard_log",
 
 
 def load_config(path: str | Path | None = None, overrides: list[str] | None = None, out: str | None = None,
-                base: dict[str, Any] | None = None, check_agents: bool = True) -> dict[str, Any]:
+                base: dict[str, Any] | None = None, check_agents: bool = True,
+                import_hooks: bool = True) -> dict[str, Any]:
     """The resolved, validated config (raises ConfigError listing every problem).
+
+    ``import_hooks`` False checks the reward and wrapper import paths without importing them
+    (``yokai train --check``: importing a module runs its code).
 
     ``base`` replaces the file (used by ``--resume`` with the run's saved config).
     """
@@ -89,7 +93,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     config = merge(defaults(), user)
     errors: list[str] = []
     _check_tree(config, SCHEMA, "", errors)
-    _check_semantics(config, errors, check_agents)
+    _check_semantics(config, errors, check_agents, import_hooks)
     if errors:
         raise ConfigError(f"invalid training config ({source}): {_listed(errors)}")
     config = _ordered(config, SCHEMA)
@@ -276,7 +280,8 @@ def _check_item(item: Any, spec: Any, where: str, errors: list[str]) -> Any:
 
 
 # ---------------------------------------------------------------------- meaning
-def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bool) -> None:
+def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bool,
+                     import_hooks: bool = True) -> None:
     """Checks that need the game, the algorithm or the bots; each section only when its
     structure is sound (so one typo does not hide the other problems, nor cause false ones)."""
     broken = {e.split(":")[0].split(".")[0].split("[")[0] for e in errors}
@@ -289,7 +294,7 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
     if not broken & {"env", "reward"}:
         from yokai_envs.training.common.hooks import check_hooks
 
-        check_hooks(config, errors)
+        check_hooks(config, errors, import_modules=import_hooks)
     if not broken & {"algorithm", "training"}:
         _check_batch(config, errors)
     if "training" not in broken and config["training"]["device"] == "cuda":

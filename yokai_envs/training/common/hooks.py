@@ -21,13 +21,37 @@ it is for.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
 
 from yokai_envs.core.errors import ConfigError
+
+_IDENTIFIERS = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def import_path_problem(path: Any, where: str) -> str | None:
+    """Why ``path`` is not of the form ``pkg.module:name`` with an installed top-level package,
+    found without importing anything (importing a module runs its code), or None."""
+    if not isinstance(path, str) or not path.strip():
+        return f"{where}: expected an import path pkg.module:name, got {path!r}"
+    module_name, sep, attr = path.partition(":")
+    if not sep:
+        module_name, _, attr = path.rpartition(".")
+    if not (_IDENTIFIERS.fullmatch(module_name) and _IDENTIFIERS.fullmatch(attr)):
+        return f"{where}: {path!r} is not an import path pkg.module:name (dotted Python names)"
+    top = module_name.split(".")[0]
+    try:
+        found = importlib.util.find_spec(top)  # a top-level name is looked up, not imported
+    except (ImportError, ValueError):
+        found = None
+    if found is None:
+        return f"{where}: cannot import module {top!r} (not installed, or not on PYTHONPATH: {path!r})"
+    return None
 
 
 def load_object(path: str, where: str) -> Any:
@@ -63,12 +87,18 @@ def _reward_signature_problem(obj: Any) -> str | None:
     return None
 
 
-def check_hooks(config: dict[str, Any], errors: list[str]) -> None:
-    """Record a problem for every hook that cannot be imported or is not callable."""
+def check_hooks(config: dict[str, Any], errors: list[str], import_modules: bool = True) -> None:
+    """Record a problem for every hook that cannot be imported or is not callable. Without
+    ``import_modules`` (``yokai train --check``) only the paths' form and top-level package are
+    checked: a module's code runs when it is imported, and a check must not run any."""
     reward = config.get("reward")
     entries: list[tuple[str, str]] = [("reward", reward)] if reward else []
     entries += [(f"env.wrappers[{i}]", w) for i, w in enumerate(config.get("env", {}).get("wrappers", []))]
     for where, path in entries:
+        problem = import_path_problem(path, where)
+        if problem or not import_modules:
+            errors += [problem] if problem else []
+            continue
         try:
             obj = load_object(path, where)
         except ConfigError as err:

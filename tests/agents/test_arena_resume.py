@@ -207,3 +207,26 @@ def test_resume_after_a_killed_run(tmp_path):
     write_outputs(uncut, tmp_path / "uncut")
     assert (tmp_path / "results.json").read_text() == (tmp_path / "uncut" / "results.json").read_text()
     assert strip_timing(games_file(tmp_path)) == strip_timing(games_file(tmp_path / "uncut"))
+
+
+@pytest.mark.slow
+def test_sigterm_stops_evaluate_with_the_resume_hint(tmp_path):
+    """A scheduler's stop (SIGTERM) is an interruption like Ctrl-C: the finished games are kept and
+    the message says how to continue."""
+    out = tmp_path / "eval"
+    process = subprocess.Popen([sys.executable, "-m", "yokai_envs.cli", "evaluate", "--game", "yonkai_no_yokai_v1",
+                                "--agents", "random,ismcts:iterations=30", "--games", "400", "--no-progress",
+                                "--out", str(out)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    journal = out / "games.jsonl"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if journal.exists() and journal.read_text().count("\n") >= 2:
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, f"the run ended before it could be stopped: {process.stderr.read()!r}"
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + signal.SIGTERM, err
+    assert "interrupted by SIGTERM; continue with the same command and --resume" in err, err
+    assert "Traceback" not in err and journal.read_text().count("\n") >= 2

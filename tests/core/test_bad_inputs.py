@@ -131,3 +131,18 @@ def test_evaluate_refuses_an_unwritable_out_before_any_game(capsys, tmp_path):
     out = capsys.readouterr()
     assert "--out /dev/null/x: /dev/null exists and is not a folder" in out.err
     assert "win" not in out.out.lower()  # no table: nothing was played
+
+
+def test_balance_refuses_an_unwritable_out_before_any_game(capsys, monkeypatch):
+    import agents.arena.balance as balance
+
+    def must_not_play(*args, **kwargs):
+        raise AssertionError("a game was played before --out was checked")
+
+    monkeypatch.setattr(balance, "run_balance", must_not_play)
+    code = yokai_main(["balance", "--game", "yokaizo_v3", "--agents", "random", "--games", "2",
+                       "--no-progress", "--out", "/dev/null/x"])
+    assert code == 2
+    out = capsys.readouterr()
+    assert "yokai balance: error: --out /dev/null/x: /dev/null exists and is not a folder" in out.err
+    assert out.out == ""

@@ -23,7 +23,7 @@ def test_ctrl_c_in_evaluate_is_one_line_saying_how_to_resume(tmp_path, capsys, m
     code = yokai_main(["evaluate", "--game", "onmyoji_v4", "--agents", "random", "--out", str(out), "--no-progress"])
     err = capsys.readouterr().err.strip()
     assert code == 130 and len(err.splitlines()) == 1 and "Traceback" not in err
-    assert "interrupted; continue with the same command and --resume" in err and str(out) in err
+    assert "interrupted by SIGINT; continue with the same command and --resume" in err and str(out) in err
 
 
 def test_train_ray_address_needs_the_rllib_backend(capsys):

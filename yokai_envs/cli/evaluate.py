@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
+from typing import Any
 
 from agents.specs import KINDS
 from yokai_envs.cli.arg_types import non_negative_int, positive_int
@@ -96,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         args.agents = [trusting_pickles(entry) for entry in args.agents]
         args.gauntlet = trusting_pickles(args.gauntlet) if args.gauntlet else None
     started = time.perf_counter()
+    previous = _stop_on_sigterm()
     try:
         result = run_match(args.game, args.agents, games=args.games, seed=args.seed, env_options=args.env_kwargs,
                            gauntlet=args.gauntlet, workers=args.workers, progress=not args.no_progress,
@@ -104,11 +107,15 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, FileNotFoundError, ImportError) as err:  # bad spec / option / checkpoint: before any game
         print(f"yokai evaluate: error: {err}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:  # the finished games are in games.jsonl already
+    except KeyboardInterrupt as stop:  # the finished games are in games.jsonl already
+        number = getattr(stop, "signal_number", signal.SIGINT)
         again = (f"; continue with the same command and --resume (--out {args.out})" if args.out
                  else "; nothing was kept (pass --out DIR to keep finished games and resume)")
-        print(f"\nyokai evaluate: interrupted{again}", file=sys.stderr)
-        return 130
+        print(f"\nyokai evaluate: interrupted by {signal.Signals(number).name}{again}", file=sys.stderr)
+        return 128 + number
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     print(markdown(result))
     if args.out:
         paths = write_outputs(result, args.out)
@@ -120,6 +127,22 @@ def run(args: argparse.Namespace) -> int:
             print(f"wrote {len(saved)} replay file(s) to {args.out}/replays/")
     print(f"({time.perf_counter() - started:.1f} s)")
     return 0
+
+
+def _stop_on_sigterm() -> Any:
+    """SIGTERM (a scheduler's stop, ``kill``) stops the run like Ctrl-C: the resume hint is printed.
+    Returns the handler it replaced (None off the main thread, where none is installed)."""
+    import threading
+
+    from yokai_envs.training.common.safety import RunInterrupted
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def stop(number: int, frame: Any) -> None:
+        raise RunInterrupted("", number)
+
+    return signal.signal(signal.SIGTERM, stop)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -124,3 +124,16 @@ def test_python_tags_are_refused(tmp_path):
     text = b"game: !!python/object/apply:os.system ['echo hacked']\ntraining: {total_timesteps: 10}\n"
     with pytest.raises(ConfigError, match="not valid YAML: could not determine a constructor"):
         load_config(_write(tmp_path, text))
+
+
+@pytest.mark.parametrize(("override", "message"), [
+    ("evaluation.games=99999999999999999999", r"evaluation\.games: must be <= 10000000, got 99999999999"),
+    ("evaluation.final_games=10000001", r"evaluation\.final_games: must be <= 10000000"),
+    ("training.total_timesteps=99999999999999999999", r"training\.total_timesteps: must be <= 1,000,000,000,000"),
+    ("output.checkpoint_every=" + "9" * 400, r"output\.checkpoint_every: must be <= .* \(400 digits\)"),
+])
+def test_absurd_integers_fail_the_check(override, message, capsys):
+    _refused([override], message)
+    assert yokai_main(["train", "--config", QUICK, "--check", "--set", override]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err) < 2000

@@ -246,13 +246,26 @@ def _check_value(value: Any, node: Field, where: str, errors: list[str]) -> Any:
     if node.minimum is not None and isinstance(value, int | float) and value < node.minimum:
         errors.append(f"{where}: must be >= {_bound(node.minimum)}, got {value!r}")
     if node.maximum is not None and isinstance(value, int | float) and value > node.maximum:
-        errors.append(f"{where}: must be <= {_bound(node.maximum)}, got {value!r}")
+        errors.append(f"{where}: must be <= {_bound(node.maximum)}, got {_short_number(value)}")
+    elif node.maximum is None and isinstance(value, int) and not isinstance(value, bool) and value > LARGEST_COUNT:
+        errors.append(f"{where}: must be <= {LARGEST_COUNT:,} (no count this trainer keeps gets near it), "
+                      f"got {_short_number(value)}")
     if isinstance(value, list) and node.items is not None:
         for i, item in enumerate(value):
             value[i] = _check_item(item, node.items, f"{where}[{i}]", errors)
     if float in node.types and int in node.types and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
     return value
+
+
+#: The ceiling of an integer setting without a bound of its own: a step or game count past it
+#: would never finish (and a number like 99999999999999999999 is a typo, not a plan).
+LARGEST_COUNT = 10**12
+
+
+def _short_number(value: float) -> str:
+    text = repr(value)
+    return text if len(text) <= 24 else f"{text[:12]}... ({len(text)} digits)"
 
 
 def _bound(limit: float) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from agents.arena.match import MAX_GAMES  # the most games one arena match schedules
+
 REQUIRED = object()  # a Field default meaning "the file must set this"
 
 # algorithm name -> (module, class). MaskablePPO is the one wired up; the table leaves room.
@@ -42,6 +44,7 @@ class Field:
 
 
 INT, FLOAT, STR, BOOL, LIST, DICT = (int,), (float, int), (str,), (bool,), (list,), (dict,)
+
 
 BOT_ENTRY = {
     "spec": Field(STR, help="agent spec: random, heuristic, ismcts:iterations=200, policy:PATH"),
@@ -204,8 +207,8 @@ SCHEMA: dict[str, Any] = {
     },
     "evaluation": {
         "every": Field(INT, 50_000, minimum=0, help="steps between evaluations (0: only at the end)"),
-        "games": Field(INT, 200, minimum=1, help="games per bot at each evaluation"),
-        "final_games": Field(INT, 1000, minimum=1, help="games per bot in the final arena table"),
+        "games": Field(INT, 200, minimum=1, maximum=MAX_GAMES, help="games per bot at each evaluation"),
+        "final_games": Field(INT, 1000, minimum=1, maximum=MAX_GAMES, help="games per bot in the final arena table"),
         "bots": Field(LIST, ["random"], items=Field(STR), help="bot specs to evaluate against"),
         "seats": Field((str, list), "all", items=Field(INT, minimum=0),
                        help="'all' (rotate the learner over every seat) or a list of seats"),
@@ -220,7 +223,7 @@ SCHEMA: dict[str, Any] = {
                         help="also evaluate the final network with play-time search: the options of "
                              "'trained:model.safetensors;OPTIONS' (e.g. 'iterations=100'; '' for the defaults); "
                              "null: off"),
-        "search_games": Field(INT, 200, minimum=1, help="games per bot for the network with search"),
+        "search_games": Field(INT, 200, minimum=1, maximum=MAX_GAMES, help="games per bot for the network with search"),
     },
     "rllib": {
         "address": Field(STR, None, nullable=True,

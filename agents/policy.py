@@ -15,7 +15,6 @@ torch / stable-baselines3 / sb3-contrib are imported lazily, so ``agents`` works
 from __future__ import annotations
 
 import copy
-import json
 import warnings
 import zipfile
 from pathlib import Path
@@ -33,6 +32,7 @@ from agents.model_file import (
     read_card,
     read_tensors,
 )
+from yokai_envs.core.files import parse_json
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
@@ -107,7 +107,7 @@ def read_pickled_meta(path: str | Path) -> dict[str, Any]:
             if missing:
                 raise CheckpointError(f"{p}: incomplete checkpoint: no {', '.join(missing)} inside "
                                       "(only the metadata?)")
-            meta = json.loads(archive.read(META_MEMBER))
+            meta = parse_json(archive.read(META_MEMBER), f"{p}: {META_MEMBER}", CheckpointError)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError) as err:
         raise CheckpointError(f"{p}: not a zip file, or a damaged one ({err})") from None
     except (ValueError, UnicodeDecodeError) as err:

@@ -21,6 +21,7 @@ import numpy as np
 
 from agents.base import Agent
 from agents.policy import META_FORMAT, CheckpointError, check_checkpoint, package_version
+from yokai_envs.core.files import parse_json
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
@@ -61,7 +62,9 @@ def read_rllib_meta(path: str | Path) -> dict[str, Any]:
     if not folder.is_dir() or not meta_file.is_file() or not (folder / MODULE_DIR).is_dir():
         raise CheckpointError(f"{folder}: not an RLlib policy folder (expected {META_FILE} and {MODULE_DIR}/ "
                               "inside, as written by `yokai train` with backend: rllib)")
-    meta = json.loads(meta_file.read_text())
+    meta = parse_json(meta_file.read_bytes(), str(meta_file), CheckpointError)
+    if not isinstance(meta, dict):
+        raise CheckpointError(f"{meta_file}: not a JSON object")
     meta["path"] = str(folder)
     return meta
 

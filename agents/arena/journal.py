@@ -30,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from yokai_envs.core.files import parse_json
 from yokai_envs.core.signing import HMAC_FIELD, KEY_ID_FIELD, SigningError, canonical, check, sign, signing_key
 
 from .schedule import GameSpec
@@ -63,8 +64,10 @@ def read_numbered_games(path: Path) -> tuple[list[tuple[int, dict[str, Any]]], i
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
+            record = parse_json(line, f"{path} line {number}", ValueError)
+        except ValueError as err:
+            if "appears twice" in str(err):
+                raise ResumeError(str(err)) from None
             if number != len(lines):
                 raise ResumeError(f"{path}: line {number} is not JSON (only a last line cut off by a kill "
                                   "is skipped)") from None
@@ -86,8 +89,8 @@ def read_games(path: Path) -> tuple[list[dict[str, Any]], int]:
 def read_match(path: Path) -> dict[str, Any]:
     """A match.json as a dict; ResumeError naming the file when it is not one."""
     try:
-        match = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        match = parse_json(path.read_bytes(), str(path), ValueError)
+    except (OSError, ValueError) as err:
         raise ResumeError(f"{path}: not a readable match file ({err})") from None
     if not isinstance(match, dict):
         raise ResumeError(f"{path}: not a match file (expected a JSON object, got {type(match).__name__})")

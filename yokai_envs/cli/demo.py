@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from yokai_envs.cli.arg_types import non_negative_int
+from yokai_envs.core.files import parse_json
 from yokai_envs.core.protocols import render_text
 from yokai_envs.registry import ENV_IDS, make_game
 
@@ -29,9 +29,9 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         try:
-            options = json.loads(args.env_kwargs)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"--env-kwargs is not valid JSON ({err}): {args.env_kwargs!r}") from None
+            options = parse_json(args.env_kwargs, "--env-kwargs", ValueError)
+        except ValueError as err:
+            raise ValueError(f"{err}: {args.env_kwargs!r}") from None
         if not isinstance(options, dict):
             raise ValueError(f"--env-kwargs must be a JSON object, got {args.env_kwargs!r}")
         game = make_game(args.game, **options)

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import sys
 import time
@@ -16,6 +15,7 @@ from typing import Any
 
 from agents.specs import KINDS
 from yokai_envs.cli.arg_types import non_negative_int, positive_int
+from yokai_envs.core.files import parse_json
 
 
 def _split_specs(text: str) -> list[str]:
@@ -27,9 +27,9 @@ def _split_specs(text: str) -> list[str]:
 
 def _env_kwargs(text: str) -> dict:
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise argparse.ArgumentTypeError(f"--env-kwargs is not valid JSON ({err}): {text!r}") from None
+        value = parse_json(text, "--env-kwargs", ValueError)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"{err}: {text!r}") from None
     if not isinstance(value, dict):
         raise argparse.ArgumentTypeError(f"--env-kwargs must be a JSON object, got {text!r}")
     return value

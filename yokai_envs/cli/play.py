@@ -17,12 +17,12 @@ confirmation first; answering no takes you back to the start of that choice.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import IO, Any
 
 from yokai_envs.cli.arg_types import non_negative_int
 from yokai_envs.core.errors import MissingHookError
+from yokai_envs.core.files import parse_json
 from yokai_envs.core.game import Game
 from yokai_envs.core.protocols import SeatText, ends_multi_part_choice, public_action_name, require, seat_text
 
@@ -249,9 +249,9 @@ def run(args: argparse.Namespace) -> int:
         if problem:
             return _fail(f"--save-replay {args.save_replay}: {problem}")
     try:
-        options = json.loads(args.env_kwargs)
-    except json.JSONDecodeError as err:
-        return _fail(f"--env-kwargs is not valid JSON ({err}): {args.env_kwargs!r}")
+        options = parse_json(args.env_kwargs, "--env-kwargs", ValueError)
+    except ValueError as err:
+        return _fail(f"{err}: {args.env_kwargs!r}")
     if not isinstance(options, dict):
         return _fail(f"--env-kwargs must be a JSON object, got {args.env_kwargs!r}")
     try:

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.core.files import parse_json
 from yokai_envs.training.common.run import RunFolder
 from yokai_envs.training.common.safety import (
     NoGuard,
@@ -101,7 +102,7 @@ def run_phase(config: dict[str, Any]) -> dict[str, Any]:
     torch.set_num_threads(config["training"]["torch_threads"])
     folder = RunFolder(config["output"]["dir"])
     if folder.eval.exists() and folder.load_state().get("finished"):
-        return dict(json.loads(folder.eval.read_text(encoding="utf-8")))
+        return dict(parse_json(folder.eval.read_bytes(), str(folder.eval), ConfigError))
     resume = folder.resume.exists()
     trainer = Trainer(config, resume=resume, progress=False, overwrite=not resume)
     with SignalGuard() as guard:
@@ -161,7 +162,7 @@ class LeagueTrainer:
     # ------------------------------------------------------------------ state
     def _load_state(self) -> dict[str, Any]:
         try:
-            state = json.loads(self.state_file.read_text(encoding="utf-8"))
+            state = parse_json(self.state_file.read_bytes(), str(self.state_file), ValueError)
         except (OSError, ValueError) as err:
             raise ConfigError(f"{self.state_file}: unreadable league state ({err})") from None
         if not isinstance(state, dict) or not {"generation", "members", "generations"} <= state.keys():

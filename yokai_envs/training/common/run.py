@@ -37,6 +37,7 @@ from typing import Any
 import yaml
 
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.core.files import parse_json
 from yokai_envs.training.common.evaluate import evaluate_spec, needs_opponents
 from yokai_envs.training.common.safety import (
     NoGuard,
@@ -83,8 +84,8 @@ class RunFolder:
         if not path.exists():
             return self.fresh_state()
         try:
-            state = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as err:
+            state = parse_json(path.read_bytes(), f"{path}: unreadable run state:", ConfigError)
+        except OSError as err:
             raise ConfigError(f"{path}: unreadable run state ({err})") from None
         if not isinstance(state, dict) or not {"timesteps", "evaluations", "sessions"} <= state.keys():
             raise ConfigError(f"{path}: not a run state (expected a JSON object with timesteps, evaluations, "

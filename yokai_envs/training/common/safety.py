@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.core.files import parse_json
 
 MARKER = ".yokai-run.json"
 #: Every name a run (either backend) writes at the top of its folder: all --overwrite may delete.
@@ -52,7 +53,7 @@ def is_run_folder(root: Path) -> bool:
     if not state.is_file():
         return False
     try:
-        data = json.loads(state.read_text(encoding="utf-8"))
+        data = parse_json(state.read_bytes(), str(state), ValueError)
     except (OSError, ValueError):
         return False
     return isinstance(data, dict) and data.keys() >= _LEGACY_STATE_KEYS

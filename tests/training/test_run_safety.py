@@ -160,20 +160,23 @@ def test_an_interrupted_final_evaluation_says_what_to_do(tmp_path, monkeypatch):
 KILL_DURING_SAVE = """
 import os, signal, sys
 from pathlib import Path
-import stable_baselines3.common.base_class as base_class
+import agents.model_file as model_file
 
-original = base_class.BaseAlgorithm.save
+original = model_file.write_model_file
 calls = [0]
 
-def save(self, path, *args, **kwargs):
+def write_model_file(path, *args, **kwargs):
     if "resume" in Path(str(path)).name:
         calls[0] += 1
         if calls[0] == int(os.environ["KILL_AT_RESUME_SAVE"]):
-            Path(str(path)).write_bytes(b"PK\\x03\\x04 half a zip")  # the write is under way...
-            os.kill(os.getpid(), signal.SIGKILL)                    # ...and the process dies
-    return original(self, path, *args, **kwargs)
+            temporary = Path(str(path)).with_name(f".resume.tmp-{os.getpid()}.safetensors")
+            temporary.write_bytes(b"half a file")          # the write is under way...
+            os.kill(os.getpid(), signal.SIGKILL)           # ...and the process dies
+    return original(path, *args, **kwargs)
 
-base_class.BaseAlgorithm.save = save
+model_file.write_model_file = write_model_file
+import yokai_envs.training.common.training_state as training_state
+training_state.write_model_file = write_model_file
 from yokai_envs.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -188,6 +191,16 @@ def _start(out: Path, extra: list[str], kill_at: int | None = None) -> subproces
     args = ["train", "--config", QUICK, "--out", str(out), *_sets([*TINY, *extra])]
     return subprocess.Popen([sys.executable, "-c", code, *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _finish(process: subprocess.Popen, timeout: float = 300) -> None:
+    """Wait for ``process``; one that outlives ``timeout`` is killed (never left running)."""
+    try:
+        process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
 
 
 def _wait_for(process: subprocess.Popen, condition, timeout: float = 120) -> None:
@@ -264,7 +277,7 @@ def test_a_kill_while_resume_zip_is_written_keeps_the_last_checkpoint(tmp_path):
     # evaluation at 192 belongs to steps the resumed run discards.
     process = _start(out, ["training.total_timesteps=10000000", "evaluation.every=64",
                            "output.checkpoint_every=128"], kill_at=2)
-    process.communicate(timeout=300)
+    _finish(process)
     assert process.returncode == -signal.SIGKILL
     state = json.loads((out / "state.json").read_text())
     assert max(e["step"] for e in state["evaluations"]) > 128  # history past the checkpoint...
@@ -280,7 +293,7 @@ def test_a_kill_before_any_checkpoint_leaves_a_folder_that_restarts(tmp_path, ca
     out = tmp_path / "run"
     process = _start(out, ["training.total_timesteps=10000000", "evaluation.every=64",
                            "output.checkpoint_every=128"], kill_at=1)
-    process.communicate(timeout=300)
+    _finish(process)
     assert process.returncode == -signal.SIGKILL
     assert not (out / "checkpoints" / "resume.safetensors").exists()
     assert yokai_main(["train", "--resume", "--out", str(out)]) == 2

@@ -24,6 +24,7 @@ import importlib
 import importlib.util
 import inspect
 import re
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -52,6 +53,11 @@ def import_path_problem(path: Any, where: str) -> str | None:
     if found is None:
         return f"{where}: cannot import module {top!r} (not installed, or not on PYTHONPATH: {path!r})"
     return None
+
+
+def _module_name(path: str) -> str:
+    module_name, sep, _ = path.partition(":")
+    return module_name if sep else path.rpartition(".")[0]
 
 
 def load_object(path: str, where: str) -> Any:
@@ -89,16 +95,19 @@ def _reward_signature_problem(obj: Any) -> str | None:
 
 def check_hooks(config: dict[str, Any], errors: list[str], import_modules: bool = True) -> None:
     """Record a problem for every hook that cannot be imported or is not callable. Without
-    ``import_modules`` (``yokai train --check``) only the paths' form and top-level package are
-    checked: a module's code runs when it is imported, and a check must not run any."""
+    ``import_modules`` (``yokai train --check``) a path into a module not yet imported is checked
+    for its form and top-level package only: a module's code runs when it is imported, and a
+    check must not run any (one already imported, e.g. ``builtins``, is checked whole)."""
     reward = config.get("reward")
     entries: list[tuple[str, str]] = [("reward", reward)] if reward else []
     entries += [(f"env.wrappers[{i}]", w) for i, w in enumerate(config.get("env", {}).get("wrappers", []))]
     for where, path in entries:
         problem = import_path_problem(path, where)
-        if problem or not import_modules:
-            errors += [problem] if problem else []
+        if problem:
+            errors.append(problem)
             continue
+        if not import_modules and _module_name(path) not in sys.modules:
+            continue  # a module already imported runs nothing when looked at again: those are checked whole
         try:
             obj = load_object(path, where)
         except ConfigError as err:

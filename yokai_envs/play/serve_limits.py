@@ -80,6 +80,9 @@ def check_opponent(spec: str, env_id: str, options: dict[str, Any], allow_files:
         raise ApiError(400, str(err).strip("'\"")) from None
     if parsed.kind == "rllib":
         raise ApiError(400, f"opponent {spec!r}: RLlib models are not served; play one with `yokai play`")
+    if parsed.options.get("trusted"):  # a pickled zip runs its author's code: never on a request's word
+        raise ApiError(400, f"opponent {spec!r}: trusted=true is not taken from a request; this server never "
+                            "loads a pickled SB3 zip (convert it with scripts/convert_model.py)")
     model = parsed.path if parsed.kind == "policy" else parsed.options.get("policy")
     if model is not None and not _shipped(model):
         if not allow_files:

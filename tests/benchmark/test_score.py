@@ -96,7 +96,7 @@ def test_one_seat_and_one_team_configurations_play_their_levels(tiny_quick, caps
 
 @pytest.mark.parametrize("checkpoint", ["policy:{zip}", "trained:{zip};iterations=2"])
 def test_checkpoint_specs_run_through_the_quick_suite(tiny_quick, capsys, checkpoint):
-    spec = checkpoint.format(zip=MODELS / "yyh_tcg.zip")
+    spec = checkpoint.format(zip=MODELS / "yyh_tcg.safetensors")
     code, out, err = score_cli(capsys, "--agent", spec, "--quick", "--configs", "yyh", "--format", "json")
     assert code == 0, err
     assert json.loads(out)["result"]["configurations"][0]["name"] == "yyh"
@@ -152,7 +152,7 @@ def test_the_full_quick_suite_runs_every_configuration(tiny_quick, capsys):
     (["--agent", "tests.benchmark.test_score:NotAnAgent", "--quick"], "not a subclass"),
     (["--agent", "tests.benchmark.test_score:Missing", "--quick"], "not found"),
     (["--agent", "policy:/no/such/model.zip", "--quick", "--configs", "yyh"], "model.zip"),
-    (["--agent", f"policy:{MODELS / 'yyh_tcg.zip'}", "--quick", "--configs", "yyh,duel"], "duel"),
+    (["--agent", f"policy:{MODELS / 'yyh_tcg.safetensors'}", "--quick", "--configs", "yyh,duel"], "duel"),
     (["--agent", "random", "--quick", "--configs", "yonkai_5p"], "yonkai_5p"),
     (["--agent", "random", "--suite", "v9"], "v9"),
     (["--agent", "random", "--quick", "--suite", "v1"], "--quick"),

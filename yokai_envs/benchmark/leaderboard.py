@@ -152,11 +152,11 @@ def _dedent(text: str) -> str:
 
 HOW_TO_ADD = """## Score your agent
 
-    yokai score --agent policy:runs/mine/model.zip --quick               # minutes: suite v1-quick
-    yokai score --agent policy:runs/mine/model.zip --out runs/score/mine --workers 8   # suite v1
+    yokai score --agent policy:runs/mine/model.safetensors --quick               # minutes: suite v1-quick
+    yokai score --agent policy:runs/mine/model.safetensors --out runs/score/mine --workers 8   # suite v1
     yokai score --agent my_package.bots:MyAgent --out runs/score/mine --resume        # continue a cut run
     yokai score --agent "openspiel:ismcts;simulations=50" --configs yokaizo,duel
-    yokai score --agent trained:runs/mine/model.zip --backend ray --ray-address auto --out runs/score/mine
+    yokai score --agent trained:runs/mine/model.safetensors --backend ray --ray-address auto --out runs/score/mine
 
 Any agent spec works (`random`, `lowest`, `heuristic`, `ismcts:...`, `policy:PATH`, `trained:PATH`,
 `pretrained`, `rllib:PATH`, `openspiel:random|ismcts`), or a Python class by import path

@@ -43,7 +43,7 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from yokai_envs.core.files import parse_json
+from yokai_envs.core.files import parse_json, read_regular_file
 
 if TYPE_CHECKING:
     import torch
@@ -126,17 +126,9 @@ def pickled_refusal(path: str | Path, how_to_trust: str) -> PickledModelError:
 
 
 def _read_bounded(path: Path, limit: int) -> bytes:
-    size = _regular_file(path).st_size
-    if size > limit:
-        raise ModelFileError(f"{path}: {size:,} bytes; at most {limit:,}")
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(limit + 1)
-    except OSError as err:
-        raise ModelFileError(f"{path}: cannot be read ({err.strerror or err})") from None
-    if len(data) > limit:
-        raise ModelFileError(f"{path}: more than {limit:,} bytes")
-    return data
+    """The bytes of a regular file of at most ``limit`` bytes (opened without blocking, checked
+    from its fstat: a FIFO swapped in after the first check still cannot hang the read)."""
+    return read_regular_file(path, limit, str(path), "a model or card file", ModelFileError)
 
 
 def read_card(path: str | Path) -> dict[str, Any]:

@@ -192,3 +192,16 @@ def test_a_model_for_another_game_is_refused_before_its_weights_are_read(tiny, t
     path.write_bytes(b"not read")  # the card is checked first
     with pytest.raises(CheckpointError, match="was trained for 'yonkai_no_yokai_v1', not 'yokaizo_v3'"):
         PolicyAgent(path, "yokaizo_v3")
+
+
+@pytest.mark.parametrize("command", ["evaluate", "demo"])
+def test_the_cli_loads_a_pickled_zip_only_with_trust_pickles(pickled_zip, command, capsys):
+    from yokai_envs.cli import main as yokai_main
+
+    path, _ = pickled_zip
+    args = [command, "--game", YONKAI, "--env-kwargs", '{"num_players": 3}', "--agents", f"policy:{path},random"]
+    args += ["--games", "3", "--no-progress"] if command == "evaluate" else ["--quiet"]
+    assert yokai_main(args) == 2
+    err = capsys.readouterr().err
+    assert "a pickled SB3 .zip, refused" in err and "--trust-pickles" in err and len(err.strip().splitlines()) == 1
+    assert yokai_main([*args, "--trust-pickles"]) == 0

@@ -230,3 +230,12 @@ def test_the_key_is_private_and_created_once(tmp_path, monkeypatch):
     key_file.chmod(0o644)
     with pytest.raises(SigningError, match="readable or writable by other users"):
         signing_key()
+
+
+def test_a_key_that_cannot_be_created_leaves_files_unsigned_with_a_warning(tmp_path, monkeypatch):
+    blocked = tmp_path / "a_file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("YOKAI_ENVS_KEY_FILE", str(blocked / "key"))
+    with pytest.warns(UserWarning, match="written unsigned"):
+        path = Replay.record(finished_yonkai(), ["random"] * 3).save(tmp_path / "r.json")
+    assert "hmac_sha256" not in json.loads(path.read_text()) and not load_replay(path).verified

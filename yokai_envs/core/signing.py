@@ -23,6 +23,7 @@ import json
 import os
 import secrets
 import stat
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -66,8 +67,8 @@ def _read_key(path: Path) -> bytes:
 
 
 def signing_key(create: bool = True) -> bytes | None:
-    """This user's key; created (0600) when missing and ``create``; None when signing is off
-    (or the key is missing and not to be created)."""
+    """This user's key; created (0600) when missing and ``create``; None when signing is off,
+    the key is missing and not to be created, or it cannot be created (a warning says so)."""
     path = key_path()
     if path is None:
         return None
@@ -76,16 +77,25 @@ def signing_key(create: bool = True) -> bytes | None:
     if not create:
         return None
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not path.parent.is_dir():
+            path.parent.mkdir(mode=0o700, parents=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:  # another process made it first
-        return _read_key(path)
-    except OSError as err:
-        raise SigningError(f"cannot create the signing key {path}: {err.strerror or err} "
-                           f"(set {KEY_ENV} to a writable path, or to 'none' to sign nothing)") from None
+    except FileExistsError:
+        if path.exists():  # another process made it first
+            return _read_key(path)
+        _unsigned(path, f"{path.parent} is not a folder")
+        return None
+    except OSError as err:  # a read-only home: files go unsigned (their readers check what they can)
+        _unsigned(path, str(err.strerror or err))
+        return None
     with os.fdopen(fd, "w", encoding="ascii") as handle:
         handle.write(secrets.token_hex(KEY_BYTES) + "\n")
     return _read_key(path)
+
+
+def _unsigned(path: Path, reason: str) -> None:
+    warnings.warn(f"cannot create the signing key {path}: {reason}; replays and arena journals are written "
+                  f"unsigned (set {KEY_ENV} to a writable path)", stacklevel=3)
 
 
 def key_id(key: bytes) -> str:

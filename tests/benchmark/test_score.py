@@ -118,16 +118,30 @@ def test_a_cut_run_resumes_from_its_cells_with_the_same_result(capsys, tmp_path)
     out = tmp_path / "run"
     whole = benchmark.score_agent("lowest", suite, ["yyh", "solo"], out=out)
     cells = sorted(p.parent.name for p in (out / "cells").rglob("results.json"))
-    assert len(cells) == whole["metadata"]["cells_reused"] + len(cells)  # nothing reused the first time
-    victim = out / "cells" / "solo" / "agent__alone__level9" / "results.json"
+    assert whole["metadata"]["cells_reused"] == 0 and cells
+    (victim,) = (out / "cells" / "solo").glob("lowest-*__alone__level9/results.json")
     victim.unlink()  # that cell cut off before its end: its games are journaled, its result not written
     again = benchmark.score_agent("lowest", suite, ["yyh", "solo"], out=out, resume=True)
     assert again["result"] == whole["result"]
     assert again["metadata"]["cells_reused"] == len(cells) - 1
-    with pytest.raises(ValueError, match="--resume"):
-        benchmark.score_agent("lowest", suite, ["yyh"], out=out)
+    victim.parent.joinpath("games.jsonl").unlink()
+    victim.parent.joinpath("results.json").unlink()
+    victim.parent.joinpath("results.json").write_text(victim.parent.parent.joinpath(
+        next(p.name for p in victim.parent.parent.iterdir() if p.name.startswith("random-")), "results.json"
+    ).read_text())  # another cell's record in this cell's folder
     with pytest.raises(ValueError, match="another cell"):
-        benchmark.score_agent("random", suite, ["yyh"], out=out, resume=True)
+        benchmark.score_agent("lowest", suite, ["solo"], out=out)
+
+
+def test_runs_sharing_a_cell_store_play_the_anchors_once(tmp_path):
+    suite = tiny(QUICK_SUITE, games=2)
+    store = tmp_path / "cells"
+    first = benchmark.score_agent("lowest", suite, ["solo"], cells=store)
+    second = benchmark.score_agent("heuristic", suite, ["solo"], cells=store)
+    assert first["metadata"]["cells_reused"] == 0
+    # heuristic alone at both levels is the heuristic anchor the first run played; random's anchors too
+    assert second["metadata"]["cells_reused"] == 4
+    assert second["result"] == benchmark.score_agent("heuristic", suite, ["solo"])["result"]
 
 
 @pytest.mark.slow

@@ -25,10 +25,12 @@ __all__ = ["DEFAULT_SUITE", "QUICK_SUITE", "Candidate", "Suite", "SuiteError", "
 def score_agent(agent: str, suite: str | Suite = DEFAULT_SUITE, configurations: list[str] | None = None,
                 out: str | Path | None = None, resume: bool = False, workers: int = 1, backend: str = "local",
                 ray_address: str | None = None, exploitability_budget: int | None = None,
-                log: Callable[[str], None] | None = None) -> dict[str, Any]:
+                cells: str | Path | None = None, log: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Score ``agent`` (a spec or ``module:Class``) on ``suite``: the document score.json holds,
     ``{"schema", "result", "metadata"}`` (``result`` has no times: the same for a rerun of a
-    deterministic agent). Writes it with score.md and score.tex into ``out`` when given."""
+    deterministic agent). Writes it with score.md and score.tex into ``out`` when given. The
+    cells are kept in ``cells`` (default ``out/cells``; none without either), where finished
+    cells of an earlier run, of this agent or another (the anchors), are reused."""
     from . import report, score
     from .exploit import exploitability
     from .run import run_suite
@@ -40,7 +42,10 @@ def score_agent(agent: str, suite: str | Suite = DEFAULT_SUITE, configurations: 
     if exploitability_budget is not None and candidate.agent_class is not None:
         raise ValueError(f"--exploitability trains against an agent spec; {candidate.text} is a Python class")
     folder = Path(out) if out is not None else None
-    runs = run_suite(chosen, candidate, picked, folder, resume, workers, backend, ray_address, log)
+    from .run import CELLS
+
+    store = Path(cells) if cells is not None else (folder / CELLS if folder is not None else None)
+    runs = run_suite(chosen, candidate, picked, store, resume, workers, backend, ray_address, log)
     result = score.result(chosen, candidate.text, runs)
     if exploitability_budget is not None:
         for run, entry in zip(runs, result["configurations"]):

@@ -7,10 +7,13 @@ itself, at one level (Co-op). The two *anchor* cells per configuration are the s
 the random bot and with the heuristic in the agent's place, against (or with) the scale rung; an
 agent whose spec is ``random`` or ``heuristic`` shares them.
 
-With ``out``, each cell is an arena journal folder (``cells/<configuration>/<who>__<rung>``:
-match.json, games.jsonl appended as games finish), finished by a ``results.json`` holding its
-row: a cut run resumes (``resume=True``) playing only what is missing, finished cells reused as
-recorded, unfinished ones continued by the arena (which checks every kept game).
+Each cell is an arena journal folder in a *cell store* (``OUT/cells`` unless another is named:
+``cells/<configuration>/<who>__<rung>[__level<N>]``, who the agent's or the anchor's spec made a
+folder name): match.json, games.jsonl appended as games finish, then a ``results.json`` holding
+its row and what the cell is (suite, protocol hash, package version, configuration, agent, rung,
+level, games, seed). A finished cell whose record matches is reused, so a cut run continues
+where it stopped and runs sharing a store (``--cells``) share their anchors; an unfinished one
+is continued by the arena with ``resume=True`` (which checks every kept game).
 """
 
 from __future__ import annotations
@@ -41,10 +44,19 @@ class Cell:
     rung: str | None  # None: alone (Solo); SELF: with itself (Co-op)
     level: int | None
 
-    @property
-    def folder_name(self) -> str:
-        parts = [self.who if self.who != AGENT else AGENT, self.rung or "alone"]
+    def folder_name(self, agent_text: str) -> str:
+        who = agent_text if self.who == AGENT else self.who
+        parts = [spec_folder(who), self.rung or "alone"]
         return "__".join(parts) + ("" if self.level is None else f"__level{self.level}")
+
+
+def spec_folder(spec: str) -> str:
+    """A folder name for an agent spec: its readable part and a digest of the whole (two specs
+    never share one)."""
+    import hashlib
+
+    readable = "".join(c if c.isalnum() or c in "-+." else "_" for c in spec)[:40].strip("_.") or "agent"
+    return f"{readable}-{hashlib.sha256(spec.encode('utf-8')).hexdigest()[:8]}"
 
 
 @dataclass
@@ -108,7 +120,7 @@ def _cell_row(result: Any) -> tuple[dict[str, Any], list[float]]:
     return {"games": len(result.records), **{key: row[key] for key in kept}}, [float(v) for v in scores.values()]
 
 
-def play_cell(suite: Suite, cell: Cell, candidate: str | Agent, candidate_text: str, out: Path | None,
+def play_cell(suite: Suite, cell: Cell, candidate: str | Agent, candidate_text: str, store: Path | None,
               resume: bool, workers: int, backend: str, ray_address: str | None,
               log: Callable[[str], None]) -> CellResult:
     from agents.arena import run_match
@@ -116,15 +128,16 @@ def play_cell(suite: Suite, cell: Cell, candidate: str | Agent, candidate_text: 
 
     options = cell.configuration.level_options(cell.level)
     agents = cell_agents(suite, cell, candidate)
+    from agents.arena.report import package_version
+
     expected = {"format": CELL_FORMAT, "suite": suite.version, "protocol_hash": suite.protocol_hash,
+                "package_version": package_version(),
                 "configuration": cell.configuration.name, "env_id": cell.configuration.env_id, "env_options": options,
                 "agent": candidate_text if cell.who == AGENT else cell.who, "rung": cell.rung, "level": cell.level,
                 "games": suite.games, "seed": cell.configuration.seed}
-    folder = out / CELLS / cell.configuration.name / cell.folder_name if out is not None else None
+    folder = store / cell.configuration.name / cell.folder_name(candidate_text) if store is not None else None
     if folder is not None and (folder / CELL_DONE).is_file():
         done = json.loads((folder / CELL_DONE).read_text(encoding="utf-8"))
-        if not resume:
-            raise ValueError(f"{folder} holds a finished cell: pass --resume to reuse it, or use another --out")
         if done.get("cell") != expected:
             raise ValueError(f"{folder} holds another cell ({done.get('cell')}), not {expected}: use another --out")
         return CellResult(cell, done["row"], done["deal_scores"], float(done["seconds"]), reused=True)
@@ -167,11 +180,11 @@ def check_candidate(suite: Suite, configurations: list[Configuration], candidate
     return built
 
 
-def run_suite(suite: Suite, candidate: Candidate, configurations: list[Configuration], out: Path | None = None,
+def run_suite(suite: Suite, candidate: Candidate, configurations: list[Configuration], store: Path | None = None,
               resume: bool = False, workers: int = 1, backend: str = "local", ray_address: str | None = None,
               log: Callable[[str], None] | None = None) -> list[ConfigurationRun]:
-    """Play every cell of ``configurations`` for ``candidate`` (cells already finished in ``out``
-    reused with ``resume``); the runs in the suite's order."""
+    """Play every cell of ``configurations`` for ``candidate`` (cells already finished in the cell
+    ``store`` reused; unfinished ones continued with ``resume``); the runs in the suite's order."""
     say = log or (lambda message: None)
     built = check_candidate(suite, configurations, candidate)
     runs = []
@@ -185,7 +198,7 @@ def run_suite(suite: Suite, candidate: Candidate, configurations: list[Configura
     for run, cells in zip(runs, plans):
         for cell in cells:
             number += 1
-            done = play_cell(suite, cell, built[run.configuration.name], candidate.text, out, resume, workers,
+            done = play_cell(suite, cell, built[run.configuration.name], candidate.text, store, resume, workers,
                              backend, ray_address, say)
             run.cells[(cell.who, cell.rung, cell.level)] = done
             row = done.row

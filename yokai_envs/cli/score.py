@@ -35,6 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="run folder: score.json/.md/.tex and cells/ (one arena journal per cell)")
     parser.add_argument("--resume", action="store_true", help="continue the cut run in --out")
+    parser.add_argument("--cells", default=None, metavar="DIR",
+                        help="the cell store (default OUT/cells): finished cells found there are reused, so runs "
+                             "of several agents sharing one play the anchors once")
     parser.add_argument("--workers", type=positive_int, default=1, help="processes (results do not depend on it)")
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
                         help="local: --workers processes; ray: Ray tasks (same results)")
@@ -89,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         document = score_agent(args.agent, QUICK_SUITE if args.quick else (args.suite or DEFAULT_SUITE),
                                args.configs, args.out, args.resume, args.workers, args.backend, args.ray_address,
-                               args.exploitability, log=lambda message: tqdm.write(message, file=sys.stderr))
+                               args.exploitability, args.cells,
+                               log=lambda message: tqdm.write(message, file=sys.stderr))
     except (ValueError, FileNotFoundError, ImportError) as err:  # bad spec, configuration, folder: before any game
         return _fail(str(err).splitlines()[0] if str(err) else type(err).__name__)
     except KeyboardInterrupt:

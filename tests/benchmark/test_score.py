@@ -199,3 +199,37 @@ def test_the_leaderboard_page_is_generated_from_runs(capsys, tmp_path):
     assert load_suite("v1").protocol_hash in text
     positions = json.loads(refs.read_text())["suites"][QUICK_SUITE]["solo"]
     assert set(positions) == {"random", "heuristic", "pretrained"}
+
+
+def test_the_exploitability_column_calls_yokai_exploit_as_a_user_would(monkeypatch, tmp_path):
+    """The coupling's arguments parse with `yokai exploit`'s own parser, and its exploit.json is
+    read back (the training itself is yokai exploit's, tested there)."""
+    import argparse
+
+    import yokai_envs.cli as cli
+    from yokai_envs.benchmark.exploit import exploitability
+    from yokai_envs.cli import exploit as exploit_cli
+
+    calls = []
+
+    def fake_main(argv):
+        parser = argparse.ArgumentParser()
+        exploit_cli.add_arguments(parser)
+        args = parser.parse_args(argv[1:])  # a flag exploit no longer takes fails here
+        calls.append(args)
+        Path(args.out).mkdir(parents=True)
+        Path(args.out, "exploit.json").write_text(json.dumps(
+            {"agent": args.agent, "budget": 512, "timesteps": 512, "games": 10, "win_rate": 0.4, "ci_low": 0.1,
+             "ci_high": 0.7, "run": args.out, "command": "yokai exploit ..."}))
+        return 0
+
+    monkeypatch.setattr(cli, "main", fake_main)
+    duel = load_suite("v1").configurations["duel"]
+    row = exploitability("heuristic", duel, "versus", 512, tmp_path / "explo", resume=False)
+    assert row == {"budget": 512, "timesteps": 512, "games": 10, "win_rate": 0.4, "ci_low": 0.1, "ci_high": 0.7}
+    (args,) = calls
+    assert (args.agent, args.game, json.loads(args.env_kwargs)) == ("heuristic", "onmyoji_v4", duel.options)
+    assert exploitability("heuristic", duel, "versus", 512, tmp_path / "explo", resume=True) == row
+    assert len(calls) == 1  # resumed from its exploit.json
+    assert "note" in exploitability("heuristic", load_suite("v1").configurations["coop"], "team", 512,
+                                    tmp_path / "none", resume=False)

@@ -50,18 +50,22 @@ def _positions(c: dict[str, Any]) -> str:
 
 def markdown(document: dict[str, Any]) -> str:
     res = document["result"]
+    explored = any("exploitability" in c for c in res["configurations"])
     lines = [f"## yokai score: `{res['agent']}` on suite {res['suite']}", "",
              f"Protocol {res['protocol_hash'][:19]}..., yokai-envs {res['package_version']}, "
              f"{res['games_per_cell']} games per cell. Score: 0 = random, 1 = heuristic (each one's rate against "
              f"the {res['scale']['against']} rung on the same deals).", "",
-             "| configuration | score [95% CI] | rate vs heuristic | random / heuristic | rung mean | fair share |",
-             "|---|---|---|---|---:|---:|"]
+             "| configuration | score [95% CI] | rate vs heuristic | random / heuristic | rung mean | fair share |"
+             + (" best response |" if explored else ""),
+             "|---|---|---|---|---:|---:|" + ("---|" if explored else "")]
     for c in res["configurations"]:
         rate = c["scale_rate"]
         fair = "-" if c["fair_share"] is None else f"{c['fair_share']:.3f}"
+        explo = c.get("exploitability") or {}
         lines.append(f"| {c['name']} | {score_cell(c)} | {rate['agent']['rate']:.3f} "
                      f"[{rate['agent']['ci_low']:.3f}, {rate['agent']['ci_high']:.3f}] | "
-                     f"{rate['random']:.3f} / {rate['heuristic']:.3f} | {c['rung_mean']:.3f} | {fair} |")
+                     f"{rate['random']:.3f} / {rate['heuristic']:.3f} | {c['rung_mean']:.3f} | {fair} |"
+                     + (f" {explo['win_rate']:.3f} |" if "win_rate" in explo else " - |" if explored else ""))
     lines += ["", "Positions of the reference rungs on the same scale (their own scores): "]
     lines += [f"- {c['name']}: {_positions(c)}" for c in res["configurations"]]
     for c in res["configurations"]:

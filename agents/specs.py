@@ -38,6 +38,7 @@
                                              given (agents/pretrained: one per game configuration)
     pretrained:search=true                   ... with the play-time search its model card names
     pretrained:search=true;iterations=200    ... any ismcts option overrides the card's
+    pretrained:generation=1                  an earlier generation the package still ships (default: the latest)
     openspiel:ismcts;simulations=50;uct_c=2  an OpenSpiel bot through the OpenSpiel bridge (random or
                                              ismcts; agents/openspiel_agent.py); needs open_spiel
 
@@ -227,18 +228,21 @@ def _parse_pretrained(rest: str, spec: str, text: str) -> AgentSpec:
     found by :func:`make`, which knows the env)."""
     raw = _raw_key_values("pretrained", rest.split(";"), spec)
     search = _convert("pretrained", "search", raw.pop("search", "false"), spec, {"search": bool})
+    generation = _convert("pretrained", "generation", raw.pop("generation"), spec, {"generation": int}) \
+        if "generation" in raw else None
+    chosen = {} if generation is None else {"generation": generation}
     if not search:
         extra = [key for key in raw if key not in POLICY_OPTIONS]
         if extra:
             raise ValueError(f"agent spec {spec!r}: {', '.join(extra)} are search options; add search=true "
                              "(the network alone takes only deterministic)")
         alone = _key_values("pretrained", [f"{k}={v}" for k, v in raw.items()], spec, POLICY_OPTIONS)
-        return AgentSpec("pretrained", {"search": False, **alone}, None, text)
+        return AgentSpec("pretrained", {"search": False, **alone, **chosen}, None, text)
     if "policy" in raw:
         raise ValueError(f"agent spec {spec!r}: pretrained brings its own network; policy= is not an option")
     overrides = [f"{key}={value}" for key, value in raw.items()]
     parse_spec(";".join(["trained:model.safetensors", *overrides]))  # checked now, not at the first game
-    return AgentSpec("pretrained", {"search": True, "overrides": overrides}, None, text)
+    return AgentSpec("pretrained", {"search": True, "overrides": overrides, **chosen}, None, text)
 
 
 def trusting_pickles(entry: str) -> str:
@@ -266,7 +270,7 @@ def make(spec: str | AgentSpec, env_id: str, env_options: dict[str, Any] | None 
 
         options = dict(parsed.options)
         target = spec_for(env_id, env_options, options.pop("search"), options.pop("overrides", []),
-                          options.pop("deterministic", None))
+                          options.pop("deterministic", None), options.pop("generation", None))
         return make(target, env_id, env_options, seed)
     if parsed.kind == "random":
         return RandomAgent(seed)

@@ -71,6 +71,8 @@ def card_markdown(name: str, card: dict[str, Any]) -> str:
              f"- env id: `{card['env_id']}` ({options}); agent specs `pretrained` (the network alone) and "
              "`pretrained:search=true` (with its play-time search)",
              f"- play-time search: `{card['search'] or 'the trained: defaults'}`",
+             f"- generation {card.get('generation', 1)}" + (f", superseded {card['superseded']}"
+                                                          if card.get("superseded") else ""),
              "- the network alone " + ("takes its most likely move" if card["play"].get("deterministic", True)
                                        else "samples its move from its distribution (as it was measured)"),
              f"- trained by: `{card['command']}` (seed {card['seed']}), {card['wall_time']}",
@@ -81,7 +83,26 @@ def card_markdown(name: str, card: dict[str, Any]) -> str:
                      f"[{row['ci'][0]:.3f}, {row['ci'][1]:.3f}] |")
     lines += ["", "Commands:", ""]
     lines += [f"    {command}" for command in dict.fromkeys(row["command"] for row in card["evaluation"])]
+    lines += exploitability_markdown(card.get("exploitability"))
     return "\n".join(lines) + "\n"
+
+
+def exploitability_markdown(section: dict[str, Any] | None) -> list[str]:
+    """The card's exploitability rows (scripts/card_exploitability.py writes them) for people."""
+    if not section:
+        return ["", "Exploitability: not measured."]
+    if section.get("not_applicable"):
+        return ["", f"Exploitability: {section['not_applicable']}"]
+    lines = ["", "## Exploitability", "",
+             f"{section['yardstick']}; warm start: {section['warm_start']}; fair share {section['fair_share']:.3f}; "
+             f"measured {section['measured']}." + (f" {section['note']}" if section.get("note") else ""), "",
+             "| best response against | budget (steps) | win rate | 95% CI | games | seeds |",
+             "|---|---:|---:|---|---:|---:|"]
+    for row in sorted(section["rows"], key=lambda r: (r["budget"], r["agent"])):
+        lines.append(f"| {row['agent']} | {row['budget']:,} | {row['win_rate']:.3f} | [{row['ci'][0]:.3f}, "
+                     f"{row['ci'][1]:.3f}] | {row['games']} | {row['seeds']} |")
+    lines += ["", "Commands:", ""] + [f"    {c}" for c in dict.fromkeys(r["command"] for r in section["rows"])]
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -76,8 +76,15 @@ def _configuration(env_id: str, options: dict[str, Any] | None) -> dict[str, Any
     return {**game_class(env_id).OPTIONS, **(options or {})}
 
 
-def find(env_id: str, options: dict[str, Any] | None = None) -> Card:
-    """The shipped model for ``env_id`` with ``options``; PretrainedError naming what exists."""
+def generation_of(card: Card) -> int:
+    """A card's generation (1 for a card that does not say): ``pretrained`` plays the latest."""
+    value = card.data.get("generation", 1)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 1
+
+
+def find(env_id: str, options: dict[str, Any] | None = None, generation: int | None = None) -> Card:
+    """The shipped model for ``env_id`` with ``options`` (its latest generation, or ``generation``);
+    PretrainedError naming what exists."""
     from yokai_envs.registry import retired_message
 
     retired = retired_message(env_id)
@@ -85,11 +92,20 @@ def find(env_id: str, options: dict[str, Any] | None = None) -> Card:
         raise PretrainedError(f"no pretrained model for {env_id}: {retired}")
     shipped = cards()
     configuration = _configuration(env_id, options)
-    for card in shipped:
-        if card.env_id == env_id and all(configuration.get(k) == v for k, v in card.configuration.items()):
-            if not card.path.exists():
-                raise PretrainedError(f"{card.path}: the model file of card {card.name}.json is missing")
-            return card
+    fitting = [card for card in shipped if card.env_id == env_id
+               and all(configuration.get(k) == v for k, v in card.configuration.items())]
+    if fitting:
+        if generation is not None:
+            chosen = [card for card in fitting if generation_of(card) == generation]
+            if not chosen:
+                have = ", ".join(str(generation_of(card)) for card in fitting)
+                raise PretrainedError(f"no generation {generation} of the pretrained model for {env_id} with "
+                                      f"options {options or {}}; shipped generations: {have}")
+            fitting = chosen
+        card = max(fitting, key=generation_of)
+        if not card.path.exists():
+            raise PretrainedError(f"{card.path}: the model file of card {card.name}.json is missing")
+        return card
     listing = "; ".join(card.describe() for card in shipped) or "none"
     stale = [card.name for card in shipped if card.env_id.rsplit("_v", 1)[0] == env_id.rsplit("_v", 1)[0]
              and card.env_id != env_id]
@@ -105,11 +121,11 @@ def _key_value(part: str) -> tuple[str, str]:
 
 
 def spec_for(env_id: str, options: dict[str, Any] | None, search: bool, overrides: list[str],
-             deterministic: bool | None = None) -> str:
+             deterministic: bool | None = None, generation: int | None = None) -> str:
     """The ``policy:`` or ``trained:`` spec that plays the shipped model of ``env_id``. The network
     alone plays the way its card says it was measured (``"play": {"deterministic": false}``: it
     samples its distribution) unless ``deterministic`` is given."""
-    card = find(env_id, options)
+    card = find(env_id, options, generation)
     if not search:
         play = card.data.get("play", {})
         chosen = bool(play.get("deterministic", True) if isinstance(play, dict) else True) \

@@ -116,8 +116,9 @@ def test_every_shipped_model_loads_for_the_live_env_its_card_names(card):
     for key in ("command", "seed", "wall_time", "evaluation"):
         assert key in card.data, f"{card.name}.json has no {key}"
     assert (card.path.with_suffix(".md")).exists()
-    agent = agents.make("pretrained", card.env_id, card.configuration, seed=0)
-    assert isinstance(agent, PolicyAgent) and agent.meta["env_id"] == card.env_id
+    agent = agents.make(f"pretrained:generation={pretrained.generation_of(card)}", card.env_id, card.configuration,
+                        seed=0)
+    assert isinstance(agent, PolicyAgent) and agent.meta["env_id"] == card.env_id and card.name in agent.path
     game = yokai_envs.make_game(card.env_id, **card.configuration)
     game.reset(0)
     assert np.asarray(game.legal_action_mask())[agents.base.act_in_game(agent, game)]
@@ -171,3 +172,23 @@ def test_the_yonkai_4p_models_headline_holds_on_fresh_deals():
 
     spread = 3 * (variance(headline["win_rate"], headline["games"]) + variance(rate, games)) ** 0.5
     assert abs(rate - headline["win_rate"]) < spread, (rate, headline)
+
+
+def test_pretrained_plays_the_latest_generation_and_an_earlier_one_by_name():
+    onmyoji = next(e for e in ENV_IDS if e.startswith("onmyoji_v"))
+    duel = {"mode": "duel"}
+    latest = pretrained.find(onmyoji, duel)
+    first = pretrained.find(onmyoji, duel, generation=1)
+    assert latest.name == "onmyoji_duel" and pretrained.generation_of(latest) == 2
+    assert first.name == "onmyoji_duel_gen1" and pretrained.generation_of(first) == 1
+    with pytest.raises(pretrained.PretrainedError, match=r"no generation 3 .* shipped generations: "):
+        pretrained.find(onmyoji, duel, generation=3)
+    # each plays the way its card says it was measured: the second generation samples
+    now = agents.make("pretrained", onmyoji, duel, seed=0)
+    before = agents.make("pretrained:generation=1", onmyoji, duel, seed=0)
+    assert isinstance(now, PolicyAgent) and not now.deterministic and now.path.endswith("onmyoji_duel.safetensors")
+    assert isinstance(before, PolicyAgent) and before.deterministic and "onmyoji_duel_gen1" in before.path
+    searching = agents.make("pretrained:search=true;generation=1;iterations=2", onmyoji, duel, seed=0)
+    assert isinstance(searching, ISMCTSAgent)
+    with pytest.raises(ValueError, match="generation must be positive"):
+        agents.make("pretrained:generation=0", onmyoji, duel)

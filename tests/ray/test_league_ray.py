@@ -13,7 +13,8 @@ pytest.importorskip("ray", reason="ray[rllib] is not installed (pip install 'yok
 TINY = ["training.total_timesteps=64", "training.n_envs=2", "algorithm.hyperparameters.n_steps=32",
         "algorithm.hyperparameters.batch_size=32", "algorithm.hyperparameters.n_epochs=1",
         "algorithm.network.net_arch=[8]", "evaluation.final_games=4", "output.tensorboard=false",
-        "output.progress_bar=false", "evaluation.every=0", "league.start_from=null", "league.main_steps=64", "league.exploiter_steps=64",
+        "output.progress_bar=false", "evaluation.every=0", "league.start_from=null", "league.main_steps=64",
+        "league.exploiter_steps=64",
         "league.match_games=4", "league.bots=[random]", "opponents.bots=[random]", "league.generations=1",
         "league.backend=ray"]
 

@@ -17,7 +17,8 @@ ONMYOJI = next(e for e in ENV_IDS if e.startswith("onmyoji_v"))
 TINY = ["training.total_timesteps=64", "training.n_envs=2", "algorithm.hyperparameters.n_steps=32",
         "algorithm.hyperparameters.batch_size=32", "algorithm.hyperparameters.n_epochs=1",
         "algorithm.network.net_arch=[8]", "evaluation.final_games=4", "output.tensorboard=false",
-        "output.progress_bar=false", "evaluation.every=0", "league.start_from=null", "league.main_steps=64", "league.exploiter_steps=64",
+        "output.progress_bar=false", "evaluation.every=0", "league.start_from=null", "league.main_steps=64",
+        "league.exploiter_steps=64",
         "league.match_games=4", "league.workers=1", "league.bots=[random]", "opponents.bots=[random]"]
 
 

@@ -80,13 +80,20 @@ def members_now(state: dict[str, Any], league: dict[str, Any]) -> list[dict[str,
 
 
 def resolve_start(start: str | None, env_id: str, options: dict[str, Any]) -> str | None:
-    """``league.start_from``: a policy file, or ``pretrained`` (the shipped model of this configuration)."""
-    if start != "pretrained":
+    """``league.start_from``: a policy file, or ``pretrained`` / ``pretrained:generation=N`` (a shipped
+    model of this configuration: the latest generation, or generation N)."""
+    if start is None or not (start == "pretrained" or start.startswith("pretrained:")):
         return start
     from agents.pretrained import PretrainedError, find
 
+    generation = None
+    if start != "pretrained":
+        key, _, value = start.partition(":")[2].partition("=")
+        if key != "generation" or not value.isdigit():
+            raise ConfigError(f"league.start_from: {start!r}: expected pretrained or pretrained:generation=N")
+        generation = int(value)
     try:
-        return str(find(env_id, options).path)
+        return str(find(env_id, options, generation).path)
     except PretrainedError as err:
         raise ConfigError(f"league.start_from: {err}") from None
 

@@ -409,7 +409,7 @@ def _check_league(config: dict[str, Any], errors: list[str]) -> None:
         if any(v is not None for k, v in config[key].items() if k in ("teacher", "steps", "labels")):
             errors.append(f"league.generations: {key} runs before a single run's PPO; train it as its own run and "
                           "start the league from it with league.start_from")
-    if league["start_from"] not in (None, "pretrained"):
+    if league["start_from"] is not None and not str(league["start_from"]).startswith("pretrained"):
         _check_policy_file("league.start_from", league["start_from"], errors)
     if not league["bots"] and league["past_generations"] == 0 and league["exploiters_kept"] == 0:
         errors.append("league: no members (league.bots is empty and nothing is kept); the main agent would have "

@@ -23,6 +23,7 @@ must give the same moves.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -64,10 +65,10 @@ def read_numbered_games(path: Path) -> tuple[list[tuple[int, dict[str, Any]]], i
         if not line.strip():
             continue
         try:
-            record = parse_json(line, f"{path} line {number}", ValueError)
-        except ValueError as err:
-            if "appears twice" in str(err):
-                raise ResumeError(str(err)) from None
+            record = json.loads(line, object_pairs_hook=functools.partial(_no_key_twice, path=path, number=number))
+        except ResumeError:
+            raise
+        except (json.JSONDecodeError, RecursionError):
             if number != len(lines):
                 raise ResumeError(f"{path}: line {number} is not JSON (only a last line cut off by a kill "
                                   "is skipped)") from None
@@ -78,6 +79,15 @@ def read_numbered_games(path: Path) -> tuple[list[tuple[int, dict[str, Any]]], i
                               f"got {type(record).__name__}")
         records.append((number, record))
     return records, bad
+
+
+def _no_key_twice(pairs: list[tuple[str, Any]], *, path: Path, number: int) -> dict[str, Any]:
+    record: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in record:
+            raise ResumeError(f"{path} line {number}: key {key!r} appears twice in one object")
+        record[key] = value
+    return record
 
 
 def read_games(path: Path) -> tuple[list[dict[str, Any]], int]:

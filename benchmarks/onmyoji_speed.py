@@ -70,7 +70,7 @@ def main() -> None:
     from yokai_envs.onmyoji.env import env as onmyoji_env
     runners = {"pettingzoo leduc_holdem_v4": AECRunner(leduc_holdem_v4.env())}
     for mode in ("solo", "duel", "coop"):
-        runners[f"onmyoji_v4 {mode}"] = AECRunner(onmyoji_env(mode=mode))
+        runners[f"onmyoji_v5 {mode}"] = AECRunner(onmyoji_env(mode=mode))
     # Interleave short slices so that a changing machine load hits every env alike.
     rounds = 10
     for _ in range(rounds):

@@ -1,5 +1,5 @@
 """Issue 26's Onmyoji Duel analysis from per-decision data (needs the 'analysis' extra):
-    yokai evaluate --game onmyoji_v4 --agents H=heuristic,R=random --games 200 --seed 0 --out runs/duel
+    yokai evaluate --game onmyoji_v5 --agents H=heuristic,R=random --games 200 --seed 0 --out runs/duel
     python examples/analysis.py runs/duel
 """
 import sys

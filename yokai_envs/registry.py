@@ -59,6 +59,9 @@ _RETIRED_BECAUSE: dict[str, str] = {
     "onmyoji_v3": "the default game plays the rulebook (R28 Guard covers Start-of-turn effects, "
                   "R30 the Final led by who took a Yokai second, R32 Co-op Boss actions hit the seat named, no "
                   "invented modifier kinds); onmyoji_v3's game is variant='balanced'",
+    "onmyoji_v4": "Solo's book levels no longer add the Co-op modifier Boss damage +N (ruling R26; the "
+                  "levels were re-tuned from the book's columns, and variant='balanced' keeps its Boss damage), and "
+                  "the Parallel env tells both seats of the face-down step that they are to decide",
     "yokaizo_v0": "it records what each seat sees, its observation is fuller (public decklists, "
                   "known cards) and five rules were fixed",
     "yokaizo_v1": "four ready decks changed for balance",

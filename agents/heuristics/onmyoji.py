@@ -1,4 +1,4 @@
-"""A casual player's heuristic for Onmyoji: three nights (``onmyoji_v4``, every mode).
+"""A casual player's heuristic for Onmyoji: three nights (``onmyoji_v5``, every mode).
 
 What a sensible human does: Guard on a turn a heavy Yokai action is coming at you (or when the
 other Onmyoji could finish you in the Duel Final), otherwise play the card that deals the most

@@ -205,7 +205,7 @@ def test_an_in_process_match_plays_torch_on_one_thread_and_gives_the_threads_bac
 
 
 def test_a_cooperative_self_play_table_is_reported_as_the_teams_clear_rate():
-    coop = run_match("onmyoji_v4", ["random"], games=2, seed=0, env_options={"mode": "coop", "difficulty": 1})
+    coop = run_match("onmyoji_v5", ["random"], games=2, seed=0, env_options={"mode": "coop", "difficulty": 1})
     assert coop.cooperative and "the team's clear rate" in markdown(coop)
     assert "1/2 by construction" not in markdown(coop)
     rival = run_match(ToyTrickGame, ["random"], games=2, seed=0)

@@ -20,7 +20,7 @@ def test_ctrl_c_in_evaluate_is_one_line_saying_how_to_resume(tmp_path, capsys, m
 
     monkeypatch.setattr(agents.arena, "run_match", interrupted)
     out = tmp_path / "eval"
-    code = yokai_main(["evaluate", "--game", "onmyoji_v4", "--agents", "random", "--out", str(out), "--no-progress"])
+    code = yokai_main(["evaluate", "--game", "onmyoji_v5", "--agents", "random", "--out", str(out), "--no-progress"])
     err = capsys.readouterr().err.strip()
     assert code == 130 and len(err.splitlines()) == 1 and "Traceback" not in err
     assert "interrupted by SIGINT; continue with the same command and --resume" in err and str(out) in err

@@ -154,7 +154,7 @@ def test_bench_repeat_reports_medians_and_per_round_ratios(tmp_path, capsys: pyt
     from yokai_envs.cli import bench
 
     out = tmp_path / "bench.json"
-    assert main(["bench", "--seconds", "0.1", "--no-peers", "--env", "onmyoji_v4", "--vector", "0",
+    assert main(["bench", "--seconds", "0.1", "--no-peers", "--env", "onmyoji_v5", "--vector", "0",
                  "--repeat", "2", "--json", str(out)]) == 0
     assert "medians of 2 interleaved rounds" in capsys.readouterr().out
     assert json.loads(out.read_text())[0]["rounds"] == 2

@@ -124,6 +124,6 @@ def test_the_cleanrl_masked_ppo_example_runs_at_a_tiny_budget(autoreset):
 
     example = Path(__file__).resolve().parents[2] / "examples" / "cleanrl_masked_ppo.py"
     main = runpy.run_path(str(example))["main"]
-    summary = main(["--env", "onmyoji_v4" if "onmyoji_v4" in yokai_envs.ENV_IDS else yokai_envs.ENV_IDS[0],
+    summary = main(["--env", "onmyoji_v5" if "onmyoji_v5" in yokai_envs.ENV_IDS else yokai_envs.ENV_IDS[0],
                     "--autoreset", autoreset, "--total-timesteps", "512", "--num-envs", "2", "--num-steps", "128"])
     assert summary["nan_logprob_rows"] == 0 and summary["episodes"] > 0

@@ -171,6 +171,8 @@ def test_shipped_pool_is_complete():
     (lambda d: d["solo_difficulty_balanced"][7].pop("night_plus"), "solo_difficulty_balanced.7"),
     (lambda d: d["solo_difficulty"][7].__setitem__("night_plus", [1, 0, 0]),
      "solo_difficulty.7.night_plus: not a column of the book's table"),
+    (lambda d: d["solo_difficulty"][7].__setitem__("boss_plus", 2),
+     "solo_difficulty.7.boss_plus: not a column of the book's table"),
     (lambda d: d["coop_difficulty"][7].__setitem__("boss_hp_plus", 4),
      "coop_difficulty.7.boss_hp_plus: not a column of the book's table"),
     (lambda d: d["coop_difficulty"].pop(7), "coop_difficulty: missing field(s) 7"),
@@ -199,6 +201,19 @@ def test_difficulty_tables_are_monotone():
         assert t.take >= s.take and t.heal_before_boss <= s.heal_before_boss
         assert t.lone_plus_one >= s.lone_plus_one and t.boss_plus >= s.boss_plus
         assert t != s
+
+
+def test_solo_book_levels_each_one_column_harder():
+    """The book's Solo table (its columns only, R26): each level is harder than the one below in
+    exactly one column, so all ten differ and none is easier in any column."""
+    def columns(s):
+        return (-s.character_plus, -s.starting_shikigami_lv, len(s.take), -s.heal_before_boss, s.lone_plus_one)
+
+    for lv in range(1, 10):
+        low, high = columns(POOL.solo[lv]), columns(POOL.solo[lv + 1])
+        assert sum(h > lo for h, lo in zip(high, low, strict=True)) == 1, lv
+        assert all(h >= lo for h, lo in zip(high, low, strict=True)), lv
+    assert all(POOL.solo[lv].boss_plus == 0 and POOL.solo[lv].night_plus == (0, 0, 0) for lv in range(1, 11))
 
 
 @pytest.mark.parametrize("name", [y.name for y in POOL.yokai])

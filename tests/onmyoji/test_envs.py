@@ -11,8 +11,8 @@ from pettingzoo.test import parallel_api_test
 
 import yokai_envs
 from yokai_envs.core.errors import ConfigError, IllegalActionError
+from yokai_envs.onmyoji import ENV_ID, parallel_env
 from yokai_envs.onmyoji import actions as act
-from yokai_envs.onmyoji import parallel_env
 from yokai_envs.onmyoji.game import OnmyojiGame
 from yokai_envs.onmyoji.state import Decision
 
@@ -41,7 +41,7 @@ def test_characters_option_and_solo_takes_one_name():
 
 
 def test_solo_is_a_one_agent_aec_game():
-    env = yokai_envs.make("onmyoji_v4", mode="solo")
+    env = yokai_envs.make("onmyoji_v5", mode="solo")
     env.reset(seed=1)
     assert env.possible_agents == ["player_0"]
     rng = np.random.default_rng(0)
@@ -85,6 +85,29 @@ def test_parallel_face_down_step_is_simultaneous_and_others_wait():
     assert env.state().shape == (game.state_size,)
 
 
+@pytest.mark.parametrize("mode", ["duel", "coop"])
+def test_parallel_every_seat_choosing_a_face_down_card_sees_it_is_to_decide(mode):
+    """Both seats choose in the face-down step, so both observations say "to decide" (the game asks
+    one seat at a time: the Parallel env must not pass on the AEC order); a waiting seat says 0."""
+    from yokai_envs.onmyoji.observation import to_decide_index
+
+    env = parallel_env(mode=mode)
+    to_decide = to_decide_index(2)
+    rng = np.random.default_rng(1)
+    face_down_steps = waits = 0
+    for seed in range(5, 10):
+        obs, _ = env.reset(seed=seed)
+        while env.agents and face_down_steps < 20:
+            choosing = [a for a, o in obs.items() if o["action_mask"][act.PLAY:act.PLAY + 3].any()]
+            for agent, o in obs.items():
+                waiting = bool(o["action_mask"][act.WAIT]) and o["action_mask"].sum() == 1
+                assert o["observation"][to_decide] == (0 if waiting else 1), (agent, env.game.decision)
+                waits += waiting
+            face_down_steps += len(choosing) == 2
+            obs, *_ = env.step({a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()})
+    assert face_down_steps == 20 and waits > 0
+
+
 def test_parallel_rejects_a_real_action_from_a_waiting_seat():
     env = parallel_env(mode="duel", illegal_action="raise")
     obs, _ = env.reset(seed=0)
@@ -107,7 +130,7 @@ def test_solo_single_agent_gym_env_passes_sb3_check():
     check_env = pytest.importorskip("stable_baselines3.common.env_checker").check_env
     from yokai_envs.training import make_gym
 
-    env = make_gym("onmyoji_v4", mode="solo")
+    env = make_gym("onmyoji_v5", mode="solo")
     check_env(env)
     env.reset(seed=0)
     assert env.action_masks().shape == (act.NUM_ACTIONS,)
@@ -181,26 +204,56 @@ def test_parallel_penalize_passes_the_api_test():
 
 
 def test_retired_v0_is_refused():
-    with pytest.raises(ValueError, match=r"retired.*onmyoji_v4"):
+    with pytest.raises(ValueError, match=r"retired.*onmyoji_v5"):
         yokai_envs.make("onmyoji_v0", mode="duel")
 
 
 def test_retired_v1_is_refused_naming_the_balance_changes():
     with pytest.raises(ValueError, match=r"'onmyoji_v1' was retired: the Duel Final's first player.*for balance.*"
-                                         r"use 'onmyoji_v4'"):
+                                         r"use 'onmyoji_v5'"):
         yokai_envs.make("onmyoji_v1", mode="duel")
 
 
 def test_retired_v2_is_refused_naming_the_coop_rulings():
     with pytest.raises(ValueError, match=r"'onmyoji_v2' was retired: in the Co-op Boss battle.*R32.*R33.*"
-                                         r"use 'onmyoji_v4'"):
+                                         r"use 'onmyoji_v5'"):
         yokai_envs.make("onmyoji_v2", mode="coop")
 
 
 def test_retired_v3_is_refused_naming_the_books_rules_and_the_balanced_variant():
     with pytest.raises(ValueError, match=r"'onmyoji_v3' was retired: the default game plays the rulebook.*"
-                                         r"variant='balanced'.*use 'onmyoji_v4'"):
+                                         r"variant='balanced'.*use 'onmyoji_v5'"):
         yokai_envs.make("onmyoji_v3", mode="duel")
+
+
+#: ``python benchmarks/obs_fingerprint.py --games 4 --env onmyoji_v4`` on main at 07f50bf (the last
+#: onmyoji_v4): every AEC observation, mask, history, state, reward and determinized world of 4
+#: seeded random games per configuration. onmyoji_v5 changed only the book's Solo levels and the
+#: Parallel env, so its Duel and Co-op must hash the same: the shipped Duel and Co-op networks see
+#: the inputs they were trained on (their cards were carried forward to v5 on this check).
+V4_FINGERPRINTS = {
+    (("mode", "duel"),): "793bee3f0f2e69073d8ce80af8c72633f055ff930284368fae844d752d0eabcf",
+    (("mode", "coop"),): "7bbba774d261796698d21a52fb391bc9019bb1307c82a07a377d590cdc8609e3",
+    (("mode", "coop"), ("difficulty", 10)): "a29b26fa0de0df3fd22ed412173d3eb5dd85952f81a4c790bdf08d493b1a8ba6",
+}
+
+
+@pytest.mark.parametrize("options", list(V4_FINGERPRINTS), ids=lambda o: "-".join(str(v) for _, v in o))
+def test_duel_and_coop_are_onmyoji_v4s_games_bit_for_bit(options):
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "obs_fingerprint.py"
+    spec = importlib.util.spec_from_file_location("obs_fingerprint", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.fingerprint(ENV_ID, dict(options), 4) == V4_FINGERPRINTS[options]
+
+
+def test_retired_v4_is_refused_naming_the_solo_boss_damage_and_the_parallel_step():
+    with pytest.raises(ValueError, match=r"'onmyoji_v4' was retired: Solo's book levels no longer add the Co-op "
+                                         r"modifier Boss damage.*Parallel env.*use 'onmyoji_v5'"):
+        yokai_envs.make("onmyoji_v4", mode="solo")
 
 
 def test_parallel_defaults_to_penalize_and_samples_from_each_agents_mask():

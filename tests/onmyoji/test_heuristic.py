@@ -7,8 +7,8 @@ import numpy as np
 from agents.base import RandomAgent
 from agents.heuristics.onmyoji import HeuristicAgent
 from tests.onmyoji.helpers import A, G, S, Y, give, new_game, put_battle
+from yokai_envs.onmyoji import ENV_ID, rules
 from yokai_envs.onmyoji import actions as act
-from yokai_envs.onmyoji import rules
 from yokai_envs.onmyoji.state import Decision
 
 
@@ -225,7 +225,7 @@ def test_options_leave_the_default_decisions_unchanged():
     digest = hashlib.sha256()
     for mode, difficulty in (("duel", 1), ("solo", 5), ("coop", 5), ("coop", 9), ("solo", 9)):
         for seed in range(20):
-            g = make_game("onmyoji_v4", mode=mode, difficulty=difficulty, variant="balanced")
+            g = make_game(ENV_ID, mode=mode, difficulty=difficulty, variant="balanced")
             g.reset(seed)
             bots = [HeuristicAgent(100 * seed + s, selfish=False, hold_back=False) for s in range(g.num_players)]
             while not g.is_over:

@@ -455,7 +455,7 @@ def test_solo_heal_before_boss_and_lone_plus_one():
     rules.next_battle(g.state, g.rules_context())
     assert g.boss_battle and g.players[0].hp == 15
     g10 = new_game("solo", characters="Doman", difficulty=10)
-    # Every level heals before the Boss since onmyoji_v4 (R31 moved the difficulty into the nights).
+    # The flag is set here so that the test does not depend on the table's values.
     g10.solo_level = dataclasses.replace(g10.solo_level, heal_before_boss=False)
     g10.players[0].hp = 3
     g10.night, g10.battle = 3, 2

@@ -334,19 +334,27 @@ def test_R25_guard_is_not_redirected():
     assert g.players[0].hp == 15
 
 
-def test_R26_solo_boss_plus():
-    assert [POOL.solo[lv].boss_plus for lv in range(1, 11)] == [0] * 4 + [1, 2, 2, 2, 3, 3]
+def test_R26_the_books_solo_boss_deals_its_printed_damage():
+    """Boss damage +N is a Co-op modifier: no level of the book's Solo adds it; variant "balanced"
+    lends it to Solo (+1 from Lv6)."""
+    assert [POOL.solo[lv].boss_plus for lv in range(1, 11)] == [0] * 10
     assert [POOL.solo_balanced[lv].boss_plus for lv in range(1, 11)] == [0] * 5 + [1] * 5
-    # One source: the prose names the levels the data gives; the docs show the generated table.
-    notes = (Path(fx.__file__).parent / "RULES_NOTES.md").read_text()
-    first, last = map(int, re.search(r"^- R26 .*?Solo Lv(\d+)-(\d+)", notes, flags=re.M).groups())
-    assert list(range(first, last + 1)) == [lv for lv in range(1, 11) if POOL.solo[lv].boss_plus]
     yaml_text = (Path(fx.__file__).parent / "cards.yaml").read_text()
-    assert not re.search(r"from Lv\d+ the Co-op modifier", yaml_text)
+    book_table = yaml_text[yaml_text.index("\nsolo_difficulty:"):yaml_text.index("\nsolo_difficulty_balanced:")]
+    assert "boss_plus" not in book_table.split("solo_difficulty:", 1)[1].split("\n#")[0]
+    # One source: the docs show the generated tables, and the book's Solo table has no such column.
     page = (Path(fx.__file__).parents[2] / "docs" / "onmyoji.md").read_text()
     assert difficulty_tables(POOL) in page
-    g = put_battle(new_game("solo", characters="Doman", difficulty=10), ["Oni"], boss=True)
-    assert fx.yokai_damage(g.state, g.enemies[0], POOL.boss.actions[0]) == 2 + 3  # the book's Lv10: Boss +3
+    book_solo = difficulty_tables(POOL).split("Solo difficulty, the book's game")[1].split("Co-op difficulty")[0]
+    assert "Boss damage" not in book_solo
+    for lv in range(1, 11):
+        g = put_battle(new_game("solo", characters="Doman", difficulty=lv), ["Oni"], boss=True)
+        lone = POOL.boss.actions[0].lone_bonus + (1 if POOL.solo[lv].lone_plus_one else 0)
+        # the minion stands beside the Boss, so the Boss is not alone: its printed 2
+        assert fx.yokai_damage(g.state, g.enemies[0], POOL.boss.actions[0]) == 2, lv
+        g.enemies[1].alive = False
+        g.enemies[1].hp = 0
+        assert fx.yokai_damage(g.state, g.enemies[0], POOL.boss.actions[0]) == 2 + lone, lv
     g = put_battle(new_game("solo", characters="Doman", difficulty=10, variant="balanced"), ["Oni"], boss=True)
     assert fx.yokai_damage(g.state, g.enemies[0], POOL.boss.actions[0]) == 2 + 1  # Boss +1, and no Night 3 +1 (R31)
 

@@ -1,4 +1,4 @@
-"""``table_view`` and ``public_action_name`` of onmyoji_v4: what each seat may see."""
+"""``table_view`` and ``public_action_name`` of onmyoji_v5: what each seat may see."""
 
 from __future__ import annotations
 

@@ -34,13 +34,13 @@ def test_every_card_can_be_looked_up_by_name(env_id):
 def test_lookup_partial_close_and_missing():
     cards = package_catalog("yokai_envs.onmyoji")
     assert {c.section for c in cards} == {"characters", "yokai"}  # numbered tables are not cards
-    if "onmyoji_v4" in ENV_IDS:
-        found, _ = lookup("onmyoji_v4", "kapp")
+    if "onmyoji_v5" in ENV_IDS:
+        found, _ = lookup("onmyoji_v5", "kapp")
         assert [c.name for c in found] == ["Kappa"]
-        assert "hp" in lookup_text("onmyoji_v4", "Kappa") and "actions" in lookup_text("onmyoji_v4", "Kappa")
-        assert "did you mean Kappa" in lookup_text("onmyoji_v4", "Kapa")
-        assert "no card named 'zzzz'" in lookup_text("onmyoji_v4", "zzzz")
-        assert "usage" in lookup_text("onmyoji_v4", "  ")
+        assert "hp" in lookup_text("onmyoji_v5", "Kappa") and "actions" in lookup_text("onmyoji_v5", "Kappa")
+        assert "did you mean Kappa" in lookup_text("onmyoji_v5", "Kapa")
+        assert "no card named 'zzzz'" in lookup_text("onmyoji_v5", "zzzz")
+        assert "usage" in lookup_text("onmyoji_v5", "  ")
 
 
 def _make_docs(*args: str) -> subprocess.CompletedProcess:

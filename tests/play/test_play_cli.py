@@ -173,11 +173,11 @@ def test_confirmation_on_the_last_step_of_a_multi_part_choice():
     assert np.array_equal(rebuilt.state_tensor(), game.state_tensor())
 
 
-@pytest.mark.skipif("onmyoji_v4" not in __import__("yokai_envs").ENV_IDS, reason="onmyoji_v4 is not registered")
+@pytest.mark.skipif("onmyoji_v5" not in __import__("yokai_envs").ENV_IDS, reason="onmyoji_v5 is not registered")
 def test_onmyoji_coop_with_a_bot_partner(monkeypatch, capsys, tmp_path):
     # Every action number in turn, then "y": refused numbers are asked again, "y" confirms.
     cycle = "\n".join([*(str(a) for a in range(86)), "y"]) + "\n"
-    code, out, _ = _run(monkeypatch, capsys, "? Kappa\n" + cycle * 400, "--game", "onmyoji_v4",
+    code, out, _ = _run(monkeypatch, capsys, "? Kappa\n" + cycle * 400, "--game", "onmyoji_v5",
                         "--env-kwargs", '{"mode": "coop", "max_steps": 300}', "--vs", "heuristic", "--seed", "4",
                         "--save-replay", str(tmp_path / "coop.json"))
     assert code == 0 and "returns:" in out

@@ -140,12 +140,12 @@ def test_solo_asks_for_no_opponents_and_shows_no_bot_controls(server, tmp_path):
     result = run_scenario(server, tmp_path, """
       var tab = await open("/");
       var d = tab.doc();
-      setField(d.getElementById("game"), "onmyoji_v4");
+      setField(d.getElementById("game"), "onmyoji_v5");
       function visible(node) { return !!node && !node.closest("[hidden]") && node.offsetParent !== null; }
       var duel = visible(d.getElementById("opponent-choice"));
       setField(d.querySelector('[data-option="mode"]'), JSON.stringify("solo"));
       var solo = visible(d.getElementById("opponent-choice")) || visible(d.getElementById("opponents"));
-      var g = await startGame(tab, { env_id: "onmyoji_v4", options: { mode: "solo" }, seed: 1 });
+      var g = await startGame(tab, { env_id: "onmyoji_v5", options: { mode: "solo" }, seed: 1 });
       return { duel: duel, solo: solo, next: visible(g.getElementById("next")),
                auto: visible(g.getElementById("auto")) };
     """)
@@ -155,7 +155,7 @@ def test_solo_asks_for_no_opponents_and_shows_no_bot_controls(server, tmp_path):
 def test_focus_stays_on_the_action_row_after_each_move(server, tmp_path):
     result = run_scenario(server, tmp_path, """
       var tab = await open("/");
-      var d = await startGame(tab, { env_id: "onmyoji_v4", options: { mode: "solo" }, seed: 6 });
+      var d = await startGame(tab, { env_id: "onmyoji_v5", options: { mode: "solo" }, seed: 6 });
       var seen = [];
       for (var k = 0; k < 8 && d.body.getAttribute("data-over") !== "yes"; k++) {
         var button = d.querySelector("[data-action]");

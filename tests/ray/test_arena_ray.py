@@ -20,8 +20,8 @@ def comparable(result):
 
 @pytest.mark.parametrize(("env_id", "options", "agents"), [
     ("yonkai_no_yokai_v1", {"num_players": 4}, ["heuristic", "random"]),
-    ("onmyoji_v4", {"mode": "duel"}, ["heuristic", "random"]),
-    ("onmyoji_v4", {"mode": "coop"}, ["heuristic"]),
+    ("onmyoji_v5", {"mode": "duel"}, ["heuristic", "random"]),
+    ("onmyoji_v5", {"mode": "coop"}, ["heuristic"]),
 ])
 def test_ray_backend_matches_local(ray_local, env_id, options, agents):
     kwargs = {"games": 16, "seed": 3, "env_options": options}

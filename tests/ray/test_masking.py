@@ -147,8 +147,8 @@ def test_same_seed_same_episode():
 
 
 def test_cooperative_game_shares_one_policy_over_both_seats():
-    env = YokaiMultiAgentEnv({"env_id": "onmyoji_v4", "options": {"mode": "coop", "difficulty": 1}, "seed": 0})
-    assert make_game("onmyoji_v4", mode="coop").num_players == 2
+    env = YokaiMultiAgentEnv({"env_id": "onmyoji_v5", "options": {"mode": "coop", "difficulty": 1}, "seed": 0})
+    assert make_game("onmyoji_v5", mode="coop").num_players == 2
     seen, _, _ = play_random_episode(env, np.random.default_rng(0), seed=1)
     assert {module_for_agent(a) for a in seen} == {LEARNER}
     assert {seat_of(a) for a in seen} == {0, 1}

@@ -140,8 +140,8 @@ def test_trained_policy_is_an_arena_agent(tiny_run):
         game.step(action)
     result = run_match(YONKAI, ["random"], games=4, seed=0, env_options={"num_players": 4}, gauntlet=spec)
     assert result.row(spec)["games"] == 4
-    with pytest.raises(CheckpointError, match="trained for 'yonkai_no_yokai_v1', not 'onmyoji_v4'"):
-        agents.make(spec, "onmyoji_v4", {"mode": "duel"})
+    with pytest.raises(CheckpointError, match="trained for 'yonkai_no_yokai_v1', not 'onmyoji_v5'"):
+        agents.make(spec, "onmyoji_v5", {"mode": "duel"})
     with pytest.raises(CheckpointError, match="not an RLlib policy folder"):
         agents.make(f"rllib:{tiny_run}", YONKAI, {"num_players": 4})
 
@@ -205,4 +205,4 @@ def test_tiny_coop_run_shares_one_policy(ray_local, tmp_path):
     report = json.loads((out / "eval.json").read_text())
     assert report["results"]["self"]["kind"] == "self"
     assert {row["kind"] for label, row in report["results"].items() if label != "self"} == {"reference"}
-    assert agents.make(f"rllib:{out / 'model'}", "onmyoji_v4", {"mode": "coop", "difficulty": 1}) is not None
+    assert agents.make(f"rllib:{out / 'model'}", "onmyoji_v5", {"mode": "coop", "difficulty": 1}) is not None

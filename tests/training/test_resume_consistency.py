@@ -116,7 +116,7 @@ def test_a_damaged_resume_zip_is_refused(finished_run, tmp_path, capsys, damage)
 
 @pytest.mark.parametrize(("sets", "message"), [
     (["algorithm.network.net_arch=[8,8]"], "algorithm.network"),
-    (["game.env_id=onmyoji_v4", "game.options={}"], "game.env_id: 'yonkai_no_yokai_v1' in the run"),
+    (["game.env_id=onmyoji_v5", "game.options={}"], "game.env_id: 'yonkai_no_yokai_v1' in the run"),
 ])
 def test_resume_refuses_another_game_or_network(finished_run, tmp_path, capsys, sets, message):
     out = _copy(finished_run, tmp_path)

@@ -5,9 +5,9 @@ Several specs on levels are also paired on the same deals: each one's clear rate
 spec's, level by level, with the difference and its 95% interval.
 
     yokai balance --game yokaizo_v3 --agents heuristic --games 50 --seed 0 --out runs/balance --workers 2
-    yokai balance --game onmyoji_v4 --env-kwargs '{"mode": "solo"}' --agents heuristic --games 200
-    yokai balance --game onmyoji_v4 --env-kwargs '{"mode": "coop"}' --agents heuristic,heuristic:selfish=true
-    yokai balance --game onmyoji_v4 --env-kwargs '{"mode": "duel"}' --agents heuristic --variants all
+    yokai balance --game onmyoji_v5 --env-kwargs '{"mode": "solo"}' --agents heuristic --games 200
+    yokai balance --game onmyoji_v5 --env-kwargs '{"mode": "coop"}' --agents heuristic,heuristic:selfish=true
+    yokai balance --game onmyoji_v5 --env-kwargs '{"mode": "duel"}' --agents heuristic --variants all
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Onmyoji: three nights (``onmyoji_v4``): Solo, Duel and Co-op; AEC and Parallel PettingZoo envs.
+"""Onmyoji: three nights (``onmyoji_v5``): Solo, Duel and Co-op; AEC and Parallel PettingZoo envs.
 
-``yokai_envs.make("onmyoji_v4", mode=...)`` gives the AEC env (module ``yokai_envs.onmyoji.env``);
+``yokai_envs.make("onmyoji_v5", mode=...)`` gives the AEC env (module ``yokai_envs.onmyoji.env``);
 ``yokai_envs.onmyoji.parallel_env(mode=...)`` the Parallel one. Importing this package imports no
 gymnasium/pettingzoo.
 
@@ -18,7 +18,7 @@ from typing import Any
 #: The env id: this package's name and its env version. The one place it is written: the game,
 #: its envs and the registry read it. Bump the version on any change to the rules, observations,
 #: masks or rewards (CHANGELOG.md; the registry then retires the old id with the reason).
-ENV_ID = "onmyoji_v4"
+ENV_ID = "onmyoji_v5"
 
 
 

@@ -1,4 +1,4 @@
-"""The action table of ``onmyoji_v4``: id blocks, encode/decode, action names.
+"""The action table of ``onmyoji_v5``: id blocks, encode/decode, action names.
 
 Action table (86 actions, fixed for every mode):
 
@@ -27,6 +27,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
+from yokai_envs.onmyoji import ENV_ID
 from yokai_envs.onmyoji.state import CARD_NAMES, N_YOKAI
 
 #: Take choices (``TAKE + choice``): 0 as a Shikigami, ``1 + edge`` as an Equip on that edge.
@@ -74,13 +75,13 @@ def decode(action: int) -> Decoded:
         for block in reversed(Block):
             if action >= block:
                 return Decoded(block, action - block)
-    raise ValueError(f"onmyoji_v4: no action {action}; actions are 0..{NUM_ACTIONS - 1}")
+    raise ValueError(f"{ENV_ID}: no action {action}; actions are 0..{NUM_ACTIONS - 1}")
 
 
 def encode(block: Block, arg: int = 0) -> int:
     """(block, argument) -> action id."""
     if not 0 <= arg < BLOCK_WIDTH[block]:
-        raise ValueError(f"onmyoji_v4: block {block.name} has no argument {arg}")
+        raise ValueError(f"{ENV_ID}: block {block.name} has no argument {arg}")
     return block + arg
 
 

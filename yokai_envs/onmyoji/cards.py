@@ -6,6 +6,7 @@ frozen dataclasses; rule code reads only these, never the YAML.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -159,7 +160,7 @@ class SoloLevel:
     take: frozenset[YokaiTarget]
     heal_before_boss: bool
     lone_plus_one: bool
-    boss_plus: int
+    boss_plus: int = 0  # the Co-op modifier "Boss damage +N", lent to Solo by variant "balanced" only (R26)
     night_plus: tuple[int, int, int] = (0, 0, 0)  # Night 1/2/3 Yokai damage +N, not the Boss battle (R31)
 
 
@@ -341,18 +342,19 @@ def parse_pool(data: Any) -> CardPool:
 
 #: The book's columns of each difficulty table, and the invented ones a balanced table adds.
 _COOP_BOOK = ("boss_boost", "lone_plus_one", "enemy_plus_one", "boss_plus")
-_SOLO_BOOK = ("character_plus", "starting_shikigami_lv", "take", "heal_before_boss", "lone_plus_one", "boss_plus")
+_SOLO_BOOK = ("character_plus", "starting_shikigami_lv", "take", "heal_before_boss", "lone_plus_one")
 
 
-def _table(data: dict, name: str, book: tuple[str, ...], invented: str, balanced: bool) -> dict[int, dict]:
-    """The raw levels of table ``name``: the book's columns, plus ``invented`` in a balanced table
-    (a book table that names it is refused: the book's game has no such modifier)."""
+def _table(data: dict, name: str, book: tuple[str, ...], invented: tuple[str, ...],
+           balanced: bool) -> dict[int, dict]:
+    """The raw levels of table ``name``: the book's columns, plus the ``invented`` ones in a balanced
+    table (a book table that names one is refused: the book's game has no such modifier)."""
     raw = _map(name, data.get(name), DIFFICULTY_LEVELS)
-    for lv in DIFFICULTY_LEVELS:
-        if not balanced and isinstance(raw[lv], dict) and invented in raw[lv]:
-            raise ConfigError(f"{name}.{lv}.{invented}: not a column of the book's table (an invented "
-                              f"modifier: it belongs in {name}_balanced)")
-    return {lv: _map(f"{name}.{lv}", raw[lv], (*book, invented) if balanced else book) for lv in DIFFICULTY_LEVELS}
+    for lv, column in itertools.product(DIFFICULTY_LEVELS, invented):
+        if not balanced and isinstance(raw[lv], dict) and column in raw[lv]:
+            raise ConfigError(f"{name}.{lv}.{column}: not a column of the book's table (a modifier the "
+                              f"book does not give this mode: it belongs in {name}_balanced)")
+    return {lv: _map(f"{name}.{lv}", raw[lv], (*book, *invented) if balanced else book) for lv in DIFFICULTY_LEVELS}
 
 
 def _flags(where: str, r: dict, names: tuple[str, ...]) -> None:
@@ -363,7 +365,7 @@ def _flags(where: str, r: dict, names: tuple[str, ...]) -> None:
 
 def _coop_table(data: dict, name: str, balanced: bool) -> dict[int, CoopLevel]:
     table = {}
-    for lv, r in _table(data, name, _COOP_BOOK, "boss_hp_plus", balanced).items():
+    for lv, r in _table(data, name, _COOP_BOOK, ("boss_hp_plus",), balanced).items():
         w = f"{name}.{lv}"
         _flags(w, r, ("boss_boost", "lone_plus_one", "enemy_plus_one"))
         table[lv] = CoopLevel(r["boss_boost"], r["lone_plus_one"], r["enemy_plus_one"],
@@ -374,7 +376,7 @@ def _coop_table(data: dict, name: str, balanced: bool) -> dict[int, CoopLevel]:
 
 def _solo_table(data: dict, name: str, balanced: bool) -> dict[int, SoloLevel]:
     table = {}
-    for lv, r in _table(data, name, _SOLO_BOOK, "night_plus", balanced).items():
+    for lv, r in _table(data, name, _SOLO_BOOK, ("night_plus", "boss_plus"), balanced).items():
         w = f"{name}.{lv}"
         take = r["take"]
         if not isinstance(take, list) or any(t not in ("first", "second", "left", "right") for t in take):
@@ -383,7 +385,7 @@ def _solo_table(data: dict, name: str, balanced: bool) -> dict[int, SoloLevel]:
         table[lv] = SoloLevel(_int(f"{w}.character_plus", r["character_plus"], 0, 6),
                               _int(f"{w}.starting_shikigami_lv", r["starting_shikigami_lv"], 1, 3),
                               frozenset(YokaiTarget(t) for t in take), r["heal_before_boss"], r["lone_plus_one"],
-                              _int(f"{w}.boss_plus", r["boss_plus"], 0, 9),
+                              _int(f"{w}.boss_plus", r["boss_plus"], 0, 9) if balanced else 0,
                               _night_plus(f"{w}.night_plus", r["night_plus"]) if balanced else (0, 0, 0))
     return table
 
@@ -416,13 +418,13 @@ def difficulty_tables(pool: CardPool) -> str:
                           f"{yes(c.enemy_plus_one):<15}  {plus(c.boss_plus):<14}  {plus(total):<19}"
                           + (f"  {plus(c.boss_hp_plus)}" if balanced else "")).rstrip())
         lines += ["", f"Solo difficulty, {title} (generated from cards.yaml):", "",
-                  "  Lv  HP  Start Lv  Actions you take (and Both)  Heal before Boss  +1 lone Yokai  Boss damage +N"
-                  + ("  Night 1/2/3 damage +N" if balanced else "")]
+                  "  Lv  HP  Start Lv  Actions you take (and Both)  Heal before Boss  +1 lone Yokai"
+                  + ("  Boss damage +N  Night 1/2/3 damage +N" if balanced else "")]
         for lv, s in solo.items():
             take = ", ".join(t.value for t in YokaiTarget if t in s.take)
             lines.append((f"  {lv:>2}  +{s.character_plus:<2} {s.starting_shikigami_lv:<8}  {take:<27}  "
-                          f"{yes(s.heal_before_boss):<16}  {yes(s.lone_plus_one):<13}  {plus(s.boss_plus):<14}"
-                          + (f"  {night_plus(s)}" if balanced else "")).rstrip())
+                          f"{yes(s.heal_before_boss):<16}  {yes(s.lone_plus_one):<13}"
+                          + (f"  {plus(s.boss_plus):<14}  {night_plus(s)}" if balanced else "")).rstrip())
         lines.append("")
     return "\n".join(lines).rstrip()
 

@@ -1,4 +1,4 @@
-"""PettingZoo envs of Onmyoji: three nights (``onmyoji_v4``).
+"""PettingZoo envs of Onmyoji: three nights (``onmyoji_v5``).
 
 ``env(mode=..., difficulty=..., characters=...)`` is the AEC env (agents ``player_0`` and, in Duel
 and Co-op, ``player_1``; Solo is a 1-agent AEC game). ``parallel_env(...)`` is the Parallel API
@@ -107,6 +107,7 @@ class OnmyojiParallelEnv(ParallelEnv):
             for seat, agent in enumerate(self.possible_agents)}
         self.state_space = spaces.Box(low=-np.inf, high=np.inf, shape=(self.game.state_size,), dtype=np.float32)
         self.observation_layout = self.game.observation_layout
+        self._to_decide = _observation.to_decide_index(n)
         self._wait_mask = np.zeros(act.NUM_ACTIONS, dtype=np.int8)
         self._wait_mask[act.WAIT] = 1
 
@@ -162,7 +163,10 @@ class OnmyojiParallelEnv(ParallelEnv):
 
     def _observe_seat(self, seat: int, deciders: list[int]) -> dict[str, np.ndarray]:
         g = self.game
-        observed = {"observation": g.observation(seat), "action_mask": self._mask(seat, deciders)}
+        observation = g.observation(seat)
+        if seat in deciders:  # the face-down step asks both seats at once: both are to decide
+            observation[self._to_decide] = 1
+        observed = {"observation": observation, "action_mask": self._mask(seat, deciders)}
         if self.history:
             observed["history"] = history_tokens(g.recent_events(seat, self.history), self.history,
                                                  1 + g.EVENT_ARGS)

@@ -81,10 +81,10 @@ class OnmyojiGame(Game):
         pool = load_pool()
         mode = self.options["mode"]
         if mode not in MODES:
-            raise ConfigError(f"onmyoji_v4: option mode must be one of {MODES}, got {mode!r}")
+            raise ConfigError(f"{ENV_ID}: option mode must be one of {MODES}, got {mode!r}")
         difficulty = self.options["difficulty"]
         if not isinstance(difficulty, int) or isinstance(difficulty, bool) or not 1 <= difficulty <= 10:
-            raise ConfigError(f"onmyoji_v4: option difficulty must be an int 1..10, got {difficulty!r}")
+            raise ConfigError(f"{ENV_ID}: option difficulty must be an int 1..10, got {difficulty!r}")
         num_players = 1 if mode == Mode.SOLO else 2
         fixed_characters = self._parse_characters(pool, num_players, self.options["characters"])
         self.state = State(pool, Mode(mode), self.options["variant"] == "book", difficulty, fixed_characters)
@@ -101,11 +101,11 @@ class OnmyojiGame(Game):
         if isinstance(chars, str):
             chars = [chars]
         if not isinstance(chars, (list, tuple)) or len(chars) != num_players:
-            raise ConfigError(f"onmyoji_v4: option characters must list {num_players} Character name(s), "
+            raise ConfigError(f"{ENV_ID}: option characters must list {num_players} Character name(s), "
                               f"got {chars!r}")
         idx = [pool.character_index(c) for c in chars]
         if len(set(idx)) != len(idx):
-            raise ConfigError(f"onmyoji_v4: option characters names the same Character twice: {chars!r}")
+            raise ConfigError(f"{ENV_ID}: option characters names the same Character twice: {chars!r}")
         return idx
 
     # ------------------------------------------------------------------ contract

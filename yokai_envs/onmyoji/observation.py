@@ -1,4 +1,4 @@
-"""Observation tensor of ``onmyoji_v4`` (seat-relative; only that seat's information) and the state tensor.
+"""Observation tensor of ``onmyoji_v5`` (seat-relative; only that seat's information) and the state tensor.
 
 Layout (``observation_layout``; every entry in [0, 1]):
 
@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from yokai_envs.core.layout import Layout, build_layout, layout_bounds, layout_size, layout_starts
+from yokai_envs.onmyoji import ENV_ID
 from yokai_envs.onmyoji.effects import enemy_can_be_hurt, player_atk, player_def, player_spl
 from yokai_envs.onmyoji.rules import DUEL_FINAL_TURN_CAP
 from yokai_envs.onmyoji.state import MODES, N_YOKAI, Mode, State, TargetFor, Zone
@@ -198,6 +199,12 @@ def _zones_block(zones: bytes) -> np.ndarray:
     return block
 
 
+def to_decide_index(num_players: int) -> int:
+    """Where the observation holds "I am the seat to decide" (the Parallel env sets it for every
+    seat choosing in the face-down step, where the game itself asks one seat at a time)."""
+    return _LAYOUTS[num_players]["decision"].start + _D_TO_DECIDE
+
+
 def encode(st: State, seat: int) -> np.ndarray:
     """The observation of ``seat`` (a function of that seat's information only)."""
     # ``out`` starts at zero: entries that are usually zero (flags, counters) are written only
@@ -335,4 +342,4 @@ def placement_holds(st: State, placement: tuple[Any, ...]) -> bool:
         return placement[1] in st.yokai_deck
     if kind == "played":
         return st.players[placement[1]].played == placement[2]
-    raise ValueError(f"onmyoji_v4: unknown placement {placement!r}")
+    raise ValueError(f"{ENV_ID}: unknown placement {placement!r}")

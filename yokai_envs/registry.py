@@ -26,7 +26,7 @@ ENV_IDS: tuple[str, ...] = tuple(_ENV_MODULES)
 
 def live_id(game: str) -> str:
     """The env id a game has today, from its name without the version (``"yyh_tcg"`` ->
-    ``"yyh_tcg_v5"``): for code and tests that must follow version bumps."""
+    ``"yyh_tcg_v6"``): for code and tests that must follow version bumps."""
     if game not in _PACKAGE_IDS:
         raise ValueError(f"unknown game {game!r}; valid games: {', '.join(GAME_PACKAGES)}")
     return _PACKAGE_IDS[game]
@@ -50,6 +50,9 @@ _RETIRED_BECAUSE: dict[str, str] = {
     "yyh_tcg_v4": "the book's rules by default: the first player attacks in the game's first turn "
                   "(the old rule is variant='balanced'), a flip of several slots asks one payment choice over all "
                   "their cards, and pay actions name the slot",
+    "yyh_tcg_v5": "the defender's part-4 window no longer offers what only changes 'your attack', the "
+                  "end-of-turn draw bonus never draws from an empty deck, and determinize keeps what a search told "
+                  "(when a card was shown, a search that found nothing)",
     "onmyoji_v0": "Onmyoji records what each seat sees and its rules changed (the Duel Final ends at "
                   "a fall, Boss immunity is against damage only, an atomic Parallel step)",
     "onmyoji_v1": "the Duel Final's first player (ruling R30), the Characters, the Solo levels and "

@@ -321,7 +321,7 @@ def test_uniform_below_is_uniform_on_the_generator_words() -> None:
 def test_random_rollouts_pick_each_legal_action_uniformly() -> None:
     # The first random move of a rollout from the start of a YYH game (setup: each character of
     # the deck is a pick), counted over many seeded rollouts: uniform over the legal actions.
-    game = make_game("yyh_tcg_v5")
+    game = make_game("yyh_tcg_v6")
     game.reset(0)
     legal = game.legal_actions()
     assert len(legal) > 5

@@ -107,8 +107,8 @@ def test_the_arena_records_the_policys_probability_of_each_action(checkpoint):
 
 def test_wrong_game_or_spaces_fail_clearly(checkpoint, tmp_path):
     _, path = checkpoint
-    with pytest.raises(CheckpointError, match="was trained for 'yonkai_no_yokai_v1', not 'yyh_tcg_v5'"):
-        PolicyAgent(path, "yyh_tcg_v5")
+    with pytest.raises(CheckpointError, match="was trained for 'yonkai_no_yokai_v1', not 'yyh_tcg_v6'"):
+        PolicyAgent(path, "yyh_tcg_v6")
     with pytest.raises(CheckpointError, match="observation shape"):
         agents.make(f"policy:{path}", YONKAI, {"num_players": 4})
     plain = tmp_path / "plain.safetensors"

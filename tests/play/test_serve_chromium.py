@@ -34,7 +34,7 @@ CONFIGS: list[tuple[str, dict[str, Any], int, dict[str, Any]]] = [
     ("yonkai_no_yokai_v1", {"num_players": 3}, 1, {"rounds_per_game": 1}),
     ("yonkai_no_yokai_v1", {"num_players": 4}, 3, {"rounds_per_game": 1}),
     ("yokaizo_v3", {"decks": ["Kitsune Blaze", "Kappa Tide"]}, 0, {}),
-    ("yyh_tcg_v5", {"decks": [None, "Toguro Brothers"]}, 1, {}),
+    ("yyh_tcg_v6", {"decks": [None, "Toguro Brothers"]}, 1, {}),
     ("onmyoji_v5", {"mode": "solo", "difficulty": 2}, 0, {}),
     ("onmyoji_v5", {"mode": "duel"}, 1, {}),
     ("onmyoji_v5", {"mode": "coop"}, 0, {}),

@@ -25,7 +25,7 @@ def test_back_after_start_shows_the_form_as_drawn_and_starts_again(server, tmp_p
     result = run_scenario(server, tmp_path, """
       var catalog = await (await fetch("/api/catalog", { headers: { "X-Yokai-Token": TOKEN } })).json();
       var tab = await open("/");
-      await startGame(tab, { env_id: "yyh_tcg_v5", options: { decks: [null, "Toguro Brothers"] }, seat: 1,
+      await startGame(tab, { env_id: "yyh_tcg_v6", options: { decks: [null, "Toguro Brothers"] }, seat: 1,
                              opponents: "random", seed: 4 });
       tab.frame.contentWindow.history.back();
       await until(function () { return rendered(tab.doc(), "/") && tab.doc().location.pathname === "/"; }, "Back");

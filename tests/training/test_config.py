@@ -136,4 +136,4 @@ def test_not_yaml_and_not_a_mapping(tmp_path):
 
 def test_game_name():
     assert game_name("yonkai_no_yokai_v1") == "yonkai_no_yokai"
-    assert game_name("yyh_tcg_v5") == "yyh_tcg"
+    assert game_name("yyh_tcg_v6") == "yyh_tcg"

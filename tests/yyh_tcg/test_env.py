@@ -9,7 +9,7 @@ import yokai_envs
 
 
 def test_env_plays_a_game_with_deck_options_and_renders() -> None:
-    env = yokai_envs.make("yyh_tcg_v5", decks=("Toguro Brothers", "Saint Beasts Gate"), render_mode="ansi")
+    env = yokai_envs.make("yyh_tcg_v6", decks=("Toguro Brothers", "Saint Beasts Gate"), render_mode="ansi")
     env.reset(seed=4)
     rng = np.random.default_rng(0)
     layout = env.unwrapped.observation_layout
@@ -28,7 +28,7 @@ def test_env_plays_a_game_with_deck_options_and_renders() -> None:
 
 
 def test_layout_names_slots_for_both_sides() -> None:
-    env = yokai_envs.make("yyh_tcg_v5")
+    env = yokai_envs.make("yyh_tcg_v6")
     layout = env.unwrapped.observation_layout
     for side in ("my", "opp"):
         for slot in ("fighter", "line1", "line4"):
@@ -62,16 +62,16 @@ def test_package_readme_states_the_default_sizes_and_every_block() -> None:
     assert all(f"`{block}`" in text for block in g.table.ranges)
 
 
-@pytest.mark.parametrize("old", ["yyh_tcg_v0", "yyh_tcg_v1", "yyh_tcg_v2", "yyh_tcg_v3", "yyh_tcg_v4"])
+@pytest.mark.parametrize("old", ["yyh_tcg_v0", "yyh_tcg_v1", "yyh_tcg_v2", "yyh_tcg_v3", "yyh_tcg_v4", "yyh_tcg_v5"])
 def test_the_retired_ids_are_refused_with_the_current_successor(old: str) -> None:
-    with pytest.raises(ValueError, match=rf"'{old}' was retired.*'yyh_tcg_v5'"):
+    with pytest.raises(ValueError, match=rf"'{old}' was retired.*'yyh_tcg_v6'"):
         yokai_envs.make(old)
 
 
 def test_history_option_gives_the_recent_events_as_rows() -> None:
     from yokai_envs.yyh_tcg.state import EVENT_ARGS, Ev
 
-    env = yokai_envs.make("yyh_tcg_v5", history=64)
+    env = yokai_envs.make("yyh_tcg_v6", history=64)
     env.reset(seed=1)
     obs, *_ = env.last()
     rows = obs["history"]

@@ -23,7 +23,13 @@ def _cards():
 
 def _opp(shown, really_hidden):
     # hidden_cards is what the rejected fallback read: the twins below differ only there
-    return SimpleNamespace(shown=list(shown), hidden_cards=lambda: list(really_hidden))
+    return SimpleNamespace(shown=list(shown), shown_at=list(range(len(shown))),
+                           hidden_cards=lambda: list(really_hidden))
+
+
+def _after_every_show(shown, n_down):
+    """The show count of ``n_down`` face-down places attached after every shown card."""
+    return [len(shown)] * n_down
 
 
 def test_shown_cards_are_placed_without_reading_where_they_really_are() -> None:
@@ -36,8 +42,8 @@ def test_shown_cards_are_placed_without_reading_where_they_really_are() -> None:
     twin_a = _opp(shown, hand + attachable[:3])
     twin_b = _opp(shown, hand + attachable[2::-1][:3])
     for seed in range(200):
-        a = place_shown(table, twin_a, 8, 3, list(unknown), np.random.default_rng(seed))
-        b = place_shown(table, twin_b, 8, 3, list(unknown), np.random.default_rng(seed))
+        a = place_shown(table, twin_a, 8, _after_every_show(shown, 3), list(unknown), np.random.default_rng(seed))
+        b = place_shown(table, twin_b, 8, _after_every_show(shown, 3), list(unknown), np.random.default_rng(seed))
         assert a == b
         assert sorted(a[8:]) == sorted(attachable[:3]) and plain[0] in a[:8]
 
@@ -53,7 +59,7 @@ def test_placements_are_uniform_over_those_that_fit() -> None:
     draws = 5000
     rng = np.random.default_rng(7)
     for _ in range(draws):
-        counts[tuple(place_shown(table, _opp(shown, []), 2, 2, list(unknown), rng))] += 1
+        counts[tuple(place_shown(table, _opp(shown, []), 2, _after_every_show(shown, 2), list(unknown), rng))] += 1
     assert len(counts) == 10
     assert all(tuple(p)[2:] != (-1, -1) for p in counts)
     for n in counts.values():

@@ -274,14 +274,20 @@ def test_part_four_gives_the_defender_a_window_after_the_attacker() -> None:
     assert g2.players[1].fighter.damage == 0 and g2.turn_player == 1
 
 
-def test_attack_boosts_used_by_the_defender_do_nothing() -> None:
-    g = _defended("Last Stand", ability="Focus Bandana")  # Last Stand keeps the window open
+def test_the_defender_is_not_offered_what_only_changes_your_attack() -> None:
+    """"Your attack" abilities (Focus Bandana's +2000, Zeru's +1000) do nothing for the defender,
+    which has no attack: its part-4 window offers only what does something (Last Stand's guard)."""
+    g = _defended("Last Stand", ability="Focus Bandana")
+    p = g.players[1]
+    p.sideline[0].char = take(g, 1, "Zeru")  # a Sideline character's ability is usable too
+    refresh(g)
+    assert "use the ability of Focus Bandana" in legal_names(g)  # the attacker's own is offered
     done(g)
-    spirit = g.players[1].spirit
-    play(g, "use the ability of Focus Bandana")  # "your attack this turn gets +2000": the defender has none
-    assert g.power == 0 and g.players[1].spirit == spirit - 1
-    done(g)
-    assert g.players[1].fighter.damage == 1
+    assert g.phase == Phase.ABILITIES and g.current_player == 1
+    assert legal_names(g) == {"play Last Stand", "done / pass"}
+    g2 = _defended(None, ability="Focus Bandana")
+    done(g2)  # the defender has nothing that does anything (and no hand): its pass is not asked
+    assert g2.turn_player == 1 and g2.players[1].fighter.damage == 1
 
 
 def test_the_defenders_window_is_asked_whatever_its_hidden_hand() -> None:
@@ -711,6 +717,22 @@ def test_bonus_end_draw() -> None:
     done(g)
     play(g, "use printed attack 1")  # Scalpel 3 vs 5: no damage, no minimum damage with no hand
     assert len(p.hand) == 1
+
+
+def test_bonus_end_draw_never_draws_from_an_empty_deck() -> None:
+    """The team's bonus is one its player "can" use: with an empty deck it is not used, so its
+    owner does not lose at the end of its own turn (drawing from an empty deck loses)."""
+    g = new_game({"Dr. Ichigaki": 1, "M1": 1, "M2": 1, "M3": 1, **{k: v for k, v in NEUTRAL.items()
+                                                                   if k not in ("M1",)}}, NEUTRAL, first=0)
+    p = g.players[0]
+    to_main(g)
+    clear_hand(g, 0)
+    p.discard.extend(p.deck)
+    p.deck.clear()
+    refresh(g)
+    done(g)
+    play(g, "use printed attack 1")  # no damage; the turn ends, with the end-of-turn draw
+    assert not g.is_over and g.turn_player == 1 and p.hand == []
 
 
 def test_bonus_team_defense() -> None:

@@ -48,6 +48,6 @@ def test_stepping_a_clone_leaves_the_game_it_came_from_unchanged() -> None:
 
 
 def test_the_core_clones_and_frees_a_dropped_sampled_world_at_once() -> None:
-    game = recording_game_after("yyh_tcg_v5", {}, moves=30)
+    game = recording_game_after("yyh_tcg_v6", {}, moves=30)
     assert_the_core_clones(game, steps=20)
     assert_a_dropped_world_is_freed(game)

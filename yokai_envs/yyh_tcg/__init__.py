@@ -1,4 +1,4 @@
-"""Yu Yu Hakusho TCG (``yyh_tcg_v5``), 2 players.
+"""Yu Yu Hakusho TCG (``yyh_tcg_v6``), 2 players.
 
 Modules: ``cards`` (pool loader/validator, ``cards.yaml``), ``decks`` (starter decks in
 ``starter_decks.yaml``, deck files, construction rules), ``effects`` (the effects vocabulary
@@ -15,4 +15,4 @@ Rulings: ``RULES_NOTES.md``; observation layout and action table: ``README.md``.
 #: The env id: this package's name and its env version. The one place it is written: the game,
 #: its envs and the registry read it. Bump the version on any change to the rules, observations,
 #: masks or rewards (CHANGELOG.md; the registry then retires the old id with the reason).
-ENV_ID = "yyh_tcg_v5"
+ENV_ID = "yyh_tcg_v6"

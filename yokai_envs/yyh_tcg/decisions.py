@@ -6,6 +6,8 @@ Functions over ``(st, ctx)``; the transitions they call are in ``rules`` and ``m
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from yokai_envs.core.context import Context
@@ -13,7 +15,7 @@ from yokai_envs.core.masks import mask_of
 from yokai_envs.yyh_tcg import effects as fx
 from yokai_envs.yyh_tcg import moves, rules
 from yokai_envs.yyh_tcg.actions import ActionTable, Block
-from yokai_envs.yyh_tcg.cards import CardPool, CardType, Timing
+from yokai_envs.yyh_tcg.cards import Card, CardPool, CardType, Timing
 from yokai_envs.yyh_tcg.state import (
     MIN_DAMAGE_DISCARD,
     PASSABLE,
@@ -63,14 +65,26 @@ def tables_for(pool: CardPool) -> Tables:
         # any Spirit): whether a hidden card could be played now is one min over these
         event_spirit = {timing: [c.spirit if c.type == CardType.EVENT and c.timing == timing else NO_EVENT
                                  for c in cards] for timing in Timing}
+        ability_spirit = {timing: [c.ability.spirit if c.ability and c.ability.timing == timing else NO_EVENT
+                                   for c in cards] for timing in Timing}
+        defender_can_use = [fx.does_something_for_the_defender(_attack_effects(c)) for c in cards]
         tables = _TABLES[id(pool)] = Tables(
-            pool, cards, ActionTable(pool), fx.passive_tables(cards),
-            {timing: [c.ability.spirit if c.ability and c.ability.timing == timing else NO_EVENT for c in cards]
-             for timing in Timing},
-            event_spirit,
+            pool, cards, ActionTable(pool), fx.passive_tables(cards), ability_spirit, event_spirit,
             {timing: sorted((spirit, cid) for cid, spirit in enumerate(costs) if spirit != NO_EVENT)
-             for timing, costs in event_spirit.items()})
+             for timing, costs in event_spirit.items()},
+            defender_can_use,
+            [cost if useful else NO_EVENT for cost, useful in zip(ability_spirit[T_ATTACK], defender_can_use,
+                                                                   strict=True)])
     return tables
+
+
+def _attack_effects(card: Card) -> tuple[tuple[str, Any], ...]:
+    """The effects ``card`` has in part 4: its "Attack:" ability's, or an Attack-timing Event's."""
+    if card.ability is not None and card.ability.timing == T_ATTACK:
+        return card.ability.effects
+    if card.type == CardType.EVENT and card.timing == T_ATTACK:
+        return card.effects
+    return ()
 
 
 def new_game(st: State, ctx: Context, decks: list[tuple[str, list[int]]]) -> None:
@@ -139,6 +153,9 @@ def passable_actions(st: State, phase: Phase, me: PlayerState) -> list[int]:
         costs = tables.ability_spirit_at[ABILITY_PHASE_TIMING[phase]]
         ability_of = t.ability_of
         spirit = me.spirit
+        if phase == P_ABILITIES and seat != st.turn_player:
+            # the defender's window: an ability that only changes "your attack" would do nothing
+            costs = tables.defender_ability_spirit
         fighter = me.fighter
         for slot in me.sideline if fighter is None else (fighter, *me.sideline):
             cid = slot.char
@@ -182,7 +199,11 @@ def passable_actions(st: State, phase: Phase, me: PlayerState) -> list[int]:
             out.append(t.RAGE)
     elif phase == P_ABILITIES:  # part 4: the attacker, then the defender
         costs, event_of = tables.event_spirit[T_ATTACK], t.event_of
-        out.extend([event_of[cid] for cid in hand if costs[cid] <= spirit])
+        if seat == st.turn_player:
+            out.extend([event_of[cid] for cid in hand if costs[cid] <= spirit])
+        else:  # only what does something for the defender
+            useful = tables.defender_can_use
+            out.extend([event_of[cid] for cid in hand if costs[cid] <= spirit and useful[cid]])
     return out
 
 
@@ -220,7 +241,7 @@ def act(st: State, ctx: Context, action: int) -> None:
             me.spirit -= cards[cid].cost
             me.fighter.attached.append(Attachment(cid, True))
         else:
-            me.sideline[extra - 1].attached.append(Attachment(cid, False))
+            me.sideline[extra - 1].attached.append(Attachment(cid, False, shows_before=me.shows))
     elif block == B_EVENT:
         card = cards[cid]
         me.take_from_hand(cid)
@@ -375,9 +396,13 @@ def pass_is_public(st: State) -> bool:
         cached = st.deck_facts[seat]  # deck_facts(st, seat), its common case spelled out
         facts = cached[1] if cached is not None and cached[0] is st.original_decks[seat] \
             else deck_facts(st, seat)
+        defending = phase == P_ABILITIES and seat != st.turn_player
+        useful = st.tables.defender_can_use
         for cost, cid in facts.use_events if phase == P_USE else facts.attack_events:
             if cost > spirit:
                 break
+            if defending and not useful[cid]:
+                continue
             if cid in me.hand or cid in me.deck or cid in me.face_down_cards():
                 return False
     return True

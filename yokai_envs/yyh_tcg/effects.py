@@ -21,8 +21,9 @@ Cards never carry Python: their YAML names verbs from three small vocabularies.
   fighter: ``attack_plus N``, ``defense_plus N``,
   ``vs_villain_plus N`` / ``vs_hero_plus N`` (attack bonus against that alignment).
 * Team Bonus verbs, active while 3 of your characters in play share the team's symbol:
-  ``extra_spirit N`` (Draw step), ``end_draw N`` (end of your turn), ``rage N`` (when you use an
-  attack, discard up to N cards for +3000 each), ``team_defense N`` (your characters of the team),
+  ``extra_spirit N`` (Draw step), ``end_draw N`` (end of your turn, never from an empty deck),
+  ``rage N`` (when you use an attack, discard up to N cards for +3000 each),
+  ``team_defense N`` (your characters of the team),
   ``damage_mill N`` (opponent mills N per point of damage you deal), ``villain_hunter N``
   (attack +N per Villain the opponent has in play), ``enter_search TYPE`` (a character of the
   team entering the Arena searches your deck for a TYPE card).
@@ -115,6 +116,14 @@ def describe(effects: tuple[tuple[str, Any], ...]) -> str:
                                 a=f"{'an' if str(value)[:1] in 'aeiou' else 'a'} {value}")
              for verb, value in effects]
     return "; ".join(parts)
+
+
+#: The immediate verbs that change "your attack": the defender has none, so they do nothing for it.
+YOUR_ATTACK_VERBS = frozenset({"power", "weaken", "extra_damage"})
+
+
+def does_something_for_the_defender(effects: tuple[tuple[str, Any], ...]) -> bool:
+    return any(verb not in YOUR_ATTACK_VERBS for verb, _ in effects)
 
 
 def resolve(st: State, ctx: Context, seat: int, effects: tuple[tuple[str, Any], ...]) -> None:
@@ -225,7 +234,10 @@ def defense_modifier(st: State, seat: int) -> int:
 
 
 def on_end_of_turn(st: State, ctx: Context, seat: int) -> None:
-    extra = bonus(st.players[seat], "end_draw")
+    """The end-of-turn draw bonus is one the player "can" use: it never draws from an empty deck
+    (drawing there would lose the game), so it takes what the deck holds, up to its N."""
+    me = st.players[seat]
+    extra = min(bonus(me, "end_draw"), len(me.deck))
     if extra:
         moves.draw(st, ctx, seat, extra)
 

@@ -1,4 +1,4 @@
-"""PettingZoo AEC env ``yyh_tcg_v5``: the Yu Yu Hakusho TCG for 2 players (``player_0``, ``player_1``).
+"""PettingZoo AEC env ``yyh_tcg_v6``: the Yu Yu Hakusho TCG for 2 players (``player_0``, ``player_1``).
 
 Options: ``decks=(a, b)`` — each a starter deck name ("Urameshi Detectives", "Toguro Brothers",
 "Rokuyukai Brawlers", "Saint Beasts Gate", "Spirit World Agents", "Ichigaki Lab", "Masho Squad"),

@@ -25,13 +25,19 @@ MAX_DEALS = 10_000
 
 def known_placements(st: State, seat: int) -> list[tuple[Any, ...]]:
     """What ``seat`` knows of hidden places: the opponent's shown cards (each still in its hand
-    or face-down) and both decklists."""
+    or face-down, under a card attached after it was shown), the types its deck lacks (a search
+    found none) and both decklists."""
     facts: list[tuple[Any, ...]] = []
     if not st.players:
         return facts
     opp = 1 - seat
-    for cid in sorted(set(st.players[opp].shown)):
-        facts.append(("hidden_holds", opp, cid, st.players[opp].shown.count(cid)))
+    p = st.players[opp]
+    for cid in sorted(set(p.shown)):
+        facts.append(("hidden_holds", opp, cid, p.shown.count(cid)))
+        facts.append(("shown_fits", opp, cid, tuple(sorted(at for c, at in zip(p.shown, p.shown_at, strict=True)
+                                                           if c == cid))))
+    for card_type in sorted(p.deck_lacks):
+        facts.append(("deck_lacks", opp, card_type))
     for s in (seat, opp):
         facts.append(("decklist", s, tuple(st.original_decks[s])))
     return facts
@@ -43,6 +49,17 @@ def placement_holds(st: State, placement: tuple[Any, ...]) -> bool:
     p = st.players[seat]
     if kind == "hidden_holds":
         return p.hidden_cards().count(placement[2]) >= placement[3]
+    if kind == "shown_fits":
+        # Each shown copy is a hand copy or a face-down one attached after its show. The places
+        # a later show can take are among those an earlier one can, so it is enough that the
+        # j-th latest show has j + 1 places: the hand's copies and those attached after it.
+        cid, shown_at = placement[2], placement[3]
+        in_hand = p.hand.count(cid)
+        down = [a.shows_before for s in p.slots() for a in s.attached
+                if a.card == cid and not (a.face_up or a.turned)]
+        return all(in_hand + sum(b > at for b in down) >= j + 1 for j, at in enumerate(sorted(shown_at, reverse=True)))
+    if kind == "deck_lacks":
+        return not any(st.tables.cards[c].type == placement[2] for c in p.deck)
     if kind == "decklist":
         return tuple(sorted(p.all_cards())) == placement[2]
     raise ValueError(f"unknown placement {placement!r}")
@@ -52,8 +69,9 @@ def resample_hidden(st: State, seat: int, rng: np.random.Generator) -> None:
     """Own deck order; the opponent's hand, deck, face-down attachments and unrevealed picks.
 
     Decklists are public, so the opponent's hidden cards are its own deck's, reshuffled.
-    Cards it has shown (``PlayerState.shown``) stay among its hand and face-down cards.
-    When the opponent is choosing what a search takes, its deck holds a card of that type
+    Cards it has shown (``PlayerState.shown``) stay among its hand and the face-down cards
+    attached after their show; a type a search found none of (``deck_lacks``) stays out of its
+    deck. When the opponent is choosing what a search takes, its deck holds a card of that type
     (the search is asked only then, in public): deals without one are redrawn, so the sample is
     uniform over the deals that keep that choice. The pending mask is left to the caller
     (``decisions.legal_actions_now``)."""
@@ -72,14 +90,13 @@ def resample_hidden(st: State, seat: int, rng: np.random.Generator) -> None:
     searched = _pending_search(st, 1 - seat)
     cards = st.tables.cards
     for _ in range(MAX_DEALS):
-        hand, deck = _deal(st, opp, hidden_slots, face_down, n_hand, unknown[:], rng)
-        if searched is None or any(cards[cid].type == searched for cid in deck):
+        dealt = _deal(st, opp, hidden_slots, face_down, n_hand, unknown[:], rng)
+        if dealt is not None and (searched is None or any(cards[cid].type == searched for cid in dealt[1])):
             break
     else:
-        raise RuntimeError(f"no deal of {MAX_DEALS} kept a {searched} in the searching deck "
+        raise RuntimeError(f"no deal of {MAX_DEALS} kept what the seat knows of the opponent's deck "
                            "(an engine invariant broke)")
-    opp.hand = hand
-    opp.deck = deck
+    opp.hand, opp.deck = dealt
     # No Team Bonus refresh here: before the reveal nobody's bonus is computed (the reveal does it).
 
 
@@ -91,59 +108,93 @@ def _pending_search(st: State, opp: int) -> str | None:
 
 
 def _deal(st: State, opp: PlayerState, hidden_slots: list[Slot], face_down: list[Attachment], n_hand: int,
-          unknown: list[int], rng: np.random.Generator) -> tuple[list[int], list[int]]:
+          unknown: list[int], rng: np.random.Generator) -> tuple[list[int], list[int]] | None:
     """One uniform deal of ``unknown`` (a fresh list, consumed): the unrevealed picks and the
-    face-down cards are set in place; the hand and the deck are returned."""
+    face-down cards are set in place; the hand and the deck are returned, or None when the
+    cards of a type the deck lacks do not fit in the hand left (the caller deals again)."""
     cards = st.tables.cards
     rng.shuffle(unknown)
     # Constrained places first: unrevealed picks are characters.
     for slot in hidden_slots:
         i = next(i for i, c in enumerate(unknown) if cards[c].is_character)
         slot.char = unknown.pop(i)
-    places = place_shown(st, opp, n_hand, len(face_down), unknown, rng)
+    places = place_shown(st, opp, n_hand, [a.shows_before for a in face_down], unknown, rng)
     for i, att in enumerate(face_down):
         if places[n_hand + i] < 0:
             j = next(j for j, c in enumerate(unknown) if cards[c].type in ATTACHABLE)
             att.card = unknown.pop(j)
         else:
             att.card = places[n_hand + i]
-    hand = [places[i] if places[i] >= 0 else unknown.pop() for i in range(n_hand)]
+    free = [i for i in range(n_hand) if places[i] < 0]
+    # What is left is split between the free hand places and the deck, uniformly among the
+    # splits that keep every card of a type the deck lacks in the hand.
+    barred = [c for c in unknown if cards[c].type in opp.deck_lacks]
+    if len(barred) > len(free):
+        return None
+    if barred:
+        others = [c for c in unknown if cards[c].type not in opp.deck_lacks]
+        unknown = others + barred  # shuffled already; the hand takes from the end
+    hand = places[:n_hand]
+    for i in free:
+        hand[i] = unknown.pop()
     return hand, unknown
 
 
-def place_shown(st: State, opp: PlayerState, n_hand: int, n_down: int, unknown: list[int],
+def place_shown(st: State, opp: PlayerState, n_hand: int, down_shows_before: list[int], unknown: list[int],
                 rng: np.random.Generator) -> list[int]:
-    """Where the shown cards go among hand places (first ``n_hand``) and face-down places:
-    a card id per place, -1 where an unknown card goes.
+    """Where the shown cards go among hand places (first ``n_hand``) and face-down places (one
+    per entry of ``down_shows_before``, the owner's show count when it was attached): a card id
+    per place, -1 where an unknown card goes.
 
     Non-attachables can only be in the hand. Each attachable shown card is in a hand place or a
-    face-down place, and the face-down places it leaves must still be fillable from the unknown
-    attachables. The sample is uniform over the placements that fit (shown cards in distinct
-    places, each equally likely), drawn exactly: first how many shown attachables are face-down,
-    weighted by how many placements have that count, then which ones and where. It never looks
-    at where the cards really are, and it always succeeds, since the real placement fits."""
+    face-down place attached after its show, and the face-down places it leaves must still be
+    fillable from the unknown attachables. The sample is uniform over the placements that fit
+    (shown cards in distinct places, each equally likely), drawn exactly: first how many shown
+    attachables are face-down, weighted by how many placements have that count, then which ones
+    and where. It never looks at where the cards really are, and it always succeeds, since the
+    real placement fits."""
     cards = st.tables.cards
+    n_down = len(down_shows_before)
     places = [-1] * (n_hand + n_down)
-    plain = [c for c in sorted(opp.shown) if cards[c].type not in ATTACHABLE]
-    attachable = [c for c in sorted(opp.shown) if cards[c].type in ATTACHABLE]
+    entries = sorted(zip(opp.shown, opp.shown_at, strict=True), key=lambda e: (-e[1], e[0]))
+    plain = [c for c, _ in entries if cards[c].type not in ATTACHABLE]
+    # latest show first: its face-down places (attached after it) are among every earlier one's
+    attachable = [(c, at) for c, at in entries if cards[c].type in ATTACHABLE]
     if not plain and not attachable:
         return places
     spare = sum(cards[c].type in ATTACHABLE for c in unknown)
     hand_free = n_hand - len(plain)
     k = len(attachable)
-    fits = range(max(0, k - hand_free, n_down - spare), min(k, n_down) + 1)
+    eligible = [[i for i in range(n_down) if down_shows_before[i] > at] for _, at in attachable]
+    # ways[j][x]: ways to put x of the first j shown attachables face-down (each in a distinct
+    # place it may take); nested places make the j-th card's choices len(eligible) - x.
+    ways = [[0] * (k + 1) for _ in range(k + 1)]
+    ways[0][0] = 1
+    for j in range(k):
+        for x in range(j + 1):
+            ways[j + 1][x] += ways[j][x]
+            ways[j + 1][x + 1] += ways[j][x] * max(0, len(eligible[j]) - x)
+    fits = [x for x in range(k + 1) if ways[k][x] and k - x <= hand_free and n_down - x <= spare]
     if hand_free < 0 or not fits:
         raise RuntimeError("no placement of the shown cards fits what the seat saw (an engine invariant broke)")
-    weights = np.array([math.comb(k, x) * math.perm(n_down, x) * math.perm(hand_free, k - x) for x in fits],
-                       dtype=float)
-    face_down = fits[int(rng.choice(len(fits), p=weights / weights.sum()))]
+    weights = np.array([ways[k][x] * math.perm(hand_free, k - x) for x in fits], dtype=float)
+    x = fits[int(rng.choice(len(fits), p=weights / weights.sum()))]
+    # which cards are face-down: backwards through the table, each in proportion to its ways
+    down = [False] * k
+    for j in range(k - 1, -1, -1):
+        as_down = ways[j][x - 1] * max(0, len(eligible[j]) - (x - 1)) if x else 0
+        if as_down and rng.random() * (as_down + ways[j][x]) < as_down:
+            down[j], x = True, x - 1
+    taken: set[int] = set()
     hand_places = [int(p) for p in rng.permutation(n_hand)]
     for cid in plain:
         places[hand_places.pop()] = cid
-    order = [attachable[int(i)] for i in rng.permutation(k)]
-    down_places = [n_hand + int(p) for p in rng.permutation(n_down)[:face_down]]
-    for cid, place in zip(order[:face_down], down_places, strict=True):
-        places[place] = cid
-    for cid in order[face_down:]:
-        places[hand_places.pop()] = cid
+    for j, (cid, _) in enumerate(attachable):
+        if down[j]:
+            free = [i for i in eligible[j] if i not in taken]
+            place = free[int(rng.integers(len(free)))]
+            taken.add(place)
+            places[n_hand + place] = cid
+        else:
+            places[hand_places.pop()] = cid
     return places

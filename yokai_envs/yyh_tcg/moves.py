@@ -35,18 +35,21 @@ def search(st: State, seat: int, card_type: str) -> None:
     """Search the deck for a card of ``card_type``: the player looks through the deck and
     chooses one (a ``search`` choice, asked even with one candidate: whether there is a
     choice depends on the hidden deck); it is shown to the opponent and goes to the hand;
-    the deck is shuffled. A search that finds nothing shows nothing."""
+    the deck is shuffled. A search that finds nothing shows nothing, but the opponent sees it
+    fail: the deck holds no card of that type, and never will (it never gains a card)."""
     me = st.players[seat]
     cards = st.tables.cards
     if any(cards[cid].type == card_type for cid in me.deck):
         st.choices = (*st.choices, OwedChoice(Owed.SEARCH, seat, card_type))
+    else:
+        me.deck_lacks = me.deck_lacks | {card_type}
 
 
 def take_searched(st: State, ctx: Context, seat: int, card: int) -> None:
     me = st.players[seat]
     me.deck.remove(card)
     me.hand.append(card)
-    me.shown.append(card)  # shown to the opponent
+    me.show(card)
     ctx.see(None, Ev.SEARCHED, seat, card)
     ctx.rng.shuffle(me.deck)
     ctx.see(None, Ev.SHUFFLE, seat)
@@ -67,7 +70,7 @@ def flip_attachments(st: State, ctx: Context, seat: int, indices: tuple[int, ...
         return
     for _, att in down:
         att.turned = True
-        me.forget_shown(att.card)
+        me.forget_shown(att.card, att.shows_before)
         if ctx.recording:  # see() is free when not recording, but not its call
             ctx.see(None, Ev.TURNED, seat, att.card)
     st.choices = (*st.choices, OwedChoice(Owed.PAY, seat, indices))
@@ -110,7 +113,7 @@ def pay_flipped(st: State, ctx: Context, seat: int, indices: tuple[int, ...],
         else:
             st.slot_at(seat, index).attached.remove(att)
             if not att.turned:
-                me.forget_shown(att.card)
+                me.forget_shown(att.card, att.shows_before)
             me.discard.append(att.card)
             if ctx.recording:
                 ctx.see(None, Ev.FLIPPED, seat, att.card, 0)
@@ -119,7 +122,7 @@ def pay_flipped(st: State, ctx: Context, seat: int, indices: tuple[int, ...],
 def pay(st: State, ctx: Context, seat: int, att: Attachment) -> None:
     me = st.players[seat]
     if not att.turned:
-        me.forget_shown(att.card)
+        me.forget_shown(att.card, att.shows_before)
     me.spirit -= st.tables.cards[att.card].cost
     att.face_up = True
     att.turned = False

@@ -105,9 +105,12 @@ class Attachment:
     used: bool = False  # its once-per-turn ability was used this turn
     #: turned up (public) but not yet paid for: the owner is choosing which to pay first
     turned: bool = False
+    #: how many cards its owner had shown when it was attached (a card shown later was in the
+    #: deck then, so it is not this one)
+    shows_before: int = 0
 
     def copy(self) -> Attachment:
-        return Attachment(self.card, self.face_up, self.used, self.turned)
+        return Attachment(self.card, self.face_up, self.used, self.turned, self.shows_before)
 
 
 @dataclass(slots=True, eq=False)
@@ -133,6 +136,11 @@ class PlayerState:
     #: cards the opponent has seen (a search shows them) that are still hidden in the hand or
     #: face-down on the Sideline: it cannot tell which, since attaching face-down is unseen
     shown: list[int] = field(default_factory=list)
+    #: the show number of each ``shown`` entry (0 for the first card this player ever showed)
+    shown_at: list[int] = field(default_factory=list)
+    shows: int = 0              # cards shown so far
+    #: card types a search found none of, in public: the deck holds none (it never gains a card)
+    deck_lacks: frozenset[str] = frozenset()
     discard: list[int] = field(default_factory=list)
     fighter: Slot | None = None
     sideline: list[Slot] = field(default_factory=list)
@@ -151,6 +159,9 @@ class PlayerState:
         new.deck_name = self.deck_name
         new.hand = self.hand[:]
         new.shown = self.shown[:]
+        new.shown_at = self.shown_at[:]
+        new.shows = self.shows
+        new.deck_lacks = self.deck_lacks
         new.discard = self.discard[:]
         new.fighter = self.fighter.copy() if self.fighter is not None else None
         new.sideline = [s.copy() for s in self.sideline]
@@ -168,13 +179,27 @@ class PlayerState:
         """Remove one copy of ``cid`` from the hand. Played in public, it is no longer a card the
         opponent knows to be hidden; attached face-down (``public`` False), it still is."""
         self.hand.remove(cid)
-        if public and cid in self.shown:  # forget_shown, spelled out (every card played)
-            self.shown.remove(cid)
+        if public and cid in self.shown:  # the cheap test first: every card played comes here
+            self.forget_shown(cid)
 
-    def forget_shown(self, cid: int) -> None:
-        """``cid`` left the hidden cards in public (played, discarded, flipped)."""
-        if cid in self.shown:
-            self.shown.remove(cid)
+    def show(self, cid: int) -> None:
+        """``cid`` (now in the hand) was shown to the opponent."""
+        self.shown.append(cid)
+        self.shown_at.append(self.shows)
+        self.shows += 1
+
+    def forget_shown(self, cid: int, shows_before: int | None = None) -> None:
+        """A ``cid`` left the hidden cards in public (played, discarded, flipped). A face-down
+        card attached when ``shows_before`` cards had been shown can only be a copy shown before
+        it: when none was, every shown copy is still hidden. Of the copies it could be, the one
+        shown last is forgotten: the opponent cannot tell which it was, and the copies kept are
+        the ones that could be in the most places."""
+        could_be = [j for j, (c, at) in enumerate(zip(self.shown, self.shown_at, strict=True))
+                    if c == cid and (shows_before is None or at < shows_before)]
+        if could_be:
+            j = max(could_be, key=self.shown_at.__getitem__)
+            del self.shown[j]
+            del self.shown_at[j]
 
     def hidden_cards(self) -> list[int]:
         """Hand and face-down attachments (where shown cards can be)."""
@@ -241,6 +266,11 @@ class Tables:
     event_spirit: dict[Timing, list[int]]
     #: timing -> (Spirit, card id) of every Event of that timing, cheapest first
     events_by_cost: dict[Timing, list[tuple[int, int]]]
+    #: per card id: whether its "Attack:" ability or Attack-timing Event does anything for the
+    #: defender in part 4 (not when it only changes "your attack", ``effects.YOUR_ATTACK_VERBS``)
+    defender_can_use: list[bool]
+    #: ``ability_spirit_at[ATTACK]`` for the defender: more than any Spirit where it is no use
+    defender_ability_spirit: list[int]
 
 
 @dataclass(slots=True, eq=False)

@@ -2,7 +2,7 @@
 ``env.observe`` and ``env.step`` apart (microseconds per decision). Run it on two checkouts to see
 what a fuller observation adds to a step (the bar the project keeps: at most 15% of a step).
 
-    PYTHONPATH=$PWD python benchmarks/obs_cost.py yokaizo_v3 --seconds 3
+    PYTHONPATH=$PWD python benchmarks/obs_cost.py yokaizo_v4 --seconds 3
 """
 
 from __future__ import annotations

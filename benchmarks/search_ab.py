@@ -13,7 +13,7 @@ alternating between rounds), but it times what a search does, in CPU seconds
 The speed ratio B/A (above 1: B is faster) is the median of the per-round ratios.
 
     git worktree add /tmp/base <commit>
-    python benchmarks/search_ab.py yokaizo_v3 /tmp/base . --spec rollout --rounds 4
+    python benchmarks/search_ab.py yokaizo_v4 /tmp/base . --spec rollout --rounds 4
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """OpenSpiel's ISMCTS bot on a yokai game, through the OpenSpiel bridge.
 
-    python examples/openspiel_ismcts.py --env yokaizo_v3 --games 20 --simulations 50
+    python examples/openspiel_ismcts.py --env yokaizo_v4 --games 20 --simulations 50
 
 ``yokai_envs.envs.openspiel`` registers every env id as a pyspiel python game (sequential,
 imperfect information, the deal its one chance event; see its docstring). OpenSpiel's Python ISMCTS

@@ -72,6 +72,8 @@ _RETIRED_BECAUSE: dict[str, str] = {
                   "goes to the burner's Grave, the Limbo becomes the deck as the deck empties, mandatory card texts "
                   "offer no pass, one Turn per Round by card instance; announced face-down cards are public in the "
                   "observation",
+    "yokaizo_v3": "Nine-Tail Matron's Blazing Talons may Echo (the rulebook's own example of that attack), so "
+                  "its Echo offers a pass; the Uproot keyword is 'up to X' by the book",
 }
 #: Retired env id -> (the live id that replaced it, why).
 RETIRED: dict[str, tuple[str, str]] = {old: (_PACKAGE_IDS[old.rpartition("_v")[0]], why)

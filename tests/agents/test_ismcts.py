@@ -213,9 +213,9 @@ def test_confidence_keeps_the_base_policys_move_not_the_rollouts(search):
 
 def test_confidence_needs_a_rollout_policy_and_a_sane_value():
     with pytest.raises(ValueError, match="needs rollout=heuristic or policy=PATH"):
-        agents.make("ismcts:confidence=1", "yokaizo_v3")
+        agents.make("ismcts:confidence=1", "yokaizo_v4")
     with pytest.raises(ValueError, match="confidence must be positive"):
-        agents.make("ismcts:rollout=heuristic;confidence=-1", "yokaizo_v3")
+        agents.make("ismcts:rollout=heuristic;confidence=-1", "yokaizo_v4")
 
 
 def test_time_budget_and_single_action():
@@ -261,8 +261,8 @@ def test_yonkai_spec_with_every_option_plays(search):
 def test_the_readme_yokaizo_spec_plays():
     """The spec of the YOKAIZO row in docs/record/2026-12-05.md, at a CI-sized budget."""
     spec = "ismcts:iterations=10;rollout=heuristic;max_rollout_steps=20;leaf=heuristic;opponents=rollout;confidence=1"
-    game = make_game("yokaizo_v3")
-    bot = agents.make(spec, "yokaizo_v3", seed=0)
+    game = make_game("yokaizo_v4")
+    bot = agents.make(spec, "yokaizo_v4", seed=0)
     game.reset(0)
     play_legally(bot, game, decisions=40)
 

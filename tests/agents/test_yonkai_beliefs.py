@@ -144,7 +144,7 @@ def test_ismcts_beliefs_option():
     with pytest.raises(ValueError, match="beliefs must be one of uniform, heuristic"):
         agents.make("ismcts:beliefs=oracle", "yonkai_no_yokai_v1")
     with pytest.raises(NoHeuristicError, match=r"world_sampler.*yonkai_no_yokai_v1"):
-        agents.make("ismcts:beliefs=heuristic", "yokaizo_v3")
+        agents.make("ismcts:beliefs=heuristic", "yokaizo_v4")
 
 
 def test_ismcts_with_beliefs_decides_the_same_for_hidden_twins():

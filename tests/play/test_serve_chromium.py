@@ -33,7 +33,7 @@ pytestmark = needs_chromium
 CONFIGS: list[tuple[str, dict[str, Any], int, dict[str, Any]]] = [
     ("yonkai_no_yokai_v1", {"num_players": 3}, 1, {"rounds_per_game": 1}),
     ("yonkai_no_yokai_v1", {"num_players": 4}, 3, {"rounds_per_game": 1}),
-    ("yokaizo_v3", {"decks": ["Kitsune Blaze", "Kappa Tide"]}, 0, {}),
+    ("yokaizo_v4", {"decks": ["Kitsune Blaze", "Kappa Tide"]}, 0, {}),
     ("yyh_tcg_v6", {"decks": [None, "Toguro Brothers"]}, 1, {}),
     ("onmyoji_v5", {"mode": "solo", "difficulty": 2}, 0, {}),
     ("onmyoji_v5", {"mode": "duel"}, 1, {}),
@@ -283,7 +283,7 @@ def test_twin_games_differing_in_hidden_cards_give_the_seat_the_same_page_in_the
     from yokai_envs.play.replay import state_digest
 
     with running_server(tmp_path / "real") as real, running_server(tmp_path / "twin") as twin:
-        view = play_until(real, create(real, env_id="yokaizo_v3", seat=1, opponents="random", seed=3), stop_at=9)
+        view = play_until(real, create(real, env_id="yokaizo_v4", seat=1, opponents="random", seed=3), stop_at=9)
         session = real.store.get(view["game_id"])  # type: ignore[attr-defined]
         other = copy.copy(session)
         worlds = (session.game.determinize(1, np.random.default_rng(k)) for k in range(20))

@@ -51,7 +51,7 @@ def test_a_phone_width_page_has_no_side_scroll_and_the_log_stays_off_the_table(s
     result = run_scenario(server, tmp_path, """
       var tab = await open("/", 375, 700);
       var home = overflow(tab.doc());
-      var d = await startGame(tab, { env_id: "yokaizo_v3", seat: 0, opponents: "random", seed: 3 });
+      var d = await startGame(tab, { env_id: "yokaizo_v4", seat: 0, opponents: "random", seed: 3 });
       var seen = [];
       for (var k = 0; k < 12 && d.body.getAttribute("data-over") !== "yes"; k++) {
         var button = d.querySelector("[data-action]") || d.getElementById("next");
@@ -203,7 +203,7 @@ def test_the_first_page_teaches_the_game_and_offers_opponents_as_choices(server,
       var folded = Array.prototype.map.call(d.querySelectorAll("#advanced-options [data-option]"), function (f) {
         return f.getAttribute("data-option");
       });
-      setField(d.getElementById("game"), "yokaizo_v3");
+      setField(d.getElementById("game"), "yokaizo_v4");
       var about = d.getElementById("about").textContent;
       var how = d.getElementById("how-to-play");
       var choices = Array.prototype.map.call(d.getElementById("opponent-choice").options, function (o) {
@@ -213,7 +213,7 @@ def test_the_first_page_teaches_the_game_and_offers_opponents_as_choices(server,
       setField(d.getElementById("opponent-choice"), "");
       var specAsked = d.getElementById("opponents").offsetParent !== null;
       setField(d.getElementById("opponent-choice"), "random");
-      var g = await startGame(tab, { env_id: "yokaizo_v3", seed: 8 });
+      var g = await startGame(tab, { env_id: "yokaizo_v4", seed: 8 });
       var terms = Array.prototype.map.call(g.querySelectorAll("#board abbr.term"), function (a) {
         return [a.textContent.toLowerCase(), a.title];
       });
@@ -274,7 +274,7 @@ def test_keys_play_the_numbered_moves_and_the_next_bot_move(server, tmp_path):
 def test_empty_zones_fold_into_one_line_and_your_hand_is_at_the_bottom(server, tmp_path):
     result = run_scenario(server, tmp_path, """
       var tab = await open("/");
-      var d = await startGame(tab, { env_id: "yokaizo_v3", seat: 0, opponents: "random", seed: 3 });
+      var d = await startGame(tab, { env_id: "yokaizo_v4", seat: 0, opponents: "random", seed: 3 });
       var seats = Array.prototype.map.call(d.querySelectorAll("#board .seat"), function (box) {
         var empty = box.querySelector(".empty-zones");
         return { zones: box.querySelectorAll(".zone").length, empty: empty ? empty.textContent : "" };

@@ -77,4 +77,4 @@ def test_the_player_count_follows_the_option_that_sets_it():
     assert player_counts("onmyoji_v5")["option"] == "mode"
     assert player_counts("onmyoji_v5")["counts"] == {'"duel"': 2, '"solo"': 1, '"coop"': 2}
     assert player_counts("yonkai_no_yokai_v1")["counts"] == {"3": 3, "4": 4}
-    assert player_counts("yokaizo_v3") == {"default": 2, "option": None, "counts": {}}
+    assert player_counts("yokaizo_v4") == {"default": 2, "option": None, "counts": {}}

@@ -111,7 +111,7 @@ def test_bad_input_is_refused() -> None:
     with pytest.raises(ConfigError, match="needs at least one opponent"):
         yokai_envs.training.make_vec_gym(YONKAI, num_envs=4, opponents=[])
     with pytest.raises(ConfigError, match="no vectorized engine"):
-        yokai_envs.training.make_vec_gym("yokaizo_v3", num_envs=4, opponents=["random"])
+        yokai_envs.training.make_vec_gym("yokaizo_v4", num_envs=4, opponents=["random"])
     with pytest.raises(ConfigError, match="api"):
         yokai_envs.training.make_vec_gym(YONKAI, num_envs=4, opponents=["random"], api="rllib")
     with pytest.raises(ConfigError, match="learner_seat"):

@@ -10,7 +10,7 @@ import pytest
 from agents.arena.balance import run_balance
 from yokai_envs.yokaizo.game import YokaizoGame
 
-#: The command recorded in BALANCE.md: yokai balance --game yokaizo_v3 --agents heuristic --games 23 --seed 0
+#: The command recorded in BALANCE.md: yokai balance --game yokaizo_v4 --agents heuristic --games 23 --seed 0
 DEALS, SEED = 23, 0
 DECK_RANGE = (0.40, 0.60)   # every ready deck against the field
 SEAT_RANGE = (0.45, 0.55)   # seat 0, and the seat that took the first Turn

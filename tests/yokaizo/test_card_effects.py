@@ -34,7 +34,8 @@ def effect_lists(card):
 # ------------------------------------------------------------------ (1) text names the effects
 PHRASES = {
     "damage": lambda p: ("BREAK DMG " if p["break"] else "DMG ") + str(p["amount"])
-    + (" more to the same Yokai" if p["target"] == "same" else ""),
+    + (" more to the same Yokai" if p["target"] == "same" else "")
+    + (" to the enemy Yokai taking its Turn" if p["target"] == "active" else ""),
     "shatter": lambda p: f"Shatter {p['count']}", "draw": lambda p: f"draw {p['count']}",
     "destroy": lambda p: "Destroy", "exile": lambda p: "Exile", "attach": lambda p: f"Attach {p['count']}",
     "shield": lambda p: f"Shield {p['count']}", "token": lambda p: f"Token {p['count']}",
@@ -42,7 +43,7 @@ PHRASES = {
     "echo": lambda p: f"Echo {p['count']}", "freeze": lambda p: f"Freeze {p['up_to']}",
     "haunt": lambda p: f"Haunt a card to your {p['to'].capitalize() if p['to'] == 'void' else p['to']}",
     "shine": lambda p: f"Shine {p['count']} ({p['match']})", "slow": lambda p: f"Slow {p['up_to']}",
-    "spin": lambda p: "Spin", "uproot": lambda p: f"Uproot up to {p['count']}", "swap": lambda p: "Swap",
+    "spin": lambda p: "Spin", "uproot": lambda p: f"Uproot up to {p['up_to']}", "swap": lambda p: "Swap",
     "if_banished": lambda p: "if it Banished",
     "if_active": lambda p: ("another " if p["another"] else "") + f"Active {POOL_ELEMENT[p['element']]}",
 }

@@ -1,8 +1,9 @@
-"""The yokaizo_v3 env, observation encoding (what each seat may see), decision context, determinize."""
+"""The yokaizo_v4 env, observation encoding (what each seat may see), decision context, determinize."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import yokai_envs
 from tests.yokaizo.helpers import act, blank, field, hand, start, void
@@ -14,7 +15,7 @@ S = "Oni Brute"
 
 
 def test_env_is_registered_and_plays():
-    env = yokai_envs.make("yokaizo_v3", decks=("Oni Rampage", "Yurei Lament"))
+    env = yokai_envs.make("yokaizo_v4", decks=("Oni Rampage", "Yurei Lament"))
     env.reset(seed=4)
     steps = 0
     for _agent in env.agent_iter():
@@ -184,6 +185,12 @@ def test_games_with_other_decks_sharing_one_observer_observe_as_if_alone() -> No
             assert np.array_equal(g.state_tensor(), alone.encode(g.state, 0, omniscient=True))
             legal = np.flatnonzero(g.legal_action_mask())
             g.step(int(legal[rng.integers(legal.size)]))
+
+
+def test_retired_v3_is_refused_naming_the_echo_and_uproot_rulings() -> None:
+    with pytest.raises(ValueError, match=r"'yokaizo_v3' was retired: Nine-Tail Matron's Blazing Talons may Echo.*"
+                                         r"use 'yokaizo_v4'"):
+        yokai_envs.make("yokaizo_v3")
 
 
 def test_the_other_seat_reads_my_and_enemy_turned_around_as_whole_words():

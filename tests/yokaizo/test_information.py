@@ -156,7 +156,7 @@ def test_seats_see_private_cards_and_public_events():
 
 
 def test_history_option_gives_event_tokens():
-    env = yokai_envs.make("yokaizo_v3", history=8)
+    env = yokai_envs.make("yokaizo_v4", history=8)
     env.reset(seed=0)
     obs, *_ = env.last()
     assert obs["history"].shape == (8, 5)

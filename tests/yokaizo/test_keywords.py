@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.yokaizo.helpers import NO, act, blank, effect, field, hand, legal, name_of, slot_souls, start, void
 from yokai_envs.yokaizo.attacks import ActionChoice, ReturnSwap
 from yokai_envs.yokaizo.damage import Damage, banish
@@ -70,7 +72,7 @@ def test_banish_condition_only_after_a_banish():
 
 
 def test_dmg_and_break_dmg():
-    g = board(down1=1, soul1="Funayurei Crew")  # Soul: DMG 1 to the Yokai taking its Turn
+    g = board(down1=1, soul1="Funayurei Crew")  # Soul: DMG 1 to the enemy Yokai taking its Turn
     g.active = ActiveYokai(0, 0, g.field[0][0])
     start(g, Damage(1, 0, g.field[1][0], 1, False))
     act(g, "soul 0")
@@ -194,7 +196,7 @@ def test_blighted_souls_cannot_be_uprooted():
     field(g, 0, 0, S, down=2)
     field(g, 1, 0, S)
     g.blighted[g.souls[0][0][0]] = 1
-    start(g, effect(g, 0, "[{uproot: {count: 2, may: true, to: hand}}]"))
+    start(g, effect(g, 0, "[{uproot: {up_to: 2, to: hand}}]"))
     act(g, "my field yokai 0")
     assert legal(g) == {"pass / done / no", "soul 1"}
 
@@ -286,8 +288,29 @@ def test_uproot_moves_face_down_souls():
     g = blank()
     field(g, 0, 0, S, up=1, down=2)
     field(g, 1, 0, S)
-    start(g, effect(g, 0, "[{uproot: {count: 1, may: true, to: void}}]"))
+    start(g, effect(g, 0, "[{uproot: {up_to: 1, to: void}}]"))
     act(g, "my field yokai 0")
     assert legal(g) == {"pass / done / no", "soul 1", "soul 2"}
     act(g, "soul 2")
     assert len(g.void[0]) == 1 and slot_souls(g, 0, 0) == (1, 1)
+
+
+def test_uproot_is_up_to_x_by_the_book():
+    """The rulebook's Uproot: "Remove up to X face-down Souls": its shorthand ``{uproot: X}``
+    offers a pass at each choice, as Burn, Blight, Freeze and Slow do, and a card cannot make it
+    mandatory (it takes no ``may``)."""
+    from yokai_envs.core.errors import ConfigError
+    from yokai_envs.yokaizo.cards import UP_TO_BY_THE_BOOK, VOCABULARY
+
+    assert "uproot" in UP_TO_BY_THE_BOOK and "may" not in VOCABULARY["uproot"].params
+    g = blank()
+    field(g, 0, 0, S, down=2)
+    field(g, 1, 0, S)
+    start(g, effect(g, 0, "[{uproot: 2}]"))
+    assert "pass / done / no" in legal(g)
+    act(g, "my field yokai 0")
+    assert legal(g) == {"pass / done / no", "soul 0", "soul 1"}
+    act(g, "soul 0", "pass / done / no")
+    assert slot_souls(g, 0, 0) == (0, 1)
+    with pytest.raises(ConfigError, match="may"):
+        effect(g, 0, "[{uproot: {up_to: 1, may: false}}]")

@@ -283,8 +283,10 @@ def test_multi_stage_attack_resolves_in_order():
     assert g.decider == 0 and legal(g) == {"pass / done / no", "card Kitsune Emberling"}  # stage 2
     act(g, "card Kitsune Emberling")
     assert name_of(g, g.void[0][0]) == "Kitsune Emberling" and not g.burned[0]
-    # stage 3: Echo 1 is mandatory and the Emberling is its one target: its Void entry (Burn up
-    # to 1) is Echoed unasked
+    # stage 3: "then you may Echo 1" (the rulebook's own example of Blazing Talons "can Echo"):
+    # the Emberling is offered, and so is a pass
+    assert legal(g) == {"pass / done / no", "my void card 0"}
+    act(g, "my void card 0")  # its Void entry (Burn up to 1) is Echoed
     assert legal(g) == {"pass / done / no", "yes"}
 
 

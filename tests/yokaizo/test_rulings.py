@@ -434,6 +434,8 @@ def test_r27_swap_effect():
 
 
 def test_r28_active_target_must_be_enemy():
+    texts = [c.text for c in POOL.cards if "Yokai taking its Turn" in c.text]
+    assert len(texts) == 3 and all("Soul: DMG 1 to the enemy Yokai taking its Turn" in t for t in texts)
     g = board()
     g.active = ActiveYokai(1, 0, g.field[1][0])
     y = g.field[1][0]
@@ -526,7 +528,18 @@ def test_r21_simultaneous_replacements_trigger_together():
 
 def test_r34_mandatory_texts_offer_no_pass():
     from tests.yokaizo.test_card_effects import test_card_choices_offer_a_pass_exactly_where_the_text_says_may_or_up_to
+    from tests.yokaizo.test_keywords import test_uproot_is_up_to_x_by_the_book
+
+    test_uproot_is_up_to_x_by_the_book()
 
     for name in ("Kitsune Ember Priest", "Weeping Yurei", "Lantern Ghost", "Onryo Avenger", "Grave Keeper",
                  "Hollow Husk", "Nine-Tail Matron", "Raijin Stormlord"):
         test_card_choices_offer_a_pass_exactly_where_the_text_says_may_or_up_to(POOL.cards[POOL.by_name[name]])
+
+
+def test_r35_blazing_talons_may_echo_as_the_rulebook_example_says():
+    from tests.yokaizo.test_rules import test_multi_stage_attack_resolves_in_order
+
+    card = POOL.cards[POOL.by_name["Nine-Tail Matron"]]
+    assert "then you may Echo 1" in card.text
+    test_multi_stage_attack_resolves_in_order()  # the Echo stage offers a pass

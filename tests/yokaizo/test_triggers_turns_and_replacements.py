@@ -38,7 +38,7 @@ def test_if_it_banished_ignores_the_attacker_banished_by_a_flipped_soul(name):
     g = blank()
     w = field(g, 0, 0, name, up=POOL.cards[POOL.by_name[name]].souls - 1, down=1)  # one flip from Banish
     field(g, 0, 1, S)
-    target = field(g, 1, 0, S, down=1, soul="Funayurei Crew")  # Soul: DMG 1 to the Yokai taking its Turn
+    target = field(g, 1, 0, S, down=1, soul="Funayurei Crew")  # Soul: DMG 1 to the enemy Yokai taking its Turn
     field(g, 1, 1, S)
     hand(g, 0, S)
     g.burned[0].append(g.deck[0].pop())  # something to unburn, should the follow-up fire

@@ -4,7 +4,7 @@ first-player shares, endings by cause, game length), or the clear rate of every 
 Several specs on levels are also paired on the same deals: each one's clear rate against the first
 spec's, level by level, with the difference and its 95% interval.
 
-    yokai balance --game yokaizo_v3 --agents heuristic --games 50 --seed 0 --out runs/balance --workers 2
+    yokai balance --game yokaizo_v4 --agents heuristic --games 50 --seed 0 --out runs/balance --workers 2
     yokai balance --game onmyoji_v5 --env-kwargs '{"mode": "solo"}' --agents heuristic --games 200
     yokai balance --game onmyoji_v5 --env-kwargs '{"mode": "coop"}' --agents heuristic,heuristic:selfish=true
     yokai balance --game onmyoji_v5 --env-kwargs '{"mode": "duel"}' --agents heuristic --variants all

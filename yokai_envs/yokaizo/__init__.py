@@ -1,4 +1,4 @@
-"""YOKAIZO: a two-player yokai trading-card game (``yokaizo_v3``).
+"""YOKAIZO: a two-player yokai trading-card game (``yokaizo_v4``).
 
 Modules: ``state`` (the table as plain data, constants and enums), ``rules`` (the match flow and
 the decision loop; every rule a function over ``(state, ctx)``) with its topics ``moves`` (the card
@@ -12,4 +12,4 @@ decks and the effects vocabulary, validated on load).
 #: The env id: this package's name and its env version. The one place it is written: the game,
 #: its envs and the registry read it. Bump the version on any change to the rules, observations,
 #: masks or rewards (CHANGELOG.md; the registry then retires the old id with the reason).
-ENV_ID = "yokaizo_v3"
+ENV_ID = "yokaizo_v4"

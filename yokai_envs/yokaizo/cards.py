@@ -92,15 +92,14 @@ VOCABULARY: dict[str, VerbSpec] = {
     "burn": _verb({"up_to": (COUNT, None), "target": (("deck", "enemy_void"), "deck")}, "up_to", "Burn"),
     "unburn": _verb({"to": (TO_HAND_VOID, "void"), "may": (BOOL, False)}, "to", "Burn"),
     "blight": _verb({"up_to": (COUNT, None)}, "up_to", "Blight"),
-    "echo": _verb({"count": (COUNT, None)}, "count", "Echo"),
+    "echo": _verb({"count": (COUNT, None), "may": (BOOL, False)}, "count", "Echo"),
     "freeze": _verb({"up_to": (COUNT, None)}, "up_to", "Freeze"),
     "haunt": _verb({"to": (TO_HAND_VOID, "hand")}, "to", "Haunt"),
     "shine": _verb({"count": (COUNT, 1), "match": (("name", "element", "faction"), "element")}, "count",
                    "Shine", "Active"),
     "slow": _verb({"up_to": (COUNT, None)}, "up_to", "Slow"),
     "spin": _verb({"deck": (("own", "enemy"), "own"), "if": (COND, None), "then": (OPS, None)}, None, "Spin"),
-    "uproot": _verb({"count": (COUNT, None), "may": (BOOL, False), "to": (("hand", "void", "limbo"), "hand")},
-                    "count", "Uproot"),
+    "uproot": _verb({"up_to": (COUNT, None), "to": (("hand", "void", "limbo"), "hand")}, "up_to", "Uproot"),
     "swap": _verb({"count": (COUNT, None), "may": (BOOL, False)}, "count", "Swap"),
     "if_banished": _verb({"then": (OPS, None)}, "then", "Banish"),
     "if_active": _verb({"element": (ELEMENT, None), "another": (BOOL, False), "then": (OPS, None)}, None,
@@ -108,8 +107,8 @@ VOCABULARY: dict[str, VerbSpec] = {
 }
 
 
-#: Verbs whose keyword the rulebook defines as "up to X" (Burn, Blight, Freeze, Slow): always optional.
-UP_TO_BY_THE_BOOK: frozenset[str] = frozenset({"burn", "blight", "freeze", "slow"})
+#: Verbs whose keyword the rulebook defines as "up to X" (Burn, Blight, Freeze, Slow, Uproot): always optional.
+UP_TO_BY_THE_BOOK: frozenset[str] = frozenset({"burn", "blight", "freeze", "slow", "uproot"})
 
 
 def optional(op: Op) -> bool:

@@ -259,7 +259,7 @@ START: dict[str, Start] = {
     "shine": _picker(PickVerb.SHINE, "count"),
     "slow": _picker(PickVerb.SLOW, "up_to"),
     "spin": start_spin,
-    "uproot": _picker(PickVerb.UPROOT, "count"),
+    "uproot": _picker(PickVerb.UPROOT, "up_to"),
     "swap": _picker(PickVerb.SWAP, "count"),
     "if_banished": start_if_banished,
     "if_active": start_if_active,

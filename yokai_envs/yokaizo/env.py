@@ -1,4 +1,4 @@
-"""YOKAIZO (``yokaizo_v3``): 2-player yokai TCG as a PettingZoo AEC env.
+"""YOKAIZO (``yokaizo_v4``): 2-player yokai TCG as a PettingZoo AEC env.
 
 Options: ``decks="random"`` (two of the 10 ready decks drawn each reset) or ``decks=(a, b)`` with
 ready-deck names, YAML deck-file paths or lists of card names; ``max_steps`` (default 6000).

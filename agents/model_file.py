@@ -13,7 +13,7 @@ A model is two files side by side::
      "net_arch": [256, 256],                      or {"pi": [...], "vf": [...]}
      "activation": "tanh",                        from ACTIVATIONS
      "observation_shape": [586], "num_actions": 1234,
-     "env_id": "onmyoji_v4", "env_options": {"mode": "coop"},
+     "env_id": "onmyoji_v5", "env_options": {"mode": "coop"},
      "play": {"deterministic": true, "temperature": 1.0},   how ``policy:PATH`` plays by default
      "weights_sha256": "...",                     the digest of NAME.safetensors
      "num_timesteps": 1400000, "package_version": "..."}

@@ -25,9 +25,9 @@ from yokai_envs.cli.serve import make_server, server_url
 # (name, create request, a page width and height, your moves before the middle shot)
 GAMES = [("yonkai", {"env_id": "yonkai_no_yokai_v1", "options": {"num_players": 4, "rounds_per_game": 2}, "seat": 0,
                      "opponents": "heuristic", "seed": 7}, (1200, 900), 6),
-         ("yokaizo", {"env_id": "yokaizo_v3", "options": {"decks": ["Kitsune Blaze", "Kappa Tide"]}, "seat": 0,
+         ("yokaizo", {"env_id": "yokaizo_v4", "options": {"decks": ["Kitsune Blaze", "Kappa Tide"]}, "seat": 0,
                       "opponents": "heuristic", "seed": 3}, (1200, 1000), 25),
-         ("onmyoji", {"env_id": "onmyoji_v4", "options": {"mode": "duel"}, "seat": 0, "opponents": "heuristic",
+         ("onmyoji", {"env_id": "onmyoji_v5", "options": {"mode": "duel"}, "seat": 0, "opponents": "heuristic",
                       "seed": 4}, (1200, 1000), 8)]
 
 

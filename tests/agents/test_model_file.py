@@ -190,8 +190,8 @@ def test_temperature_sharpens_sampling_and_the_card_sets_the_default(tiny, tmp_p
 def test_a_model_for_another_game_is_refused_before_its_weights_are_read(tiny, tmp_path):
     path = _copy(tiny[1], tmp_path)
     path.write_bytes(b"not read")  # the card is checked first
-    with pytest.raises(CheckpointError, match="was trained for 'yonkai_no_yokai_v1', not 'yokaizo_v3'"):
-        PolicyAgent(path, "yokaizo_v3")
+    with pytest.raises(CheckpointError, match="was trained for 'yonkai_no_yokai_v1', not 'yokaizo_v4'"):
+        PolicyAgent(path, "yokaizo_v4")
 
 
 @pytest.mark.parametrize("command", ["evaluate", "demo"])

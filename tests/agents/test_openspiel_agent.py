@@ -13,8 +13,8 @@ from yokai_envs.registry import make_game
 
 def test_a_seeded_openspiel_ismcts_replays_the_same_games():
     agents = ["openspiel:ismcts;simulations=3", "random"]
-    first = run_match("yokaizo_v3", agents, games=2, seed=3)
-    second = run_match("yokaizo_v3", agents, games=2, seed=3)
+    first = run_match("yokaizo_v4", agents, games=2, seed=3)
+    second = run_match("yokaizo_v4", agents, games=2, seed=3)
     assert [r["actions"] for r in first.records] == [r["actions"] for r in second.records]
 
 

@@ -228,7 +228,7 @@ def test_the_exploitability_column_calls_yokai_exploit_as_a_user_would(monkeypat
     row = exploitability("heuristic", duel, "versus", 512, tmp_path / "explo", resume=False)
     assert row == {"budget": 512, "timesteps": 512, "games": 10, "win_rate": 0.4, "ci_low": 0.1, "ci_high": 0.7}
     (args,) = calls
-    assert (args.agent, args.game, json.loads(args.env_kwargs)) == ("heuristic", "onmyoji_v4", duel.options)
+    assert (args.agent, args.game, json.loads(args.env_kwargs)) == ("heuristic", "onmyoji_v5", duel.options)
     assert exploitability("heuristic", duel, "versus", 512, tmp_path / "explo", resume=True) == row
     assert len(calls) == 1  # resumed from its exploit.json
     assert "note" in exploitability("heuristic", load_suite("v1").configurations["coop"], "team", 512,

@@ -140,7 +140,7 @@ def test_balance_refuses_an_unwritable_out_before_any_game(capsys, monkeypatch):
         raise AssertionError("a game was played before --out was checked")
 
     monkeypatch.setattr(balance, "run_balance", must_not_play)
-    code = yokai_main(["balance", "--game", "yokaizo_v3", "--agents", "random", "--games", "2",
+    code = yokai_main(["balance", "--game", "yokaizo_v4", "--agents", "random", "--games", "2",
                        "--no-progress", "--out", "/dev/null/x"])
     assert code == 2
     out = capsys.readouterr()

@@ -34,12 +34,12 @@ def test_an_rllib_policy_runs_through_the_quick_suite(tmp_path, monkeypatch, cap
     from yokai_envs.cli import main as yokai_main
     from yokai_envs.training.rllib_backend.module import MaskedPPOTorchRLModule
 
-    env = yokai_envs.make("yyh_tcg_v5")
+    env = yokai_envs.make("yyh_tcg_v6")
     seat = env.possible_agents[0]
     module = RLModuleSpec(module_class=MaskedPPOTorchRLModule, observation_space=env.observation_space(seat),
                           action_space=env.action_space(seat),
                           model_config={"fcnet_hiddens": [8], "vf_share_layers": False}).build()
-    folder = save_rllib_policy(module, tmp_path / "model", "yyh_tcg_v5", {})
+    folder = save_rllib_policy(module, tmp_path / "model", "yyh_tcg_v6", {})
     suite = tiny(QUICK_SUITE)
     monkeypatch.setattr(benchmark, "load_suite", lambda version: suite)
     code = yokai_main(["score", "--agent", f"rllib:{folder}", "--quick", "--configs", "yyh", "--format", "json"])

@@ -76,7 +76,8 @@ def card_markdown(name: str, card: dict[str, Any]) -> str:
              "- the network alone " + ("takes its most likely move" if card["play"].get("deterministic", True)
                                        else "samples its move from its distribution (as it was measured)"),
              f"- trained by: `{card['command']}` (seed {card['seed']}), {card['wall_time']}",
-             f"- method: {card.get('method', '')}", "",
+             f"- method: {card.get('method', '')}",
+             *([f"- note: {card['note']}"] if card.get("note") else []), "",
              "| agent | against | games | win rate | 95% CI |", "|---|---|---:|---:|---|"]
     for row in card["evaluation"]:
         lines.append(f"| `{row['agent']}` | {row['opponents']} | {row['games']} | {row['win_rate']:.3f} | "

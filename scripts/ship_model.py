@@ -139,7 +139,12 @@ def main(argv: list[str] | None = None) -> int:
     MODELS.mkdir(parents=True, exist_ok=True)
     from agents.model_file import check_weights, read_card
 
-    model_card = read_card(args.run / f"{args.which}.safetensors")  # checked: allow-lists, weights digest
+    weights = args.run / f"{args.which}.safetensors"
+    if not weights.exists() and weights.with_suffix(".zip").exists():
+        raise SystemExit(f"{weights.with_suffix('.zip')} is a pickled SB3 zip (a run from before weights-only "
+                         f"models); if you made it, convert it first: python scripts/convert_model.py "
+                         f"{weights.with_suffix('.zip')} {weights} --trust-pickles")
+    model_card = read_card(weights)  # checked: allow-lists, weights digest
     check_weights(model_card)
     if model_card["kind"] != "policy":
         raise SystemExit(f"{model_card['path']}: a {model_card['kind']} file, not a playing model")

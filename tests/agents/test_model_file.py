@@ -4,7 +4,9 @@ model file loads without running anything, and a pickled zip is refused unless t
 ``fixtures/pretrained_actions.npz`` was recorded from the shipped SB3 zips before they were
 converted (and removed): for each model, 32 observations of random-play games of its env with
 their legal masks, the action the zip's network chose (SB3's own torch path, most likely legal
-action) and its full masked distribution."""
+action) and its full masked distribution; and the digest of the weights file they hold for. A
+model shipped later is recorded from its own file when it ships (onmyoji_duel's second
+generation), so a changed weights file without a new recording fails here by its digest."""
 
 from __future__ import annotations
 
@@ -55,6 +57,8 @@ def test_a_converted_model_chooses_the_actions_its_zip_chose(name):
 
     recorded = RECORDED[name]
     policy, card = load_policy(models_dir() / f"{name}.safetensors")
+    assert card["weights_sha256"] == str(recorded["weights_sha256"]), (
+        f"{name}.safetensors is not the file its actions were recorded from: record them again")
     observations, masks = recorded["observations"], recorded["masks"]
     with torch.no_grad():
         obs, _ = policy.obs_to_tensor(observations)

@@ -209,3 +209,22 @@ def test_the_cli_loads_a_pickled_zip_only_with_trust_pickles(pickled_zip, comman
     err = capsys.readouterr().err
     assert "a pickled SB3 .zip, refused" in err and "--trust-pickles" in err and len(err.strip().splitlines()) == 1
     assert yokai_main([*args, "--trust-pickles"]) == 0
+
+
+def test_convert_model_turns_a_trusted_zip_into_the_same_network(pickled_zip, tmp_path):
+    import importlib.util
+
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    path, _ = pickled_zip
+    spec = importlib.util.spec_from_file_location("convert_model", Path(__file__).parents[2] / "scripts" /
+                                                  "convert_model.py")
+    convert = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(convert)
+    target = convert.convert(path, tmp_path / "converted.safetensors", deterministic=False)
+    policy, card = load_policy(target)
+    assert card["play"]["deterministic"] is False and card["env_id"] == YONKAI
+    original = MaskablePPO.load(str(path), device="cpu").policy
+    for key, value in original.state_dict().items():
+        assert torch.equal(policy.state_dict()[key], value), key

@@ -203,3 +203,52 @@ def test_game_options_as_trees(env_id, options):
 
 def test_yyh_cards_option_that_is_not_a_path():
     _only_own_errors(_game_options, YYH, {"cards": []})
+
+
+# ---------------------------------------------------------------------- model cards
+_CARD_FIELDS = ["format", "kind", "algorithm", "policy_class", "net_arch", "activation", "observation_shape",
+                "num_actions", "env_id", "env_options", "play", "weights_sha256", "num_timesteps"]
+
+
+@pytest.fixture(scope="module")
+def model_file(tmp_path_factory):
+    """A real model file (a tiny Yonkai 3p network) and its card."""
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    from agents.policy import save_checkpoint
+    from yokai_envs.training.gym_env import make_gym
+
+    env = make_gym("yonkai_no_yokai_v1", num_players=3, opponents=["random"])
+    model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [4]}, n_steps=16, batch_size=16, seed=0)
+    path = save_checkpoint(model, tmp_path_factory.mktemp("model") / "m", "yonkai_no_yokai_v1", {"num_players": 3})
+    return path, json.loads(path.with_suffix(".json").read_text())
+
+
+@FUZZ
+@given(field=st.sampled_from(_CARD_FIELDS), tree=trees)
+def test_a_card_field_replaced_by_any_tree_gives_a_model_file_error_only(model_file, tmp_path_factory, field, tree):
+    from agents.model_file import ModelFileError, load_policy
+
+    path, card = model_file
+    folder = tmp_path_factory.mktemp("fuzzed")
+    (folder / path.name).write_bytes(path.read_bytes())
+    (folder / "m.json").write_text(json.dumps({**card, field: tree}))
+    with contextlib.suppress(ModelFileError):
+        load_policy(folder / path.name)
+
+
+@FUZZ
+@given(data=st.binary(max_size=300))
+def test_random_bytes_as_a_card_or_weights_give_a_model_file_error_only(model_file, tmp_path_factory, data):
+    from agents.model_file import ModelFileError, load_policy
+
+    path, card = model_file
+    folder = tmp_path_factory.mktemp("bytes")
+    (folder / "w.safetensors").write_bytes(data)
+    (folder / "w.json").write_text(json.dumps(card))
+    (folder / "c.safetensors").write_bytes(path.read_bytes())
+    (folder / "c.json").write_bytes(data)
+    for name in ("w.safetensors", "c.safetensors"):
+        with contextlib.suppress(ModelFileError):
+            load_policy(folder / name)

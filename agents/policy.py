@@ -155,7 +155,7 @@ class PolicyAgent(Agent):
         source = model_path(path)
         if is_pickled_zip(source):
             if not trusted:
-                raise pickled_refusal(source, "policy:PATH;trusted=true (or --trust-pickles)")
+                raise pickled_refusal(source, "the spec option trusted=true (--trust-pickles on demo and evaluate)")
             self.meta = read_pickled_meta(source)
             check_checkpoint(self.meta, env_id, env_options)
             self.policy = self._load_pickled(self.meta["path"])

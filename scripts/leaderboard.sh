@@ -11,15 +11,9 @@ cd "$(dirname "$0")/.."
 RUNS=${1:-runs/leaderboard}
 WORKERS=${2:-2}
 SUITES=${SUITES:-"v1-quick v1"}
-AGENTS=(
-  "random=random"
-  "lowest=lowest"
-  "heuristic=heuristic"
-  "ismcts-8=ismcts:iterations=8;max_rollout_steps=10;leaf=heuristic"
-  "ismcts-32=ismcts:iterations=32;max_rollout_steps=10;leaf=heuristic"
-  "pretrained=pretrained"
-  "pretrained+search=pretrained:search=true;iterations=8"
-)
+# The reference agents are suite v1's ladder: NAME=SPEC lines.
+mapfile -t AGENTS < <(python -c 'from yokai_envs.benchmark import load_suite
+for name, spec in load_suite("v1").ladder.items(): print(f"{name}={spec}")')
 for suite in $SUITES; do
   for entry in "${AGENTS[@]}"; do
     name=${entry%%=*}

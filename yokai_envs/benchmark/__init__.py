@@ -10,6 +10,7 @@ writes score.json/.md/.tex and :mod:`.leaderboard` docs/leaderboard.md.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -52,8 +53,6 @@ def score_agent(agent: str, suite: str | Suite = DEFAULT_SUITE, configurations: 
             where = (folder or Path("runs") / "score") / "exploit" / run.configuration.name
             entry["exploitability"] = exploitability(candidate.text, run.configuration, run.kind,
                                                      exploitability_budget, where, resume)
-    import os
-
     document = {
         "schema": score.SCHEMA, "result": result,
         "metadata": {"wall_seconds": sum(cell.seconds for run in runs for cell in run.cells.values()),

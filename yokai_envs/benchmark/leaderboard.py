@@ -136,7 +136,11 @@ def page(documents: list[dict[str, Any]]) -> str:
                       f"{meta['workers']} worker(s) on a {meta['cpus']}-core machine shared with other jobs"
                       + (f", for {', '.join(played)} only ({', '.join(missing)} not played in time)" if missing
                          else " (every configuration)") + ".", ""]
-        lines += ["Runs: " + ", ".join(f"`{Path(d['path']).name}`" for d in rows), ""]
+        scored = {_name(d["result"]["agent"]) for d in rows}
+        missing = [name for name in load_suite("v1").ladder if name not in scored]
+        lines += ["Runs: " + ", ".join(f"`{Path(d['path']).name}`" for d in rows)
+                  + (f". Reference agents without a finished run in this suite: {', '.join(missing)}." if missing
+                     else "."), ""]
     lines += ["## How the score is defined", "", _dedent(score_module.__doc__ or ""), "",
               "## The suites", ""]
     for suite in suites:
@@ -194,8 +198,7 @@ Rates are win credits (a k-way shared win counts 1/k; Solo and Co-op: the clear 
 
 def write_leaderboard(runs: str | Path, page_path: str | Path, references_path: str | Path | None) -> list[str]:
     documents = read_runs(runs)
-    order = {name: i for i, name in enumerate(["random", "lowest", "heuristic", "ismcts-8", "ismcts-32", "pretrained",
-                                               "pretrained+search"])}
+    order = {name: i for i, name in enumerate(load_suite("v1").ladder)}  # the reference agents are v1's rungs
     documents.sort(key=lambda d: (order.get(_name(d["result"]["agent"]), len(order)), d["result"]["agent"]))
     from yokai_envs.training.common.safety import atomic_write_text
 

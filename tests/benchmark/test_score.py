@@ -199,6 +199,19 @@ def test_the_leaderboard_page_is_generated_from_runs(capsys, tmp_path):
     assert load_suite("v1").protocol_hash in text
     positions = json.loads(refs.read_text())["suites"][QUICK_SUITE]["solo"]
     assert set(positions) == {"random", "heuristic", "pretrained"}
+    assert positions["pretrained"]["protocol_hash"] == suite.protocol_hash
+
+
+def test_positions_are_printed_only_from_the_same_protocol(monkeypatch):
+    import yokai_envs.benchmark.score as score
+
+    suite = tiny(QUICK_SUITE, games=2)
+    entry = {"spec": "pretrained", "score": 1.5, "score_low": 1.2, "score_high": 1.8}
+    monkeypatch.setattr(score, "references", lambda version: {"solo": {
+        "pretrained": {**entry, "protocol_hash": suite.protocol_hash},
+        "ismcts-8": {**entry, "protocol_hash": "sha256:another"}}})
+    (solo,) = benchmark.score_agent("random", suite, ["solo"])["result"]["configurations"]
+    assert set(solo["positions"]) == {"pretrained"}
 
 
 def test_the_exploitability_column_calls_yokai_exploit_as_a_user_would(monkeypatch, tmp_path):

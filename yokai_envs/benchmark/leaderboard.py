@@ -58,7 +58,7 @@ def references(documents: list[dict[str, Any]]) -> dict[str, Any]:
         res = document["result"]
         for c in res["configurations"]:
             entry = {"spec": res["agent"], "score": c["score"], "score_low": c["score_low"],
-                     "score_high": c["score_high"]}
+                     "score_high": c["score_high"], "protocol_hash": res["protocol_hash"]}
             out.setdefault(res["suite"], {}).setdefault(c["name"], {})[_name(res["agent"])] = entry
     return out
 
@@ -186,7 +186,7 @@ SCHEMA_TEXT = """## score.json
          "rung_mean",
          "rows": [{"rung", "spec", "level", "games", "deals", "wins", "draws", "losses",
                    "win_rate", "ci_low", "ci_high"}],
-         "positions": {RUNG: {"spec", "score", "score_low", "score_high"}},
+         "positions": {RUNG: {"spec", "score", "score_low", "score_high", "protocol_hash"}},
          "exploitability": {"budget", "timesteps", "games", "win_rate", "ci_low", "ci_high"}  # with --exploitability
        }]},
      "metadata": {"wall_seconds", "this_run_seconds", "cells_reused", "workers", "backend", "cpus",

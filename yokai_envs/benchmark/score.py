@@ -61,7 +61,7 @@ def references(version: str) -> dict[str, Any]:
 
 
 def configuration_result(run: ConfigurationRun, suite: Suite, agent_text: str,
-                         positions: dict[str, Any]) -> dict[str, Any]:
+                         known: dict[str, Any]) -> dict[str, Any]:
     configuration = run.configuration
     agent = scale_rate(run, suite, AGENT, agent_text)
     low_anchor = scale_rate(run, suite, "random", agent_text)["rate"]
@@ -88,7 +88,9 @@ def configuration_result(run: ConfigurationRun, suite: Suite, agent_text: str,
         "score": score, "score_low": low, "score_high": high,
         "scale_rate": {"agent": agent, "random": low_anchor, "heuristic": high_anchor},
         "rung_mean": rung_mean, "rows": rows,
-        "positions": {name: positions[name] for name in POSITION_RUNGS if name in positions},
+        # only scores measured on this very protocol (a test's shrunk copy of a suite has another hash)
+        "positions": {name: known[name] for name in POSITION_RUNGS
+                      if name in known and known[name].get("protocol_hash") == suite.protocol_hash},
     }
 
 

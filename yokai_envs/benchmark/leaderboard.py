@@ -90,7 +90,7 @@ def _table(version: str, documents: list[dict[str, Any]]) -> list[str]:
         by_name = {c["name"]: c for c in res["configurations"]}
         cells = [score_cell(by_name[n]) if n in by_name else "not run" for n in names]
         seconds = document.get("metadata", {}).get("wall_seconds", 0.0)
-        lines.append(f"| `{res['agent']}` | " + " | ".join(cells) + f" | {_minutes(seconds)} |")
+        lines.append(f"| `{_name(res['agent'])}` | " + " | ".join(cells) + f" | {_minutes(seconds)} |")
     return lines
 
 
@@ -102,7 +102,7 @@ def _rates(version: str, documents: list[dict[str, Any]]) -> list[str]:
         by_name = {c["name"]: c for c in document["result"]["configurations"]}
         cells = [f"{by_name[n]['scale_rate']['agent']['rate']:.3f} / {by_name[n]['rung_mean']:.3f}"
                  if n in by_name else "-" for n in names]
-        lines.append(f"| `{document['result']['agent']}` | " + " | ".join(cells) + " |")
+        lines.append(f"| `{_name(document['result']['agent'])}` | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -116,7 +116,8 @@ def page(documents: list[dict[str, Any]]) -> str:
              f"Generated on {time.strftime('%Y-%m-%d', time.gmtime())} by `scripts/leaderboard.sh` (a "
              "`yokai score` run for each reference agent, then `yokai score --leaderboard docs/leaderboard.md "
              f"--runs RUNS`) from the runs listed below (yokai-envs {version}); do not edit by hand. Every row is "
-             "one run of a reference agent: the bots and the shipped networks. Scores are per configuration, "
+             "one run of a reference agent (named by its rung in the ladder tables below): the bots and the "
+             "shipped networks. Scores are per configuration, "
              "0 = the random bot, 1 = the heuristic, each with its 95% interval; how to score your own agent "
              "is at the end.", ""]
     for suite in suites:

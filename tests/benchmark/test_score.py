@@ -183,11 +183,16 @@ def test_bad_specs_and_configurations_get_one_line(capsys, tmp_path, monkeypatch
     assert "Traceback" not in err and not list(tmp_path.iterdir())
 
 
-def test_the_leaderboard_page_is_generated_from_runs(capsys, tmp_path):
+def test_the_leaderboard_page_is_generated_from_runs(capsys, tmp_path, monkeypatch):
+    import yokai_envs.benchmark.leaderboard as leaderboard
+
     suite = tiny(QUICK_SUITE, games=2)
+    real = leaderboard.load_suite
+    monkeypatch.setattr(leaderboard, "load_suite", lambda version: suite if version == QUICK_SUITE else real(version))
     runs = tmp_path / "runs"
     for name, spec in (("random", "random"), ("heuristic", "heuristic"), ("pretrained", "pretrained")):
         benchmark.score_agent(spec, suite, ["solo"], out=runs / name)
+    benchmark.score_agent("lowest", tiny(QUICK_SUITE, games=4), ["solo"], out=runs / "other-protocol")
     page, refs = tmp_path / "leaderboard.md", tmp_path / "references.json"
     code, _out, err = score_cli(capsys, "--leaderboard", str(page), "--runs", str(runs), "--references", str(refs))
     assert code == 0, err
@@ -197,8 +202,10 @@ def test_the_leaderboard_page_is_generated_from_runs(capsys, tmp_path):
     assert "| `heuristic` | not run | not run | not run | not run | not run | 1.00" in text
     assert "score_c = (w_c(agent) - w_c(random)) / (w_c(heuristic) - w_c(random))" in text
     assert load_suite("v1").protocol_hash in text
+    current, earlier = text.split("an earlier protocol")[:2]
+    assert "| `heuristic` |" in current and "| `lowest` |" not in current and "| `lowest` |" in earlier
     positions = json.loads(refs.read_text())["suites"][QUICK_SUITE]["solo"]
-    assert set(positions) == {"random", "heuristic", "pretrained"}
+    assert set(positions) == {"random", "heuristic", "pretrained"}  # never one from another protocol
     assert positions["pretrained"]["protocol_hash"] == suite.protocol_hash
 
 

@@ -56,6 +56,8 @@ def references(documents: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for document in documents:
         res = document["result"]
+        if res["suite"] not in available() or res["protocol_hash"] != load_suite(res["suite"]).protocol_hash:
+            continue  # measured on another protocol: never a position on this one
         for c in res["configurations"]:
             entry = {"spec": res["agent"], "score": c["score"], "score_low": c["score_low"],
                      "score_high": c["score_high"], "protocol_hash": res["protocol_hash"]}
@@ -106,6 +108,25 @@ def _rates(version: str, documents: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def _group(suite: str, rows: list[dict[str, Any]]) -> list[str]:
+    """The tables of one suite's runs on one protocol, the heuristic's wall time, the runs."""
+    lines = [*_table(suite, rows), "", *_rates(suite, rows), ""]
+    full = [d for d in rows if d["result"]["agent"] == "heuristic"]
+    if suite == "v1" and full:
+        meta = full[0]["metadata"]
+        played = [c["name"] for c in full[0]["result"]["configurations"]]
+        missing = [n for n in load_suite(suite).configurations if n not in played]
+        lines += [f"Wall time of the heuristic's run: {_minutes(meta['wall_seconds'])} of cell time with "
+                  f"{meta['workers']} worker(s) on a {meta['cpus']}-core machine shared with other jobs"
+                  + (f", for {', '.join(played)} only ({', '.join(missing)} not played in time)" if missing
+                     else " (every configuration)") + ".", ""]
+    scored = {_name(d["result"]["agent"]) for d in rows}
+    missing = [name for name in load_suite("v1").ladder if name not in scored]
+    lines += ["Runs: " + ", ".join(f"`{Path(d['path']).name}`" for d in rows)
+              + (f". Reference agents without a finished run here: {', '.join(missing)}." if missing else "."), ""]
+    return lines
+
+
 def page(documents: list[dict[str, Any]]) -> str:
     suites = [v for v in SUITE_ORDER if v in available()] + [v for v in available() if v not in SUITE_ORDER]
     by_suite: dict[str, list[dict[str, Any]]] = {}
@@ -121,27 +142,21 @@ def page(documents: list[dict[str, Any]]) -> str:
              "0 = the random bot, 1 = the heuristic, each with its 95% interval; how to score your own agent "
              "is at the end.", ""]
     for suite in suites:
-        rows = by_suite.get(suite, [])
-        if not rows:
-            continue
+        current = load_suite(suite).protocol_hash
+        rows = [d for d in by_suite.get(suite, []) if d["result"]["protocol_hash"] == current]
+        earlier = [d for d in by_suite.get(suite, []) if d["result"]["protocol_hash"] != current]
         label = "full suite" if suite == "v1" else "quick suite (120 games a cell, cheap rungs only: noisier, and " \
                                                   "not comparable with v1 rows)"
         lines += [f"## Suite {suite}: {label}", ""]
-        lines += [*_table(suite, rows), "", *_rates(suite, rows), ""]
-        full = [d for d in rows if d["result"]["agent"] == "heuristic"]
-        if suite == "v1" and full:
-            meta = full[0]["metadata"]
-            played = [c["name"] for c in full[0]["result"]["configurations"]]
-            missing = [n for n in load_suite(suite).configurations if n not in played]
-            lines += [f"Wall time of the heuristic's run: {_minutes(meta['wall_seconds'])} of cell time with "
-                      f"{meta['workers']} worker(s) on a {meta['cpus']}-core machine shared with other jobs"
-                      + (f", for {', '.join(played)} only ({', '.join(missing)} not played in time)" if missing
-                         else " (every configuration)") + ".", ""]
-        scored = {_name(d["result"]["agent"]) for d in rows}
-        missing = [name for name in load_suite("v1").ladder if name not in scored]
-        lines += ["Runs: " + ", ".join(f"`{Path(d['path']).name}`" for d in rows)
-                  + (f". Reference agents without a finished run in this suite: {', '.join(missing)}." if missing
-                     else "."), ""]
+        lines += _group(suite, rows) if rows else ["No finished run of this suite's current protocol yet.", ""]
+        for protocol in dict.fromkeys(d["result"]["protocol_hash"] for d in earlier):
+            group = [d for d in earlier if d["result"]["protocol_hash"] == protocol]
+            ids = sorted({c["env_id"] for d in group for c in d["result"]["configurations"]})
+            lines += [f"### Suite {suite}, an earlier protocol (`{protocol[:19]}...`: {', '.join(ids)})", "",
+                      "Measured before the suite's env ids moved to the live versions; those games are retired, "
+                      "so these rows are not comparable with the ones above and no score should be compared "
+                      "with them.", ""]
+            lines += _group(suite, group)
     lines += ["## How the score is defined", "", _dedent(score_module.__doc__ or ""), "",
               "## The suites", ""]
     for suite in suites:
@@ -197,8 +212,9 @@ Rates are win credits (a k-way shared win counts 1/k; Solo and Co-op: the clear 
 95% over deals (the arena's `ci_low`/`ci_high`)."""
 
 
-def write_leaderboard(runs: str | Path, page_path: str | Path, references_path: str | Path | None) -> list[str]:
-    documents = read_runs(runs)
+def write_leaderboard(runs: str | Path | list[str], page_path: str | Path,
+                      references_path: str | Path | None) -> list[str]:
+    documents = [d for folder in ([runs] if isinstance(runs, str | Path) else runs) for d in read_runs(folder)]
     order = {name: i for i, name in enumerate(load_suite("v1").ladder)}  # the reference agents are v1's rungs
     documents.sort(key=lambda d: (order.get(_name(d["result"]["agent"]), len(order)), d["result"]["agent"]))
     from yokai_envs.training.common.safety import atomic_write_text

@@ -49,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                               "(default 100000) steps per configuration")
     parser.add_argument("--leaderboard", default=None, metavar="PAGE",
                         help="instead of scoring: write the leaderboard page from the finished runs in --runs")
-    parser.add_argument("--runs", default=None, metavar="DIR", help="with --leaderboard: folder of run folders")
+    parser.add_argument("--runs", action="append", default=None, metavar="DIR",
+                        help="with --leaderboard: a folder of run folders (repeatable)")
     parser.add_argument("--references", default=None, metavar="FILE",
                         help="with --leaderboard: also write the reference agents' scores there (the positions "
                              "`yokai score` prints; the package's is yokai_envs/benchmark/suites/references.json)")

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from yokai_envs.core.files import parse_json
+from yokai_envs.core.files import parse_json, unique_keys
 from yokai_envs.core.signing import HMAC_FIELD, KEY_ID_FIELD, SigningError, canonical, check, sign, signing_key
 
 from .schedule import GameSpec
@@ -65,7 +65,8 @@ def read_numbered_games(path: Path) -> tuple[list[tuple[int, dict[str, Any]]], i
         if not line.strip():
             continue
         try:
-            record = json.loads(line, object_pairs_hook=functools.partial(_no_key_twice, path=path, number=number))
+            record = json.loads(line, object_pairs_hook=unique_keys(
+                functools.partial(_key_twice, f"{path} line {number}")))
         except ResumeError:
             raise
         except (json.JSONDecodeError, RecursionError):
@@ -81,13 +82,6 @@ def read_numbered_games(path: Path) -> tuple[list[tuple[int, dict[str, Any]]], i
     return records, bad
 
 
-def _no_key_twice(pairs: list[tuple[str, Any]], *, path: Path, number: int) -> dict[str, Any]:
-    record: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in record:
-            raise ResumeError(f"{path} line {number}: key {key!r} appears twice in one object")
-        record[key] = value
-    return record
 
 
 def read_games(path: Path) -> tuple[list[dict[str, Any]], int]:
@@ -243,3 +237,7 @@ class Estimate:
         left = elapsed / self.done * (self.total - self.done)
         self.log(f"{self.done} of {self.total} games in {duration(elapsed)}: about {duration(left)} to go")
         self.said = True
+
+
+def _key_twice(where: str, key: str) -> ResumeError:
+    return ResumeError(f"{where}: key {key!r} appears twice in one object")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,24 +57,31 @@ def read_regular_file(path: str | Path, limit: int, source: str, what: str,
     return raw
 
 
+def unique_keys(refusal: Callable[[str], Exception]) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """A ``json.loads`` ``object_pairs_hook`` that raises ``refusal(key)`` for a key given twice in
+    one object (plain ``json`` keeps the last value silently)."""
+    def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in out:
+                raise refusal(key)
+            out[key] = value
+        return out
+
+    return build
+
+
 def parse_json(raw: bytes | str, source: str, error: type[Exception]) -> Any:
     """JSON text as data: UTF-8, no key given twice in one object, no NaN/Infinity, bounded
     nesting; ``error`` naming ``source`` otherwise (a key given twice would otherwise keep its
     last value silently, so two readers of one file could disagree about what it says)."""
-    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in out:
-                raise error(f"{source}: key {key!r} appears twice in one object")
-            out[key] = value
-        return out
-
     def no_constant(name: str) -> Any:
         raise error(f"{source}: {name} is not a JSON number")
 
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        return json.loads(text, object_pairs_hook=no_duplicates, parse_constant=no_constant)
+        return json.loads(text, object_pairs_hook=unique_keys(
+            lambda key: error(f"{source}: key {key!r} appears twice in one object")), parse_constant=no_constant)
     except UnicodeDecodeError as err:
         raise error(f"{source} is not UTF-8 text (byte {err.start})") from None
     except json.JSONDecodeError as err:

@@ -31,6 +31,7 @@ import secrets
 from typing import Any
 from urllib.parse import parse_qs
 
+from yokai_envs.core.files import unique_keys
 from yokai_envs.play.serve import ApiError
 
 TOKEN_HEADER = "X-Yokai-Token"
@@ -135,13 +136,7 @@ def _constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"duplicate key {key!r}")
-        out[key] = value
-    return out
+_object = unique_keys(lambda key: ValueError(f"duplicate key {key!r}"))
 
 
 def _depth(raw: str) -> int:

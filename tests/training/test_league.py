@@ -103,3 +103,32 @@ def test_a_stopped_generation_resumes_from_its_phase_checkpoints(tmp_path, monke
     monkeypatch.setattr(league, "run_phase", real)
     assert main(["train", "--resume", "--out", str(out)]) == 0
     assert json.loads((out / "league.json").read_text())["generation"] == 1
+
+
+@pytest.mark.slow
+def test_exploiters_first_trains_several_exploiters_that_the_main_agent_meets_in_the_same_generation(tmp_path):
+    out = tmp_path / "league"
+    assert main(["train", "--config", "configs/onmyoji/league_gen3.yaml", "--out", str(out),
+                 *_tiny("league.generations=1", "league.exploiters=2",
+                        "league.exploiter_config=configs/onmyoji/quick.yaml")]) == 0
+    state = json.loads((out / "league.json").read_text())
+    first = state["generations"][1]
+    assert [row["name"] for row in first["exploiters"]] == ["exploiter_1", "exploiter_1_1"]
+    assert first["exploiter"]["win_rate"] == max(row["win_rate"] for row in first["exploiters"])
+    # the main agent met both exploiters: they are weighted by what they won against main_0
+    assert set(first["weights"]) == {"random", "main_0", "exploiter_1", "exploiter_1_1"}
+    for row in first["exploiters"]:
+        assert first["weights"][row["name"]] == pytest.approx(max(row["win_rate"] ** 2, 0.05))
+    # the exploiters trained with the quick config's network, the main agent with the league's
+    exploiter = yaml.safe_load((out / "gen_1" / "exploiter_1" / "config.yaml").read_text())
+    assert exploiter["algorithm"]["network"]["net_arch"] == [256, 128]
+    assert exploiter["training"]["seed"] != yaml.safe_load(
+        (out / "gen_1" / "exploiter" / "config.yaml").read_text())["training"]["seed"]
+    main_config = yaml.safe_load((out / "gen_1" / "main" / "config.yaml").read_text())
+    assert main_config["algorithm"]["network"]["net_arch"] == [8]
+
+
+def test_a_bad_exploiter_config_is_named(tmp_path):
+    with pytest.raises(ConfigError, match=r"league\.exploiter_config"):
+        load_config("configs/onmyoji/league_gen3.yaml", ["league.exploiter_config=/no/such.yaml"],
+                    str(tmp_path / "x"))

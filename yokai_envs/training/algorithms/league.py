@@ -207,11 +207,11 @@ class LeagueTrainer:
         with ProcessPoolExecutor(max_workers=min(self.league["workers"], len(configs)), mp_context=context) as pool:
             return [f.result() for f in [pool.submit(run_phase, c) for c in configs]]
 
-    def _add_member(self, kind: str, generation: int, source: Path) -> dict[str, Any]:
-        target = self.root / "members" / f"{kind}_{generation}.safetensors"
+    def _add_member(self, kind: str, generation: int, source: Path, suffix: str = "") -> dict[str, Any]:
+        target = self.root / "members" / f"{kind}_{generation}{suffix}.safetensors"
         target.parent.mkdir(parents=True, exist_ok=True)
         atomic_copy_model(source, target)
-        member = {"name": f"{kind}_{generation}", "kind": kind, "generation": generation, "path": str(target),
+        member = {"name": f"{kind}_{generation}{suffix}", "kind": kind, "generation": generation, "path": str(target),
                   "spec": member_spec(str(target), self.league["sampled"])}
         self.state["members"] = [m for m in self.state["members"] if m["name"] != member["name"]] + [member]
         return member
@@ -250,43 +250,76 @@ class LeagueTrainer:
         return {names[spec]: {k: row[k] for k in ("win_rate", "ci_low", "ci_high", "games")}
                 for spec, row in rows.items()}
 
+    def _exploiter_configs(self, g: int, main_before: dict[str, Any]) -> list[dict[str, Any]]:
+        """This generation's exploiters: best responses to the frozen ``main_before``, one per seed."""
+        league, gen = self.league, self.root / f"gen_{g}"
+        configs = []
+        for k in range(league["exploiters"]):
+            config = _phase_config(self.config, gen / ("exploiter" if k == 0 else f"exploiter_{k}"),
+                                   league["exploiter_steps"],
+                                   main_before["path"] if league["exploiter_start"] == "main" else None,
+                                   [(main_before["spec"], 1.0)], [main_before["spec"]], league["match_games"], True)
+            if league["exploiter_start"] == "scratch":
+                config["pretrain"]["imitate"] = None
+            if league["exploiter_config"] is not None:
+                from yokai_envs.training.common.config import exploiter_algorithm
+
+                config["algorithm"] = exploiter_algorithm(league["exploiter_config"])
+            config["training"]["seed"] += 1_000 * g + 97 * k
+            configs.append(config)
+        return configs
+
+    def _add_exploiters(self, g: int, main_before: dict[str, Any],
+                        reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Freeze this generation's exploiters as members; their rows against ``main_before``."""
+        rows = []
+        for k, report in enumerate(reports):
+            folder = self.root / f"gen_{g}" / ("exploiter" if k == 0 else f"exploiter_{k}")
+            member = self._add_member("exploiter", g, RunFolder(folder).model, f"_{k}" if k else "")
+            row = report["results"][main_before["spec"]]
+            rows.append({"name": member["name"], "against": main_before["name"],
+                         **{key: row[key] for key in ("win_rate", "ci_low", "ci_high", "games")}})
+        return rows
+
     def _generation(self, g: int) -> None:
         league, previous = self.league, self.state["generations"][-1]
         main_before = next(m for m in self.state["members"] if m["name"] == previous["main"])
-        members = members_now(self.state, league)
-        rates = {m["name"]: previous["table"].get(m["name"], {}).get("win_rate", 0.5) for m in members}
-        weights = pfsp_weights(rates, league["prioritization"], league["min_weight"])
-        opponents = [(m["spec"], weights[m["name"]]) for m in members]
-        gen = self.root / f"gen_{g}"
-        sampled = league["sampled"]
-        main_config = _phase_config(self.config, gen / "main", league["main_steps"], main_before["path"], opponents,
-                                    list(self.config["evaluation"]["bots"]), league["match_games"], not sampled)
-        exploiter_config = _phase_config(
-            self.config, gen / "exploiter", league["exploiter_steps"],
-            main_before["path"] if league["exploiter_start"] == "main" else None,
-            [(main_before["spec"], 1.0)], [main_before["spec"]], league["match_games"], True)
-        if league["exploiter_start"] == "scratch":
-            exploiter_config["pretrain"]["imitate"] = None
-        self._say(f"generation {g}: main vs {', '.join(f'{n} {w:.2f}' for n, w in weights.items())}; "
-                  f"exploiter vs {main_before['name']}")
+        exploiter_configs = self._exploiter_configs(g, main_before)
         started = time.perf_counter()
-        main_report, exploiter_report = self._run_phases([main_config, exploiter_config])
+        rates = dict(previous["table"]) if previous["table"] else {}
+        if league["schedule"] == "exploiters_first":
+            self._say(f"generation {g}: {len(exploiter_configs)} exploiter(s) vs {main_before['name']}")
+            exploiters = self._add_exploiters(g, main_before, self._run_phases(exploiter_configs))
+            # the main agent's win rate against a new exploiter is what that exploiter did not win
+            rates.update({row["name"]: {"win_rate": 1.0 - row["win_rate"]} for row in exploiters})
+        members = members_now(self.state, league)
+        win_rates = {m["name"]: rates.get(m["name"], {}).get("win_rate", 0.5) for m in members}
+        weights = pfsp_weights(win_rates, league["prioritization"], league["min_weight"])
+        opponents = [(m["spec"], weights[m["name"]]) for m in members]
+        main_config = _phase_config(self.config, self.root / f"gen_{g}" / "main", league["main_steps"],
+                                    main_before["path"], opponents, list(self.config["evaluation"]["bots"]),
+                                    league["match_games"], not league["sampled"])
+        self._say(f"generation {g}: main vs {', '.join(f'{n} {w:.2f}' for n, w in weights.items())}")
+        if league["schedule"] == "exploiters_first":
+            main_report = self._run_phases([main_config])[0]
+        else:
+            main_report, *reports = self._run_phases([main_config, *exploiter_configs])
+            exploiters = self._add_exploiters(g, main_before, reports)
         seconds = time.perf_counter() - started
-        exploit_row = exploiter_report["results"][main_before["spec"]]
-        exploiter = self._add_member("exploiter", g, RunFolder(gen / "exploiter").model)
-        main = self._add_member("main", g, RunFolder(gen / "main").model)
+        main = self._add_member("main", g, RunFolder(self.root / f"gen_{g}" / "main").model)
         table = self._measure(Path(main["path"]), members_now(self.state, league))
+        worst = max(exploiters, key=lambda row: row["win_rate"])
         self.state["generations"].append({
             "generation": g, "main": main["name"], "weights": weights, "table": table,
-            "exploiter": {"name": exploiter["name"], "against": main_before["name"],
-                          **{k: exploit_row[k] for k in ("win_rate", "ci_low", "ci_high", "games")}},
+            "exploiter": worst, "exploiters": exploiters,
             "bots": {bot: {k: row[k] for k in ("win_rate", "ci_low", "ci_high", "games")}
                      for bot, row in main_report["results"].items()},
             "seconds": round(seconds, 1)})
         self.state["generation"] = g
         self.state["train_seconds"] += seconds
-        self._say(f"generation {g} done in {seconds:.0f} s: exploiter wins {exploit_row['win_rate']:.3f} against "
-                  f"{main_before['name']}; main: " + ", ".join(f"{k} {v['win_rate']:.3f}" for k, v in table.items()))
+        self._say(f"generation {g} done in {seconds:.0f} s: exploiters win "
+                  + ", ".join(f"{row['win_rate']:.3f}" for row in exploiters) + f" against {main_before['name']}; "
+                  "main: " + ", ".join(f"{k} {v['win_rate']:.3f}" for k, v in table.items()))
 
     # ------------------------------------------------------------------ main
     def run(self) -> dict[str, Any]:

@@ -389,6 +389,12 @@ def _check_dmc(config: dict[str, Any], errors: list[str]) -> None:
                       f"({config['training']['total_timesteps']}); raise the total to at least the DMC steps")
 
 
+def exploiter_algorithm(path: str) -> dict[str, Any]:
+    """The ``algorithm`` section (hyperparameters, network) of another config, resolved with its
+    defaults: what a league's exploiters train with when ``league.exploiter_config`` names one."""
+    return dict(load_config(path, check_agents=False, import_hooks=False)["algorithm"])
+
+
 def _check_policy_file(where: str, path: str, errors: list[str]) -> None:
     if not Path(path).is_file():
         errors.append(f"{where}: {path!r} is not a policy file")
@@ -411,6 +417,11 @@ def _check_league(config: dict[str, Any], errors: list[str]) -> None:
                           "start the league from it with league.start_from")
     if league["start_from"] is not None and not str(league["start_from"]).startswith("pretrained"):
         _check_policy_file("league.start_from", league["start_from"], errors)
+    if league["exploiter_config"] is not None:
+        try:
+            exploiter_algorithm(league["exploiter_config"])
+        except ConfigError as err:
+            errors.append(f"league.exploiter_config: {err}")
     if not league["bots"] and league["past_generations"] == 0 and league["exploiters_kept"] == 0:
         errors.append("league: no members (league.bots is empty and nothing is kept); the main agent would have "
                       "no one to play")

@@ -187,6 +187,16 @@ SCHEMA: dict[str, Any] = {
         "exploiter_start": Field(STR, "main", choices=("main", "scratch"),
                                  help="main: the exploiter starts as a copy of the agent it exploits (finds holes "
                                       "fast); scratch: a fresh network"),
+        "exploiters": Field(INT, 1, minimum=1, maximum=16,
+                            help="main exploiters per generation, each from its own seed (a best response "
+                                 "finds different holes from different seeds)"),
+        "exploiter_config": Field(STR, None, nullable=True,
+                                  help="a config file whose algorithm section (hyperparameters, network) the "
+                                       "exploiters train with, e.g. the yardstick's quick config; null: this one"),
+        "schedule": Field(STR, "parallel", choices=("parallel", "exploiters_first"),
+                          help="parallel: the main agent trains beside the generation's exploiters (it meets "
+                               "the earlier generations' ones); exploiters_first: the exploiters train first "
+                               "and the main agent meets them in the same generation"),
         "bots": Field(LIST, ["heuristic"], items=Field(STR), help="fixed league members (agent specs)"),
         "past_generations": Field(INT, 4, minimum=0, maximum=100, help="past main agents kept as members"),
         "exploiters_kept": Field(INT, 4, minimum=0, maximum=100, help="past exploiters kept as members"),

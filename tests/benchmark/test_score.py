@@ -253,3 +253,20 @@ def test_the_exploitability_column_calls_yokai_exploit_as_a_user_would(monkeypat
     assert len(calls) == 1  # resumed from its exploit.json
     assert "note" in exploitability("heuristic", load_suite("v1").configurations["coop"], "team", 512,
                                     tmp_path / "none", resume=False)
+
+
+def test_the_leaderboard_shows_each_shipped_networks_exploitability_from_its_card():
+    from agents.pretrained import cards
+    from yokai_envs.benchmark.leaderboard import exploitability_section
+
+    lines = exploitability_section()
+    rows = {line.split("`")[1]: line for line in lines if line.startswith("| `")}
+    assert set(rows) == {card.name for card in cards()}  # every shipped model, measured or said why not
+    duel = next(c for c in cards() if c.name == "onmyoji_duel")
+    measured = duel.data["exploitability"]
+    budget = max(r["budget"] for r in measured["rows"])
+    network = next(r for r in measured["rows"] if r["agent"] == "pretrained" and r["budget"] == budget)
+    assert f"{budget:,}" in rows["onmyoji_duel"] and f"{network['win_rate']:.3f}" in rows["onmyoji_duel"]
+    assert "not applicable" in rows["onmyoji_solo"]
+    # an older generation's rows are its own, never the latest generation's
+    assert f"{network['win_rate']:.3f} [" not in rows["onmyoji_duel_gen1"].split("|")[5]

@@ -157,12 +157,61 @@ def page(documents: list[dict[str, Any]]) -> str:
                       "so these rows are not comparable with the ones above and no score should be compared "
                       "with them.", ""]
             lines += _group(suite, group)
+    lines += exploitability_section()
     lines += ["## How the score is defined", "", _dedent(score_module.__doc__ or ""), "",
               "## The suites", ""]
     for suite in suites:
         lines += [*_suite_section(suite), ""]
     lines += [HOW_TO_ADD, "", SCHEMA_TEXT]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def exploitability_section() -> list[str]:
+    """The shipped networks' exploitability beside their scores, read from their model cards (the
+    ``exploitability`` rows ``yokai exploit`` measured, each card naming its commands): at each
+    card's largest budget, a best response's win rate against the network and against the heuristic."""
+    from agents.pretrained import cards, generation_of
+    from yokai_envs.training.common.exploit_curve import judgeable
+
+    lines = ["## Exploitability of the shipped networks", "",
+             "From the model cards (`agents/pretrained/models/NAME.json`, `exploitability`; the commands are "
+             "on each card and in [exploitability](results/exploitability.md)): a best response trained for the "
+             "budget against the network, and the same budget's best response against the heuristic. Lower "
+             "is harder to exploit; a budget whose best response does not beat the heuristic by 0.05 is too "
+             "small to judge anything.", "",
+             "| model | generation | env id | budget (steps) | vs the network | vs the heuristic | fair share | "
+             "judged |", "|---|---:|---|---:|---|---|---:|---|"]
+    shipped = cards()
+    latest = {(c.env_id, json.dumps(c.configuration, sort_keys=True)): max(
+        generation_of(o) for o in shipped if (o.env_id, o.configuration) == (c.env_id, c.configuration))
+        for c in shipped}
+    for card in shipped:
+        measured = card.data.get("exploitability") or {}
+        rows = measured.get("rows") or []
+        if not rows:
+            lines.append(f"| `{card.name}` | {generation_of(card)} | {card.env_id} | - | "
+                         f"{measured.get('not_applicable', 'not measured')} | - | - | - |")
+            continue
+        budget = max(int(r["budget"]) for r in rows)
+        at = {r["agent"]: r for r in rows if int(r["budget"]) == budget}
+        fair = float(measured.get("fair_share", 0.5))
+        generation = generation_of(card)
+        network = at.get(f"pretrained:generation={generation}")
+        if network is None and latest[(card.env_id, json.dumps(card.configuration, sort_keys=True))] == generation:
+            network = at.get("pretrained")  # the latest generation's rows name it plainly
+        heuristic = at.get("heuristic")
+        verdict = judgeable({"ci_low": heuristic["ci"][0]} if heuristic else None, fair)
+        lines.append(f"| `{card.name}` | {generation} | {card.env_id} | {budget:,} | {_rate(network)} | "
+                     f"{_rate(heuristic)} | {fair:.3f} | "
+                     + {True: "yes", False: "too small", None: "no heuristic row"}[verdict] + " |")
+    return [*lines, ""]
+
+
+def _rate(row: dict[str, Any] | None) -> str:
+    if row is None:
+        return "-"
+    worst = f"; worst seed {max(row['seed_range']):.3f}" if row.get("seeds", 1) > 1 else ""
+    return f"{row['win_rate']:.3f} [{row['ci'][0]:.3f}, {row['ci'][1]:.3f}]{worst}"
 
 
 def _dedent(text: str) -> str:

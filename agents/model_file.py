@@ -29,6 +29,8 @@ may be. A training checkpoint (``kind: "training_state"``, written by the traine
 
 A legacy SB3 ``.zip`` is refused (:class:`PickledModelError`): its members are pickles, and
 loading one runs whatever code its author put there. :func:`is_pickled_zip` tells one apart.
+Whatever loads a pickled model anyway (a trusted zip, an RLlib checkpoint) passes
+:func:`require_trusted` first.
 
 torch / stable-baselines3 / sb3-contrib are imported only when a network is built.
 """
@@ -40,6 +42,7 @@ import json
 import math
 import os
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -64,6 +67,10 @@ MAX_LAYER = 65_536
 ZIP_MAGIC = b"PK\x03\x04"
 TRUST_RISK = ("an SB3 .zip holds pickles, and loading one runs any code its author put in it: "
               "trust only zips you made yourself")
+RLLIB_TRUST_RISK = ("an RLlib checkpoint holds pickles (cloudpickle), and loading one runs any code its author "
+                    "put in it: trust only folders you made yourself")
+#: The commands whose ``--trust-pickles`` adds ``trusted=true`` to every spec they are given.
+TRUST_FLAG_COMMANDS = ("demo", "evaluate", "play", "score")
 
 
 class ModelFileError(ValueError):
@@ -71,7 +78,22 @@ class ModelFileError(ValueError):
 
 
 class PickledModelError(ModelFileError):
-    """A legacy SB3 zip handed where only weights-only models are loaded."""
+    """A model that runs pickles when loaded (a legacy SB3 zip, an RLlib checkpoint), handed
+    where only weights-only models are loaded or without being said to be trusted."""
+
+
+@dataclass(frozen=True)
+class PickledKind:
+    """A kind of model file that unpickles when loaded: what to call it, why that is a risk (one
+    sentence), and a safe alternative to loading it, if there is one."""
+
+    name: str
+    risk: str
+    instead: str = ""
+
+
+SB3_ZIP = PickledKind("a pickled SB3 .zip", TRUST_RISK, "convert it with scripts/convert_model.py, or ")
+RLLIB_CHECKPOINT = PickledKind("an RLlib checkpoint", RLLIB_TRUST_RISK)
 
 
 def model_path(path: str | Path) -> Path:
@@ -119,10 +141,19 @@ def is_pickled_zip(path: str | Path) -> bool:
         return False
 
 
-def pickled_refusal(path: str | Path, how_to_trust: str) -> PickledModelError:
-    """The one-line error for a legacy zip: why, and how to load it anyway."""
-    return PickledModelError(f"{path}: a pickled SB3 .zip, refused ({TRUST_RISK}); convert it with "
-                             f"scripts/convert_model.py, or load it anyway with {how_to_trust}")
+def pickled_refusal(name: str | Path, how_to_trust: str, kind: PickledKind = SB3_ZIP) -> PickledModelError:
+    """The one-line error for a pickled model: what it is, why it is refused, and how to load it anyway."""
+    return PickledModelError(f"{name}: {kind.name}, refused ({kind.risk}); {kind.instead}load it anyway "
+                             f"with {how_to_trust}")
+
+
+def require_trusted(trusted: bool, name: str | Path, kind: PickledKind = SB3_ZIP,
+                    spec_option: str = "the spec option trusted=true") -> None:
+    """The one gate in front of every loader that unpickles: PickledModelError naming ``name``
+    unless the caller said the model is trusted (``spec_option``, or ``--trust-pickles``)."""
+    if not trusted:
+        commands = ", ".join(TRUST_FLAG_COMMANDS[:-1]) + f" and {TRUST_FLAG_COMMANDS[-1]}"
+        raise pickled_refusal(name, f"{spec_option} (--trust-pickles on {commands})", kind)
 
 
 def _read_bounded(path: Path, limit: int) -> bytes:

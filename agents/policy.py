@@ -28,9 +28,9 @@ from agents.model_file import (
     is_pickled_zip,
     load_policy,
     model_path,
-    pickled_refusal,
     read_card,
     read_tensors,
+    require_trusted,
 )
 from yokai_envs.core.files import parse_json
 
@@ -154,8 +154,7 @@ class PolicyAgent(Agent):
         self.model: Any = None
         source = model_path(path)
         if is_pickled_zip(source):
-            if not trusted:
-                raise pickled_refusal(source, "the spec option trusted=true (--trust-pickles on demo and evaluate)")
+            require_trusted(trusted, source)
             self.meta = read_pickled_meta(source)
             check_checkpoint(self.meta, env_id, env_options)
             self.policy = self._load_pickled(self.meta["path"])

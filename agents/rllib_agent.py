@@ -8,7 +8,12 @@ checked against the env before any weights load, like ``policy:`` checkpoints.
 
 The agent plays the most likely legal action, or samples (``;deterministic=false``) with its
 own seeded generator. Loading needs ray[rllib] (the ``ray`` extra) and torch.
-Security: RLlib checkpoints contain pickled Python objects; load only folders you trust.
+
+An RLlib checkpoint holds pickled Python objects (RLlib saves the module's class and
+constructor arguments with cloudpickle), so loading one runs any code its author put in it.
+Like a legacy SB3 zip, it is refused unless the caller says it is trusted
+(``rllib:PATH;trusted=true``, or ``--trust-pickles``); its ``yokai_meta.json`` is plain JSON and
+is checked first.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from agents.base import Agent
+from agents.model_file import RLLIB_CHECKPOINT, require_trusted
 from agents.policy import META_FORMAT, CheckpointError, check_checkpoint, package_version
 from yokai_envs.core.files import parse_json
 
@@ -73,10 +79,11 @@ class RLlibAgent(Agent):
     """Acts with a trained RLlib PPO module (see the module docstring)."""
 
     def __init__(self, path: str | Path, env_id: str, env_options: dict[str, Any] | None = None,
-                 deterministic: bool = True, seed: int | None = None) -> None:
+                 deterministic: bool = True, seed: int | None = None, trusted: bool = False) -> None:
         super().__init__(seed)
         self.meta = read_rllib_meta(path)
         check_checkpoint(self.meta, env_id, env_options)
+        require_trusted(trusted, f"rllib:{path}", RLLIB_CHECKPOINT, f"rllib:{path};trusted=true")
         self.path = self.meta["path"]
         self.deterministic = deterministic
         try:

@@ -29,7 +29,9 @@
     policy:path/to/model.safetensors;deterministic=false;temperature=0.5   ... sharpened (T < 1)
     policy:path/to/legacy.zip;trusted=true   a legacy SB3 zip: refused without trusted=true, because its
                                              pickles run any code its author put in them
-    rllib:path/to/run/model                  an RLlib policy folder (training backend: rllib); same options
+    rllib:path/to/run/model;trusted=true     an RLlib policy folder (training backend: rllib): refused
+                                             without trusted=true, because RLlib checkpoints are pickles;
+                                             takes deterministic too
     trained:path/to/model.safetensors                the trained opponent: the network with its play-time search,
                                              i.e. ismcts:iterations=100;rollout=heuristic;leaf=heuristic;
                                              confidence=1.0;policy=path/to/model.safetensors
@@ -61,7 +63,7 @@ ISMCTS_OPTIONS = {"iterations": int, "time": float, "rollout": str, "c": float, 
                   "leaf": str, "opponents": str, "search": str, "confidence": float, "beliefs": str,
                   "policy": str, "trusted": bool}
 POLICY_OPTIONS = {"deterministic": bool, "temperature": float, "trusted": bool}
-RLLIB_OPTIONS = {"deterministic": bool}
+RLLIB_OPTIONS = {"deterministic": bool, "trusted": bool}
 ROLLOUTS = ("random", "heuristic", "policy", "own_policy")
 LEAVES = ("returns", "heuristic")
 OPPONENT_MODELS = ("tree", "rollout")
@@ -247,7 +249,8 @@ def _parse_pretrained(rest: str, spec: str, text: str) -> AgentSpec:
 
 def trusting_pickles(entry: str) -> str:
     """``entry`` (``SPEC`` or ``ALIAS=SPEC``) with ``trusted=true`` added when its spec loads a
-    network file (``--trust-pickles``: a legacy SB3 zip is then loaded, running its pickles)."""
+    network file (``--trust-pickles``: a legacy SB3 zip or an RLlib checkpoint is then loaded,
+    running its pickles)."""
     from agents.arena.match import split_alias
 
     alias, spec = split_alias(entry)
@@ -255,7 +258,7 @@ def trusting_pickles(entry: str) -> str:
         parsed = parse_spec(spec)
     except ValueError:
         return entry  # refused with its own message when it is built
-    if parsed.kind not in ("policy", "ismcts") or "trusted" in parsed.options or (
+    if parsed.kind not in ("policy", "ismcts", "rllib") or "trusted" in parsed.options or (
             parsed.kind == "ismcts" and "policy" not in parsed.options):
         return entry
     return (f"{alias}=" if alias else "") + spec + ";trusted=true"

@@ -1,5 +1,6 @@
 """Models as data: the shipped networks converted from pickled zips play exactly as before, a
-model file loads without running anything, and a pickled zip is refused unless trusted.
+model file loads without running anything, and a pickled zip or RLlib checkpoint is refused
+unless trusted.
 
 ``fixtures/pretrained_actions.npz`` was recorded from the shipped SB3 zips before they were
 converted (and removed): for each model, 32 observations of random-play games of its env with
@@ -209,6 +210,65 @@ def test_the_cli_loads_a_pickled_zip_only_with_trust_pickles(pickled_zip, comman
     err = capsys.readouterr().err
     assert "a pickled SB3 .zip, refused" in err and "--trust-pickles" in err and len(err.strip().splitlines()) == 1
     assert yokai_main([*args, "--trust-pickles"]) == 0
+
+
+@pytest.fixture
+def pickled_rllib_folder(tmp_path):
+    """An RLlib policy folder whose module pickle would leave a marker file if anything unpickled it
+    (RLlib reads ``rl_module/class_and_ctor_args.pkl`` with pickle first thing)."""
+    from yokai_envs.registry import make_game
+
+    game = make_game(YONKAI, num_players=3)
+    folder, marker = tmp_path / "model", tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (Path.touch, (marker,))
+
+    (folder / "rl_module").mkdir(parents=True)
+    (folder / "rl_module" / "class_and_ctor_args.pkl").write_bytes(pickle.dumps(Payload()))
+    (folder / "yokai_meta.json").write_text(json.dumps({
+        "format": 1, "env_id": YONKAI, "env_options": {"num_players": 3},
+        "observation_shape": [int(game.observation_size)], "num_actions": int(game.num_actions)}))
+    return folder, marker
+
+
+def test_an_rllib_checkpoint_is_refused_in_one_line_unless_trusted(pickled_rllib_folder):
+    folder, marker = pickled_rllib_folder
+    spec = f"rllib:{folder}"
+    with pytest.raises(PickledModelError) as refused:
+        agents.make(spec, YONKAI, {"num_players": 3})
+    message = str(refused.value)
+    assert message.startswith(f"{spec}: an RLlib checkpoint, refused (") and "\n" not in message
+    assert "holds pickles (cloudpickle), and loading one runs any code its author put in it" in message
+    assert f"{spec};trusted=true" in message and "--trust-pickles" in message
+    assert not marker.exists()
+    pytest.importorskip("ray.rllib", reason="loading an RLlib checkpoint needs ray[rllib]")
+    with pytest.raises(Exception):  # noqa: B017 - what fails after the pickle ran is RLlib's business
+        agents.make(spec + ";trusted=true", YONKAI, {"num_players": 3})
+    assert marker.exists()  # trusted: the checkpoint was loaded, pickles and all
+
+
+def test_trust_pickles_trusts_rllib_specs_as_it_does_zips():
+    from agents.specs import trusting_pickles
+
+    assert trusting_pickles("rllib:runs/model") == "rllib:runs/model;trusted=true"
+    assert trusting_pickles("mine=rllib:runs/model;deterministic=false") == \
+        "mine=rllib:runs/model;deterministic=false;trusted=true"
+    assert trusting_pickles("rllib:runs/model;trusted=false") == "rllib:runs/model;trusted=false"
+
+
+@pytest.mark.parametrize("command", ["evaluate", "demo"])
+def test_the_cli_refuses_an_rllib_checkpoint_without_trust_pickles(pickled_rllib_folder, command, capsys):
+    from yokai_envs.cli import main as yokai_main
+
+    folder, marker = pickled_rllib_folder
+    args = [command, "--game", YONKAI, "--env-kwargs", '{"num_players": 3}', "--agents", f"rllib:{folder},random"]
+    args += ["--games", "3", "--no-progress"] if command == "evaluate" else ["--quiet"]
+    assert yokai_main(args) == 2
+    err = capsys.readouterr().err
+    assert "an RLlib checkpoint, refused" in err and "--trust-pickles" in err and len(err.strip().splitlines()) == 1
+    assert not marker.exists()
 
 
 def test_convert_model_turns_a_trusted_zip_into_the_same_network(pickled_zip, tmp_path):

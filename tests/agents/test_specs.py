@@ -59,7 +59,7 @@ def test_trained_spec_is_the_network_with_its_search():
     ("policy:m.zip;deterministic=maybe", "true or false"),
     ("policy:m.zip;temper=2", "unknown policy option"),
     ("policy:m.zip;temperature=0", "must be positive"),
-    ("rllib:m;trusted=true", "unknown rllib option"),
+    ("rllib:m;temperature=2", "unknown rllib option"),
 ])
 def test_bad_specs(spec, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(")):

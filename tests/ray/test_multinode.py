@@ -128,7 +128,7 @@ def test_rllib_training_survives_losing_an_env_runner_node(cluster, tmp_path):
     assert state["finished"] and state["timesteps"] >= 2000
     import agents
 
-    agents.make(f"rllib:{out / 'model'}", "yonkai_no_yokai_v1", {"num_players": 4})
+    agents.make(f"rllib:{out / 'model'};trusted=true", "yonkai_no_yokai_v1", {"num_players": 4})
 
 
 def test_a_cluster_failure_beyond_fault_tolerance_stops_with_a_checkpoint(tmp_path, monkeypatch, capsys):

@@ -123,7 +123,7 @@ def test_tiny_rllib_run_end_to_end(tiny_run):
 def test_trained_policy_is_an_arena_agent(tiny_run):
     from agents.arena import run_match
 
-    spec = f"rllib:{tiny_run / 'model'}"
+    spec = f"rllib:{tiny_run / 'model'};trusted=true"
     agent = agents.make(spec, YONKAI, {"num_players": 4}, seed=0)
     from yokai_envs.registry import make_game
 
@@ -205,4 +205,5 @@ def test_tiny_coop_run_shares_one_policy(ray_local, tmp_path):
     report = json.loads((out / "eval.json").read_text())
     assert report["results"]["self"]["kind"] == "self"
     assert {row["kind"] for label, row in report["results"].items() if label != "self"} == {"reference"}
-    assert agents.make(f"rllib:{out / 'model'}", "onmyoji_v5", {"mode": "coop", "difficulty": 1}) is not None
+    coop = {"mode": "coop", "difficulty": 1}
+    assert agents.make(f"rllib:{out / 'model'};trusted=true", "onmyoji_v5", coop) is not None

@@ -11,6 +11,8 @@ generation), so a changed weights file without a new recording fails here by its
 
 from __future__ import annotations
 
+import importlib
+import io
 import json
 import os
 import pickle
@@ -199,17 +201,53 @@ def test_a_model_for_another_game_is_refused_before_its_weights_are_read(tiny, t
         PolicyAgent(path, "yokaizo_v4")
 
 
-@pytest.mark.parametrize("command", ["evaluate", "demo"])
-def test_the_cli_loads_a_pickled_zip_only_with_trust_pickles(pickled_zip, command, capsys):
+def _cli_with(command: str, spec: str, monkeypatch) -> tuple[list[str], int]:
+    """(arguments of ``command`` that build the agent ``spec`` for 3-player Yonkai, its exit code
+    once the agent loads)."""
+    game = ["--game", YONKAI, "--env-kwargs", '{"num_players": 3}']
+    if command == "evaluate":
+        return ["evaluate", *game, "--agents", f"{spec},random", "--games", "3", "--no-progress"], 0
+    if command == "demo":
+        return ["demo", *game, "--agents", f"{spec},random", "--quiet"], 0
+    if command == "play":
+        monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))  # the human leaves at once: exit 1
+        return ["play", *game, "--vs", spec], 1
+    from tests.benchmark.test_score import tiny
+    from yokai_envs import benchmark
+    from yokai_envs.benchmark.suite import QUICK_SUITE
+
+    suite = tiny(QUICK_SUITE)
+    monkeypatch.setattr(benchmark, "load_suite", lambda version: suite)
+    return ["score", "--agent", spec, "--quick", "--configs", "yonkai_3p", "--format", "json"], 0
+
+
+@pytest.mark.parametrize("command", ["evaluate", "demo", "play", "score"])
+def test_the_cli_loads_a_pickled_zip_only_with_trust_pickles(pickled_zip, command, capsys, monkeypatch):
     from yokai_envs.cli import main as yokai_main
 
     path, _ = pickled_zip
-    args = [command, "--game", YONKAI, "--env-kwargs", '{"num_players": 3}', "--agents", f"policy:{path},random"]
-    args += ["--games", "3", "--no-progress"] if command == "evaluate" else ["--quiet"]
+    args, loaded = _cli_with(command, f"policy:{path}", monkeypatch)
     assert yokai_main(args) == 2
     err = capsys.readouterr().err
     assert "a pickled SB3 .zip, refused" in err and "--trust-pickles" in err and len(err.strip().splitlines()) == 1
-    assert yokai_main([*args, "--trust-pickles"]) == 0
+    if command == "play":
+        monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    assert yokai_main([*args, "--trust-pickles"]) == loaded, capsys.readouterr().err
+
+
+def test_trust_pickles_is_one_flag_with_one_meaning_on_every_command():
+    import argparse
+
+    from yokai_envs.cli import COMMANDS
+    from yokai_envs.cli.arg_types import TRUST_PICKLES_HELP
+
+    helps = {}
+    for name in ("demo", "evaluate", "play", "score"):
+        parser = argparse.ArgumentParser()
+        importlib.import_module(COMMANDS[name][0]).add_arguments(parser)
+        (flag,) = [action for action in parser._actions if "--trust-pickles" in action.option_strings]
+        helps[name] = flag.help
+    assert set(helps.values()) == {TRUST_PICKLES_HELP} and "rllib:" in TRUST_PICKLES_HELP
 
 
 @pytest.fixture

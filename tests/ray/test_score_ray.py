@@ -42,7 +42,8 @@ def test_an_rllib_policy_runs_through_the_quick_suite(tmp_path, monkeypatch, cap
     folder = save_rllib_policy(module, tmp_path / "model", "yyh_tcg_v6", {})
     suite = tiny(QUICK_SUITE)
     monkeypatch.setattr(benchmark, "load_suite", lambda version: suite)
-    code = yokai_main(["score", "--agent", f"rllib:{folder}", "--quick", "--configs", "yyh", "--format", "json"])
+    code = yokai_main(["score", "--agent", f"rllib:{folder}", "--trust-pickles", "--quick", "--configs", "yyh",
+                       "--format", "json"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
     (yyh,) = json.loads(captured.out)["result"]["configurations"]

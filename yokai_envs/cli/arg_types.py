@@ -7,6 +7,16 @@ import argparse
 import math
 import os
 
+#: What ``--trust-pickles`` means on the commands that build agents from specs (demo, evaluate,
+#: play, score): ``trusted=true`` added to every spec that loads a network file.
+TRUST_PICKLES_HELP = ("let policy:/trained: specs load legacy SB3 .zip files and rllib: specs load RLlib checkpoints "
+                      "(loading one runs any code its author put in it: only files you made yourself)")
+
+
+def add_trust_pickles(parser: argparse.ArgumentParser, help_text: str = TRUST_PICKLES_HELP) -> None:
+    """The ``--trust-pickles`` flag, spelled and explained the same on every command that has it."""
+    parser.add_argument("--trust-pickles", action="store_true", help=help_text)
+
 
 def _int(text: str) -> int:
     try:

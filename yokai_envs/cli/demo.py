@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from yokai_envs.cli.arg_types import non_negative_int
+from yokai_envs.cli.arg_types import add_trust_pickles, non_negative_int
 from yokai_envs.core.files import parse_json
 from yokai_envs.core.protocols import render_text
 from yokai_envs.registry import ENV_IDS, make_game
@@ -18,9 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="agent specs, comma-separated, cycled over the seats (default heuristic,random)")
     parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--quiet", action="store_true", help="print only the final table")
-    parser.add_argument("--trust-pickles", action="store_true",
-                        help="let policy:/trained: specs load legacy SB3 .zip files (loading one runs any code its "
-                             "author put in it: only zips you made yourself)")
+    add_trust_pickles(parser)
 
 
 def run(args: argparse.Namespace) -> int:

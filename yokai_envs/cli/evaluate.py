@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from agents.specs import KINDS
-from yokai_envs.cli.arg_types import non_negative_int, positive_int
+from yokai_envs.cli.arg_types import add_trust_pickles, non_negative_int, positive_int
 from yokai_envs.core.files import parse_json
 
 
@@ -61,9 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ray-address", default=None, metavar="ADDRESS",
                         help="with --backend ray: an existing cluster (e.g. ray://head:10001 or auto); "
                              "default: start a local Ray instance with 2 CPUs")
-    parser.add_argument("--trust-pickles", action="store_true",
-                        help="let policy:/trained: specs load legacy SB3 .zip files (loading one runs any code its "
-                             "author put in it: only zips you made yourself)")
+    add_trust_pickles(parser)
     parser.add_argument("--save-replays", type=non_negative_int, default=0, metavar="N",
                         help="also write the first N games as replay files to OUT/replays/ (see yokai replay)")
 

@@ -20,7 +20,7 @@ import argparse
 import sys
 from typing import IO, Any
 
-from yokai_envs.cli.arg_types import non_negative_int
+from yokai_envs.cli.arg_types import add_trust_pickles, non_negative_int
 from yokai_envs.core.errors import MissingHookError
 from yokai_envs.core.files import parse_json
 from yokai_envs.core.game import Game
@@ -43,6 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="deal seed (default 0)")
     parser.add_argument("--save-replay", default=None, metavar="PATH", help="write the game to a replay file")
+    add_trust_pickles(parser)
 
 
 class Terminal:
@@ -242,6 +243,7 @@ def replay_target_problem(path: str) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     from agents import make as make_agent
+    from agents.specs import trusting_pickles
     from yokai_envs.registry import make_game
 
     if args.save_replay:  # checked now: a game played for nothing is the loss
@@ -273,7 +275,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         for i, seat in enumerate(others):
             labels[seat] = specs[i % len(specs)]
-            bots[seat] = make_agent(labels[seat], args.game, options, seed=args.seed * 1000 + seat)
+            spec = trusting_pickles(labels[seat]) if args.trust_pickles else labels[seat]
+            bots[seat] = make_agent(spec, args.game, options, seed=args.seed * 1000 + seat)
     except (ValueError, FileNotFoundError) as err:
         return _fail(str(err))
 

@@ -16,7 +16,7 @@ import argparse
 import sys
 import time
 
-from yokai_envs.cli.arg_types import positive_int
+from yokai_envs.cli.arg_types import add_trust_pickles, positive_int
 
 
 def _names(text: str) -> list[str]:
@@ -47,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exploitability", type=positive_int, nargs="?", const=100_000, default=None,
                         metavar="STEPS", help="add yokai exploit's best-response win rate, trained for STEPS "
                                               "(default 100000) steps per configuration")
+    add_trust_pickles(parser)
     parser.add_argument("--leaderboard", default=None, metavar="PAGE",
                         help="instead of scoring: write the leaderboard page from the finished runs in --runs")
     parser.add_argument("--runs", action="append", default=None, metavar="DIR",
@@ -87,6 +88,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.out and (Path(args.out) / "score.json").exists() and not args.resume:
         return _fail(f"--out {args.out} holds a finished score: pass --resume to reuse its cells, or another folder")
+    if args.trust_pickles:
+        from agents.specs import trusting_pickles
+
+        args.agent = trusting_pickles(args.agent)
     from tqdm.auto import tqdm
 
     started = time.perf_counter()

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from yokai_envs.cli.arg_types import add_trust_pickles
 from yokai_envs.core.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -34,9 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", help="run folder (overrides output.dir)")
     parser.add_argument("--resume", action="store_true",
                         help="continue the run in the output folder (from checkpoints/resume.safetensors)")
-    parser.add_argument("--trust-pickles", action="store_true",
-                        help="--resume a run saved by an older version as pickled SB3 zips (loading one runs "
-                             "any code its author put in it: only for runs you made yourself)")
+    add_trust_pickles(parser, "--resume a run saved by an older version as pickled SB3 zips (loading one runs "
+                              "any code its author put in it: only for runs you made yourself)")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace a finished or stopped run in the output folder instead of refusing "
                              "(only a folder a run made, and only the run's own files)")

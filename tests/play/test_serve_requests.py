@@ -220,8 +220,65 @@ def test_a_connection_that_sends_nothing_is_closed_after_the_time_limit(tmp_path
 
     with running_server(tmp_path, handler=Quick) as quick:
         start = time.monotonic()
+        assert raw_request(quick, b"") == b"" and time.monotonic() - start < 5  # closed by the server, not our 10 s
+        start = time.monotonic()
         answer = raw_request(quick, f"GET /api/catalog HTTP/1.1\r\nHost: 127.0.0.1:{quick.port}\r\n".encode())
-        assert answer == b"" and time.monotonic() - start < 5  # closed by the server, not by our 10 s
+        assert statuses(answer) == [408] and time.monotonic() - start < 5  # half a request: told why, then closed
+
+
+def _trickle(server, head: bytes, tail: bytes, gap: float, give_up: float) -> tuple[bytes, float, bool]:
+    """Send ``head`` at once, then ``tail`` one byte every ``gap`` seconds, as a slow client would,
+    until the server answers or closes (or ``give_up`` seconds pass). Returns (what the server sent,
+    seconds until it answered or closed, whether the connection was closed by then)."""
+    start = time.monotonic()
+    received, closed = b"", False
+    with socket.create_connection(("127.0.0.1", server.port), timeout=give_up) as conn:
+        conn.sendall(head)
+        conn.setblocking(False)
+        for byte in tail:
+            try:
+                conn.sendall(bytes([byte]))
+            except OSError:  # the server closed the connection
+                break
+            time.sleep(gap)
+            try:
+                chunk = conn.recv(65536)
+            except BlockingIOError:
+                chunk = None
+            if chunk is not None:
+                received, closed = received + chunk, chunk == b""
+                break
+            if time.monotonic() - start > give_up:
+                break
+        elapsed = time.monotonic() - start
+        conn.settimeout(2.0)
+        try:
+            while chunk := conn.recv(65536):
+                received += chunk
+            closed = True
+        except OSError:  # still open after 2 s more (or reset, which is closed too)
+            closed = closed or not received
+    return received, elapsed, closed
+
+
+@pytest.mark.parametrize("part", ["body", "headers"])
+def test_a_request_trickled_one_byte_at_a_time_gets_a_408_within_the_time_limit(tmp_path, part):
+    class Quick(Handler):
+        timeout = 1.0
+
+    body = json.dumps({"env_id": ONMYOJI, "opponents": "random", "seed": 1, "pad": "x" * 200}).encode()
+    with running_server(tmp_path, handler=Quick) as quick:
+        request = http("POST", "/api/games", f"127.0.0.1:{quick.port}",
+                       {"Content-Type": "application/json", TOKEN_HEADER: quick.token}, body)
+        split = request.index(b"\r\n\r\n") + 4 if part == "body" else request.index(b"\r\n") + 2
+        # Each byte comes well within the 1 s limit: a per-read timeout would wait for all of them (25 s).
+        received, elapsed, closed = _trickle(quick, request[:split], request[split:], gap=0.1, give_up=8.0)
+        assert statuses(received) == [408], received[:300]
+        answer = json.loads(received.split(b"\r\n\r\n", 1)[1])
+        assert answer["status"] == 408 and f"did not arrive within {Quick.timeout:g} s" in answer["error"]
+        assert part in answer["error"] and elapsed < 4.0 and closed
+        assert b"Connection: close" in received
+        assert call(quick, "GET", "/api/games")[1]["games"] == []  # nothing was created
 
 
 def test_thirty_requests_at_once_are_all_answered(server):

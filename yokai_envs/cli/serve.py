@@ -26,10 +26,12 @@ Routes (docs/serve.md has curl examples):
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import re
 import socket
 import sys
+import time
 import traceback
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -40,7 +42,10 @@ from yokai_envs.play.serve import ApiError, StateDirError, Store, catalog, defau
 from yokai_envs.play.serve_limits import FILES_FLAG
 
 MAX_BODY = 64 * 1024
-REQUEST_TIMEOUT = 30.0  # seconds a connection may take to send a request (headers and body)
+# Seconds a request may take to arrive whole (request line, headers and body), from when the server
+# starts waiting for it: a deadline, not a per-read timeout, which a client sending one byte at a
+# time would renew forever.
+REQUEST_TIMEOUT = 30.0
 LISTEN_BACKLOG = 64
 CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; "
        "img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'")
@@ -91,6 +96,27 @@ class Server6(Server):
     address_family = socket.AF_INET6
 
 
+class _DeadlineReader(io.RawIOBase):
+    """A connection's bytes, each read waiting only for what is left of the handler's deadline."""
+
+    def __init__(self, connection: socket.socket, handler: Handler) -> None:
+        self.connection = connection
+        self.handler = handler
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = self.handler.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"the request did not arrive within {self.handler.timeout:g} s")
+        self.connection.settimeout(left)
+        try:
+            return self.connection.recv_into(buffer)
+        finally:  # writing the answer gets the usual time again
+            self.connection.settimeout(self.handler.timeout)
+
+
 class Handler(BaseHTTPRequestHandler):
     """One request; the Store is the server's (``server.store``). Every answer is JSON (a page
     for the page routes), errors included, and a refused request closes its connection, so a
@@ -99,11 +125,30 @@ class Handler(BaseHTTPRequestHandler):
     server: Server
     server_version = "yokai-serve"
     protocol_version = "HTTP/1.1"
-    timeout = REQUEST_TIMEOUT
+    timeout = REQUEST_TIMEOUT  # the whole request's time (see _DeadlineReader), and each write's
+    deadline = 0.0  # time.monotonic() by which the request being read must have arrived
 
     @property
     def store(self) -> Store:
         return self.server.store
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # the stdlib's reader, replaced by one that keeps the deadline
+        self.rfile = io.BufferedReader(_DeadlineReader(self.connection, self))
+
+    def handle_one_request(self) -> None:
+        # The clock starts when the server waits for the request, so a kept-open connection's idle
+        # time counts as well as a slow request's.
+        self.deadline = time.monotonic() + self.timeout
+        super().handle_one_request()
+
+    def parse_request(self) -> bool:
+        try:
+            return super().parse_request()
+        except TimeoutError:  # the request line came, its headers did not
+            self.send_error(408, f"the request's headers did not arrive within {self.timeout:g} s")
+            return False
 
     def log_message(self, format: str, *args: Any) -> None:
         if getattr(self.server, "verbose", False):  # the token (a replay link's ?token=) is not logged
@@ -170,7 +215,8 @@ class Handler(BaseHTTPRequestHandler):
         try:
             raw = self.rfile.read(length)
         except TimeoutError:
-            raise ApiError(408, f"the request body did not arrive within {REQUEST_TIMEOUT:g} s") from None
+            raise ApiError(408, f"the request body did not arrive within {self.timeout:g} s of the request's "
+                                "start") from None
         if len(raw) < length:
             raise ApiError(400, f"the request body ended after {len(raw)} of its {length} bytes")
         return guard.parse_body(raw)

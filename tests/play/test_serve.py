@@ -47,6 +47,26 @@ def test_the_api_plays_a_game_to_the_end_and_its_replay_rebuilds_the_result(serv
     assert "finished; returns: player 0 (random)" in capsys.readouterr().out
 
 
+def test_a_downloaded_replay_is_signed_and_refused_once_edited(server, tmp_path, capsys):
+    from yokai_envs.core.signing import HMAC_FIELD
+    from yokai_envs.play import load_replay, replay_digest
+
+    view = play_until(server, create(server, **YONKAI3, seat=0, opponents="random,heuristic", seed=3), seed=2)
+    status, replay = call(server, "GET", view["replay_url"])
+    assert status == 200 and HMAC_FIELD in replay
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(replay))
+    assert load_replay(path).verified
+    assert main(["replay", str(path), "--all"]) == 0
+    assert "not signed" not in capsys.readouterr().err  # who played each seat is checked too
+    # The human claims the heuristic's seat: a legal game, its digest redone as anyone can.
+    game = Replay.from_json(replay).build_game()
+    swapped = [replay["agents"][2], replay["agents"][1], replay["agents"][0]]
+    path.write_text(json.dumps({**replay, "agents": swapped, "final_state_sha256": replay_digest(game, swapped)}))
+    assert main(["replay", str(path), "--all"]) == 2
+    assert "does not match its signature: it was edited after it was written" in capsys.readouterr().err
+
+
 def test_the_catalog_reads_each_games_options_and_choices_from_the_game_class():
     games = {g["env_id"]: g["options"] for g in catalog()["games"]}
     assert games[YONKAI]["num_players"]["choices"] == [3, 4]

@@ -226,14 +226,15 @@ class Session:
         return view
 
     def replay(self) -> dict[str, Any]:
-        """The replay file of the finished game (the format ``yokai replay`` reads)."""
+        """The replay file of the finished game (the format ``yokai replay`` reads), signed with
+        this user's key like every replay the package writes, so an edited download is refused."""
         from yokai_envs.play.replay import Replay
 
         if not self.game.is_over:
             raise ApiError(409, "the replay is available once the game is over (it holds the seed, which "
                                 "would show every hidden card)")
         return Replay.record(self.game, self.agents, source="serve", human_seat=self.seat,
-                             game_id=self.game_id).to_json()
+                             game_id=self.game_id).signed_json()
 
     def saved(self, then: list[int] | None = None) -> dict[str, Any]:
         """The saved file: the game so far, and ``then`` (a move about to be played)."""

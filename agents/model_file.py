@@ -64,6 +64,8 @@ ACTIVATIONS = {"tanh": "Tanh", "relu": "ReLU", "elu": "ELU", "leaky_relu": "Leak
 MAX_MODEL_BYTES = 2 << 30
 MAX_CARD_BYTES = 1 << 20
 MAX_LAYER = 65_536
+#: The most hidden layers a card's net_arch may list (a trainer config is held to it too).
+MAX_LAYERS = 64
 ZIP_MAGIC = b"PK\x03\x04"
 TRUST_RISK = ("an SB3 .zip holds pickles, and loading one runs any code its author put in it: "
               "trust only zips you made yourself")
@@ -178,7 +180,7 @@ def read_card(path: str | Path) -> dict[str, Any]:
 
 
 def _sizes(value: Any) -> bool:
-    return (isinstance(value, list) and len(value) <= 64
+    return (isinstance(value, list) and len(value) <= MAX_LAYERS
             and all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_LAYER for v in value))
 
 

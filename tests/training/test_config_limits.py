@@ -131,9 +131,30 @@ def test_python_tags_are_refused(tmp_path):
     ("evaluation.final_games=10000001", r"evaluation\.final_games: must be <= 10000000"),
     ("training.total_timesteps=99999999999999999999", r"training\.total_timesteps: must be <= 1,000,000,000,000"),
     ("output.checkpoint_every=" + "9" * 400, r"output\.checkpoint_every: must be <= .* \(400 digits\)"),
+    # the network and the algorithm's own arguments
+    ("algorithm.network.net_arch=[99999999999]", r"net_arch\[0\]: must be <= 65536, got 99999999999"),
+    ("algorithm.network.net_arch=[" + ",".join(["64"] * 3000) + "]", r"net_arch: at most 64 entries, got 3,000"),
+    ("algorithm.network.vf=[" + ",".join(["8"] * 65) + "]", r"network\.vf: at most 64 entries, got 65"),
+    ("algorithm.hyperparameters.n_steps=1000000000000", r"n_steps: must be in \[1, 1e\+07\], got 1000000000000"),
+    ("algorithm.hyperparameters.batch_size=" + "9" * 400,
+     r"batch_size: must be in \[2, 1e\+07\], got .* \(400 digits\)"),
+    ("algorithm.hyperparameters.stats_window_size=10000000000000",
+     r"stats_window_size: must be <= 1,000,000,000,000 \(no count"),
+    ("algorithm.hyperparameters.learning_rate=" + "9" * 400,
+     r"learning_rate: must be a finite number, got .* \(400 digits\)"),
+    ("algorithm.hyperparameters.n_steps=" + "9" * 5000,
+     r"--set algorithm\.hyperparameters\.n_steps: an integer of 5,000 digits; no setting takes one of more than 1,000"),
+    ("rllib.num_env_runners=99999999999", r"rllib\.num_env_runners: must be <= 1024, got 99999999999"),
 ])
 def test_absurd_integers_fail_the_check(override, message, capsys):
     _refused([override], message)
     assert yokai_main(["train", "--config", QUICK, "--check", "--set", override]) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err and len(err) < 2000
+
+
+def test_an_integer_too_long_to_read_names_its_key_in_a_file(tmp_path):
+    text = f"game:\n  env_id: yonkai_no_yokai_v1\nalgorithm:\n  network:\n    net_arch: [64, {'9' * 5000}]\n"
+    with pytest.raises(ConfigError, match=r"cfg\.yaml: algorithm\.network\.net_arch\[1\]: an integer of 5,000 digits; "
+                                          r"no setting takes one of more than 1,000 \(line 5\)"):
+        load_config(_write(tmp_path, text.encode()))

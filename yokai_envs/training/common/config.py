@@ -52,7 +52,7 @@ def _out_of_range(value: float, low: float, high: float, low_in: bool, high_in: 
     if below or above:
         interval = (("[" if low_in else "(") + f"{low:g}, " + (f"{high:g}" if math.isfinite(high) else "inf")
                     + ("]" if high_in else ")"))
-        return f"must be in {interval}, got {value!r}"
+        return f"must be in {interval}, got {_short_number(value)}"
     return None
 
 
@@ -73,7 +73,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     """
     source = str(path) if path is not None else "config"
     if overrides:  # a bad key may come from the command line rather than the file
-        source += "".join(f", --set {item}" for item in overrides)
+        source += "".join(f", --set {_brief(item)}" for item in overrides)
     if base is not None:
         user = base
     elif path is not None:
@@ -124,32 +124,38 @@ def game_name(env_id: str) -> str:
 
 
 # ---------------------------------------------------------------------- layering
+def _brief(item: str) -> str:
+    """A ``--set`` item as messages show it: cut short when long (a message is one line)."""
+    return item if len(item) <= 100 else f"{item[:80]}... ({len(item):,} characters)"
+
+
 def apply_override(tree: dict[str, Any], item: str) -> None:
     """Apply one ``dotted.key=value`` override in place (value parsed as YAML)."""
+    shown = _brief(item)
     if "=" not in item:
-        raise ConfigError(f"--set {item!r}: expected key=value, e.g. training.total_timesteps=100000")
+        raise ConfigError(f"--set {shown!r}: expected key=value, e.g. training.total_timesteps=100000")
     key, raw = item.split("=", 1)
     parts = [p for p in key.strip().split(".")]
     if not all(parts):
-        raise ConfigError(f"--set {item!r}: empty part in the dotted key {key!r}")
+        raise ConfigError(f"--set {shown!r}: empty part in the dotted key {key!r}")
     try:
-        value = parse_yaml(raw, f"--set {item!r}: the value") if raw.strip() else None
+        value = parse_yaml(raw, f"--set {key.strip()}") if raw.strip() else None
     except ConfigError as exc:
         raise ConfigError(str(exc)) from None
     node: Any = tree
     for depth, part in enumerate(parts[:-1]):
         where = ".".join(parts[:depth + 1])
         if isinstance(node, list):
-            node = node[_list_index(node, part, where, item)]
+            node = node[_list_index(node, part, where, shown)]
         elif isinstance(node, dict):
             if not isinstance(node.get(part), dict | list):
                 node[part] = {}
             node = node[part]
         else:
-            raise ConfigError(f"--set {item!r}: {where} is not a section")
+            raise ConfigError(f"--set {shown!r}: {where} is not a section")
     last = parts[-1]
     if isinstance(node, list):
-        node[_list_index(node, last, key, item)] = value
+        node[_list_index(node, last, key, shown)] = value
     else:
         node[last] = value
 
@@ -247,9 +253,11 @@ def _check_value(value: Any, node: Field, where: str, errors: list[str]) -> Any:
         errors.append(f"{where}: must be >= {_bound(node.minimum)}, got {value!r}")
     if node.maximum is not None and isinstance(value, int | float) and value > node.maximum:
         errors.append(f"{where}: must be <= {_bound(node.maximum)}, got {_short_number(value)}")
-    elif node.maximum is None and isinstance(value, int) and not isinstance(value, bool) and value > LARGEST_COUNT:
-        errors.append(f"{where}: must be <= {LARGEST_COUNT:,} (no count this trainer keeps gets near it), "
-                      f"got {_short_number(value)}")
+    elif node.maximum is None and _absurd_count(value):
+        errors.append(f"{where}: {_absurd_count(value)}")
+    if isinstance(value, list) and node.max_items is not None and len(value) > node.max_items:
+        errors.append(f"{where}: at most {node.max_items} entries, got {len(value):,}{_help(node)}")
+        return value
     if isinstance(value, list) and node.items is not None:
         for i, item in enumerate(value):
             value[i] = _check_item(item, node.items, f"{where}[{i}]", errors)
@@ -263,9 +271,27 @@ def _check_value(value: Any, node: Field, where: str, errors: list[str]) -> Any:
 LARGEST_COUNT = 10**12
 
 
+def _absurd_count(value: Any) -> str | None:
+    """Why an integer setting without a bound of its own is too big (None: it is not)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value > LARGEST_COUNT:
+        return f"must be <= {LARGEST_COUNT:,} (no count this trainer keeps gets near it), got {_short_number(value)}"
+    return None
+
+
 def _short_number(value: float) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # past Python's int-to-text limit (4,300 digits)
+        return f"an integer of {int(math.log10(abs(value))) + 1:,} digits"
     return text if len(text) <= 24 else f"{text[:12]}... ({len(text)} digits)"
+
+
+def _short_value(value: Any) -> str:
+    """``value`` as an error message shows it: cut short when long (a message is one line)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return _short_number(value)
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:40]}... ({len(text):,} characters)"
 
 
 def _bound(limit: float) -> str:
@@ -602,12 +628,18 @@ def _check_hyperparameters(algorithm: dict[str, Any], errors: list[str]) -> None
             ok = (value is None and default is None) or (isinstance(value, int | float) and not isinstance(value, bool))
             want = "a number" + (" or null" if default is None else "")
             if ok and isinstance(value, int):
-                hyper[key] = float(value)
+                try:
+                    hyper[key] = float(value)
+                except OverflowError:  # past 1.8e308: no float holds it, so no rate or coefficient is one
+                    errors.append(f"{where}: must be a finite number, got {_short_number(value)}")
+                    continue
         else:
             ok, want = True, ""
         if not ok:
-            errors.append(f"{where}: must be {want}, got {type(value).__name__} {value!r}")
+            errors.append(f"{where}: must be {want}, got {type(value).__name__} {_short_value(value)}")
         elif key in HYPERPARAMETER_RANGES and value is not None:
             problem = _out_of_range(hyper[key], *HYPERPARAMETER_RANGES[key])
             if problem:
                 errors.append(f"{where}: {problem}")
+        elif _absurd_count(value):  # an int argument without a range of its own (stats_window_size)
+            errors.append(f"{where}: {_absurd_count(value)}")

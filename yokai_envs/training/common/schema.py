@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.arena.match import MAX_GAMES  # the most games one arena match schedules
+from agents.model_file import MAX_LAYER, MAX_LAYERS  # what a model card can hold
 
 REQUIRED = object()  # a Field default meaning "the file must set this"
 
@@ -35,6 +36,7 @@ class Field:
     nullable: bool = False
     maximum: float | None = None
     items: Any = None  # for lists: a Field (scalars) or a dict (a section per item)
+    max_items: int | None = None  # for lists: the longest allowed
     help: str = ""
 
     def type_names(self) -> str:
@@ -45,6 +47,9 @@ class Field:
 
 INT, FLOAT, STR, BOOL, LIST, DICT = (int,), (float, int), (str,), (bool,), (list,), (dict,)
 
+
+# A hidden layer's size; a network has at most MAX_LAYERS of them (its model card could not hold more).
+LAYER = Field(INT, minimum=1, maximum=MAX_LAYER)
 
 BOT_ENTRY = {
     "spec": Field(STR, help="agent spec: random, heuristic, ismcts:iterations=200, policy:PATH"),
@@ -76,11 +81,11 @@ SCHEMA: dict[str, Any] = {
                         help="the SB3 policy class (the training env's observation is one flat vector)"),
         "hyperparameters": Field(DICT, {}, help="keyword arguments of the algorithm's constructor"),
         "network": {
-            "net_arch": Field(LIST, [128, 128], items=Field(INT, minimum=1, maximum=65_536),
+            "net_arch": Field(LIST, [128, 128], items=LAYER, max_items=MAX_LAYERS,
                               help="hidden layer sizes of the policy and value nets (unless pi / vf say otherwise)"),
-            "pi": Field(LIST, None, nullable=True, items=Field(INT, minimum=1, maximum=65_536),
+            "pi": Field(LIST, None, nullable=True, items=LAYER, max_items=MAX_LAYERS,
                         help="hidden layer sizes of the policy net alone; null: net_arch"),
-            "vf": Field(LIST, None, nullable=True, items=Field(INT, minimum=1, maximum=65_536),
+            "vf": Field(LIST, None, nullable=True, items=LAYER, max_items=MAX_LAYERS,
                         help="hidden layer sizes of the value net alone; null: net_arch"),
             "activation": Field(STR, "tanh", choices=ACTIVATIONS),
             "critic_state": Field(BOOL, False, help="the critic also sees the full state (game.state_tensor); "
@@ -238,9 +243,11 @@ SCHEMA: dict[str, Any] = {
     "rllib": {
         "address": Field(STR, None, nullable=True,
                          help="Ray cluster to join (e.g. auto or ray://head:10001); null starts a local one"),
-        "num_cpus": Field(INT, 2, minimum=1, help="CPUs of the local Ray instance (ignored on a cluster)"),
-        "num_env_runners": Field(INT, 1, minimum=0, help="RLlib env-runner workers (0: sample in the driver)"),
-        "num_envs_per_env_runner": Field(INT, None, nullable=True, minimum=1,
+        "num_cpus": Field(INT, 2, minimum=1, maximum=1024,
+                          help="CPUs of the local Ray instance (ignored on a cluster)"),
+        "num_env_runners": Field(INT, 1, minimum=0, maximum=1024,
+                                 help="RLlib env-runner workers (0: sample in the driver)"),
+        "num_envs_per_env_runner": Field(INT, None, nullable=True, minimum=1, maximum=1024,
                                          help="envs per runner; null: training.n_envs split over the runners"),
     },
     "output": {

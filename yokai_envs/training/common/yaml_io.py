@@ -15,6 +15,10 @@ from yokai_envs.core.files import read_limited
 
 MAX_YAML_NODES = 100_000
 MAX_CONFIG_BYTES = 1_000_000
+#: Far past any setting, and below Python's own 4,300-digit limit on reading an integer (past it
+#: the YAML reader would fail with Python's error, naming neither the key nor the file).
+MAX_INT_DIGITS = 1_000
+_INT_TAG = "tag:yaml.org,2002:int"
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -59,6 +63,23 @@ def _expanded_size(node: Any, memo: dict[int, int], open_nodes: set[int], source
     return memo[key]
 
 
+def _check_integers(node: Any, path: str, source: str) -> None:
+    """ConfigError naming the dotted key of an integer too long to be any setting."""
+    if isinstance(node, yaml.ScalarNode):
+        if node.tag == _INT_TAG and len(node.value) > MAX_INT_DIGITS:
+            where = f"{source}: {path}" if path else source
+            raise ConfigError(f"{where}: an integer of {len(node.value):,} digits; no setting takes one of more "
+                              f"than {MAX_INT_DIGITS:,} (line {node.start_mark.line + 1})")
+    elif isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            name = key.value if isinstance(key, yaml.ScalarNode) else "?"
+            _check_integers(key, path, source)
+            _check_integers(value, f"{path}.{name}" if path else str(name), source)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            _check_integers(item, f"{path}[{i}]", source)
+
+
 def parse_yaml(text: str, source: str) -> Any:
     """YAML text as plain data (safe tags only), refusing duplicate keys and alias expansion
     past :data:`MAX_YAML_NODES`; every failure is a ConfigError naming ``source``."""
@@ -72,6 +93,7 @@ def parse_yaml(text: str, source: str) -> Any:
         if size > MAX_YAML_NODES:
             raise ConfigError(f"{source}: expands to more than {MAX_YAML_NODES:,} YAML nodes (aliases repeat "
                               "what they name); refusing it")
+        _check_integers(node, "", source)
         return loader.construct_document(node)
     except yaml.YAMLError as exc:
         raise ConfigError(f"{source}: not valid YAML: {exc}") from None

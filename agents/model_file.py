@@ -30,7 +30,9 @@ may be. A training checkpoint (``kind: "training_state"``, written by the traine
 A legacy SB3 ``.zip`` is refused (:class:`PickledModelError`): its members are pickles, and
 loading one runs whatever code its author put there. :func:`is_pickled_zip` tells one apart.
 Whatever loads a pickled model anyway (a trusted zip, an RLlib checkpoint) passes
-:func:`require_trusted` first.
+:func:`require_trusted` first; a folder this user's package signed when it saved it (an RLlib
+checkpoint or policy folder) passes it without being said trusted
+(:func:`require_signed_or_trusted`).
 
 torch / stable-baselines3 / sb3-contrib are imported only when a network is built.
 """
@@ -47,6 +49,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from yokai_envs.core.files import parse_json, read_regular_file
+from yokai_envs.core.signing import check_signed_folder
 
 if TYPE_CHECKING:
     import torch
@@ -143,19 +146,36 @@ def is_pickled_zip(path: str | Path) -> bool:
         return False
 
 
-def pickled_refusal(name: str | Path, how_to_trust: str, kind: PickledKind = SB3_ZIP) -> PickledModelError:
-    """The one-line error for a pickled model: what it is, why it is refused, and how to load it anyway."""
-    return PickledModelError(f"{name}: {kind.name}, refused ({kind.risk}); {kind.instead}load it anyway "
+def pickled_refusal(name: str | Path, how_to_trust: str, kind: PickledKind = SB3_ZIP,
+                    why: str = "") -> PickledModelError:
+    """The one-line error for a pickled model: what it is (``why`` it is not loaded as it is), why
+    it is refused, and how to load it anyway."""
+    what = f"{kind.name} {why}" if why else kind.name
+    return PickledModelError(f"{name}: {what}, refused ({kind.risk}); {kind.instead}load it anyway "
                              f"with {how_to_trust}")
 
 
 def require_trusted(trusted: bool, name: str | Path, kind: PickledKind = SB3_ZIP,
-                    spec_option: str = "the spec option trusted=true") -> None:
+                    spec_option: str = "the spec option trusted=true", why: str = "",
+                    how_to_trust: str | None = None) -> None:
     """The one gate in front of every loader that unpickles: PickledModelError naming ``name``
-    unless the caller said the model is trusted (``spec_option``, or ``--trust-pickles``)."""
+    unless the caller said the model is trusted (``spec_option``, or ``--trust-pickles``;
+    ``how_to_trust`` replaces that advice where a command has its own way)."""
     if not trusted:
         commands = ", ".join(TRUST_FLAG_COMMANDS[:-1]) + f" and {TRUST_FLAG_COMMANDS[-1]}"
-        raise pickled_refusal(name, f"{spec_option} (--trust-pickles on {commands})", kind)
+        raise pickled_refusal(name, how_to_trust or f"{spec_option} (--trust-pickles on {commands})", kind, why)
+
+
+def require_signed_or_trusted(folder: str | Path, trusted: bool, name: str | Path,
+                              kind: PickledKind = RLLIB_CHECKPOINT, spec_option: str = "the spec option trusted=true",
+                              how_to_trust: str | None = None) -> None:
+    """:func:`require_trusted` for a folder of pickles this user may have saved: one signed with
+    this user's key and unchanged since (``yokai_envs.core.signing.sign_folder``) loads as it is;
+    any other (unsigned, signed with another key, a file edited, added or removed) only when
+    trusted. The check hashes the files and unpickles nothing."""
+    problem = None if trusted else check_signed_folder(folder)
+    require_trusted(trusted or problem is None, name, kind, spec_option,
+                    f"not signed with your key ({problem})", how_to_trust)
 
 
 def _read_bounded(path: Path, limit: int) -> bytes:

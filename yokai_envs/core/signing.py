@@ -13,6 +13,12 @@ changed since; one whose HMAC does not verify is refused. ``YOKAI_ENVS_KEY_FILE=
 signing off (nothing is signed; readers fall back to what they can check without a key, and
 say so). ``key_id`` (the first 16 hex digits of the key's SHA-256) is stored beside the HMAC so
 a refusal can tell "edited" from "signed with another key".
+
+A folder is signed the same way (:func:`sign_folder`, :func:`check_signed_folder`): its
+``yokai_signature.json`` holds the path and SHA-256 of every file in it, with the HMAC over that
+list. An RLlib checkpoint is such a folder: a run's own checkpoint resumes without
+``--trust-pickles``, while one from someone else, or edited since, is refused before any of its
+pickles is read.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ import stat
 import warnings
 from pathlib import Path
 from typing import Any
+
+from yokai_envs.core.files import parse_json, read_regular_file
 
 KEY_ENV = "YOKAI_ENVS_KEY_FILE"
 NO_KEY = "none"
@@ -138,3 +146,120 @@ def check(record: dict[str, Any], key: bytes | None, context: bytes = b"") -> st
         return (f"is signed with another key (key id {record.get(KEY_ID_FIELD)!r}, yours is {key_id(key)!r}): "
                 "written by another user, or with another key file")
     return "does not match its signature: it was edited after it was written"
+
+
+# ---------------------------------------------------------------------- signed folders
+# A folder of pickles (an RLlib checkpoint) cannot be checked by reading it: reading it runs it.
+# So its writer signs a manifest of its files, and a reader hashes the files (data, never
+# unpickled) and checks that manifest before anything loads them.
+FOLDER_SIGNATURE_FILE = "yokai_signature.json"
+FOLDER_FORMAT = "yokai-signed-folder/1"
+#: Mixed into the HMAC, so a signed replay or game line can never pass for a folder's manifest.
+FOLDER_CONTEXT = b"yokai-envs signed folder"
+MAX_FOLDER_FILES = 10_000
+MAX_FOLDER_FILE_BYTES = 2 << 30
+MAX_FOLDER_SIGNATURE_BYTES = 4 << 20
+_CHUNK = 1 << 20
+
+
+class _Unlisted(ValueError):
+    """Why a folder's files cannot be listed or hashed (a sentence about one entry)."""
+
+
+def _file_digest(path: Path, shown: str) -> str:
+    """The SHA-256 of a regular file, never following a symlink, never past the size cap, and
+    without blocking (a FIFO swapped in after the listing is refused from its fstat)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as err:
+        raise _Unlisted(f"{shown} cannot be read ({err.strerror or err})") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise _Unlisted(f"{shown} is not a regular file")
+        digest, seen = hashlib.sha256(), 0
+        while chunk := handle.read(_CHUNK):
+            seen += len(chunk)
+            if seen > MAX_FOLDER_FILE_BYTES:
+                raise _Unlisted(f"{shown} holds more than {MAX_FOLDER_FILE_BYTES:,} bytes")
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _folder_files(folder: Path) -> list[list[str]]:
+    """[relative path, SHA-256] of every file under ``folder``, sorted; the signature file itself
+    left out. A symlink is refused wherever it points: a checkpoint this package writes has none,
+    and one that leaves the folder would make the signature cover files outside it."""
+    found: list[list[str]] = []
+    pending = [(folder, "")]
+    while pending:
+        where, prefix = pending.pop()
+        try:
+            entries = sorted(os.scandir(where), key=lambda entry: entry.name)
+        except OSError as err:
+            raise _Unlisted(f"{prefix or '.'} cannot be listed ({err.strerror or err})") from None
+        for entry in entries:
+            shown = prefix + entry.name
+            if not prefix and entry.name == FOLDER_SIGNATURE_FILE:
+                continue
+            if entry.is_symlink():
+                raise _Unlisted(f"{shown} is a symbolic link")
+            if entry.is_dir(follow_symlinks=False):
+                pending.append((Path(entry.path), shown + "/"))
+            elif entry.is_file(follow_symlinks=False):
+                if len(found) >= MAX_FOLDER_FILES:
+                    raise _Unlisted(f"it holds more than {MAX_FOLDER_FILES:,} files")
+                found.append([shown, _file_digest(Path(entry.path), shown)])
+            else:
+                raise _Unlisted(f"{shown} is not a regular file (a FIFO, device or socket)")
+    return sorted(found)
+
+
+def sign_folder(folder: str | Path) -> bool:
+    """Sign every file under ``folder`` with this user's key (``FOLDER_SIGNATURE_FILE`` inside it,
+    written last: sign a folder once everything in it is written). False when signing is off or
+    the key cannot be created (the folder stays unsigned and loads only when trusted)."""
+    key = signing_key(create=True)
+    if key is None:
+        return False
+    root = Path(folder)
+    try:
+        files = _folder_files(root)
+    except _Unlisted as err:
+        raise SigningError(f"{root}: cannot sign this folder: {err}") from None
+    record = sign({"format": FOLDER_FORMAT, "files": files}, key, FOLDER_CONTEXT)
+    (root / FOLDER_SIGNATURE_FILE).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    return True
+
+
+def check_signed_folder(folder: str | Path) -> str | None:
+    """Why ``folder`` is not, file for file, what this user's key signed (None: it is). Reads the
+    signature (bounded) and hashes the files; unpickles and imports nothing."""
+    root = Path(folder)
+    where = root / FOLDER_SIGNATURE_FILE
+    if not where.exists() and not where.is_symlink():
+        return f"it has no {FOLDER_SIGNATURE_FILE}: saved by an older version, with signing off, or by someone else"
+    try:
+        if where.is_symlink():
+            raise _Unlisted(f"{FOLDER_SIGNATURE_FILE} is a symbolic link")
+        record = parse_json(read_regular_file(where, MAX_FOLDER_SIGNATURE_BYTES, FOLDER_SIGNATURE_FILE,
+                                              "a folder signature", _Unlisted), FOLDER_SIGNATURE_FILE, _Unlisted)
+        if not isinstance(record, dict) or record.get("format") != FOLDER_FORMAT:
+            raise _Unlisted(f"{FOLDER_SIGNATURE_FILE} is not a folder signature ({FOLDER_FORMAT})")
+        key = signing_key(create=False)
+        problem = check(record, key, FOLDER_CONTEXT)
+        if problem is not None:
+            return f"{FOLDER_SIGNATURE_FILE} {problem}"
+        signed = dict(record["files"])  # verified above: the [path, digest] pairs sign_folder wrote
+        present = dict(_folder_files(root))
+    except (_Unlisted, SigningError) as err:
+        return str(err)
+    for path in sorted(signed.keys() | present.keys()):
+        if path not in signed:
+            return f"{path} is not in its signature (added after it was signed)"
+        if path not in present:
+            return f"{path} is missing (removed after it was signed)"
+        if present[path] != signed[path]:
+            return f"{path} was changed after it was signed"
+    return None

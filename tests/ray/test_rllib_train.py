@@ -148,11 +148,16 @@ def test_trained_policy_is_an_arena_agent(tiny_run):
 
 @pytest.mark.slow
 def test_resume_continues_the_rllib_run(tiny_run):
+    from yokai_envs.core.signing import check_signed_folder
+
+    # the run signed its checkpoint as it saved it: its own user resumes it without --trust-pickles
+    assert check_signed_folder(tiny_run / "checkpoints" / "algorithm") is None
     code = yokai_main(["train", "--resume", "--out", str(tiny_run), "--set", "training.total_timesteps=1600"])
     assert code == 0
     state = json.loads((tiny_run / "state.json").read_text())
     assert state["sessions"] == 2 and state["timesteps"] >= 1600
     assert (tiny_run / "logs" / "resume_1" / "progress.csv").exists()
+    assert agents.make(f"rllib:{tiny_run / 'model'}", YONKAI, {"num_players": 4}) is not None  # signed too
 
 
 @pytest.mark.slow

@@ -35,8 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", help="run folder (overrides output.dir)")
     parser.add_argument("--resume", action="store_true",
                         help="continue the run in the output folder (from checkpoints/resume.safetensors)")
-    add_trust_pickles(parser, "--resume a run saved by an older version as pickled SB3 zips (loading one runs "
-                              "any code its author put in it: only for runs you made yourself)")
+    add_trust_pickles(parser, "--resume a run saved by an older version as pickled SB3 zips, or an RLlib run whose "
+                              "checkpoint is not signed with your key (loading either runs any code its author put "
+                              "in it: only for runs you made yourself)")
     parser.add_argument("--overwrite", action="store_true",
                         help="replace a finished or stopped run in the output folder instead of refusing "
                              "(only a folder a run made, and only the run's own files)")
@@ -89,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
         print(yaml.safe_dump(config, sort_keys=False), end="")
         return 0
     trainer_class: type[Trainer | RLlibTrainer | LeagueTrainer]
-    if config.get("league", {}).get("generations") is not None:
+    league = config.get("league", {}).get("generations") is not None
+    if league:
         from yokai_envs.training.algorithms.league import LeagueTrainer
 
         trainer_class = LeagueTrainer
@@ -102,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
 
         trainer_class = Trainer
     try:
-        trust = {"trust_pickles": True} if getattr(args, "trust_pickles", False) and trainer_class is Trainer else {}
+        trust = {"trust_pickles": True} if getattr(args, "trust_pickles", False) and not league else {}
         trainer = trainer_class(config, resume=args.resume, progress=False if args.no_progress else None,
                                 overwrite=args.overwrite, **trust)
     except ConfigError as err:

@@ -18,6 +18,12 @@ inside the env). The run folder holds::
     learning_curve.png          episode reward and win rate vs each evaluation bot over steps
     eval.json                   the final arena table against the configured bots
 
+RLlib saves with cloudpickle, so loading a checkpoint runs whatever code is in it. Each policy
+folder and ``checkpoints/algorithm/`` is signed with this user's key as it is saved
+(``yokai_signature.json``, yokai_envs/core/signing.py), and ``--resume`` restores only a
+checkpoint whose signature holds for every file; any other (someone else's run, a file edited
+since, a run saved before checkpoints were signed) needs ``--trust-pickles``.
+
 Self-play: ``opponents.self_play.pool_size`` frozen copies of the learner live in the
 algorithm as RLModules ``snapshot_0..`` (never trained); every ``snapshot_every`` steps the
 learner's weights are copied into the next slot (round robin) and the envs start drawing
@@ -38,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from yokai_envs.core.errors import ConfigError
+from yokai_envs.core.signing import SigningError, sign_folder, signing_key
 from yokai_envs.training.algorithms.ppo import ACTIVATION_CLASSES
 from yokai_envs.training.common.run import RunBase, RunFolder
 from yokai_envs.training.common.safety import RunInterrupted, RunStopped, atomic_copy, atomic_target
@@ -194,13 +201,32 @@ class RLlibTrainer(RunBase):
     backend_name = "rllib"
 
     def __init__(self, config: dict[str, Any], resume: bool = False, progress: bool | None = None,
-                 overwrite: bool = False) -> None:
+                 overwrite: bool = False, trust_pickles: bool = False) -> None:
         if importlib.util.find_spec("ray") is None:
             raise ConfigError("backend: rllib needs ray[rllib]: pip install 'yokai-envs[ray]'")
         check_rllib_config(config)
-        super().__init__(config, RLlibRunFolder(config["output"]["dir"]), resume, progress, overwrite)
+        super().__init__(config, RLlibRunFolder(config["output"]["dir"]), resume, progress, overwrite,
+                         trust_pickles)
+        try:  # checkpoints are signed as they are saved: a key that cannot be read fails now, not then
+            signing_key(create=True)
+        except SigningError as err:
+            raise ConfigError(str(err)) from None
+        if resume:
+            self.check_resume_checkpoint(trust_pickles)
         self.state.setdefault("snapshot_slots", [])
         self.algo: Any = None
+
+    def check_resume_checkpoint(self, trust_pickles: bool) -> None:
+        """ConfigError unless the algorithm checkpoint is this user's own, unchanged since it was
+        saved, or ``--trust-pickles`` says to restore it anyway: restoring unpickles it."""
+        from agents.model_file import RLLIB_CHECKPOINT, PickledModelError, require_signed_or_trusted
+
+        folder = self.folder
+        try:
+            require_signed_or_trusted(folder.resume, trust_pickles, folder.resume, RLLIB_CHECKPOINT,
+                                      how_to_trust=f"yokai train --resume --out {folder.root} --trust-pickles")
+        except PickledModelError as err:
+            raise ConfigError(f"--resume: {err}") from None
 
     # ------------------------------------------------------------------ main
     def run(self) -> dict[str, Any]:
@@ -331,6 +357,7 @@ class RLlibTrainer(RunBase):
             self.export(self.folder.latest)
             with atomic_target(self.folder.resume) as tmp:
                 self.algo.save_to_path(str(tmp.resolve()))
+                sign_folder(tmp)
             self.commit_checkpoint()
 
     def snapshot(self, step: int) -> None:
@@ -410,7 +437,8 @@ def evaluate_rllib_policy(path: str, env_id: str, options: dict[str, Any], bots:
     :func:`yokai_envs.training.common.evaluate.evaluate_checkpoint`."""
     from yokai_envs.training.common.evaluate import evaluate_spec
 
-    # The run evaluates folders it saved itself, so their pickles are its own.
+    # The run evaluates only folders this process has just saved, so their pickles are its own.
+    # (Not the signature check: arena workers on other Ray nodes may hold another key, or none.)
     spec = f"rllib:{path};trusted=true" + ("" if deterministic else ";deterministic=false")
     return evaluate_spec(spec, env_id, options, bots, games, seed, seats, workers)
 

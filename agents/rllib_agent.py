@@ -11,9 +11,12 @@ own seeded generator. Loading needs ray[rllib] (the ``ray`` extra) and torch.
 
 An RLlib checkpoint holds pickled Python objects (RLlib saves the module's class and
 constructor arguments with cloudpickle), so loading one runs any code its author put in it.
-Like a legacy SB3 zip, it is refused unless the caller says it is trusted
-(``rllib:PATH;trusted=true``, or ``--trust-pickles``); its ``yokai_meta.json`` is plain JSON and
-is checked first.
+:func:`save_rllib_policy` signs the folder with this user's key (``yokai_signature.json``: every
+file's SHA-256, with an HMAC; yokai_envs/core/signing.py), so a folder you trained yourself loads
+as ``rllib:PATH``. Any other (someone else's, or edited since, or saved before folders were
+signed) is refused like a legacy SB3 zip unless the caller says it is trusted
+(``rllib:PATH;trusted=true``, or ``--trust-pickles``). Its ``yokai_meta.json`` is plain JSON and is
+checked first.
 """
 
 from __future__ import annotations
@@ -25,9 +28,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from agents.base import Agent
-from agents.model_file import RLLIB_CHECKPOINT, require_trusted
+from agents.model_file import RLLIB_CHECKPOINT, require_signed_or_trusted
 from agents.policy import META_FORMAT, CheckpointError, check_checkpoint, package_version
 from yokai_envs.core.files import parse_json
+from yokai_envs.core.signing import sign_folder
 
 if TYPE_CHECKING:
     from yokai_envs.core.game import Game
@@ -37,7 +41,8 @@ MODULE_DIR = "rl_module"
 
 
 def save_rllib_policy(module: Any, path: str | Path, env_id: str, env_options: dict[str, Any] | None = None) -> Path:
-    """Save an RLModule (the masking PPO module) as a policy folder ``rllib:PATH`` loads."""
+    """Save an RLModule (the masking PPO module) as a policy folder ``rllib:PATH`` loads, signed
+    with this user's key (unsigned when signing is off: then it loads only when trusted)."""
     import shutil
 
     import ray
@@ -55,6 +60,7 @@ def save_rllib_policy(module: Any, path: str | Path, env_id: str, env_options: d
         "package_version": package_version(), "algorithm": "RLlib PPO", "ray_version": ray.__version__,
     }
     (tmp / META_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True, default=str))
+    sign_folder(tmp)
     shutil.rmtree(folder, ignore_errors=True)
     tmp.replace(folder)
     return folder
@@ -83,7 +89,8 @@ class RLlibAgent(Agent):
         super().__init__(seed)
         self.meta = read_rllib_meta(path)
         check_checkpoint(self.meta, env_id, env_options)
-        require_trusted(trusted, f"rllib:{path}", RLLIB_CHECKPOINT, f"rllib:{path};trusted=true")
+        require_signed_or_trusted(self.meta["path"], trusted, f"rllib:{path}", RLLIB_CHECKPOINT,
+                                  f"rllib:{path};trusted=true")
         self.path = self.meta["path"]
         self.deterministic = deterministic
         try:

@@ -29,8 +29,9 @@
     policy:path/to/model.safetensors;deterministic=false;temperature=0.5   ... sharpened (T < 1)
     policy:path/to/legacy.zip;trusted=true   a legacy SB3 zip: refused without trusted=true, because its
                                              pickles run any code its author put in them
-    rllib:path/to/run/model;trusted=true     an RLlib policy folder (training backend: rllib): refused
-                                             without trusted=true, because RLlib checkpoints are pickles;
+    rllib:path/to/run/model;trusted=true     an RLlib policy folder (training backend: rllib): RLlib
+                                             checkpoints are pickles, so one not signed with your key as
+                                             you trained it is refused without trusted=true;
                                              takes deterministic too
     trained:path/to/model.safetensors                the trained opponent: the network with its play-time search,
                                              i.e. ismcts:iterations=100;rollout=heuristic;leaf=heuristic;

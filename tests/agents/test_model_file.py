@@ -277,7 +277,8 @@ def test_an_rllib_checkpoint_is_refused_in_one_line_unless_trusted(pickled_rllib
     with pytest.raises(PickledModelError) as refused:
         agents.make(spec, YONKAI, {"num_players": 3})
     message = str(refused.value)
-    assert message.startswith(f"{spec}: an RLlib checkpoint, refused (") and "\n" not in message
+    assert message.startswith(f"{spec}: an RLlib checkpoint not signed with your key (it has no "
+                              "yokai_signature.json") and "\n" not in message
     assert "holds pickles (cloudpickle), and loading one runs any code its author put in it" in message
     assert f"{spec};trusted=true" in message and "--trust-pickles" in message
     assert not marker.exists()
@@ -285,6 +286,36 @@ def test_an_rllib_checkpoint_is_refused_in_one_line_unless_trusted(pickled_rllib
     with pytest.raises(Exception):  # noqa: B017 - what fails after the pickle ran is RLlib's business
         agents.make(spec + ";trusted=true", YONKAI, {"num_players": 3})
     assert marker.exists()  # trusted: the checkpoint was loaded, pickles and all
+
+
+def test_an_rllib_folder_this_user_signed_loads_without_trusted(pickled_rllib_folder):
+    from yokai_envs.core.signing import sign_folder
+
+    folder, marker = pickled_rllib_folder
+    assert sign_folder(folder)  # what save_rllib_policy does with the folders it writes
+    pytest.importorskip("ray.rllib", reason="loading an RLlib checkpoint needs ray[rllib]")
+    with pytest.raises(Exception):  # noqa: B017 - what fails after the pickle ran is RLlib's business
+        agents.make(f"rllib:{folder}", YONKAI, {"num_players": 3})
+    assert marker.exists()  # the signature held: loaded without trusted=true
+
+
+def test_an_rllib_folder_signed_with_another_key_or_edited_still_needs_trusted(pickled_rllib_folder, tmp_path,
+                                                                                monkeypatch):
+    from yokai_envs.core.signing import KEY_ENV, sign_folder
+
+    folder, marker = pickled_rllib_folder
+    mine = os.environ[KEY_ENV]
+    monkeypatch.setenv(KEY_ENV, str(tmp_path / "someone_elses_key"))
+    assert sign_folder(folder)
+    monkeypatch.setenv(KEY_ENV, mine)
+    with pytest.raises(PickledModelError, match=r"yokai_signature\.json is signed with another key"):
+        agents.make(f"rllib:{folder}", YONKAI, {"num_players": 3})
+    assert sign_folder(folder)  # now this user's, then edited
+    (folder / "rl_module" / "class_and_ctor_args.pkl").write_bytes(pickle.dumps(None))
+    with pytest.raises(PickledModelError, match=r"rl_module/class_and_ctor_args\.pkl was changed after it was "
+                                                r"signed\), refused \(.*rllib:.*;trusted=true"):
+        agents.make(f"rllib:{folder}", YONKAI, {"num_players": 3})
+    assert not marker.exists()
 
 
 def test_trust_pickles_trusts_rllib_specs_as_it_does_zips():
@@ -305,7 +336,8 @@ def test_the_cli_refuses_an_rllib_checkpoint_without_trust_pickles(pickled_rllib
     args += ["--games", "3", "--no-progress"] if command == "evaluate" else ["--quiet"]
     assert yokai_main(args) == 2
     err = capsys.readouterr().err
-    assert "an RLlib checkpoint, refused" in err and "--trust-pickles" in err and len(err.strip().splitlines()) == 1
+    assert "an RLlib checkpoint not signed with your key" in err and "--trust-pickles" in err
+    assert len(err.strip().splitlines()) == 1
     assert not marker.exists()
 
 

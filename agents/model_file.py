@@ -15,6 +15,8 @@ A model is two files side by side::
      "observation_shape": [586], "num_actions": 1234,
      "env_id": "onmyoji_v5", "env_options": {"mode": "coop"},
      "play": {"deterministic": true, "temperature": 1.0},   how ``policy:PATH`` plays by default
+                                                  (and "mixture": [w0, w1, ...] for a mixture:
+                                                  below)
      "weights_sha256": "...",                     the digest of NAME.safetensors
      "num_timesteps": 1400000, "package_version": "..."}
 
@@ -26,6 +28,12 @@ names with the classes this module imports itself (nothing the card names is imp
 loads the tensors into it: each must be there with its exact shape and dtype, and nothing else
 may be. A training checkpoint (``kind: "training_state"``, written by the trainer for
 ``--resume``) is the same pair of files with the critic and the optimizer's moments besides.
+
+A *mixture* is several networks of one architecture in one file (member ``i``'s tensors named
+``member_i.NAME``) with ``play.mixture`` their weights: the player draws one member at the start
+of each game, with those probabilities, and plays it for the whole game (a population's
+meta-strategy, as in PSRO: a best response must beat every member at once). :func:`mix_models`
+writes one from model files; :func:`load_policies` reads its members.
 
 A legacy SB3 ``.zip`` is refused (:class:`PickledModelError`): its members are pickles, and
 loading one runs whatever code its author put there. :func:`is_pickled_zip` tells one apart.
@@ -58,6 +66,7 @@ FORMAT = "yokai-model/1"
 CARD_KEY = "yokai_card"
 SUFFIX = ".safetensors"
 KINDS = ("policy", "training_state")
+MAX_MEMBERS = 64  # networks in one mixture
 ALGORITHMS = ("MaskablePPO",)
 #: The policy classes a card may name; a playing model is always the plain observation-only one.
 POLICY_CLASSES = ("MaskableActorCriticPolicy", "StateCriticPolicy")
@@ -231,9 +240,14 @@ def check_card(card: Any, where: str) -> None:
     if not isinstance(card.get("env_id"), str) or not isinstance(card.get("env_options"), dict):
         raise bad("env_id", "a string, with env_options an object")
     play = card.get("play")
-    if not (isinstance(play, dict) and set(play) <= {"deterministic", "temperature"}
+    if not (isinstance(play, dict) and set(play) <= {"deterministic", "temperature", "mixture"}
             and isinstance(play.get("deterministic", True), bool)):
-        raise bad("play", '{"deterministic": true|false, "temperature": T}')
+        raise bad("play", '{"deterministic": true|false, "temperature": T, "mixture": [weights]}')
+    mixture = play.get("mixture")
+    if mixture is not None and not (isinstance(mixture, list) and 2 <= len(mixture) <= MAX_MEMBERS and all(
+            isinstance(w, (int, float)) and not isinstance(w, bool) and math.isfinite(w) and w >= 0
+            for w in mixture) and sum(mixture) > 0):
+        raise bad("play", f"a mixture of 2-{MAX_MEMBERS} non-negative finite weights, not all zero")
     temperature = play.get("temperature", 1.0)
     if not (isinstance(temperature, (int, float)) and not isinstance(temperature, bool)
             and math.isfinite(temperature) and temperature > 0):
@@ -371,14 +385,60 @@ def load_state(module: Any, tensors: dict[str, torch.Tensor], where: str) -> Non
 
 def load_policy(path: str | Path) -> tuple[Any, dict[str, Any]]:
     """(policy, card): the playing network of a model file, in eval mode on the CPU."""
+    policies, card = load_policies(path)
+    if len(policies) > 1:
+        raise ModelFileError(f"{card['path']}: a mixture of {len(policies)} networks, not one network "
+                             "(play it with policy:PATH; to start training from it, name one member's file)")
+    return policies[0], card
+
+
+def member_prefix(index: int) -> str:
+    return f"member_{index}."
+
+
+def load_policies(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
+    """(policies, card): the playing networks of a model file (one, or a mixture's members in
+    order), each in eval mode on the CPU."""
     card = read_card(path)
     if card["kind"] != "policy":
         raise ModelFileError(f"{card['path']}: a {card['kind']} file (for train --resume), not a playing model; "
                              "play the run's model.safetensors or checkpoints/latest.safetensors")
-    policy = build_policy(card)
-    load_state(policy, read_tensors(card), card["path"])
-    policy.set_training_mode(False)
-    return policy, card
+    tensors = read_tensors(card)
+    mixture = card["play"].get("mixture")
+    groups = [tensors] if mixture is None else [
+        {name[len(member_prefix(i)):]: t for name, t in tensors.items() if name.startswith(member_prefix(i))}
+        for i in range(len(mixture))]
+    if mixture is not None and sum(map(len, groups)) != len(tensors):
+        raise ModelFileError(f"{card['path']}: tensors that belong to no member of its {len(mixture)}-network mixture")
+    policies = []
+    for i, group in enumerate(groups):
+        policy = build_policy(card)
+        load_state(policy, group, card["path"] if mixture is None else f"{card['path']} member {i}")
+        policy.set_training_mode(False)
+        policies.append(policy)
+    return policies, card
+
+
+def mix_models(paths: list[str | Path], weights: list[float], target: str | Path,
+               card_fields: dict[str, Any]) -> Path:
+    """Write the mixture of the model files ``paths`` (one architecture, one game) with play
+    probabilities ``weights`` as ``target``; ``card_fields`` adds to the card (the first member's
+    env id and options are kept; its play rule, sampled or not, is every member's)."""
+    if len(paths) != len(weights):
+        raise ModelFileError(f"{len(paths)} members but {len(weights)} weights")
+    cards = [read_card(p) for p in paths]
+    first = cards[0]
+    shape = ("net_arch", "activation", "observation_shape", "num_actions", "policy_class", "env_id")
+    for card in cards[1:]:
+        if any(card[k] != first[k] for k in shape):
+            raise ModelFileError(f"{card['path']}: not the same network and game as {first['path']} "
+                                 f"({', '.join(k for k in shape if card[k] != first[k])} differ)")
+    tensors = {member_prefix(i) + name: t for i, card in enumerate(cards) for name, t in read_tensors(card).items()}
+    card = {k: v for k, v in first.items() if k not in ("path", "weights_sha256")}
+    card.update(card_fields)
+    card["play"] = {**first["play"], **card_fields.get("play", {}), "mixture": [float(w) for w in weights]}
+    card["num_timesteps"] = sum(int(c.get("num_timesteps", 0)) for c in cards)
+    return write_model_file(target, tensors, card)
 
 
 def _package_version() -> str:

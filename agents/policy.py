@@ -26,7 +26,7 @@ from agents.base import Agent
 from agents.model_file import (
     ModelFileError,
     is_pickled_zip,
-    load_policy,
+    load_policies,
     model_path,
     read_card,
     read_tensors,
@@ -145,7 +145,9 @@ def check_checkpoint(meta: dict[str, Any], env_id: str, env_options: dict[str, A
 
 class PolicyAgent(Agent):
     """Acts with a MaskablePPO policy: the most likely legal action, or a sample when
-    ``deterministic=False`` (sampled with the agent's own seeded rng, not torch's)."""
+    ``deterministic=False`` (sampled with the agent's own seeded rng, not torch's). A mixture
+    file (``play.mixture``, agents/model_file.py) draws one of its networks at each
+    :meth:`reset` (the start of a game) from the same rng and plays it for the whole game."""
 
     def __init__(self, path: str | Path, env_id: str, env_options: dict[str, Any] | None = None,
                  deterministic: bool | None = None, seed: int | None = None, trusted: bool = False,
@@ -157,13 +159,13 @@ class PolicyAgent(Agent):
             require_trusted(trusted, source)
             self.meta = read_pickled_meta(source)
             check_checkpoint(self.meta, env_id, env_options)
-            self.policy = self._load_pickled(self.meta["path"])
+            policies = [self._load_pickled(self.meta["path"])]
             play: dict[str, Any] = {}
         else:
             try:
                 self.meta = read_card(source)
                 check_checkpoint(self.meta, env_id, env_options)  # before any weight is read
-                self.policy, _ = load_policy(self.meta["path"])
+                policies, _ = load_policies(self.meta["path"])
             except CheckpointError:
                 raise
             except ModelFileError as err:
@@ -176,9 +178,24 @@ class PolicyAgent(Agent):
         import torch
 
         self._torch = torch
-        self.policy.set_training_mode(False)
-        self._forward = NumpyForward.of(self.policy)
+        for policy in policies:
+            policy.set_training_mode(False)
+        self.members = [(policy, NumpyForward.of(policy)) for policy in policies]
+        weights = np.asarray(play.get("mixture") or [1.0], dtype=np.float64)
+        self.mixture = weights / weights.sum()
+        self.member = 0
+        self.policy, self._forward = self.members[0]
+        self._draw_member()
         self._last_probs: np.ndarray | None = None
+
+    def _draw_member(self) -> None:
+        if len(self.members) > 1:
+            self.member = int(self.rng.choice(len(self.members), p=self.mixture))
+            self.policy, self._forward = self.members[self.member]
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._draw_member()
 
     def _load_pickled(self, path: str) -> Any:
         """The policy of a trusted SB3 zip (this unpickles it)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 import yaml
 
@@ -132,3 +133,43 @@ def test_a_bad_exploiter_config_is_named(tmp_path):
     with pytest.raises(ConfigError, match=r"league\.exploiter_config"):
         load_config("configs/onmyoji/league_gen3.yaml", ["league.exploiter_config=/no/such.yaml"],
                     str(tmp_path / "x"))
+
+
+def test_the_minimax_mixture_maximizes_the_worst_row():
+    from yokai_envs.training.algorithms.league import minimax_mixture
+
+    cycle = np.array([[0.5, 1.0, 0.0], [0.0, 0.5, 1.0], [1.0, 0.0, 0.5]])  # rock, paper, scissors
+    assert minimax_mixture(cycle) == pytest.approx([1 / 3] * 3, abs=0.02)
+    dominated = np.array([[0.9, 0.6], [0.8, 0.1]])  # column 0 is better against every row
+    assert minimax_mixture(dominated) == pytest.approx([1.0, 0.0], abs=0.01)
+    # two holes: each main agent is beaten by one exploiter; the mixture covers both
+    holes = np.array([[0.1, 0.9], [0.9, 0.1], [0.7, 0.7]])
+    weights = minimax_mixture(holes)
+    assert weights == pytest.approx([0.5, 0.5], abs=0.03)
+    assert (holes @ weights).min() > 0.49
+
+
+@pytest.mark.slow
+def test_a_league_can_ship_the_minimax_mixture_of_its_main_agents(tmp_path, capsys):
+    from agents.model_file import load_policies
+
+    out = tmp_path / "league"
+    assert main(["train", "--config", "configs/onmyoji/league.yaml", "--out", str(out),
+                 *_tiny("league.generations=1")]) == 0
+    assert json.loads((out / "eval.json").read_text())["final"] == "last"
+    # the finished league, resumed asking for the mixture: nothing trained, the mixture built
+    trained = (out / "members" / "main_1.safetensors").read_bytes()
+    assert main(["train", "--resume", "--out", str(out), "--set", "league.final=mixture",
+                 "--set", "league.mixture_of=2"]) == 0
+    assert (out / "members" / "main_1.safetensors").read_bytes() == trained
+    state = json.loads((out / "league.json").read_text())
+    mixture = state["mixture"]
+    assert set(mixture["table"]) == {"main_0", "main_1"}
+    assert set(mixture["table"]["main_0"]) == {"random", "exploiter_1"}
+    assert sum(mixture["weights"]) == pytest.approx(1.0, abs=1e-3)
+    report = json.loads((out / "eval.json").read_text())
+    assert report["final"] == "mixture" and report["mixture"]["members"] == mixture["members"]
+    policies, card = load_policies(out / "model.safetensors")
+    assert len(policies) == len(mixture["members"])
+    # one member left (the other below 1%): that network alone, not a mixture of one
+    assert card["play"].get("mixture") == (mixture["weights"] if len(policies) > 1 else None)

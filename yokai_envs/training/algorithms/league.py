@@ -39,6 +39,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from yokai_envs.core.errors import ConfigError
 from yokai_envs.core.files import parse_json
 from yokai_envs.training.common.run import RunFolder
@@ -77,6 +79,24 @@ def members_now(state: dict[str, Any], league: dict[str, Any]) -> list[dict[str,
     if league["exploiters_kept"]:
         kept += exploiters[-league["exploiters_kept"]:]
     return kept
+
+
+def minimax_mixture(win_rates: np.ndarray, iterations: int = 20_000) -> np.ndarray:
+    """The mixture over columns that maximizes its worst row: ``win_rates[r, c]`` is main agent
+    ``c``'s win rate against member ``r``; the result maximizes ``min_r (win_rates @ x)_r``. Solved
+    by multiplicative weights for the rows against the columns' best response (the average of
+    the columns' best responses converges to a minimax strategy of this zero-sum matrix game)."""
+    rows, columns = win_rates.shape
+    row_weights = np.ones(rows)
+    counts = np.zeros(columns)
+    rate = np.sqrt(8 * np.log(max(rows, 2)) / iterations)
+    for _ in range(iterations):
+        attack = row_weights / row_weights.sum()
+        best = int(np.argmax(attack @ win_rates))  # the main agent that does best against this attack
+        counts[best] += 1
+        row_weights *= np.exp(-rate * win_rates[:, best])  # rows the main agent beats lose weight
+        row_weights /= row_weights.max()
+    return counts / counts.sum()
 
 
 def resolve_start(start: str | None, env_id: str, options: dict[str, Any]) -> str | None:
@@ -154,7 +174,8 @@ class LeagueTrainer:
                 raise ConfigError(f"--resume: {self.root} has no {LEAGUE_FILE}: not a league run, or it stopped "
                                   "before its first generation was set up; start afresh with --overwrite")
             self.state = self._load_state()
-            if self.state.get("finished") and self.state["generation"] >= self.league["generations"]:
+            if self.state.get("finished") and self.state["generation"] >= self.league["generations"] \
+                    and self._shipped_as_configured():
                 raise ConfigError(f"--resume: the league in {self.root} already finished generation "
                                   f"{self.state['generation']}; to train on pass --set league.generations=N with a "
                                   "larger N")
@@ -167,6 +188,15 @@ class LeagueTrainer:
                           "finished": False}
 
     # ------------------------------------------------------------------ state
+    def _shipped_as_configured(self) -> bool:
+        """Whether a finished league's model is what ``league.final`` asks for (resuming a finished
+        league with ``--set league.final=mixture`` builds the mixture, training nothing)."""
+        eval_file = self.folder.eval
+        if not eval_file.exists():
+            return False
+        report = parse_json(eval_file.read_bytes(), str(eval_file), ConfigError)
+        return bool(report.get("final", "last") == self.league["final"])
+
     def _load_state(self) -> dict[str, Any]:
         try:
             state = parse_json(self.state_file.read_bytes(), str(self.state_file), ValueError)
@@ -341,12 +371,49 @@ class LeagueTrainer:
                                  getattr(stop, "signal_number", 2)) from None
         return self._finish()
 
+    def _mixture(self) -> dict[str, Any]:
+        """The last ``mixture_of`` main agents' cross table against the exploiters and bots, and the
+        minimax mixture of them (what ``final: mixture`` ships); kept in league.json."""
+        mains = [m for m in self.state["members"] if m["kind"] == "main"][-self.league["mixture_of"]:]
+        against = [m for m in self.state["members"] if m["kind"] in ("bot", "exploiter")]
+        done = self.state.get("mixture", {})
+        table = {name: row for name, row in done.get("table", {}).items() if name in {m["name"] for m in mains}}
+        for main in mains:
+            if main["name"] not in table:  # resumable main by main
+                self._say(f"mixture: {main['name']} against {len(against)} exploiters and bots")
+                table[main["name"]] = self._measure(Path(main["path"]), against)
+                self.state["mixture"] = {"table": table}
+                self._save_state()
+        rates = np.array([[table[m["name"]][o["name"]]["win_rate"] for m in mains] for o in against])
+        weights = minimax_mixture(rates)
+        kept = [(m, float(w)) for m, w in zip(mains, weights, strict=True) if w >= 0.01]
+        total = sum(w for _, w in kept)
+        mixture = {"table": table, "members": [m["name"] for m, _ in kept],
+                   "weights": [round(w / total, 4) for _, w in kept],
+                   "worst_row": float((rates @ weights).min())}
+        self.state["mixture"] = mixture
+        return mixture
+
     def _finish(self) -> dict[str, Any]:
+        from agents.model_file import mix_models
         from yokai_envs.training.common.evaluate import evaluate_checkpoint
 
         last = self.state["generations"][-1]
         main = next(m for m in self.state["members"] if m["name"] == last["main"])
-        atomic_copy_model(Path(main["path"]), self.folder.model)
+        if self.league["final"] == "mixture":
+            mixture = self._mixture()
+            paths = {m["name"]: m["path"] for m in self.state["members"]}
+            if len(mixture["members"]) == 1:  # one network left: itself, not a mixture of one
+                atomic_copy_model(Path(paths[mixture["members"][0]]), self.folder.model)
+            else:
+                with self.guard.saving():
+                        mix_models([paths[n] for n in mixture["members"]], mixture["weights"], self.folder.model,
+                               {"play": {"deterministic": not self.league["sampled"]},
+                                "mixture_members": mixture["members"]})
+            self._say("ships a mixture of " + ", ".join(f"{n} {w:.2f}" for n, w in
+                                                         zip(mixture["members"], mixture["weights"], strict=True)))
+        else:
+            atomic_copy_model(Path(main["path"]), self.folder.model)
         evaluation = self.config["evaluation"]
         started = time.perf_counter()
         results = evaluate_checkpoint(str(self.folder.model), self.env_id, self.options, list(evaluation["bots"]),
@@ -359,7 +426,10 @@ class LeagueTrainer:
                   "eval_seconds": round(time.perf_counter() - started, 1),
                   "games_per_bot": evaluation["final_games"], "deterministic": not self.league["sampled"],
                   "results": results,
-                  "exploiters": [g["exploiter"] for g in self.state["generations"] if "exploiter" in g]}
+                  "exploiters": [g["exploiter"] for g in self.state["generations"] if "exploiter" in g],
+                  "final": self.league["final"],
+                  **({"mixture": {k: self.state["mixture"][k] for k in ("members", "weights", "worst_row")}}
+                     if self.league["final"] == "mixture" else {})}
         atomic_write_text(self.folder.eval, json.dumps(report, indent=2))
         self.state["finished"] = True
         self._save_state()

@@ -202,6 +202,11 @@ SCHEMA: dict[str, Any] = {
                           help="parallel: the main agent trains beside the generation's exploiters (it meets "
                                "the earlier generations' ones); exploiters_first: the exploiters train first "
                                "and the main agent meets them in the same generation"),
+        "final": Field(STR, "last", choices=("last", "mixture"),
+                       help="what the league ships: last: the last main agent; mixture: a mixture of the "
+                            "last mixture_of main agents, weighted by the minimax strategy of their cross table "
+                            "against the exploiters and bots (PSRO's meta-strategy), one member drawn per game"),
+        "mixture_of": Field(INT, 4, minimum=2, maximum=64, help="with final: mixture, this many last main agents"),
         "bots": Field(LIST, ["heuristic"], items=Field(STR), help="fixed league members (agent specs)"),
         "past_generations": Field(INT, 4, minimum=0, maximum=100, help="past main agents kept as members"),
         "exploiters_kept": Field(INT, 4, minimum=0, maximum=100, help="past exploiters kept as members"),

@@ -144,6 +144,25 @@ def test_runs_sharing_a_cell_store_play_the_anchors_once(tmp_path):
     assert second["result"] == benchmark.score_agent("heuristic", suite, ["solo"])["result"]
 
 
+def test_a_cell_whose_shipped_network_changed_is_played_again(tmp_path, monkeypatch):
+    """Cells are reused by spec only while the spec names the same network: a shipped model
+    replaced under ``pretrained`` is played again, never read from the old cell."""
+    import yokai_envs.benchmark.run as run
+
+    suite = tiny(QUICK_SUITE, games=2)
+    store = tmp_path / "cells"
+    first = benchmark.score_agent("pretrained", suite, ["solo"], cells=store)
+    assert benchmark.score_agent("pretrained", suite, ["solo"], cells=store)["metadata"]["cells_reused"] == \
+        len(first["result"]["configurations"][0]["rows"]) + 4  # its own cells and the anchors at both levels
+    real = run.model_digests
+    monkeypatch.setattr(run, "model_digests", lambda specs, env_id, options: {
+        spec: "0" * 64 if spec == "pretrained" else digest for spec, digest in real(specs, env_id, options).items()})
+    again = benchmark.score_agent("pretrained", suite, ["solo"], cells=store)
+    assert again["metadata"]["cells_reused"] == 4  # only the anchors (random, heuristic) are the same agents
+    (cell,) = (store / "solo").glob("pretrained-*__alone__level7/results.json")
+    assert json.loads(cell.read_text())["cell"]["models"] == {"pretrained": "0" * 64}
+
+
 @pytest.mark.slow
 def test_workers_and_a_class_agent_in_worker_processes_give_the_same_result():
     suite = tiny(QUICK_SUITE, games=4)

@@ -110,6 +110,39 @@ def cell_agents(suite: Suite, cell: Cell, candidate: str | Agent) -> list[tuple[
     return [(AGENT, me), (cell.rung, suite.ladder[cell.rung])]
 
 
+def model_digests(specs: list[str], env_id: str, options: dict[str, Any]) -> dict[str, str]:
+    """spec -> the weights digest of the model file it plays (``pretrained...``, ``policy:``,
+    ``trained:``): a finished cell is reused only while its agents are the same networks, so a
+    shipped model replaced under the same spec is played again, never read from an old cell."""
+    from agents.specs import parse_spec
+
+    digests: dict[str, str] = {}
+    for spec in specs:
+        try:
+            parsed = parse_spec(spec)
+        except ValueError:
+            continue
+        path: str | Path | None = None
+        if parsed.kind == "pretrained":
+            from agents.pretrained import PretrainedError, find
+
+            generation = parsed.options.get("generation")
+            try:
+                path = find(env_id, options, int(generation) if generation is not None else None).path
+            except (PretrainedError, ValueError):
+                continue
+        elif parsed.kind in ("policy", "trained") and parsed.path:
+            path = parsed.path
+        if path is not None:
+            from agents.model_file import ModelFileError, read_card
+
+            try:
+                digests[spec] = str(read_card(path)["weights_sha256"])
+            except (ModelFileError, OSError):
+                continue  # a legacy or missing file: the match itself says what is wrong
+    return digests
+
+
 def _cell_row(result: Any) -> tuple[dict[str, Any], list[float]]:
     from agents.arena import stats
 
@@ -135,14 +168,25 @@ def play_cell(suite: Suite, cell: Cell, candidate: str | Agent, candidate_text: 
                 "configuration": cell.configuration.name, "env_id": cell.configuration.env_id, "env_options": options,
                 "agent": candidate_text if cell.who == AGENT else cell.who, "rung": cell.rung, "level": cell.level,
                 "games": suite.games, "seed": cell.configuration.seed}
+    specs = [spec for _, spec in agents if isinstance(spec, str)]
+    expected["models"] = model_digests(specs, cell.configuration.env_id, options)
     folder = store / cell.configuration.name / cell.folder_name(candidate_text) if store is not None else None
+    stale = False
     if folder is not None and (folder / CELL_DONE).is_file():
         done = json.loads((folder / CELL_DONE).read_text(encoding="utf-8"))
-        if done.get("cell") != expected:
+        found = dict(done.get("cell") or {})
+        if {**found, "models": None} != {**expected, "models": None}:
             raise ValueError(f"{folder} holds another cell ({done.get('cell')}), not {expected}: use another --out")
-        return CellResult(cell, done["row"], done["deal_scores"], float(done["seconds"]), reused=True)
+        if found.get("models", {}) == expected["models"]:
+            return CellResult(cell, done["row"], done["deal_scores"], float(done["seconds"]), reused=True)
+        stale = True  # the same specs now name other networks (a shipped model replaced): play it again
+        log(f"{folder.name}: its networks changed since it was played; playing it again")
     started = time.perf_counter()
-    again = folder is not None and (folder / GAMES_FILE).is_file()
+    again = folder is not None and (folder / GAMES_FILE).is_file() and not stale
+    if stale and folder is not None:
+        import shutil
+
+        shutil.rmtree(folder)  # this cell's own folder: its games were played by other networks
     result = run_match(cell.configuration.env_id, agents, games=suite.games, seed=cell.configuration.seed,
                        env_options=options, workers=workers, backend=backend, ray_address=ray_address,
                        journal_dir=str(folder) if folder is not None else None, resume=resume and again,

@@ -22,17 +22,24 @@ def _only_items_in_deck(g, seat: int, *keep: str) -> None:
             else:
                 p.deck.remove(c)
                 p.discard.append(c)
+
+
+def _knuckles_and_an_invitation():
+    """Seat 0 holds a Brass Knuckles and a Dark Tournament Invitation, with 5 spirit, and its deck
+    holds one other Brass Knuckles and no other Item: the Invitation's search can find only it."""
+    g = neutral_game(first=0)
+    g.players[0].spirit = 5
+    clear_hand(g, 0)
+    give(g, 0, "Brass Knuckles", "Dark Tournament Invitation")
+    _only_items_in_deck(g, 0, "Brass Knuckles")
+    return g
     refresh(g)
 
 
 def _face_down_then_shown():
     """Seat 0 attaches a Brass Knuckles face-down, then searches and shows the other copy left in
     its deck: the face-down card was attached before the show, so the shown copy is in the hand."""
-    g = neutral_game(first=0)
-    g.players[0].spirit = 5
-    clear_hand(g, 0)
-    give(g, 0, "Brass Knuckles", "Dark Tournament Invitation")
-    _only_items_in_deck(g, 0, "Brass Knuckles")
+    g = _knuckles_and_an_invitation()
     play(g, "attach Brass Knuckles to Sideline slot 1")
     play(g, "play Dark Tournament Invitation")
     assert g.phase == Phase.SEARCH
@@ -69,11 +76,7 @@ def test_a_shown_card_stays_known_when_an_older_face_down_copy_turns_up():
 def test_a_face_down_card_attached_after_the_show_may_be_the_shown_one():
     """The other order: shown first, then a face-down Brass Knuckles. It may be the shown copy, so
     when it turns up the opponent no longer knows where the other one is."""
-    g = neutral_game(first=0)
-    g.players[0].spirit = 5
-    clear_hand(g, 0)
-    give(g, 0, "Brass Knuckles", "Dark Tournament Invitation")
-    _only_items_in_deck(g, 0, "Brass Knuckles")
+    g = _knuckles_and_an_invitation()
     play(g, "play Dark Tournament Invitation")
     finish_choices(g)
     knuckles = cid(g, "Brass Knuckles")

@@ -170,7 +170,7 @@ def exploitability_section() -> list[str]:
     """The shipped networks' exploitability beside their scores, read from their model cards (the
     ``exploitability`` rows ``yokai exploit`` measured, each card naming its commands): at each
     card's largest budget, a best response's win rate against the network and against the heuristic."""
-    from agents.pretrained import cards, generation_of
+    from agents.pretrained import cards, find, generation_of
     from yokai_envs.training.common.exploit_curve import judgeable
 
     lines = ["## Exploitability of the shipped networks", "",
@@ -181,11 +181,7 @@ def exploitability_section() -> list[str]:
              "small to judge anything.", "",
              "| model | generation | env id | budget (steps) | vs the network | vs the heuristic | fair share | "
              "judged |", "|---|---:|---|---:|---|---|---:|---|"]
-    shipped = cards()
-    latest = {(c.env_id, json.dumps(c.configuration, sort_keys=True)): max(
-        generation_of(o) for o in shipped if (o.env_id, o.configuration) == (c.env_id, c.configuration))
-        for c in shipped}
-    for card in shipped:
+    for card in cards():
         measured = card.data.get("exploitability") or {}
         rows = measured.get("rows") or []
         if not rows:
@@ -197,7 +193,7 @@ def exploitability_section() -> list[str]:
         fair = float(measured.get("fair_share", 0.5))
         generation = generation_of(card)
         network = at.get(f"pretrained:generation={generation}")
-        if network is None and latest[(card.env_id, json.dumps(card.configuration, sort_keys=True))] == generation:
+        if network is None and find(card.env_id, card.configuration).name == card.name:
             network = at.get("pretrained")  # the latest generation's rows name it plainly
         heuristic = at.get("heuristic")
         verdict = judgeable({"ci_low": heuristic["ci"][0]} if heuristic else None, fair)

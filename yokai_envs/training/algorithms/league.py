@@ -280,12 +280,16 @@ class LeagueTrainer:
         return {names[spec]: {k: row[k] for k in ("win_rate", "ci_low", "ci_high", "games")}
                 for spec, row in rows.items()}
 
+    def _exploiter_folder(self, g: int, k: int) -> Path:
+        """Generation ``g``'s ``k``-th exploiter's run folder (the first keeps the one-exploiter name)."""
+        return self.root / f"gen_{g}" / ("exploiter" if k == 0 else f"exploiter_{k}")
+
     def _exploiter_configs(self, g: int, main_before: dict[str, Any]) -> list[dict[str, Any]]:
         """This generation's exploiters: best responses to the frozen ``main_before``, one per seed."""
-        league, gen = self.league, self.root / f"gen_{g}"
+        league = self.league
         configs = []
         for k in range(league["exploiters"]):
-            config = _phase_config(self.config, gen / ("exploiter" if k == 0 else f"exploiter_{k}"),
+            config = _phase_config(self.config, self._exploiter_folder(g, k),
                                    league["exploiter_steps"],
                                    main_before["path"] if league["exploiter_start"] == "main" else None,
                                    [(main_before["spec"], 1.0)], [main_before["spec"]], league["match_games"], True)
@@ -304,8 +308,8 @@ class LeagueTrainer:
         """Freeze this generation's exploiters as members; their rows against ``main_before``."""
         rows = []
         for k, report in enumerate(reports):
-            folder = self.root / f"gen_{g}" / ("exploiter" if k == 0 else f"exploiter_{k}")
-            member = self._add_member("exploiter", g, RunFolder(folder).model, f"_{k}" if k else "")
+            member = self._add_member("exploiter", g, RunFolder(self._exploiter_folder(g, k)).model,
+                                      f"_{k}" if k else "")
             row = report["results"][main_before["spec"]]
             rows.append({"name": member["name"], "against": main_before["name"],
                          **{key: row[key] for key in ("win_rate", "ci_low", "ci_high", "games")}})
@@ -407,7 +411,7 @@ class LeagueTrainer:
                 atomic_copy_model(Path(paths[mixture["members"][0]]), self.folder.model)
             else:
                 with self.guard.saving():
-                        mix_models([paths[n] for n in mixture["members"]], mixture["weights"], self.folder.model,
+                    mix_models([paths[n] for n in mixture["members"]], mixture["weights"], self.folder.model,
                                {"play": {"deterministic": not self.league["sampled"]},
                                 "mixture_members": mixture["members"]})
             self._say("ships a mixture of " + ", ".join(f"{n} {w:.2f}" for n, w in

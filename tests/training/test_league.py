@@ -173,3 +173,25 @@ def test_a_league_can_ship_the_minimax_mixture_of_its_main_agents(tmp_path, caps
     assert len(policies) == len(mixture["members"])
     # one member left (the other below 1%): that network alone, not a mixture of one
     assert card["play"].get("mixture") == (mixture["weights"] if len(policies) > 1 else None)
+
+
+def test_heuristic_started_exploiters_copy_the_heuristic_with_the_exploiter_configs_pretrain(tmp_path):
+    exploiter_yaml = tmp_path / "exploiter.yaml"
+    exploiter_yaml.write_text(yaml.safe_dump({
+        "game": {"env_id": ONMYOJI, "options": {"mode": "duel"}},
+        "training": {"total_timesteps": 64},
+        "pretrain": {"steps": 48, "epochs": 1, "batch_size": 16},
+        "algorithm": {"network": {"net_arch": [16]},
+                      "hyperparameters": {"n_steps": 32, "batch_size": 32, "n_epochs": 1}}}))
+    out = tmp_path / "league"
+    assert main(["train", "--config", "configs/onmyoji/league_gen3.yaml", "--out", str(out),
+                 *_tiny("league.generations=1", "league.exploiter_start=heuristic",
+                        f"league.exploiter_config={exploiter_yaml}")]) == 0
+    exploiter = yaml.safe_load((out / "gen_1" / "exploiter" / "config.yaml").read_text())
+    # a copy of the heuristic as `yokai exploit --warm-start heuristic` makes it, not of the main agent
+    assert exploiter["pretrain"]["imitate"] == "heuristic"
+    assert exploiter["pretrain"]["steps"] == 48
+    assert exploiter["training"]["init_from"] is None
+    assert exploiter["algorithm"]["network"]["net_arch"] == [16]
+    main_config = yaml.safe_load((out / "gen_1" / "main" / "config.yaml").read_text())
+    assert main_config["pretrain"]["imitate"] is None and main_config["training"]["init_from"]

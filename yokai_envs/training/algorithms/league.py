@@ -288,17 +288,17 @@ class LeagueTrainer:
         """This generation's exploiters: best responses to the frozen ``main_before``, one per seed."""
         league = self.league
         configs = []
+        start = league["exploiter_start"]
         for k in range(league["exploiters"]):
-            config = _phase_config(self.config, self._exploiter_folder(g, k),
-                                   league["exploiter_steps"],
-                                   main_before["path"] if league["exploiter_start"] == "main" else None,
+            config = _phase_config(self.config, self._exploiter_folder(g, k), league["exploiter_steps"],
+                                   main_before["path"] if start == "main" else None,
                                    [(main_before["spec"], 1.0)], [main_before["spec"]], league["match_games"], True)
-            if league["exploiter_start"] == "scratch":
-                config["pretrain"]["imitate"] = None
             if league["exploiter_config"] is not None:
-                from yokai_envs.training.common.config import exploiter_algorithm
+                from yokai_envs.training.common.config import exploiter_sections
 
-                config["algorithm"] = exploiter_algorithm(league["exploiter_config"])
+                config.update(exploiter_sections(league["exploiter_config"]))
+            # heuristic and scratch start as `yokai exploit` does with and without --warm-start heuristic
+            config["pretrain"]["imitate"] = "heuristic" if start == "heuristic" else None
             config["training"]["seed"] += 1_000 * g + 97 * k
             configs.append(config)
         return configs

@@ -415,10 +415,12 @@ def _check_dmc(config: dict[str, Any], errors: list[str]) -> None:
                       f"({config['training']['total_timesteps']}); raise the total to at least the DMC steps")
 
 
-def exploiter_algorithm(path: str) -> dict[str, Any]:
-    """The ``algorithm`` section (hyperparameters, network) of another config, resolved with its
-    defaults: what a league's exploiters train with when ``league.exploiter_config`` names one."""
-    return dict(load_config(path, check_agents=False, import_hooks=False)["algorithm"])
+def exploiter_sections(path: str) -> dict[str, dict[str, Any]]:
+    """The ``algorithm`` (hyperparameters, network) and ``pretrain`` sections of another config,
+    resolved with their defaults: what a league's exploiters train with when
+    ``league.exploiter_config`` names one (the pretrain is used by ``exploiter_start: heuristic``)."""
+    config = load_config(path, check_agents=False, import_hooks=False)
+    return {"algorithm": dict(config["algorithm"]), "pretrain": dict(config["pretrain"])}
 
 
 def _check_policy_file(where: str, path: str, errors: list[str]) -> None:
@@ -445,7 +447,7 @@ def _check_league(config: dict[str, Any], errors: list[str]) -> None:
         _check_policy_file("league.start_from", league["start_from"], errors)
     if league["exploiter_config"] is not None:
         try:
-            exploiter_algorithm(league["exploiter_config"])
+            exploiter_sections(league["exploiter_config"])
         except ConfigError as err:
             errors.append(f"league.exploiter_config: {err}")
     if not league["bots"] and league["past_generations"] == 0 and league["exploiters_kept"] == 0:

@@ -189,9 +189,11 @@ SCHEMA: dict[str, Any] = {
         "exploiter_steps": Field(INT, 150_000, minimum=1,
                                  help="steps of each generation's main exploiter (a best response to the frozen "
                                       "main agent of the generation before)"),
-        "exploiter_start": Field(STR, "main", choices=("main", "scratch"),
+        "exploiter_start": Field(STR, "main", choices=("main", "scratch", "heuristic"),
                                  help="main: the exploiter starts as a copy of the agent it exploits (finds holes "
-                                      "fast); scratch: a fresh network"),
+                                      "fast); scratch: a fresh network; heuristic: a copy of the heuristic (the "
+                                      "pretrain section, of exploiter_config when given), as yokai exploit "
+                                      "--warm-start heuristic starts"),
         "exploiters": Field(INT, 1, minimum=1, maximum=16,
                             help="main exploiters per generation, each from its own seed (a best response "
                                  "finds different holes from different seeds)"),

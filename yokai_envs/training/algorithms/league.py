@@ -99,9 +99,11 @@ def minimax_mixture(win_rates: np.ndarray, iterations: int = 20_000) -> np.ndarr
     return counts / counts.sum()
 
 
-def resolve_start(start: str | None, env_id: str, options: dict[str, Any]) -> str | None:
+def resolve_start(start: str | None, env_id: str, options: dict[str, Any],
+                  where: str = "league.start_from") -> str | None:
     """``league.start_from``: a policy file, or ``pretrained`` / ``pretrained:generation=N`` (a shipped
-    model of this configuration: the latest generation, or generation N)."""
+    model of this configuration: the latest generation, or generation N); ``where`` names the
+    setting in its errors (``yokai exploit --warm-start pretrained`` resolves through here too)."""
     if start is None or not (start == "pretrained" or start.startswith("pretrained:")):
         return start
     from agents.pretrained import PretrainedError, find
@@ -110,12 +112,12 @@ def resolve_start(start: str | None, env_id: str, options: dict[str, Any]) -> st
     if start != "pretrained":
         key, _, value = start.partition(":")[2].partition("=")
         if key != "generation" or not value.isdigit():
-            raise ConfigError(f"league.start_from: {start!r}: expected pretrained or pretrained:generation=N")
+            raise ConfigError(f"{where}: {start!r}: expected pretrained or pretrained:generation=N")
         generation = int(value)
     try:
         return str(find(env_id, options, generation).path)
     except PretrainedError as err:
-        raise ConfigError(f"league.start_from: {err}") from None
+        raise ConfigError(f"{where}: {err}") from None
 
 
 # ---------------------------------------------------------------------- one phase (a trainer run)

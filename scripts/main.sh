@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/yokai train --config configs/yonkai_no_yokai/main.yaml --overwrite --no-progress
-MODEL=$(ls runs/yonkai_no_yokai/main/model.safetensors runs/yonkai_no_yokai/main/model.zip 2>/dev/null | head -1)
+MODEL=runs/yonkai_no_yokai/main/model.safetensors   # weights only: what the trainer writes
 .venv/bin/yokai exploit --agent "policy:$MODEL" --game yonkai_no_yokai_v1 --config configs/yonkai_no_yokai/exploit.yaml \
   --warm-start heuristic --budgets 40960 --set evaluation.final_games=500 \
   --out runs/yonkai_no_yokai/main_exploit --overwrite --no-progress > runs/yonkai_no_yokai/main_exploit.log

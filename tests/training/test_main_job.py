@@ -65,3 +65,50 @@ def test_the_trained_opponent_plays_in_evaluate_play_and_the_viewer(run, tmp_pat
                        f"{trained},heuristic,random", "--seat", "1", "--seed", "3", "--save-replay", str(saved)]) == 0
     capsys.readouterr()
     assert load_replay(saved).agents[0] == trained
+
+
+_STUB_YOKAI = r'''#!/usr/bin/env bash
+# stands in for training and the best response: writes what each writes, checks what main.sh passes
+set -euo pipefail
+case "$1" in
+  train)
+    mkdir -p runs/yonkai_no_yokai/main
+    cp "$EVAL_JSON" runs/yonkai_no_yokai/main/eval.json
+    : > runs/yonkai_no_yokai/main/model.safetensors ;;
+  exploit)
+    agent=$(printf '%s\n' "$@" | grep '^policy:' | head -1)
+    test -f "${agent#policy:}" || { echo "no model at ${agent#policy:}" >&2; exit 3; }
+    mkdir -p runs/yonkai_no_yokai/main_exploit
+    printf '%s' '{"budget": 40960, "win_rate": 0.2, "ci_low": 0.17, "ci_high": 0.24, "games": 500,
+      "references": {"source": "card", "bots": {"heuristic": {"win_rate": 0.27, "ci_low": 0.23,
+      "ci_high": 0.31, "games": 500}}}}' > runs/yonkai_no_yokai/main_exploit/exploit.json ;;
+  *) exit 4 ;;
+esac
+'''
+
+
+def test_main_sh_runs_from_training_to_its_closing_report(run, tmp_path) -> None:
+    """main.sh's own glue (the model path it hands the best response, the report it prints), with
+    the training and the best response stubbed: a broken line here fails the newcomer's first run."""
+    import os
+    import shutil
+    import stat
+    import subprocess
+    import sys
+
+    root = tmp_path / "checkout"
+    (root / "scripts").mkdir(parents=True)
+    shutil.copy("scripts/main.sh", root / "scripts" / "main.sh")
+    (root / "scripts" / "setup.sh").write_text("true\n")
+    bin_dir = root / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "yokai").write_text(_STUB_YOKAI)
+    (bin_dir / "python").write_text(f'#!/usr/bin/env bash\nexec "{sys.executable}" "$@"\n')
+    for tool in ("yokai", "python"):
+        (bin_dir / tool).chmod(stat.S_IRWXU)
+    env = {**os.environ, "EVAL_JSON": str(run / "eval.json"), "PYTHONPATH": str(Path.cwd())}
+    done = subprocess.run(["bash", "scripts/main.sh"], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "network alone          vs 3 x heuristic" in done.stdout
+    assert "best response (40,960 steps" in done.stdout

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 
 #: What ``--trust-pickles`` means on the commands that build agents from specs (demo, evaluate,
 #: play, score): ``trusted=true`` added to every spec that loads a network file.
@@ -51,3 +52,17 @@ def positive_finite_float(text: str) -> float:
 
 def machine_cpus() -> int:
     return os.cpu_count() or 1
+
+
+def unwritable_out(command: str, out: str | None) -> bool:
+    """Whether ``--out`` names a folder this process cannot write, said on stderr as ``yokai
+    COMMAND: error: ...``. Asked before the first game, so a bad folder costs no played games."""
+    if not out:
+        return False
+    from yokai_envs.training.common.safety import check_writable_folder
+
+    problem = check_writable_folder(out)
+    if not problem:
+        return False
+    print(f"yokai {command}: error: --out {out}: {problem}", file=sys.stderr)
+    return True

@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+from yokai_envs.cli.arg_types import unwritable_out
 from yokai_envs.cli.evaluate import _env_kwargs, _split_specs
 
 
@@ -48,13 +49,8 @@ def run(args: argparse.Namespace) -> int:
     from agents.arena.balance import compare_levels, comparison_markdown, markdown, run_balance, write_outputs
 
     choices = [c.strip() for c in args.choices.split(",") if c.strip()] if args.choices is not None else None
-    if args.out:
-        from yokai_envs.training.common.safety import check_writable_folder
-
-        problem = check_writable_folder(args.out)
-        if problem:  # found now, not after every game has been played
-            print(f"yokai balance: error: --out {args.out}: {problem}", file=sys.stderr)
-            return 2
+    if unwritable_out("balance", args.out):
+        return 2
     started = time.perf_counter()
     try:
         variants = _variants(args.game, args.variants)

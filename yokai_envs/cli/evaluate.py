@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from agents.specs import KINDS
-from yokai_envs.cli.arg_types import add_trust_pickles, non_negative_int, positive_int
+from yokai_envs.cli.arg_types import add_trust_pickles, non_negative_int, positive_int, unwritable_out
 from yokai_envs.core.files import parse_json
 
 
@@ -81,13 +81,8 @@ def run(args: argparse.Namespace) -> int:
     if args.save_replays and not args.out:
         print("yokai evaluate: error: --save-replays needs --out DIR (replays go to DIR/replays/)", file=sys.stderr)
         return 2
-    if args.out:
-        from yokai_envs.training.common.safety import check_writable_folder
-
-        problem = check_writable_folder(args.out)
-        if problem:  # found now, not after every game has been played
-            print(f"yokai evaluate: error: --out {args.out}: {problem}", file=sys.stderr)
-            return 2
+    if unwritable_out("evaluate", args.out):
+        return 2
     from tqdm.auto import tqdm
 
     if args.trust_pickles:

@@ -8,6 +8,7 @@ import pytest
 from pettingzoo.utils.env_logger import EnvLogger
 
 import yokai_envs
+from yokai_envs.cli.bench import random_aec_steps
 from yokai_envs.envs.aec import BEFORE_RESET, YokaiAECEnv
 
 ENV_IDS = sorted(yokai_envs.ENV_IDS)
@@ -83,13 +84,7 @@ def test_rewards_are_zeroed_after_a_round_end() -> None:
     rng = np.random.default_rng(0)
     seen_nonzero = False
     last_returns = np.zeros(3)
-    for _agent in env.agent_iter():
-        observation, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.step(None)
-            continue
-        legal = np.flatnonzero(observation["action_mask"])
-        env.step(int(legal[rng.integers(legal.size)]))
+    for _ in random_aec_steps(env, rng):
         returns = np.array(env.unwrapped.game.returns(), dtype=float)
         delta = returns - last_returns
         last_returns = returns

@@ -30,7 +30,7 @@ import math
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,19 @@ from yokai_envs.registry import ENV_IDS, game_class, make, make_game
 Row = dict[str, Any]
 
 
+def random_aec_steps(env: Any, rng: np.random.Generator) -> Iterator[None]:
+    """Random legal play through the AEC API to the end of the game, yielding after every action
+    taken: a finished agent's ``step(None)`` is no agent-step, so it yields nothing."""
+    for _agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(legal[rng.integers(legal.size)]))
+        yield
+
+
 def _aec_loop(env: Any, seconds: float, seed: int = 0) -> tuple[float, float]:
     """Random legal play through the AEC API: (agent-steps/s, games/s)."""
     rng = np.random.default_rng(seed)
@@ -51,13 +64,7 @@ def _aec_loop(env: Any, seconds: float, seed: int = 0) -> tuple[float, float]:
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        for _agent in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(observation["action_mask"])
-            env.step(int(legal[rng.integers(legal.size)]))
+        for _ in random_aec_steps(env, rng):
             steps += 1
         games += 1
         if time.perf_counter() >= deadline:

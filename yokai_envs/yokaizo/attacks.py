@@ -49,19 +49,32 @@ def ally_element(st: State, ctx: Context, p: int, s: int) -> int:
 
 
 # ------------------------------------------------------------------ the Actions
-class ActionChoice(Task):
+class YokaiTask(Task):
+    """A choice of the Yokai ``yid`` in ``slot`` of ``seat``: it lapses, asking nothing, once that
+    Yokai has left the slot."""
+
     __slots__ = ("seat", "slot", "yid")
-    phase = "action phase: special, basic, return or forgo"
-    decision = Decision.ACTION
 
     def __init__(self, seat: int, slot: int, yid: int) -> None:
         self.seat, self.slot, self.yid = seat, slot, yid
 
-    def run(self, st: State, ctx: Context) -> list[int] | None:
-        p, s = self.seat, self.slot
-        if st.field[p][s] != self.yid:
+    def lapsed(self, st: State) -> bool:
+        """True, and off the stack, when the Yokai is no longer in its slot."""
+        if st.field[self.seat][self.slot] != self.yid:
             st.stack.pop()
+            return True
+        return False
+
+
+class ActionChoice(YokaiTask):
+    __slots__ = ()
+    phase = "action phase: special, basic, return or forgo"
+    decision = Decision.ACTION
+
+    def run(self, st: State, ctx: Context) -> list[int] | None:
+        if self.lapsed(st):
             return None
+        p, s = self.seat, self.slot
         card = st.cards[st.ctype[self.yid]]
         legal = [A_PASS]
         if can_pay(void_elements(st, ctx, p), card.cost_elements, card.cost_generic, ally_element(st, ctx, p, s)):
@@ -219,23 +232,19 @@ class Basic(Task):
             st.stack.append(Damage(1 - p, s, st.field[1 - p][s], self.paid, False))
 
 
-class ReturnSwap(Task):
+class ReturnSwap(YokaiTask):
     """After Return's 2 BREAK DMG: Swap with a hand Yokai that would not be Banished on entry. The
     choice is asked whenever the Yokai is still there and the hand is not empty, with only ``pass``
     when no hand Yokai fits (the other seat must not learn that from a skipped decision)."""
 
-    __slots__ = ("seat", "slot", "yid")
+    __slots__ = ()
     phase = "return: choose the Yokai to Swap in"
     decision = Decision.RETURN
 
-    def __init__(self, seat: int, slot: int, yid: int) -> None:
-        self.seat, self.slot, self.yid = seat, slot, yid
-
     def run(self, st: State, ctx: Context) -> list[int] | None:
-        p, s = self.seat, self.slot
-        if st.field[p][s] != self.yid:
-            st.stack.pop()
+        if self.lapsed(st):
             return None
+        p, s = self.seat, self.slot
         if not st.hand[p]:
             st.stack.pop()
             return None

@@ -13,10 +13,9 @@ sha256 per configuration; ``--json`` writes them, ``--compare`` checks them agai
 
 from __future__ import annotations
 
-import argparse
 import hashlib
-import json
 import sys
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -86,31 +85,16 @@ def configurations(only: list[str] | None) -> list[tuple[str, str, dict]]:
     return out
 
 
+def _fingerprints(only: list[str] | None, games: int) -> Iterator[tuple[str, str]]:
+    for label, env_id, options in configurations(only):
+        yield label, fingerprint(env_id, options, games)
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=200, help="seeded games per configuration (default 200)")
-    parser.add_argument("--env", action="append", help="only this env id (repeatable)")
-    parser.add_argument("--json", metavar="PATH", help="write the fingerprints as JSON")
-    parser.add_argument("--compare", metavar="PATH", help="compare with fingerprints written by --json")
-    args = parser.parse_args()
-    expected = {}
-    if args.compare:
-        with open(args.compare, encoding="utf-8") as handle:
-            expected = json.load(handle)
-    results = {}
-    failed = False
-    for label, env_id, options in configurations(args.env):
-        results[label] = value = fingerprint(env_id, options, args.games)
-        verdict = ""
-        if args.compare:
-            ok = expected.get(label) == value
-            failed |= not ok
-            verdict = " same" if ok else " DIFFERENT"
-        print(f"{label}: {value}{verdict}", flush=True)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(results, handle, indent=2)
-    return 1 if failed else 0
+    # imported here: a test loads this file by its path, with no benchmarks/ on sys.path, for fingerprint()
+    from fingerprint_driver import fingerprint_main
+
+    return fingerprint_main(__doc__, 200, "seeded games per configuration (default 200)", _fingerprints)
 
 
 if __name__ == "__main__":

@@ -14,11 +14,12 @@ checks them against a file written by ``--json``.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
-import json
 import sys
+from collections.abc import Iterator
 from typing import Any
+
+from fingerprint_driver import fingerprint_main
 
 from agents.base import act_in_game
 from agents.heuristics import has_heuristic
@@ -93,31 +94,13 @@ def configurations(only: list[str] | None, games: int) -> list[tuple[str, str, d
     return out
 
 
+def _fingerprints(only: list[str] | None, games: int) -> Iterator[tuple[str, str]]:
+    for label, env_id, options, lineup, lineup_games in configurations(only, games):
+        yield label, fingerprint(env_id, options, lineup, lineup_games)
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=4, help="seeded search games per line-up (default 4)")
-    parser.add_argument("--env", action="append", help="only this env id (repeatable)")
-    parser.add_argument("--json", metavar="PATH", help="write the fingerprints as JSON")
-    parser.add_argument("--compare", metavar="PATH", help="compare with fingerprints written by --json")
-    args = parser.parse_args()
-    expected = {}
-    if args.compare:
-        with open(args.compare, encoding="utf-8") as handle:
-            expected = json.load(handle)
-    results = {}
-    failed = False
-    for label, env_id, options, lineup, games in configurations(args.env, args.games):
-        results[label] = value = fingerprint(env_id, options, lineup, games)
-        verdict = ""
-        if args.compare:
-            ok = expected.get(label) == value
-            failed |= not ok
-            verdict = " same" if ok else " DIFFERENT"
-        print(f"{label}: {value}{verdict}", flush=True)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(results, handle, indent=2)
-    return 1 if failed else 0
+    return fingerprint_main(__doc__, 4, "seeded search games per line-up (default 4)", _fingerprints)
 
 
 if __name__ == "__main__":

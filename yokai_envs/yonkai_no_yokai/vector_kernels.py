@@ -82,21 +82,27 @@ def _deal(i, copies, hands, sizes, button, played_by, passed_on, rng):
 
 
 @njit(cache=True)
+def _new_game(i, copies, hands, sizes, cubes, button, passed, played_by, passed_on, direction,
+              last_count, last_value, last_player, to_act, rounds, status, steps, returns, rng):
+    # one place for a fresh game: new_games and step's autoreset must deal alike
+    cubes[i, :] = STARTING_CUBES
+    returns[i, :] = 0
+    rounds[i] = 0
+    status[i] = PLAYING
+    steps[i] = 0
+    _deal(i, copies, hands, sizes, button, played_by, passed_on, rng)
+    leader = _rand_below(rng, i, hands.shape[1])
+    _start_trick(i, leader, passed, direction, last_count, last_value, last_player, to_act)
+
+
+@njit(cache=True)
 def new_games(games, copies, hands, sizes, cubes, button, passed, played_by, passed_on, direction,
               last_count, last_value, last_player, to_act, rounds, status, steps, returns, rng):
     """Start a new game in every slot ``i`` with ``games[i]``: deal, then draw the first leader."""
-    players = hands.shape[1]
     for i in range(games.shape[0]):
-        if not games[i]:
-            continue
-        cubes[i, :] = STARTING_CUBES
-        returns[i, :] = 0
-        rounds[i] = 0
-        status[i] = PLAYING
-        steps[i] = 0
-        _deal(i, copies, hands, sizes, button, played_by, passed_on, rng)
-        leader = _rand_below(rng, i, players)
-        _start_trick(i, leader, passed, direction, last_count, last_value, last_player, to_act)
+        if games[i]:
+            _new_game(i, copies, hands, sizes, cubes, button, passed, played_by, passed_on, direction,
+                      last_count, last_value, last_player, to_act, rounds, status, steps, returns, rng)
 
 
 @njit(cache=True, inline="always")
@@ -312,14 +318,8 @@ def step(actions, active, autoreset, copies, rewards_lives, rounds_cap, max_step
             if status[i] == TRUNCATED:
                 winners[i, :] = False
             if autoreset:
-                cubes[i, :] = STARTING_CUBES
-                returns[i, :] = 0
-                rounds[i] = 0
-                status[i] = PLAYING
-                steps[i] = 0
-                _deal(i, copies, hands, sizes, button, played_by, passed_on, rng)
-                _start_trick(i, _rand_below(rng, i, players), passed, direction, last_count, last_value,
-                             last_player, to_act)
+                _new_game(i, copies, hands, sizes, cubes, button, passed, played_by, passed_on, direction,
+                          last_count, last_value, last_player, to_act, rounds, status, steps, returns, rng)
 
 
 @njit(cache=True, inline="always")

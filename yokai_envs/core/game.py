@@ -53,6 +53,16 @@ def win_credits(returns: np.ndarray | list[float], cooperative: bool = False) ->
     return top / top.sum()
 
 
+def win_loss_returns(winner: int | None) -> np.ndarray:
+    """A two-seat game's returns: +1 to ``winner`` and -1 to the other seat, or 0 to both while
+    there is no winner (None or a negative seat: the game goes on, or it was drawn)."""
+    out = np.zeros(2)
+    if winner is not None and winner >= 0:
+        out[winner] = 1.0
+        out[1 - winner] = -1.0
+    return out
+
+
 def returns_agree(recorded: Sequence[Any], rebuilt: Sequence[float]) -> bool:
     """Whether recorded returns are a rebuilt game's: as many, each within 1e-9 (a NaN never
     agrees). Replays, exports and arena records are checked by this one rule."""

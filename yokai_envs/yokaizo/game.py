@@ -15,7 +15,7 @@ import numpy as np
 
 from yokai_envs.core.context import Context
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.core.game import Game
+from yokai_envs.core.game import Game, win_loss_returns
 from yokai_envs.core.masks import mask_of
 from yokai_envs.core.memo import seat_memos
 from yokai_envs.yokaizo import ENV_ID, rules, view
@@ -128,12 +128,7 @@ class YokaizoGame(Game):
         rules.advance(st, ctx)
 
     def returns(self) -> np.ndarray:
-        winner = self.state.winner
-        if winner == NO:
-            return np.zeros(2)
-        out = np.full(2, -1.0)
-        out[winner] = 1.0
-        return out
+        return win_loss_returns(self.state.winner)  # NO, no winner yet, is negative
 
     def utility_bounds(self) -> tuple[float, float]:
         return -1.0, 1.0

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from yokai_envs.core.errors import ConfigError
-from yokai_envs.core.game import Game
+from yokai_envs.core.game import Game, win_loss_returns
 from yokai_envs.core.information import Event
 from yokai_envs.core.masks import mask_of
 from yokai_envs.core.memo import seat_memos
@@ -168,12 +168,7 @@ class YYHGame(Game):
         return np.concatenate([self.observation(0), self.observation(1)])
 
     def returns(self) -> np.ndarray:
-        out = np.zeros(2)
-        winner = self.state.winner
-        if winner is not None and winner >= 0:
-            out[winner] = 1.0
-            out[1 - winner] = -1.0
-        return out
+        return win_loss_returns(self.state.winner)
 
     def utility_bounds(self) -> tuple[float, float]:
         return -1.0, 1.0

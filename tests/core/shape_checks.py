@@ -1,5 +1,6 @@
 """Checks of the one engine shape that every game's state tests run on its own games: the core
-owns cloning, a dropped sampled world is freed at once, and a new generator reaches the rules."""
+owns cloning, a state copy shares nothing a step changes, a dropped sampled world is freed at once, and a
+new generator reaches the rules."""
 
 from __future__ import annotations
 
@@ -22,6 +23,20 @@ def recording_game_after(env_id: str, options: dict[str, Any], moves: int, seed:
     for _ in range(moves):
         game.step(game.legal_actions()[0])
     return game
+
+
+def assert_a_state_copy_shares_nothing(state: Any, keep: set[str], mutable_parts: Callable[[object], list[object]],
+                                       where: str = "") -> None:
+    """``state.copy()`` has the state's fields, and shares no part ``mutable_parts`` finds in any
+    field but those in ``keep`` (fixed for the game, or replaced and never changed in place)."""
+    copy = state.copy()
+    assert set(vars(copy)) == set(vars(state))
+    for name, value in vars(state).items():
+        if name in keep:
+            continue
+        originals = {id(part) for part in mutable_parts(value)}
+        shared = [part for part in mutable_parts(getattr(copy, name)) if id(part) in originals]
+        assert not shared, f"State.copy shares part of field {name!r}{where}"
 
 
 def assert_the_core_clones(game: Game, steps: int) -> None:

@@ -8,6 +8,7 @@ import numpy as np
 from tests.core.shape_checks import (
     assert_a_dropped_world_is_freed,
     assert_a_new_generator_reaches_the_rules,
+    assert_a_state_copy_shares_nothing,
     assert_the_core_clones,
     recording_game_after,
 )
@@ -44,15 +45,8 @@ def _mutable_parts(value: object) -> list[object]:
 
 def test_a_state_copy_shares_nothing_mutable_but_the_fields_fixed_for_the_game() -> None:
     for mode in ("solo", "duel", "coop"):
-        state = _played(60, mode).state
-        copy = state.copy()
-        assert set(vars(copy)) == set(vars(state))
-        for name, value in vars(state).items():
-            if name in State.FIXED or name in SHARED_BY_DESIGN:
-                continue
-            originals = {id(part) for part in _mutable_parts(value)}
-            shared = [part for part in _mutable_parts(getattr(copy, name)) if id(part) in originals]
-            assert not shared, f"State.copy shares part of field {name!r} ({mode})"
+        assert_a_state_copy_shares_nothing(_played(60, mode).state, {*State.FIXED, *SHARED_BY_DESIGN}, _mutable_parts,
+                                           f" ({mode})")
 
 
 def test_the_game_leaves_clone_and_is_over_and_legal_actions_to_the_core() -> None:

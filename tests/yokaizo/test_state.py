@@ -8,6 +8,7 @@ import numpy as np
 from tests.core.shape_checks import (
     assert_a_dropped_world_is_freed,
     assert_a_new_generator_reaches_the_rules,
+    assert_a_state_copy_shares_nothing,
     assert_the_core_clones,
 )
 from yokai_envs.yokaizo.game import YokaizoGame
@@ -39,15 +40,7 @@ def _mutable_parts(value: object) -> list[object]:
 
 
 def test_a_state_copy_shares_nothing_mutable_but_the_fields_fixed_for_the_game() -> None:
-    state = _played(80).state
-    copy = state.copy()
-    assert set(vars(copy)) == set(vars(state))
-    for name, value in vars(state).items():
-        if name in State.FIXED or name in SHARED_BY_DESIGN:
-            continue
-        originals = {id(part) for part in _mutable_parts(value)}
-        shared = [part for part in _mutable_parts(getattr(copy, name)) if id(part) in originals]
-        assert not shared, f"State.copy shares part of field {name!r}"
+    assert_a_state_copy_shares_nothing(_played(80).state, {*State.FIXED, *SHARED_BY_DESIGN}, _mutable_parts)
 
 
 def test_the_game_leaves_clone_is_over_and_legal_actions_to_the_core() -> None:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Set up .venv, then the main job (configs/yonkai_no_yokai/main.yaml, an estimated 15-20 minutes
-# on 2 idle CPU cores): a trained opponent for Yonkai no Yokai (4 players) that beats the heuristic table.
+# Set up .venv, then the main job (configs/yonkai_no_yokai/main.yaml, about 25 minutes
+# on 2 CPU cores, measured in docs/results/strength.md): a trained opponent for Yonkai no Yokai (4 players) that beats the heuristic table.
 # The network learns by lookahead distillation (heuristic games, each sampled decision's legal
 # moves scored by a one-move lookahead on the true deal; the network sees only its observation),
 # the arena plays it against three heuristics and three randoms on fresh deals, and a short best

@@ -193,3 +193,13 @@ def test_pretrained_plays_the_latest_generation_and_an_earlier_one_by_name():
     assert isinstance(searching, ISMCTSAgent)
     with pytest.raises(ValueError, match="generation must be positive"):
         agents.make("pretrained:generation=0", onmyoji, duel)
+
+
+def test_yyh_ships_its_second_generation_and_keeps_the_first_by_name():
+    yyh = next(e for e in ENV_IDS if e.startswith("yyh_tcg_v"))
+    latest, first = pretrained.find(yyh), pretrained.find(yyh, generation=1)
+    assert latest.name == "yyh_tcg" and pretrained.generation_of(latest) == 2
+    assert first.name == "yyh_tcg_gen1" and "superseded" in first.data
+    # both play argmax, as they were measured
+    assert agents.make("pretrained", yyh, {}, seed=0).deterministic
+    assert "yyh_tcg_gen1" in agents.make("pretrained:generation=1", yyh, {}, seed=0).path

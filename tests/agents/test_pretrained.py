@@ -203,3 +203,11 @@ def test_yyh_ships_its_second_generation_and_keeps_the_first_by_name():
     # both play argmax, as they were measured
     assert agents.make("pretrained", yyh, {}, seed=0).deterministic
     assert "yyh_tcg_gen1" in agents.make("pretrained:generation=1", yyh, {}, seed=0).path
+
+
+def test_yokaizo_ships_its_second_generation_and_keeps_the_first_by_name():
+    yokaizo = next(e for e in ENV_IDS if e.startswith("yokaizo_v"))
+    latest, first = pretrained.find(yokaizo), pretrained.find(yokaizo, generation=1)
+    assert latest.name == "yokaizo" and pretrained.generation_of(latest) == 2
+    assert first.name == "yokaizo_gen1" and "superseded" in first.data
+    assert "yokaizo_gen1" in agents.make("pretrained:generation=1", yokaizo, {}, seed=0).path

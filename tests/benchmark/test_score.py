@@ -289,3 +289,18 @@ def test_the_leaderboard_shows_each_shipped_networks_exploitability_from_its_car
     assert "not applicable" in rows["onmyoji_solo"]
     # an older generation's rows are its own, never the latest generation's
     assert f"{network['win_rate']:.3f} [" not in rows["onmyoji_duel_gen1"].split("|")[5]
+
+
+def test_the_exploitability_row_is_at_the_largest_budget_measured_against_the_network():
+    from agents.pretrained import cards
+    from yokai_envs.benchmark.leaderboard import exploitability_section
+
+    rows = {line.split("`")[1]: line for line in exploitability_section() if line.startswith("| `")}
+    for card in cards():
+        measured = (card.data.get("exploitability") or {}).get("rows") or []
+        names = ("pretrained", f"pretrained:generation={card.data.get('generation', 1)}")
+        mine = [r for r in measured if r["agent"] in names]
+        if mine and max(r["budget"] for r in measured) > max(r["budget"] for r in mine):
+            # the heuristic's rows reach further than the network's: the row is where both were measured
+            assert f"| {max(r['budget'] for r in mine):,} |" in rows[card.name], card.name
+            assert rows[card.name].split("|")[5].strip() != "-", card.name

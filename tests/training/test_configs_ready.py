@@ -26,8 +26,45 @@ def test_every_registered_game_has_quick_and_full_configs():
         assert (folder / "quick.yaml").exists() and (folder / "full.yaml").exists(), env_id
 
 
+def _earlier_run_files(path: str) -> list[str]:
+    """The networks under runs/ a config continues from (``training.init_from``, ``policy:`` opponents):
+    it is the second stage of a recipe whose first stage is another config's run."""
+    import yaml
+
+    raw = yaml.safe_load(Path(path).read_text())
+    specs = [(raw.get("training") or {}).get("init_from") or ""]
+    specs += [str(bot.get("spec", "")) for bot in (raw.get("opponents") or {}).get("bots") or []]
+    files = [spec.removeprefix("policy:") for spec in specs]
+    return [f for f in files if f.startswith("runs/") and f.endswith(".safetensors")]
+
+
+def _with_stand_ins(path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """``path``, made runnable: the earlier stage's networks are stood in for by the game's shipped
+    model (the same network shape), in a scratch folder the config's relative paths resolve in."""
+    import shutil
+
+    from agents import pretrained
+
+    files = _earlier_run_files(path)
+    if not files:
+        return path
+    import yaml
+
+    game = yaml.safe_load(Path(path).read_text())["game"]
+    card = pretrained.find(game["env_id"], game.get("options") or {})
+    for name in files:
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(card.path, target)
+        shutil.copy(Path(card.path).with_suffix(".json"), target.with_suffix(".json"))
+    absolute = str(Path(path).resolve())
+    monkeypatch.chdir(tmp_path)
+    return absolute
+
+
 @pytest.mark.parametrize("path", CONFIGS)
-def test_ready_config_validates(path):
+def test_ready_config_validates(path, tmp_path, monkeypatch):
+    path = _with_stand_ins(path, tmp_path, monkeypatch)
     config = load_config(path)
     assert config["game"]["env_id"] in ENV_IDS
     assert game_name(config["game"]["env_id"]) == Path(path).parent.name
@@ -35,14 +72,19 @@ def test_ready_config_validates(path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", CONFIGS)
-def test_ready_config_trains_a_few_steps(path, tmp_path):
+def test_ready_config_trains_a_few_steps(path, tmp_path, monkeypatch):
     # the full configs too: their behaviour cloning, self-play pool and evaluation settings run as written
     out = tmp_path / "run"
+    path = _with_stand_ins(path, tmp_path, monkeypatch)
     config = load_config(path)
     tiny = TINY + (["dmc.steps=128"] if config["dmc"]["steps"] else [])  # within the 128 steps
+    if config["training"]["init_from"]:  # the network it continues fixes the shape
+        tiny = [item for item in tiny if not item.startswith("algorithm.network.")]
     if config["league"]["generations"]:  # its first main agent (a shipped model) fixes the network's shape
         tiny = [item for item in tiny if not item.startswith("algorithm.network.")]
+        # the exploiters copy the heuristic with their own config's pretrain (100,000 decisions): this one's, tiny
         tiny += ["league.generations=1", "league.main_steps=64", "league.exploiter_steps=64", "league.match_games=2",
+                 "league.exploiter_config=null",
                  "league.workers=1"]
     if config["lookahead"]["labels"]:
         tiny += ["lookahead.labels=128", "lookahead.rounds=1", "lookahead.table_games=1", "lookahead.workers=1",

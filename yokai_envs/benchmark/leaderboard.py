@@ -188,13 +188,16 @@ def exploitability_section() -> list[str]:
             lines.append(f"| `{card.name}` | {generation_of(card)} | {card.env_id} | - | "
                          f"{measured.get('not_applicable', 'not measured')} | - | - | - |")
             continue
-        budget = max(int(r["budget"]) for r in rows)
+        generation = generation_of(card)
+        names = {f"pretrained:generation={generation}"}
+        if find(card.env_id, card.configuration).name == card.name:
+            names.add("pretrained")  # the latest generation's rows name it plainly
+        # the largest budget measured against this network (the heuristic's rows may go further)
+        budget = max((int(r["budget"]) for r in rows if r["agent"] in names),
+                     default=max(int(r["budget"]) for r in rows))
         at = {r["agent"]: r for r in rows if int(r["budget"]) == budget}
         fair = float(measured.get("fair_share", 0.5))
-        generation = generation_of(card)
-        network = at.get(f"pretrained:generation={generation}")
-        if network is None and find(card.env_id, card.configuration).name == card.name:
-            network = at.get("pretrained")  # the latest generation's rows name it plainly
+        network = next((at[name] for name in sorted(names) if name in at), None)
         heuristic = at.get("heuristic")
         verdict = judgeable({"ci_low": heuristic["ci"][0]} if heuristic else None, fair)
         lines.append(f"| `{card.name}` | {generation} | {card.env_id} | {budget:,} | {_rate(network)} | "

@@ -33,7 +33,8 @@ def _earlier_run_files(path: str) -> list[str]:
 
     raw = yaml.safe_load(Path(path).read_text())
     specs = [(raw.get("training") or {}).get("init_from") or ""]
-    specs += [str(bot.get("spec", "")) for bot in (raw.get("opponents") or {}).get("bots") or []]
+    specs += [str(bot.get("spec", "") if isinstance(bot, dict) else bot)  # {spec, weight} or a bare spec
+              for bot in (raw.get("opponents") or {}).get("bots") or []]
     files = [spec.removeprefix("policy:") for spec in specs]
     return [f for f in files if f.startswith("runs/") and f.endswith(".safetensors")]
 

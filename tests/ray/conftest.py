@@ -10,7 +10,8 @@ def ray_local():
     ray = pytest.importorskip("ray", reason="ray[rllib] is not installed (pip install 'yokai-envs[ray]')")
     started = not ray.is_initialized()
     if started:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        # "local": always a fresh instance; another xdist worker's cluster on this machine would be joined otherwise
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     yield ray
     if started:
         ray.shutdown()

@@ -291,14 +291,16 @@ class LeagueTrainer:
         league = self.league
         configs = []
         start = league["exploiter_start"]
+        sections: dict[str, dict[str, Any]] = {}
+        if league["exploiter_config"] is not None:
+            from yokai_envs.training.common.config import exploiter_sections
+
+            sections = exploiter_sections(league["exploiter_config"])  # read once for every exploiter
         for k in range(league["exploiters"]):
             config = _phase_config(self.config, self._exploiter_folder(g, k), league["exploiter_steps"],
                                    main_before["path"] if start == "main" else None,
                                    [(main_before["spec"], 1.0)], [main_before["spec"]], league["match_games"], True)
-            if league["exploiter_config"] is not None:
-                from yokai_envs.training.common.config import exploiter_sections
-
-                config.update(exploiter_sections(league["exploiter_config"]))
+            config.update(copy.deepcopy(sections))
             # heuristic and scratch start as `yokai exploit` does with and without --warm-start heuristic
             config["pretrain"]["imitate"] = "heuristic" if start == "heuristic" else None
             config["training"]["seed"] += 1_000 * g + 97 * k

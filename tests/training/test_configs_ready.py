@@ -26,12 +26,9 @@ def test_every_registered_game_has_quick_and_full_configs():
         assert (folder / "quick.yaml").exists() and (folder / "full.yaml").exists(), env_id
 
 
-def _earlier_run_files(path: str) -> list[str]:
-    """The networks under runs/ a config continues from (``training.init_from``, ``policy:`` opponents):
-    it is the second stage of a recipe whose first stage is another config's run."""
-    import yaml
-
-    raw = yaml.safe_load(Path(path).read_text())
+def _earlier_run_files(raw: dict) -> list[str]:
+    """The networks under runs/ a config (as written) continues from (``training.init_from``,
+    ``policy:`` opponents): it is the second stage of a recipe whose first stage is another config's run."""
     specs = [(raw.get("training") or {}).get("init_from") or ""]
     specs += [str(bot.get("spec", "") if isinstance(bot, dict) else bot)  # {spec, weight} or a bare spec
               for bot in (raw.get("opponents") or {}).get("bots") or []]
@@ -44,14 +41,15 @@ def _with_stand_ins(path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     model (the same network shape), in a scratch folder the config's relative paths resolve in."""
     import shutil
 
-    from agents import pretrained
-
-    files = _earlier_run_files(path)
-    if not files:
-        return path
     import yaml
 
-    game = yaml.safe_load(Path(path).read_text())["game"]
+    from agents import pretrained
+
+    raw = yaml.safe_load(Path(path).read_text())
+    files = _earlier_run_files(raw)
+    if not files:
+        return path
+    game = raw["game"]
     card = pretrained.find(game["env_id"], game.get("options") or {})
     for name in files:
         target = tmp_path / name
@@ -79,10 +77,10 @@ def test_ready_config_trains_a_few_steps(path, tmp_path, monkeypatch):
     path = _with_stand_ins(path, tmp_path, monkeypatch)
     config = load_config(path)
     tiny = TINY + (["dmc.steps=128"] if config["dmc"]["steps"] else [])  # within the 128 steps
-    if config["training"]["init_from"]:  # the network it continues fixes the shape
+    if config["training"]["init_from"] or config["league"]["generations"]:
+        # the network it continues (a league's first main agent: a shipped model) fixes the shape
         tiny = [item for item in tiny if not item.startswith("algorithm.network.")]
-    if config["league"]["generations"]:  # its first main agent (a shipped model) fixes the network's shape
-        tiny = [item for item in tiny if not item.startswith("algorithm.network.")]
+    if config["league"]["generations"]:
         # the exploiters copy the heuristic with their own config's pretrain (100,000 decisions): this one's, tiny
         tiny += ["league.generations=1", "league.main_steps=64", "league.exploiter_steps=64", "league.match_games=2",
                  "league.exploiter_config=null",

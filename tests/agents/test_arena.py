@@ -151,6 +151,32 @@ def test_outputs_and_cli(tmp_path, capsys):
     assert (tmp_path / "ratings.png").read_bytes()[:4] == b"\x89PNG"
 
 
+def test_ratings_plot_is_the_out_folders(tmp_path, capsys):
+    """--ratings-plot writes the ratings plot where the docs embed it: the same bytes as OUT/ratings.png."""
+    plot = tmp_path / "docs" / "img" / "ladder.png"
+    code = evaluate_main(["--game", YONKAI, "--env-kwargs", '{"num_players": 3}', "--agents", "heuristic,random",
+                          "--games", "3", "--seed", "2", "--out", str(tmp_path / "out"), "--no-progress",
+                          "--ratings-plot", str(plot)])
+    assert code == 0 and f"wrote {plot}" in capsys.readouterr().out
+    assert plot.read_bytes() == (tmp_path / "out" / "ratings.png").read_bytes()
+
+
+@pytest.mark.parametrize(("name", "message"), [("ladder.svg", "must name a .png file"), ("a_folder.png", "is a folder"),
+                                               ("a_file/ladder.png", "exists and is not a folder")])
+def test_bad_ratings_plot_refused_before_any_game(tmp_path, capsys, name, message, monkeypatch):
+    import agents.arena.match as match
+
+    def no_games(*args, **kw):
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(match, "_play_all", no_games)
+    (tmp_path / "a_folder.png").mkdir()
+    (tmp_path / "a_file").write_text("")
+    assert evaluate_main(["--game", YONKAI, "--agents", "heuristic,random", "--games", "2", "--no-progress",
+                          "--ratings-plot", str(tmp_path / name)]) == 2
+    assert message in capsys.readouterr().err
+
+
 def test_markdown_and_one_seat_games(tmp_path):
     result = run_match(ToyTrickGame, ["random", "ismcts:iterations=20"], games=10, seed=0,
                        env_options={"num_players": 1})

@@ -3,6 +3,7 @@
     yokai evaluate --game yonkai_no_yokai_v1 --env-kwargs '{"num_players": 4}' \
         --agents H=heuristic,random --games 1000 --seed 0 --out runs/eval --workers 2
     yokai evaluate ... --out runs/eval --resume      # continue a cut run (same results as uncut)
+    yokai evaluate ... --ratings-plot docs/img/league/duel_ladder.png   # the ratings plot, where the docs embed it
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import argparse
 import signal
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from agents.specs import KINDS
@@ -64,6 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_trust_pickles(parser)
     parser.add_argument("--save-replays", type=non_negative_int, default=0, metavar="N",
                         help="also write the first N games as replay files to OUT/replays/ (see yokai replay)")
+    parser.add_argument("--ratings-plot", default=None, metavar="PNG",
+                        help="also write the ratings plot (the same image as OUT/ratings.png) to this file, "
+                             "e.g. docs/img/league/duel_ladder.png; --out is not needed")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
         print("yokai evaluate: error: --save-replays needs --out DIR (replays go to DIR/replays/)", file=sys.stderr)
         return 2
     if unwritable_out("evaluate", args.out):
+        return 2
+    if args.ratings_plot and _bad_plot_path(args.ratings_plot):
         return 2
     from tqdm.auto import tqdm
 
@@ -118,8 +125,27 @@ def run(args: argparse.Namespace) -> int:
 
             saved = save_match_replays(result, f"{args.out}/replays", args.save_replays)
             print(f"wrote {len(saved)} replay file(s) to {args.out}/replays/")
+    if args.ratings_plot:
+        from agents.arena.report import plot_ratings
+
+        plot = Path(args.ratings_plot).expanduser()
+        plot.parent.mkdir(parents=True, exist_ok=True)
+        plot_ratings(result, plot)
+        print(f"wrote {plot}")
     print(f"({time.perf_counter() - started:.1f} s)")
     return 0
+
+
+def _bad_plot_path(path: str) -> bool:
+    """Whether --ratings-plot cannot be written (said on stderr); asked before the first game."""
+    from yokai_envs.training.common.safety import check_writable_folder
+
+    plot = Path(path).expanduser()
+    problem = ("must name a .png file" if plot.suffix.lower() != ".png"
+               else "is a folder" if plot.is_dir() else check_writable_folder(plot.parent))
+    if problem:
+        print(f"yokai evaluate: error: --ratings-plot {path}: {problem}", file=sys.stderr)
+    return bool(problem)
 
 
 def _stop_on_sigterm() -> Any:

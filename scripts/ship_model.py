@@ -89,19 +89,29 @@ def card_markdown(name: str, card: dict[str, Any]) -> str:
 
 
 def exploitability_markdown(section: dict[str, Any] | None) -> list[str]:
-    """The card's exploitability rows (scripts/card_exploitability.py writes them) for people."""
+    """The card's exploitability rows (scripts/card_exploitability.py writes them) for people: the
+    section's own warm start first, then any other yardstick's rows, each by budget."""
     if not section:
         return ["", "Exploitability: not measured."]
     if section.get("not_applicable"):
         return ["", f"Exploitability: {section['not_applicable']}"]
+    from yokai_envs.training.common.exploit_curve import row_warm_start
+
+    own = section["warm_start"]
+    rows = sorted(section["rows"], key=lambda r: (row_warm_start(r, section) != own, row_warm_start(r, section),
+                                                  r["budget"], r["agent"]))
+    # a column only when a second yardstick is on the card: a card of one reads as before
+    mixed = any(row_warm_start(r, section) != own for r in rows)
     lines = ["", "## Exploitability", "",
-             f"{section['yardstick']}; warm start: {section['warm_start']}; fair share {section['fair_share']:.3f}; "
-             f"measured {section['measured']}." + (f" {section['note']}" if section.get("note") else ""), "",
-             "| best response against | budget (steps) | win rate | 95% CI | games | seeds |",
-             "|---|---:|---:|---|---:|---:|"]
-    for row in sorted(section["rows"], key=lambda r: (r["budget"], r["agent"])):
-        lines.append(f"| {row['agent']} | {row['budget']:,} | {row['win_rate']:.3f} | [{row['ci'][0]:.3f}, "
-                     f"{row['ci'][1]:.3f}] | {row['games']} | {row['seeds']} |")
+             f"{section['yardstick']}; warm start: {own}" + (" unless a row names its own" if mixed else "")
+             + f"; fair share {section['fair_share']:.3f}; measured {section['measured']}."
+             + (f" {section['note']}" if section.get("note") else ""), "",
+             "| best response against | " + ("warm start | " if mixed else "") + "budget (steps) | win rate | "
+             "95% CI | games | seeds |", "|---|" + ("---|" if mixed else "") + "---:|---:|---|---:|---:|"]
+    for row in rows:
+        lines.append(f"| {row['agent']} | " + (f"{row_warm_start(row, section)} | " if mixed else "")
+                     + f"{row['budget']:,} | {row['win_rate']:.3f} | [{row['ci'][0]:.3f}, {row['ci'][1]:.3f}] | "
+                     f"{row['games']} | {row['seeds']} |")
     lines += ["", "Commands:", ""] + [f"    {c}" for c in dict.fromkeys(r["command"] for r in section["rows"])]
     return lines
 

@@ -52,3 +52,19 @@ def test_a_shipped_run_model_is_weights_and_one_card_that_pretrained_plays(tmp_p
     agent = agents.make("pretrained", YONKAI, {"num_players": 3}, seed=0)
     assert isinstance(agent, PolicyAgent) and not agent.deterministic
     assert agents.make("pretrained:search=true", YONKAI, {"num_players": 3}, seed=0).base_agent is not None
+
+
+def test_a_cards_second_yardstick_is_its_own_group_with_its_warm_start():
+    ship = _ship_model_module()
+    row = {"ci": [0.2, 0.3], "games": 500, "seeds": 1, "command": "yokai exploit ..."}
+    section = {"yardstick": "a best response", "warm_start": "heuristic", "fair_share": 0.25, "measured": "today",
+               "rows": [{**row, "agent": "pretrained", "budget": 409600, "win_rate": 0.14},
+                        {**row, "agent": "pretrained", "budget": 40960, "warm_start": "pretrained", "win_rate": 0.23},
+                        {**row, "agent": "pretrained", "budget": 40960, "win_rate": 0.15}]}
+    table = [line for line in ship.exploitability_markdown(section) if line.startswith("| pretrained")]
+    assert table == ["| pretrained | heuristic | 40,960 | 0.150 | [0.200, 0.300] | 500 | 1 |",
+                     "| pretrained | heuristic | 409,600 | 0.140 | [0.200, 0.300] | 500 | 1 |",
+                     "| pretrained | pretrained | 40,960 | 0.230 | [0.200, 0.300] | 500 | 1 |"]
+    # a card of one yardstick has no warm start column
+    section["rows"].pop(1)
+    assert "| pretrained | 40,960 | 0.150 |" in "\n".join(ship.exploitability_markdown(section))

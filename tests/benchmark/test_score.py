@@ -288,7 +288,7 @@ def test_the_leaderboard_shows_each_shipped_networks_exploitability_from_its_car
     assert f"{budget:,}" in rows["onmyoji_duel"] and f"{network['win_rate']:.3f}" in rows["onmyoji_duel"]
     assert "not applicable" in rows["onmyoji_solo"]
     # an older generation's rows are its own, never the latest generation's
-    assert f"{network['win_rate']:.3f} [" not in rows["onmyoji_duel_gen1"].split("|")[5]
+    assert f"{network['win_rate']:.3f} [" not in rows["onmyoji_duel_gen1"].split("|")[6]
 
 
 def test_the_exploitability_row_is_at_the_largest_budget_measured_against_the_network():
@@ -303,4 +303,36 @@ def test_the_exploitability_row_is_at_the_largest_budget_measured_against_the_ne
         if mine and max(r["budget"] for r in measured) > max(r["budget"] for r in mine):
             # the heuristic's rows reach further than the network's: the row is where both were measured
             assert f"| {max(r['budget'] for r in mine):,} |" in rows[card.name], card.name
-            assert rows[card.name].split("|")[5].strip() != "-", card.name
+            assert rows[card.name].split("|")[6].strip() != "-", card.name
+
+
+def _exploit_row(agent: str, budget: int, win_rate: float, ci_low: float,
+                 warm_start: str | None = None) -> dict:
+    return {"agent": agent, "budget": budget, "win_rate": win_rate, "ci": [ci_low, round(win_rate + 0.04, 3)],
+            "games": 500, "seeds": 1, "seed_range": [win_rate, win_rate],
+            **({"warm_start": warm_start} if warm_start else {})}
+
+
+def test_the_exploitability_row_prefers_the_largest_budget_of_a_warm_start_that_judges(monkeypatch):
+    import agents.pretrained as pretrained
+    from yokai_envs.benchmark.leaderboard import exploitability_section
+
+    # the card's own yardstick (a heuristic copy) never judges; a copy of the network does at 40,960
+    rows = [_exploit_row("heuristic", 40960, 0.268, 0.231), _exploit_row("pretrained", 40960, 0.150, 0.121),
+            _exploit_row("heuristic", 409600, 0.278, 0.240), _exploit_row("pretrained", 409600, 0.144, 0.116),
+            _exploit_row("heuristic", 40960, 0.375, 0.334, "pretrained"),
+            _exploit_row("pretrained", 40960, 0.235, 0.200, "pretrained")]
+    card = pretrained.Card("tiny_4p", Path("tiny_4p.safetensors"), "yonkai_no_yokai_v1", {"num_players": 4}, "",
+                           {"exploitability": {"warm_start": "heuristic", "fair_share": 0.25, "rows": rows}})
+    monkeypatch.setattr(pretrained, "cards", lambda: [card])
+    monkeypatch.setattr(pretrained, "find", lambda env_id, options=None, generation=None: card)
+
+    def cells() -> list[str]:
+        line = next(line for line in exploitability_section() if line.startswith("| `tiny_4p`"))
+        return [cell.strip() for cell in line.split("|")[4:-1]]
+
+    assert cells() == ["pretrained", "40,960", "0.235 [0.200, 0.275]", "0.375 [0.334, 0.415]", "0.250", "yes"]
+    # a second yardstick that does not judge either: the card's own warm start at its largest budget
+    rows[4] = _exploit_row("heuristic", 40960, 0.270, 0.232, "pretrained")
+    assert cells() == ["heuristic", "409,600", "0.144 [0.116, 0.184]", "0.278 [0.240, 0.318]", "0.250",
+                       "too small"]

@@ -168,42 +168,68 @@ def page(documents: list[dict[str, Any]]) -> str:
 
 def exploitability_section() -> list[str]:
     """The shipped networks' exploitability beside their scores, read from their model cards (the
-    ``exploitability`` rows ``yokai exploit`` measured, each card naming its commands): at each
-    card's largest budget, a best response's win rate against the network and against the heuristic."""
+    ``exploitability`` rows ``yokai exploit`` measured, each card naming its commands): for each
+    card at the yardstick and budget :func:`headline_yardstick` picks, a best response's win rate
+    against the network and against the heuristic."""
     from agents.pretrained import cards, find, generation_of
-    from yokai_envs.training.common.exploit_curve import judgeable
+    from yokai_envs.training.common.exploit_curve import judgeable, yardstick_points
 
     lines = ["## Exploitability of the shipped networks", "",
              "From the model cards (`agents/pretrained/models/NAME.json`, `exploitability`; the commands are "
              "on each card and in [exploitability](results/exploitability.md)): a best response trained for the "
-             "budget against the network, and the same budget's best response against the heuristic. Lower "
-             "is harder to exploit; a budget whose best response does not beat the heuristic by 0.05 is too "
-             "small to judge anything.", "",
-             "| model | generation | env id | budget (steps) | vs the network | vs the heuristic | fair share | "
-             "judged |", "|---|---:|---|---:|---|---|---:|---|"]
+             "budget against the network, and the same budget's best response against the heuristic, both "
+             "started the same way (the warm start: none, a copy of the heuristic, or a copy of the shipped "
+             "network). Lower is harder to exploit; a budget whose best response does not beat the heuristic "
+             "by 0.05 is too small to judge anything. Each row is the largest budget of a warm start that "
+             "judges, else the largest budget of the card's own warm start.", "",
+             "| model | generation | env id | warm start | budget (steps) | vs the network | vs the heuristic | "
+             "fair share | judged |", "|---|---:|---|---|---:|---|---|---:|---|"]
     for card in cards():
         measured = card.data.get("exploitability") or {}
-        rows = measured.get("rows") or []
-        if not rows:
-            lines.append(f"| `{card.name}` | {generation_of(card)} | {card.env_id} | - | "
+        if not measured.get("rows"):
+            lines.append(f"| `{card.name}` | {generation_of(card)} | {card.env_id} | - | - | "
                          f"{measured.get('not_applicable', 'not measured')} | - | - | - |")
             continue
         generation = generation_of(card)
         names = {f"pretrained:generation={generation}"}
         if find(card.env_id, card.configuration).name == card.name:
             names.add("pretrained")  # the latest generation's rows name it plainly
-        # the largest budget measured against this network (the heuristic's rows may go further)
-        budget = max((int(r["budget"]) for r in rows if r["agent"] in names),
-                     default=max(int(r["budget"]) for r in rows))
-        at = {r["agent"]: r for r in rows if int(r["budget"]) == budget}
+        warm_start, budget = headline_yardstick(measured, names)
+        at = yardstick_points(measured)[(warm_start, budget)]
         fair = float(measured.get("fair_share", 0.5))
         network = next((at[name] for name in sorted(names) if name in at), None)
         heuristic = at.get("heuristic")
         verdict = judgeable({"ci_low": heuristic["ci"][0]} if heuristic else None, fair)
-        lines.append(f"| `{card.name}` | {generation} | {card.env_id} | {budget:,} | {_rate(network)} | "
-                     f"{_rate(heuristic)} | {fair:.3f} | "
+        lines.append(f"| `{card.name}` | {generation} | {card.env_id} | {warm_start} | {budget:,} | "
+                     f"{_rate(network)} | {_rate(heuristic)} | {fair:.3f} | "
                      + {True: "yes", False: "too small", None: "no heuristic row"}[verdict] + " |")
     return [*lines, ""]
+
+
+def headline_yardstick(section: dict[str, Any], names: set[str]) -> tuple[str, int]:
+    """The (warm start, budget) of a card's ``exploitability`` section that stands for the network
+    named ``names`` there: the largest budget measured against it by a yardstick that judges (the
+    heuristic's row of the same warm start and budget beats the fair share by the margin), else
+    the largest budget measured against it with the section's own warm start (the heuristic's rows
+    may go further; with no row of the network there, the section's largest budget)."""
+    from yokai_envs.training.common.exploit_curve import judgeable, yardstick_points
+
+    points = yardstick_points(section)
+    fair = float(section.get("fair_share", 0.5))
+    own = str(section.get("warm_start", "none"))
+
+    def judges(at: dict[str, dict[str, Any]]) -> bool:
+        heuristic = at.get("heuristic")
+        return heuristic is not None and bool(judgeable({"ci_low": heuristic["ci"][0]}, fair))
+
+    judged = [key for key, at in points.items() if names & at.keys() and judges(at)]
+    if judged:  # two yardsticks judging at the same budget: the section's own is shown
+        return max(judged, key=lambda key: (key[1], key[0] == own, key[0]))
+    for wanted in ([k for k, at in points.items() if k[0] == own and names & at.keys()],
+                   [k for k in points if k[0] == own], [k for k, at in points.items() if names & at.keys()]):
+        if wanted:
+            return max(wanted, key=lambda key: key[1])
+    return max(points, key=lambda key: (key[1], key[0]))
 
 
 def _rate(row: dict[str, Any] | None) -> str:

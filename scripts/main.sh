@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up .venv, then the main job (configs/yonkai_no_yokai/main.yaml, about 25 minutes
+# Set up .venv, then the main job (configs/yonkai_no_yokai/main.yaml, about 15 minutes
 # on 2 CPU cores, measured in docs/results/strength.md): a trained opponent for Yonkai no Yokai (4 players) that beats the heuristic table.
 # The network learns by lookahead distillation (heuristic games, each sampled decision's legal
 # moves scored by a one-move lookahead on the true deal; the network sees only its observation),

@@ -101,3 +101,32 @@ def test_pretrain_config_errors():
     config = load_config("configs/yonkai_no_yokai/quick.yaml", ["backend=rllib", "pretrain.imitate=heuristic"])
     with pytest.warns(UserWarning, match="sb3 backend only"):
         check_rllib_config(config)
+
+
+def test_the_clone_and_the_generators_after_it_are_the_same_for_the_same_seed(tmp_path):
+    """What lets a curve reuse one clone for every budget (training/common/clone_cache.py): two clones
+    of one seed are the same weights and leave the random generators in the same states (against a
+    network opponent, whose building draws from torch's)."""
+    import random
+
+    import torch
+
+    from yokai_envs.training.algorithms.ppo import build_model, build_vec_env, opponent_pool
+
+    config = load_config("configs/onmyoji/quick.yaml", [
+        "training.total_timesteps=64", "training.n_envs=2", "algorithm.network.net_arch=[8]",
+        "pretrain.imitate=heuristic", "pretrain.steps=200", "pretrain.epochs=2", "pretrain.batch_size=64",
+        "opponents.bots=[pretrained]", "output.progress_bar=false"], out=str(tmp_path / "run"))
+    clones, generators = [], []
+    for _ in range(2):
+        vec = build_vec_env(config, opponent_pool(config, []))
+        try:
+            model = build_model(config, vec)
+            Trainer(config, progress=False).pretrain(model)
+        finally:
+            vec.close()
+        clones.append(model.policy.state_dict())
+        generators.append((torch.get_rng_state(), np.random.get_state()[1].copy(), random.getstate()))
+    assert all(torch.equal(clones[0][k], clones[1][k]) for k in clones[0])
+    (torch_0, numpy_0, python_0), (torch_1, numpy_1, python_1) = generators
+    assert torch.equal(torch_0, torch_1) and np.array_equal(numpy_0, numpy_1) and python_0 == python_1

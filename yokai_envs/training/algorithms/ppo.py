@@ -153,11 +153,16 @@ def opponent_pool(config: dict[str, Any], snapshots: list[str]) -> tuple[list[st
 
 
 class Trainer(RunBase):
-    """Runs (or resumes) the training described by ``config`` in its output folder."""
+    """Runs (or resumes) the training described by ``config`` in its output folder.
+
+    ``clone_cache``: a folder where the behaviour clone of ``pretrain.imitate`` is looked up before
+    cloning and saved after (training/common/clone_cache.py): runs that differ only in their
+    budget (a ``yokai exploit`` curve) clone once."""
 
     def __init__(self, config: dict[str, Any], resume: bool = False, progress: bool | None = None,
-                 overwrite: bool = False, trust_pickles: bool = False) -> None:
+                 overwrite: bool = False, trust_pickles: bool = False, clone_cache: Path | None = None) -> None:
         super().__init__(config, RunFolder(config["output"]["dir"]), resume, progress, overwrite, trust_pickles)
+        self.clone_cache = clone_cache
 
     # ------------------------------------------------------------------ main
     def run(self) -> dict[str, Any]:
@@ -230,15 +235,35 @@ class Trainer(RunBase):
         """Behaviour cloning of ``pretrain.imitate`` into ``model`` (see training/algorithms/imitation.py)."""
         from agents.specs import make
         from yokai_envs.training.algorithms.imitation import pretrain
+        from yokai_envs.training.common.clone_cache import apply_clone, clone_key, find_clone, save_clone
 
         settings = self.config["pretrain"]
         seed = self.config["training"]["seed"]
+        cache = self.clone_cache
+        key = clone_key(self.config) if cache is not None else ""
+        # A reused clone leaves the process as cloning would, so the training after it is the same:
+        # building this env may set torch to one thread (policy opponents: make_training_env), and
+        # its first game builds the opponents (a policy opponent is shared with the training envs,
+        # which then do not build it: gym_env's _SHARED_POLICY_AGENTS); the generators come with it.
         env = env_factories(self.config, opponent_pool(self.config, []))[0]()
-        teacher = make(settings["imitate"], self.env_id, self.options, seed=seed)
         try:
-            result = pretrain(model, env, teacher, settings, seed)
+            saved = find_clone(model, cache, key) if cache is not None else None
+            if saved is None:
+                teacher = make(settings["imitate"], self.env_id, self.options, seed=seed)
+                result = pretrain(model, env, teacher, settings, seed)
+            else:
+                env.reset(seed=seed)
         finally:
             env.close()
+        if saved is not None:
+            reused = apply_clone(saved, model)
+            if self.progress:
+                print(f"pretrain: reused the copy of {settings['imitate']} in {reused['reused_from']} (the same "
+                      "clone: same game, network, pretrain and seed)")
+            return reused
+        if cache is not None:
+            with self.guard.saving():
+                save_clone(model, cache, key, result, self.env_id, self.options)
         if self.progress:
             print(f"pretrain: copied {settings['imitate']} over {result['decisions']} decisions "
                   f"(agreement {result['agreement']:.1%}) in {result['collect_seconds'] + result['fit_seconds']:.0f} s")

@@ -5,6 +5,7 @@ A run folder holds::
     config.yaml            the resolved config (what --resume reuses)
     state.json             progress: steps, evaluation history, reward curve, best score, snapshots,
                            and the behaviour-cloning result when the config has a pretrain teacher
+                           (with ``reused_from`` when the run started from a curve's saved clone)
     model.safetensors      the final policy          } agents.make("policy:PATH", env_id); each
     best_model.safetensors best by evaluation        } NAME.safetensors has its card NAME.json
     checkpoints/latest.safetensors  the latest policy  (agents/model_file.py: weights only)

@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
 
         trainer_class = Trainer
     try:
-        trust = {"trust_pickles": True} if getattr(args, "trust_pickles", False) and not league else {}
+        trust: dict[str, Any] = {"trust_pickles": True} if getattr(args, "trust_pickles", False) and not league else {}
         trainer = trainer_class(config, resume=args.resume, progress=False if args.no_progress else None,
                                 overwrite=args.overwrite, **trust)
     except ConfigError as err:

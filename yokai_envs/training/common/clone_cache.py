@@ -64,11 +64,19 @@ def _model_files(config: dict[str, Any]) -> list[str]:
 
 
 def _file_digest(path: str) -> str | None:
+    """The digest of a model's weights and card, each read within the model file's bounds (one
+    too large or not a regular file cannot be loaded either: its loading says why)."""
+    from agents.model_file import MAX_CARD_BYTES, MAX_MODEL_BYTES, ModelFileError
+    from yokai_envs.core.files import read_regular_file
+
     digest = hashlib.sha256()
     found = False
-    for part in (Path(path), Path(path).with_suffix(".json")):  # a model's weights and its card
+    for part, limit in ((Path(path), MAX_MODEL_BYTES), (Path(path).with_suffix(".json"), MAX_CARD_BYTES)):
         if part.is_file():
-            digest.update(part.read_bytes())
+            try:
+                digest.update(read_regular_file(part, limit, str(part), "a model or card file", ModelFileError))
+            except ModelFileError as err:
+                return f"unreadable: {err}"
             found = True
     return digest.hexdigest() if found else None
 

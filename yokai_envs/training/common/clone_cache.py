@@ -60,7 +60,18 @@ def _model_files(config: dict[str, Any]) -> list[str]:
         except ValueError:
             continue
         paths += [spec.path, spec.options.get("policy")]
+        if spec.kind == "pretrained":  # the shipped network a release may replace under the same spec
+            paths.append(_pretrained_file(spec.options.get("generation"), config["game"]))
     return sorted({str(p) for p in paths if p})
+
+
+def _pretrained_file(generation: Any, game: dict[str, Any]) -> Path | None:
+    from agents.pretrained import PretrainedError, find
+
+    try:
+        return find(game["env_id"], game["options"], int(generation) if generation is not None else None).path
+    except (PretrainedError, ValueError):
+        return None  # no such model: building the opponent says so
 
 
 def _file_digest(path: str) -> str | None:

@@ -54,3 +54,25 @@ def test_actor_ignores_the_state_and_the_export_acts_the_same(tmp_path):
     plain.save(tmp_path / "plain.zip")
     loaded = MaskablePPO.load(tmp_path / "plain.zip", device="cpu")
     assert np.allclose(_probs(loaded.policy, obs[:n], mask), _probs(model.policy, obs, mask), atol=1e-6)
+
+
+def test_a_centralized_critic_run_continues_from_an_exported_actor(tmp_path):
+    """init_from an observation-only export (what a shipped Co-op network is) widens its first
+    layers with zero state columns: the new network acts exactly as the file does."""
+    from agents.policy import save_checkpoint
+    from yokai_envs.training.algorithms.ppo import load_weights
+
+    env = yokai_envs.training.make_gym(YONKAI, opponents=["random"], num_players=4, critic_state=True)
+    n = env.actor_obs_size
+    kwargs = {"net_arch": [32], "actor_obs_size": n}
+    trained = MaskablePPO(StateCriticPolicy, env, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu",
+                          policy_kwargs=kwargs)
+    trained.learn(128)
+    exported = save_checkpoint(export_actor(trained), tmp_path / "actor.safetensors", YONKAI, {"num_players": 4})
+    fresh = MaskablePPO(StateCriticPolicy, env, n_steps=64, batch_size=64, seed=1, device="cpu", policy_kwargs=kwargs)
+    obs, _ = env.reset(seed=2)
+    mask = env.action_masks()
+    assert not np.allclose(_probs(fresh.policy, obs, mask), _probs(trained.policy, obs, mask), atol=1e-4)
+    load_weights(fresh, exported)
+    assert np.allclose(_probs(fresh.policy, obs, mask), _probs(trained.policy, obs, mask), atol=1e-6)
+    assert torch.equal(fresh.policy.pi_features_extractor.keep, trained.policy.pi_features_extractor.keep)

@@ -116,7 +116,7 @@ def load_weights(model: Any, path: str | Path) -> None:
     from agents.policy import policy_weights
 
     try:
-        weights = policy_weights(path)
+        weights = _widened_to_state(model.policy, policy_weights(path))
         missing, unexpected = model.policy.load_state_dict(weights, strict=False)
     except (RuntimeError, ValueError, OSError) as err:
         raise ConfigError(f"training.init_from: {path} does not fit this network ({err})") from None
@@ -126,6 +126,28 @@ def load_weights(model: Any, path: str | Path) -> None:
             raise ConfigError(f"training.init_from: {path} lacks {', '.join(missing[:4])}; another network shape?")
     if unexpected:
         raise ConfigError(f"training.init_from: {path} has weights this network lacks: {', '.join(unexpected[:4])}")
+
+
+def _widened_to_state(policy: Any, weights: dict[str, Any]) -> dict[str, Any]:
+    """A policy file exported from a centralized-critic run holds the first layers' observation
+    columns only (``export_actor``); a centralized-critic network continuing from it gets zero
+    columns for the state. The actor zeroes those inputs anyway, so it acts exactly as the file;
+    the critic starts from its observation part and learns the state's."""
+    size = getattr(policy, "actor_obs_size", None)
+    if size is None:
+        return weights
+    own = policy.state_dict()
+    widened = dict(weights)
+    for key, value in weights.items():
+        target = own.get(key)
+        if (target is not None and value.dim() == 2 and target.dim() == 2 and value.shape[1] == size
+                and target.shape[0] == value.shape[0] and target.shape[1] > size):
+            wide = target.new_zeros(target.shape)
+            wide[:, :size] = value
+            widened[key] = wide
+    for name, buffer in policy.named_buffers():  # the actor view's mask is the network's own, not learned
+        widened.setdefault(name, buffer)
+    return widened
 
 
 def model_pair(source: Path, target: Path) -> list[tuple[Path, Path]]:

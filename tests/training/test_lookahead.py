@@ -20,6 +20,8 @@ from yokai_envs.training.common.safety import RunInterrupted
 from yokai_envs.yonkai_no_yokai.game import YonkaiGame
 from yokai_envs.yonkai_no_yokai.vector import VectorGame
 
+YONKAI = "yonkai_no_yokai_v1"
+
 TINY = ["lookahead.labels=600", "lookahead.rounds=2", "lookahead.table_games=2", "lookahead.workers=1",
         "lookahead.epochs=2", "lookahead.batch_size=64", "training.total_timesteps=600", "training.n_envs=2",
         "algorithm.network.net_arch=[16]", "algorithm.network.vf=[16]", "evaluation.games=8",
@@ -66,20 +68,34 @@ def _scalar_copy(vg: VectorGame, i: int) -> YonkaiGame:
     return game
 
 
-def _scalar_lookahead(game: YonkaiGame, action: int, table: np.ndarray) -> float:
-    """The same lookahead on the scalar engine with the heuristic agent."""
+def _scalar_lookahead(game: YonkaiGame, action: int, table: np.ndarray, network=None) -> float:
+    """The same lookahead on the scalar engine with the heuristic agent (or the ``network``
+    agent's most likely move from the observation of the seat to act)."""
     seat, world = game.current_player, game.clone()
     heuristic = HeuristicAgent()
     rounds = world.rounds_completed
     world.step(action)
     while not world.is_terminal and world.rounds_completed == rounds:
-        world.step(heuristic.act_in_world(world))
+        if network is None:
+            world.step(heuristic.act_in_world(world))
+        else:
+            mask = world.legal_action_mask()[None]
+            world.step(int(network.batch_probabilities(world.observation(world.current_player)[None], mask).argmax()))
     if world.is_terminal:
         return 1 / len(world.winners) if seat in world.winners else 0.0
     return float(table[(*world.cubes, world.to_act, seat)])
 
 
-def test_each_moves_value_is_the_lookahead_played_on_the_scalar_engine():
+@pytest.mark.parametrize("play", ["heuristic", "network"])
+def test_each_moves_value_is_the_lookahead_played_on_the_scalar_engine(play):
+    network, player = None, lookahead.heuristic_player
+    if play == "network":  # the shipped 4p network plays every seat after the move, from what each sees
+        from agents import pretrained
+        from agents.policy import PolicyAgent
+
+        path = str(pretrained.find(YONKAI, {"num_players": 4}).path)
+        network = PolicyAgent(path, YONKAI, {"num_players": 4})
+        player = lookahead.network_player(path, YONKAI, {"num_players": 4})
     table = np.random.default_rng(1).random((5,) * 4 + (4, 4)).astype(np.float32)  # any misread shows
     driver = VectorGame(64, 4, seed=3)
     rows = np.arange(64)
@@ -90,14 +106,16 @@ def test_each_moves_value_is_the_lookahead_played_on_the_scalar_engine():
         if step % 37 == 5:
             chosen = np.flatnonzero(masks.sum(axis=1) >= 2)[:6]
             before = {name: getattr(driver, name).copy() for name in VectorGame.STATE_ARRAYS}
-            values = lookahead.move_values(driver, chosen, masks[chosen], VectorGame(400, 4, autoreset=False), table)
+            values = lookahead.move_values(driver, chosen, masks[chosen], VectorGame(400, 4, autoreset=False), table,
+                                           player)
             for name, array in before.items():  # the driver's games are untouched
                 assert np.array_equal(getattr(driver, name), array), name
             for k, i in enumerate(chosen):
                 game = _scalar_copy(driver, int(i))
                 assert np.array_equal(game.legal_action_mask(), masks[i])
                 for action in np.flatnonzero(masks[i]):
-                    assert values[k, action] == pytest.approx(_scalar_lookahead(game, int(action), table)), (step, i)
+                    expected = _scalar_lookahead(game, int(action), table, network)
+                    assert values[k, action] == pytest.approx(expected), (step, i)
                     checked += 1
                 assert (values[k, ~masks[i]] == 0).all()
         driver.step(batch_actions(driver.hands[rows, driver.to_act], masks))
@@ -117,9 +135,9 @@ def test_a_run_regresses_the_values_in_the_actor_and_resumes_by_round(tmp_path, 
     real, real_generate = lookahead.fit, lookahead.generate
     fits, labelled = [], []
 
-    def count(options, table, labels, sample, seed):
+    def count(options, table, labels, sample, seed, network):
         labelled.append(labels)
-        return real_generate(options, table, labels, sample, seed)
+        return real_generate(options, table, labels, sample, seed, network)
 
     def stop_after_first(policy, data, settings, seed):
         fits.append(len(data["masks"]))
@@ -162,6 +180,7 @@ def test_a_stop_while_labelling_ends_the_workers_at_once():
     (["lookahead.rounds=700"], "more than lookahead.labels"),
     (["training.total_timesteps=100"], "raise the total"),
     (["algorithm.network.critic_state=true"], "observation only"),
+    (["lookahead.play=start"], "name it in training.init_from"),
 ])
 def test_bad_settings_are_refused(tmp_path, extra, message):
     with pytest.raises(ConfigError, match=message):

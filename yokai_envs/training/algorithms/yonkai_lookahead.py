@@ -19,6 +19,11 @@ value is what works, with two changes to the teacher that cost nothing at play t
   The later rounds' deals, most of a game's outcome and pure noise for this decision, are so
   replaced by their mean: the spread of the moves' values around their mean falls about five-fold.
 
+With ``play: start`` the network the run starts from (``training.init_from``, frozen, its most
+likely move from what each seat sees) replaces the heuristic at every seat, in the labelled games
+and in each move's lookahead: the values are then those of playing on as that network does, and
+greedy on them is one step of policy iteration on it. The round-end table stays the heuristic's.
+
 The network keeps its actor-critic shape: the actor's logits are ``logit_scale`` x each move's
 value minus the mean over the legal moves (greedy play takes the best move), the critic the
 mean. Each round labels ``labels / rounds`` new decisions on every core, then the network is
@@ -94,13 +99,34 @@ def by_leader(led_by_seat_0: np.ndarray, num_players: int) -> np.ndarray:
     return table
 
 
-def move_values(driver: Any, rows: np.ndarray, masks: np.ndarray, rollouts: Any, table: np.ndarray) -> np.ndarray:
-    """(len(rows), actions): for each listed game of ``driver`` and each legal move of its seat to
-    act, the table's value of the round the move leads to with the heuristic at every seat after
-    it (on the game's true deal); 0 for illegal moves. ``rollouts`` is a VectorGame without
-    autoreset, at least as large as the number of legal moves."""
+def heuristic_player(game: Any, games: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """The heuristic's move in each listed game of a VectorGame (``masks``: their legal moves)."""
     from agents.heuristics.yonkai_no_yokai import batch_actions
 
+    return batch_actions(game.hands[games, game.to_act[games]], masks)
+
+
+def network_player(path: str, env_id: str, options: dict[str, Any]) -> Any:
+    """A player like :func:`heuristic_player` that takes the network's most likely move, from
+    what the seat to act observes."""
+    from agents.policy import PolicyAgent
+
+    agent = PolicyAgent(path, env_id, options)
+
+    def play(game: Any, games: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        if not len(games):
+            return np.zeros(0, dtype=np.int64)
+        return agent.batch_probabilities(game.observe(game.to_act[games], games=games), masks).argmax(axis=1)
+
+    return play
+
+
+def move_values(driver: Any, rows: np.ndarray, masks: np.ndarray, rollouts: Any, table: np.ndarray,
+                player: Any = heuristic_player) -> np.ndarray:
+    """(len(rows), actions): for each listed game of ``driver`` and each legal move of its seat to
+    act, the table's value of the round the move leads to with ``player`` at every seat after it
+    (on the game's true deal); 0 for illegal moves. ``rollouts`` is a VectorGame without
+    autoreset, at least as large as the number of legal moves."""
     decision, action = np.nonzero(masks)
     m = len(decision)
     for name in type(driver).STATE_ARRAYS:
@@ -131,18 +157,26 @@ def move_values(driver: Any, rows: np.ndarray, masks: np.ndarray, rollouts: Any,
         if not active.any():
             break
         rollouts.masks(legal)
-        moves = batch_actions(rollouts.hands[slots, rollouts.to_act], legal)
+        playing = slots[active]
+        moves[playing] = player(rollouts, playing, legal[playing])
     out = np.zeros(masks.shape, dtype=np.float32)
     out[decision, action] = values
     return out
 
 
 def generate(options: dict[str, Any], table: np.ndarray, labels: int, sample: float,
-             seed: int) -> dict[str, np.ndarray]:
-    """``labels`` decisions with a choice, each kept with chance ``sample``, from heuristic games
-    (every seat), with each legal move's value (:func:`move_values`)."""
-    from agents.heuristics.yonkai_no_yokai import batch_actions
+             seed: int, network: str | None = None) -> dict[str, np.ndarray]:
+    """``labels`` decisions with a choice, each kept with chance ``sample``, from games the
+    heuristic plays at every seat (or the ``network`` file), with each legal move's value
+    (:func:`move_values`, the same player after the move)."""
     from yokai_envs.yonkai_no_yokai.vector import VectorGame
+
+    player = heuristic_player
+    if network is not None:
+        import torch
+
+        torch.set_num_threads(1)  # one labelling process per core
+        player = network_player(network, "yonkai_no_yokai_v1", options)
 
     rng = np.random.default_rng(seed)
     n = int(options.get("num_players", 4))
@@ -155,16 +189,16 @@ def generate(options: dict[str, Any], table: np.ndarray, labels: int, sample: fl
     while got < labels:
         driver.masks(masks)
         seats = driver.to_act.astype(np.int64)
-        heuristic = batch_actions(driver.hands[games, seats], masks)
+        moves = player(driver, games, masks)
         rows = np.flatnonzero((masks.sum(axis=1) >= 2) & (rng.random(DRIVER_GAMES) < sample))[:labels - got]
         while masks[rows].sum() > rollouts.num_games:
             rows = rows[:len(rows) // 2]
         if len(rows):
-            parts["values"].append(move_values(driver, rows, masks[rows], rollouts, table))
+            parts["values"].append(move_values(driver, rows, masks[rows], rollouts, table, player))
             parts["observations"].append(driver.observe(seats[rows], games=rows))
             parts["masks"].append(masks[rows].copy())
             got += len(rows)
-        driver.step(heuristic)
+        driver.step(moves)
     return {key: np.concatenate(parts[key]) for key in KEYS}
 
 
@@ -241,8 +275,9 @@ def label_round(config: dict[str, Any], table: np.ndarray, index: int, labels: i
     """One round's labels, in chunks over the worker processes."""
     settings = config["lookahead"]
     chunks = max(1, -(-labels // CHUNK_LABELS))
+    network = config["training"]["init_from"] if settings["play"] == "start" else None
     tasks = [(config["game"]["options"], table, labels // chunks + (c < labels % chunks), settings["sample"],
-              label_seed(config, index, c)) for c in range(chunks)]
+              label_seed(config, index, c), network) for c in range(chunks)]
     bar = None
     if progress:
         from tqdm import tqdm

@@ -477,6 +477,8 @@ def _check_lookahead(config: dict[str, Any], errors: list[str]) -> None:
     if config["algorithm"]["network"]["critic_state"]:
         errors.append("lookahead.labels: the network reads the observation only; "
                       "set algorithm.network.critic_state false")
+    if settings["play"] == "start" and not config["training"]["init_from"]:
+        errors.append("lookahead.play: start plays the network the run starts from; name it in training.init_from")
     if settings["rounds"] > settings["labels"]:
         errors.append(f"lookahead.rounds ({settings['rounds']}) is more than lookahead.labels ({settings['labels']})")
     if settings["labels"] > config["training"]["total_timesteps"]:

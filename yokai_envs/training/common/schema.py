@@ -176,6 +176,10 @@ SCHEMA: dict[str, Any] = {
                              help="the actor's logits are this times each move's value minus the legal moves' mean"),
         "workers": Field(INT, None, nullable=True, minimum=1, maximum=1024,
                          help="processes labelling decisions; null: every core"),
+        "play": Field(STR, "heuristic", choices=("heuristic", "start"),
+                      help="who plays every seat of the labelled games and of each move's lookahead: the "
+                           "heuristic, or start: the network the run starts from (training.init_from), frozen, "
+                           "its most likely move (one step of policy iteration on it)"),
     },
     "league": {
         "generations": Field(INT, None, nullable=True, minimum=1, maximum=1_000,

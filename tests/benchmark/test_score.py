@@ -124,6 +124,8 @@ def test_a_cut_run_resumes_from_its_cells_with_the_same_result(capsys, tmp_path)
     again = benchmark.score_agent("lowest", suite, ["yyh", "solo"], out=out, resume=True)
     assert again["result"] == whole["result"]
     assert again["metadata"]["cells_reused"] == len(cells) - 1
+    # CPU time is recorded per cell and kept by a reused one, so a resumed run still totals it
+    assert whole["metadata"]["cpu_seconds"] > 0 and again["metadata"]["cpu_seconds"] > 0
     victim.parent.joinpath("games.jsonl").unlink()
     victim.parent.joinpath("results.json").unlink()
     victim.parent.joinpath("results.json").write_text(victim.parent.parent.joinpath(
@@ -336,3 +338,11 @@ def test_the_exploitability_row_prefers_the_largest_budget_of_a_warm_start_that_
     rows[4] = _exploit_row("heuristic", 40960, 0.270, 0.232, "pretrained")
     assert cells() == ["heuristic", "409,600", "0.144 [0.116, 0.184]", "0.278 [0.240, 0.318]", "0.250",
                        "too small"]
+
+
+def test_the_heuristics_full_run_states_its_cpu_time_and_a_dedicated_machines_wall_time():
+    from yokai_envs.benchmark.leaderboard import _cpu_line
+
+    assert _cpu_line({"cpu_seconds": None}) == ""  # a cell played before CPU time was recorded
+    line = _cpu_line({"cpu_seconds": 3000.0})
+    assert "50 min of CPU time" in line and "about 25 min of wall time on a dedicated 2-core machine" in line

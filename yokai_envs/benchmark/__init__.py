@@ -23,6 +23,12 @@ __all__ = ["DEFAULT_SUITE", "QUICK_SUITE", "Candidate", "Suite", "SuiteError", "
            "score_agent"]
 
 
+def _cpu_total(cells: list[Any]) -> float | None:
+    """The cells' CPU seconds, or None when a cell has none recorded (an older cell, or Ray's)."""
+    times = [cell.cpu_seconds for cell in cells]
+    return None if any(t is None for t in times) else float(sum(times))
+
+
 def score_agent(agent: str, suite: str | Suite = DEFAULT_SUITE, configurations: list[str] | None = None,
                 out: str | Path | None = None, resume: bool = False, workers: int = 1, backend: str = "local",
                 ray_address: str | None = None, exploitability_budget: int | None = None,
@@ -56,6 +62,7 @@ def score_agent(agent: str, suite: str | Suite = DEFAULT_SUITE, configurations: 
     document = {
         "schema": score.SCHEMA, "result": result,
         "metadata": {"wall_seconds": sum(cell.seconds for run in runs for cell in run.cells.values()),
+                     "cpu_seconds": _cpu_total([cell for run in runs for cell in run.cells.values()]),
                      "this_run_seconds": time.perf_counter() - started,
                      "cells_reused": sum(cell.reused for run in runs for cell in run.cells.values()),
                      "workers": workers, "backend": backend, "cpus": os.cpu_count(),

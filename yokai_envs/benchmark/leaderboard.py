@@ -108,6 +108,16 @@ def _rates(version: str, documents: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def _cpu_line(meta: dict[str, Any]) -> str:
+    """The run's CPU time, which other jobs on the machine do not inflate: what it costs a
+    dedicated machine (cells are independent, so W cores take about 1/W of it in wall time)."""
+    cpu = meta.get("cpu_seconds")
+    if not cpu:
+        return ""
+    return (f" Its cells took {_minutes(cpu)} of CPU time: about {_minutes(cpu / 2)} of wall time on a dedicated "
+            "2-core machine with 2 workers.")
+
+
 def _group(suite: str, rows: list[dict[str, Any]]) -> list[str]:
     """The tables of one suite's runs on one protocol, the heuristic's wall time, the runs."""
     lines = [*_table(suite, rows), "", *_rates(suite, rows), ""]
@@ -119,7 +129,7 @@ def _group(suite: str, rows: list[dict[str, Any]]) -> list[str]:
         lines += [f"Wall time of the heuristic's run: {_minutes(meta['wall_seconds'])} of cell time with "
                   f"{meta['workers']} worker(s) on a {meta['cpus']}-core machine shared with other jobs"
                   + (f", for {', '.join(played)} only ({', '.join(missing)} not played in time)" if missing
-                     else " (every configuration)") + ".", ""]
+                     else " (every configuration)") + "." + _cpu_line(meta), ""]
     scored = {_name(d["result"]["agent"]) for d in rows}
     missing = [name for name in load_suite("v1").ladder if name not in scored]
     lines += ["Runs: " + ", ".join(f"`{Path(d['path']).name}`" for d in rows)
@@ -279,8 +289,9 @@ SCHEMA_TEXT = """## score.json
          "positions": {RUNG: {"spec", "score", "score_low", "score_high", "protocol_hash"}},
          "exploitability": {"budget", "timesteps", "games", "win_rate", "ci_low", "ci_high"}  # with --exploitability
        }]},
-     "metadata": {"wall_seconds", "this_run_seconds", "cells_reused", "workers", "backend", "cpus",
-                  "finished_at"}}    # times and machine: left out of any comparison
+     "metadata": {"wall_seconds", "cpu_seconds", "this_run_seconds", "cells_reused", "workers", "backend",
+                  "cpus", "finished_at"}}    # times and machine: left out of any comparison
+                  # cpu_seconds: the cells' CPU time (workers included); null if a cell lacks it
 
 Rates are win credits (a k-way shared win counts 1/k; Solo and Co-op: the clear rate), intervals
 95% over deals (the arena's `ci_low`/`ci_high`)."""

@@ -66,6 +66,17 @@ class CellResult:
     deal_scores: list[float]  # the seat's mean credit per deal (pooled over levels for the score)
     seconds: float
     reused: bool = False
+    cpu_seconds: float | None = None  # None: played before it was recorded, or on Ray (elsewhere)
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the arena's worker processes, which
+    a match reaps before it returns). Unlike wall time, it does not grow when other jobs share the
+    cores, so a suite's cost on a dedicated machine can be read from it."""
+    import resource
+
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 @dataclass
@@ -178,10 +189,11 @@ def play_cell(suite: Suite, cell: Cell, candidate: str | Agent, candidate_text: 
         if {**found, "models": None} != {**expected, "models": None}:
             raise ValueError(f"{folder} holds another cell ({done.get('cell')}), not {expected}: use another --out")
         if found.get("models", {}) == expected["models"]:
-            return CellResult(cell, done["row"], done["deal_scores"], float(done["seconds"]), reused=True)
+            return CellResult(cell, done["row"], done["deal_scores"], float(done["seconds"]), reused=True,
+                              cpu_seconds=done.get("cpu_seconds"))
         stale = True  # the same specs now name other networks (a shipped model replaced): play it again
         log(f"{folder.name}: its networks changed since it was played; playing it again")
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), cpu_seconds()
     again = folder is not None and (folder / GAMES_FILE).is_file() and not stale
     if stale and folder is not None:
         import shutil
@@ -193,12 +205,13 @@ def play_cell(suite: Suite, cell: Cell, candidate: str | Agent, candidate_text: 
                        log=log)
     row, deal_scores = _cell_row(result)
     seconds = time.perf_counter() - started
+    cpu = None if backend == "ray" else cpu_seconds() - cpu_started
     if folder is not None:
         from yokai_envs.training.common.safety import atomic_write_text
 
         atomic_write_text(folder / CELL_DONE, json.dumps({"cell": expected, "row": row, "deal_scores": deal_scores,
-                                                          "seconds": seconds}, indent=1) + "\n")
-    return CellResult(cell, row, deal_scores, seconds)
+                                                          "seconds": seconds, "cpu_seconds": cpu}, indent=1) + "\n")
+    return CellResult(cell, row, deal_scores, seconds, cpu_seconds=cpu)
 
 
 def check_candidate(suite: Suite, configurations: list[Configuration], candidate: Candidate) -> dict[str, str | Agent]:

@@ -195,19 +195,16 @@ def test_pretrained_plays_the_latest_generation_and_an_earlier_one_by_name():
         agents.make("pretrained:generation=0", onmyoji, duel)
 
 
-def test_yyh_ships_its_second_generation_and_keeps_the_first_by_name():
-    yyh = next(e for e in ENV_IDS if e.startswith("yyh_tcg_v"))
-    latest, first = pretrained.find(yyh), pretrained.find(yyh, generation=1)
-    assert latest.name == "yyh_tcg" and pretrained.generation_of(latest) == 2
-    assert first.name == "yyh_tcg_gen1" and "superseded" in first.data
+@pytest.mark.parametrize(("prefix", "options", "name"), [
+    ("yyh_tcg_v", {}, "yyh_tcg"),
+    ("yokaizo_v", {}, "yokaizo"),
+    ("onmyoji_v", {"mode": "solo"}, "onmyoji_solo"),
+])
+def test_a_second_generation_ships_under_the_name_and_keeps_the_first_by_name(prefix, options, name):
+    env_id = next(e for e in ENV_IDS if e.startswith(prefix))
+    latest, first = pretrained.find(env_id, options), pretrained.find(env_id, options, generation=1)
+    assert latest.name == name and pretrained.generation_of(latest) == 2
+    assert first.name == f"{name}_gen1" and "superseded" in first.data
     # both play argmax, as they were measured
-    assert agents.make("pretrained", yyh, {}, seed=0).deterministic
-    assert "yyh_tcg_gen1" in agents.make("pretrained:generation=1", yyh, {}, seed=0).path
-
-
-def test_yokaizo_ships_its_second_generation_and_keeps_the_first_by_name():
-    yokaizo = next(e for e in ENV_IDS if e.startswith("yokaizo_v"))
-    latest, first = pretrained.find(yokaizo), pretrained.find(yokaizo, generation=1)
-    assert latest.name == "yokaizo" and pretrained.generation_of(latest) == 2
-    assert first.name == "yokaizo_gen1" and "superseded" in first.data
-    assert "yokaizo_gen1" in agents.make("pretrained:generation=1", yokaizo, {}, seed=0).path
+    assert agents.make("pretrained", env_id, options, seed=0).deterministic
+    assert f"{name}_gen1" in agents.make("pretrained:generation=1", env_id, options, seed=0).path

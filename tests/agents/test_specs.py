@@ -125,3 +125,16 @@ def test_lowest_plays_its_lowest_legal_non_pass_action():
     result = run_match(YONKAI, ["L=lowest", "random"], games=20, seed=0, env_options={"num_players": 4})
     wins = sum(r["credits"][r["seats"].index("L")] for r in result.records)
     assert wins / len(result.records) > 0.7
+
+
+def test_the_model_files_a_spec_names_are_the_ones_it_reads():
+    from agents.pretrained import find
+    from agents.spec_files import spec_paths
+
+    shipped = str(find(ONMYOJI, {"mode": "duel"}).path)
+    named = {"policy:m.safetensors;deterministic=false": ["m.safetensors"], "rllib:run/model": ["run/model"],
+             "trained:m.safetensors;iterations=5": ["m.safetensors"],
+             "ismcts:rollout=policy;policy=m.safetensors": ["m.safetensors"],
+             "pretrained": [shipped], "pretrained:search=true;iterations=5": [shipped],
+             "pretrained:generation=999": [], "heuristic": [], "ismcts:iterations=5": [], "no_such_kind": []}
+    assert {spec: spec_paths(spec, ONMYOJI, {"mode": "duel"}) for spec in named} == named

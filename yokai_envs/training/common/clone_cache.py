@@ -48,48 +48,18 @@ def _entry(config: dict[str, Any], path: tuple[str, ...]) -> Any:
     return value
 
 
-def _model_files(config: dict[str, Any]) -> list[str]:
-    """The model files the clone's players and start read: a path in an unchanged config may
-    hold another network by now (a retrained opponent)."""
-    from agents.specs import parse_spec
+def _model_files(config: dict[str, Any]) -> dict[str, str | None]:
+    """The model files the clone's players and start read, by their digests: a path in an
+    unchanged config may hold another network by now (a retrained opponent)."""
+    from agents.spec_files import file_digest, spec_files
 
-    paths = [config["training"]["init_from"]]
-    for text in [bot["spec"] for bot in config["opponents"]["bots"]] + [config["pretrain"]["imitate"]]:
-        try:
-            spec = parse_spec(text)
-        except ValueError:
-            continue
-        paths += [spec.path, spec.options.get("policy")]
-        if spec.kind == "pretrained":  # the shipped network a release may replace under the same spec
-            paths.append(_pretrained_file(spec.options.get("generation"), config["game"]))
-    return sorted({str(p) for p in paths if p})
-
-
-def _pretrained_file(generation: Any, game: dict[str, Any]) -> Path | None:
-    from agents.pretrained import PretrainedError, find
-
-    try:
-        return find(game["env_id"], game["options"], int(generation) if generation is not None else None).path
-    except (PretrainedError, ValueError):
-        return None  # no such model: building the opponent says so
-
-
-def _file_digest(path: str) -> str | None:
-    """The digest of a model's weights and card, each read within the model file's bounds (one
-    too large or not a regular file cannot be loaded either: its loading says why)."""
-    from agents.model_file import MAX_CARD_BYTES, MAX_MODEL_BYTES, ModelFileError
-    from yokai_envs.core.files import read_regular_file
-
-    digest = hashlib.sha256()
-    found = False
-    for part, limit in ((Path(path), MAX_MODEL_BYTES), (Path(path).with_suffix(".json"), MAX_CARD_BYTES)):
-        if part.is_file():
-            try:
-                digest.update(read_regular_file(part, limit, str(part), "a model or card file", ModelFileError))
-            except ModelFileError as err:
-                return f"unreadable: {err}"
-            found = True
-    return digest.hexdigest() if found else None
+    texts = [bot["spec"] for bot in config["opponents"]["bots"]] + [config["pretrain"]["imitate"]]
+    files = {file.path: file.digest for text in texts
+             for file in spec_files(text, config["game"]["env_id"], config["game"]["options"])}
+    start = config["training"]["init_from"]
+    if start:
+        files[str(start)] = file_digest(str(start))
+    return files
 
 
 def clone_key(config: dict[str, Any]) -> str:
@@ -97,7 +67,7 @@ def clone_key(config: dict[str, Any]) -> str:
     import yokai_envs
 
     inputs = {".".join(path): _entry(config, path) for path in CLONE_INPUTS}
-    inputs["model_files"] = {path: _file_digest(path) for path in _model_files(config)}
+    inputs["model_files"] = _model_files(config)
     inputs["package_version"] = yokai_envs.__version__
     text = json.dumps(inputs, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:32]

@@ -165,6 +165,25 @@ def test_a_cell_whose_shipped_network_changed_is_played_again(tmp_path, monkeypa
     assert json.loads(cell.read_text())["cell"]["models"] == {"pretrained": "0" * 64}
 
 
+def test_a_search_over_a_network_is_keyed_by_the_network_its_policy_option_names(tmp_path):
+    """``ismcts:...;policy=PATH`` plays the network at PATH: a cell of it is reused only while that
+    file holds the same network, as for ``policy:PATH``."""
+    import shutil
+
+    from yokai_envs.benchmark.run import model_digests
+
+    env_id = next(e for e in __import__("yokai_envs").ENV_IDS if e.startswith("onmyoji"))
+    for name, shipped in (("a", "onmyoji_duel_gen1"), ("b", "onmyoji_duel_gen2")):
+        for suffix in (".safetensors", ".json"):
+            shutil.copy(MODELS / f"{shipped}{suffix}", tmp_path / f"{name}{suffix}")
+    search = "ismcts:rollout=heuristic;confidence=1.0;policy={}"
+    a, b = (model_digests([search.format(tmp_path / f"{n}.safetensors")], env_id, {"mode": "duel"}) for n in "ab")
+    assert a and b and list(a.values()) != list(b.values())
+    for suffix in (".safetensors", ".json"):  # a retrained network saved over the first one
+        shutil.copy(tmp_path / f"b{suffix}", tmp_path / f"a{suffix}")
+    assert model_digests([search.format(tmp_path / "a.safetensors")], env_id, {"mode": "duel"}) != a
+
+
 @pytest.mark.slow
 def test_workers_and_a_class_agent_in_worker_processes_give_the_same_result():
     suite = tiny(QUICK_SUITE, games=4)

@@ -123,34 +123,16 @@ def cell_agents(suite: Suite, cell: Cell, candidate: str | Agent) -> list[tuple[
 
 def model_digests(specs: list[str], env_id: str, options: dict[str, Any]) -> dict[str, str]:
     """spec -> the weights digest of the model file it plays (``pretrained...``, ``policy:``,
-    ``trained:``): a finished cell is reused only while its agents are the same networks, so a
-    shipped model replaced under the same spec is played again, never read from an old cell."""
-    from agents.specs import parse_spec
+    ``trained:``, an ISMCTS ``policy=``): a finished cell is reused only while its agents are the
+    same networks, so a shipped model replaced under the same spec is played again, never read
+    from an old cell."""
+    from agents.spec_files import spec_files
 
     digests: dict[str, str] = {}
     for spec in specs:
-        try:
-            parsed = parse_spec(spec)
-        except ValueError:
-            continue
-        path: str | Path | None = None
-        if parsed.kind == "pretrained":
-            from agents.pretrained import PretrainedError, find
-
-            generation = parsed.options.get("generation")
-            try:
-                path = find(env_id, options, int(generation) if generation is not None else None).path
-            except (PretrainedError, ValueError):
-                continue
-        elif parsed.kind in ("policy", "trained") and parsed.path:
-            path = parsed.path
-        if path is not None:
-            from agents.model_file import ModelFileError, read_card
-
-            try:
-                digests[spec] = str(read_card(path)["weights_sha256"])
-            except (ModelFileError, OSError):
-                continue  # a legacy or missing file: the match itself says what is wrong
+        recorded = [file.weights_sha256 for file in spec_files(spec, env_id, options) if file.weights_sha256]
+        if recorded:  # a spec names one file today; joined, a key would still see each of several
+            digests[spec] = ",".join(recorded)
     return digests
 
 

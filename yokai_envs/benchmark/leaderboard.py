@@ -182,7 +182,7 @@ def exploitability_section() -> list[str]:
     card at the yardstick and budget :func:`headline_yardstick` picks, a best response's win rate
     against the network and against the heuristic."""
     from agents.pretrained import cards, find, generation_of
-    from yokai_envs.training.common.exploit_curve import judgeable, yardstick_points
+    from yokai_envs.training.common.exploit_curve import yardstick_judges, yardstick_points
 
     lines = ["## Exploitability of the shipped networks", "",
              "From the model cards (`agents/pretrained/models/NAME.json`, `exploitability`; the commands are "
@@ -209,7 +209,7 @@ def exploitability_section() -> list[str]:
         fair = float(measured.get("fair_share", 0.5))
         network = next((at[name] for name in sorted(names) if name in at), None)
         heuristic = at.get("heuristic")
-        verdict = judgeable({"ci_low": heuristic["ci"][0]} if heuristic else None, fair)
+        verdict = yardstick_judges(at, fair)
         lines.append(f"| `{card.name}` | {generation} | {card.env_id} | {warm_start} | {budget:,} | "
                      f"{_rate(network)} | {_rate(heuristic)} | {fair:.3f} | "
                      + {True: "yes", False: "too small", None: "no heuristic row"}[verdict] + " |")
@@ -222,17 +222,13 @@ def headline_yardstick(section: dict[str, Any], names: set[str]) -> tuple[str, i
     heuristic's row of the same warm start and budget beats the fair share by the margin), else
     the largest budget measured against it with the section's own warm start (the heuristic's rows
     may go further; with no row of the network there, the section's largest budget)."""
-    from yokai_envs.training.common.exploit_curve import judgeable, yardstick_points
+    from yokai_envs.training.common.exploit_curve import yardstick_judges, yardstick_points
 
     points = yardstick_points(section)
     fair = float(section.get("fair_share", 0.5))
     own = str(section.get("warm_start", "none"))
 
-    def judges(at: dict[str, dict[str, Any]]) -> bool:
-        heuristic = at.get("heuristic")
-        return heuristic is not None and bool(judgeable({"ci_low": heuristic["ci"][0]}, fair))
-
-    judged = [key for key, at in points.items() if names & at.keys() and judges(at)]
+    judged = [key for key, at in points.items() if names & at.keys() and yardstick_judges(at, fair)]
     if judged:  # two yardsticks judging at the same budget: the section's own is shown
         return max(judged, key=lambda key: (key[1], key[0] == own, key[0]))
     for wanted in ([k for k, at in points.items() if k[0] == own and names & at.keys()],

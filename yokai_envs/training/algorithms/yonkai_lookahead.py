@@ -169,6 +169,7 @@ def generate(options: dict[str, Any], table: np.ndarray, labels: int, sample: fl
     """``labels`` decisions with a choice, each kept with chance ``sample``, from games the
     heuristic plays at every seat (or the ``network`` file), with each legal move's value
     (:func:`move_values`, the same player after the move)."""
+    from yokai_envs.yonkai_no_yokai import ENV_ID
     from yokai_envs.yonkai_no_yokai.vector import VectorGame
 
     player = heuristic_player
@@ -176,7 +177,7 @@ def generate(options: dict[str, Any], table: np.ndarray, labels: int, sample: fl
         import torch
 
         torch.set_num_threads(1)  # one labelling process per core
-        player = network_player(network, "yonkai_no_yokai_v1", options)
+        player = network_player(network, ENV_ID, options)
 
     rng = np.random.default_rng(seed)
     n = int(options.get("num_players", 4))

@@ -1,4 +1,4 @@
-"""The model files an agent spec names, with digests of what they hold now.
+"""The model files an agent spec names, and digests of what they hold now.
 
 A key that stands for a spec (a benchmark cell, a saved behaviour clone) has to change when the
 network the spec plays does, not only when its text does: a path may hold a retrained network
@@ -8,22 +8,12 @@ by now, and ``pretrained`` names whichever file the package ships for the game t
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agents.model_file import MAX_CARD_BYTES, MAX_MODEL_BYTES, ModelFileError, read_card
 from agents.specs import parse_spec
 from yokai_envs.core.files import read_regular_file
-
-
-@dataclass(frozen=True)
-class SpecFile:
-    path: str  # as the spec writes it; a pretrained spec's: the shipped file it resolves to
-    digest: str | None  # file_digest's: sees the card's play settings too
-    # The digest the file's checked card records for its weights (None: no such card). Cheaper
-    # than ``digest`` and blind to the card's play settings; the benchmark's cells are keyed on it.
-    weights_sha256: str | None
 
 
 def file_digest(path: str) -> str | None:
@@ -42,7 +32,9 @@ def file_digest(path: str) -> str | None:
     return digest.hexdigest() if found else None
 
 
-def _recorded_weights(path: str) -> str | None:
+def recorded_weights(path: str) -> str | None:
+    """The digest a model file's checked card records for its weights (None: no such card).
+    Cheaper than :func:`file_digest` and blind to the card's play settings."""
     try:
         return str(read_card(path)["weights_sha256"])
     except (ModelFileError, OSError):
@@ -70,9 +62,3 @@ def spec_paths(spec: str, env_id: str, env_options: dict[str, Any] | None) -> li
     if parsed.kind == "pretrained":
         paths.append(_pretrained_file(parsed.options.get("generation"), env_id, env_options))
     return [str(p) for p in paths if p]
-
-
-def spec_files(spec: str, env_id: str, env_options: dict[str, Any] | None) -> list[SpecFile]:
-    """:func:`spec_paths` with what each file holds now."""
-    return [SpecFile(path, file_digest(path), _recorded_weights(path))
-            for path in spec_paths(spec, env_id, env_options)]

@@ -126,11 +126,11 @@ def model_digests(specs: list[str], env_id: str, options: dict[str, Any]) -> dic
     ``trained:``, an ISMCTS ``policy=``): a finished cell is reused only while its agents are the
     same networks, so a shipped model replaced under the same spec is played again, never read
     from an old cell."""
-    from agents.spec_files import spec_files
+    from agents.spec_files import recorded_weights, spec_paths
 
     digests: dict[str, str] = {}
     for spec in specs:
-        recorded = [file.weights_sha256 for file in spec_files(spec, env_id, options) if file.weights_sha256]
+        recorded = [digest for path in spec_paths(spec, env_id, options) if (digest := recorded_weights(path))]
         if recorded:  # a spec names one file today; joined, a key would still see each of several
             digests[spec] = ",".join(recorded)
     return digests

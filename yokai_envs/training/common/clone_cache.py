@@ -51,11 +51,11 @@ def _entry(config: dict[str, Any], path: tuple[str, ...]) -> Any:
 def _model_files(config: dict[str, Any]) -> dict[str, str | None]:
     """The model files the clone's players and start read, by their digests: a path in an
     unchanged config may hold another network by now (a retrained opponent)."""
-    from agents.spec_files import file_digest, spec_files
+    from agents.spec_files import file_digest, spec_paths
 
     texts = [bot["spec"] for bot in config["opponents"]["bots"]] + [config["pretrain"]["imitate"]]
-    files = {file.path: file.digest for text in texts
-             for file in spec_files(text, config["game"]["env_id"], config["game"]["options"])}
+    files = {path: file_digest(path) for text in texts
+             for path in spec_paths(text, config["game"]["env_id"], config["game"]["options"])}
     start = config["training"]["init_from"]
     if start:
         files[str(start)] = file_digest(str(start))

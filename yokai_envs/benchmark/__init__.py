@@ -59,12 +59,13 @@ def score_agent(agent: str, suite: str | Suite = DEFAULT_SUITE, configurations: 
             where = (folder or Path("runs") / "score") / "exploit" / run.configuration.name
             entry["exploitability"] = exploitability(candidate.text, run.configuration, run.kind,
                                                      exploitability_budget, where, resume)
+    played = [cell for run in runs for cell in run.cells.values()]
     document = {
         "schema": score.SCHEMA, "result": result,
-        "metadata": {"wall_seconds": sum(cell.seconds for run in runs for cell in run.cells.values()),
-                     "cpu_seconds": _cpu_total([cell for run in runs for cell in run.cells.values()]),
+        "metadata": {"wall_seconds": sum(cell.seconds for cell in played),
+                     "cpu_seconds": _cpu_total(played),
                      "this_run_seconds": time.perf_counter() - started,
-                     "cells_reused": sum(cell.reused for run in runs for cell in run.cells.values()),
+                     "cells_reused": sum(cell.reused for cell in played),
                      "workers": workers, "backend": backend, "cpus": os.cpu_count(),
                      "finished_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
     }

@@ -8,12 +8,16 @@ by now, and ``pretrained`` names whichever file the package ships for the game t
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
 from agents.model_file import MAX_CARD_BYTES, MAX_MODEL_BYTES, ModelFileError, read_card
 from agents.specs import parse_spec
 from yokai_envs.core.files import read_regular_file
+
+# The card's sections that change how the same weights play.
+PLAY_SETTINGS = ("play", "search")
 
 
 def file_digest(path: str) -> str | None:
@@ -32,13 +36,17 @@ def file_digest(path: str) -> str | None:
     return digest.hexdigest() if found else None
 
 
-def recorded_weights(path: str) -> str | None:
-    """The digest a model file's checked card records for its weights (None: no such card).
-    Cheaper than :func:`file_digest` and blind to the card's play settings."""
+def recorded_model(path: str) -> str | None:
+    """What a model file's checked card says the agent plays: the digest it records for the
+    weights, then a digest of how it plays them (the card's ``play`` and ``search`` settings:
+    argmax or sampling, the mixture, the play-time search). None: no such card. Cheaper than
+    :func:`file_digest`, which reads the weights."""
     try:
-        return str(read_card(path)["weights_sha256"])
+        card = read_card(path)
     except (ModelFileError, OSError):
         return None  # a legacy, missing or damaged file: building the agent says what is wrong
+    settings = json.dumps({key: card.get(key) for key in PLAY_SETTINGS}, sort_keys=True, default=str)
+    return f"{card['weights_sha256']}:{hashlib.sha256(settings.encode()).hexdigest()[:16]}"
 
 
 def _pretrained_file(generation: Any, env_id: str, env_options: dict[str, Any] | None) -> str | None:

@@ -184,6 +184,32 @@ def test_a_search_over_a_network_is_keyed_by_the_network_its_policy_option_names
     assert model_digests([search.format(tmp_path / "a.safetensors")], env_id, {"mode": "duel"}) != a
 
 
+def test_a_card_that_plays_its_weights_another_way_is_another_cell(tmp_path):
+    """The same weights sampled instead of argmax, or searched with other settings, are another
+    agent: the key follows the card's play and search settings, not only its weights digest."""
+    import shutil
+
+    from agents.model_file import read_card
+    from yokai_envs.benchmark.run import model_digests
+
+    env_id = next(e for e in __import__("yokai_envs").ENV_IDS if e.startswith("onmyoji"))
+    for suffix in (".safetensors", ".json"):
+        shutil.copy(MODELS / f"onmyoji_duel_gen1{suffix}", tmp_path / f"a{suffix}")
+    spec = f"policy:{tmp_path / 'a.safetensors'}"
+    before = model_digests([spec], env_id, {"mode": "duel"})
+    card = json.loads((tmp_path / "a.json").read_text())
+    assert before == model_digests([spec], env_id, {"mode": "duel"})
+    for section, value in (("play", {"deterministic": False, "temperature": 1.0}), ("search", "iterations=9")):
+        changed = {**card, section: value}
+        (tmp_path / "a.json").write_text(json.dumps(changed))
+        read_card(str(tmp_path / "a.safetensors"))  # still a valid card
+        after = model_digests([spec], env_id, {"mode": "duel"})
+        assert after[spec] != before[spec]
+        assert after[spec].split(":")[0] == before[spec].split(":")[0]  # the same weights
+    (tmp_path / "a.json").write_text(json.dumps(card))
+    assert model_digests([spec], env_id, {"mode": "duel"}) == before
+
+
 @pytest.mark.slow
 def test_workers_and_a_class_agent_in_worker_processes_give_the_same_result():
     suite = tiny(QUICK_SUITE, games=4)

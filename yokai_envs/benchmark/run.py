@@ -122,15 +122,16 @@ def cell_agents(suite: Suite, cell: Cell, candidate: str | Agent) -> list[tuple[
 
 
 def model_digests(specs: list[str], env_id: str, options: dict[str, Any]) -> dict[str, str]:
-    """spec -> the weights digest of the model file it plays (``pretrained...``, ``policy:``,
-    ``trained:``, an ISMCTS ``policy=``): a finished cell is reused only while its agents are the
-    same networks, so a shipped model replaced under the same spec is played again, never read
+    """spec -> what the model file it plays holds (``pretrained...``, ``policy:``, ``trained:``, an
+    ISMCTS ``policy=``): its weights digest and how its card plays them. A finished cell is reused
+    only while its agents are the same networks played the same way, so a shipped model replaced
+    under the same spec, or a card switched from argmax to sampling, is played again, never read
     from an old cell."""
-    from agents.spec_files import recorded_weights, spec_paths
+    from agents.spec_files import recorded_model, spec_paths
 
     digests: dict[str, str] = {}
     for spec in specs:
-        recorded = [digest for path in spec_paths(spec, env_id, options) if (digest := recorded_weights(path))]
+        recorded = [digest for path in spec_paths(spec, env_id, options) if (digest := recorded_model(path))]
         if recorded:  # a spec names one file today; joined, a key would still see each of several
             digests[spec] = ",".join(recorded)
     return digests

@@ -11,7 +11,8 @@ Each cell is an arena journal folder in a *cell store* (``OUT/cells`` unless ano
 ``cells/<configuration>/<who>__<rung>[__level<N>]``, who the agent's or the anchor's spec made a
 folder name): match.json, games.jsonl appended as games finish, then a ``results.json`` holding
 its row and what the cell is (suite, protocol hash, package version, configuration, agent, rung,
-level, games, seed). A finished cell whose record matches is reused, so a cut run continues
+level, games, seed, and for each network in it the card's weights digest and play settings). A
+finished cell whose record matches is reused, so a cut run continues
 where it stopped and runs sharing a store (``--cells``) share their anchors; an unfinished one
 is continued by the arena with ``resume=True`` (which checks every kept game).
 """

@@ -353,8 +353,19 @@ def save_model(model: Any, path: str | Path, card_fields: dict[str, Any]) -> Pat
     return write_model_file(path, policy.state_dict(), card)
 
 
+class _NoOptimizer:
+    """Stands in for the optimizer SB3 builds with every policy: a played network is never
+    trained (training starts from a file's tensors, not from this policy), and building an
+    optimizer imports torch's compiler, about half of loading a model's CPU time."""
+
+    def __init__(self, params: Any, lr: float) -> None:
+        del params, lr
+
+
 def build_policy(card: dict[str, Any]) -> Any:
-    """An SB3 policy with the architecture ``card`` names (fresh weights), on the CPU."""
+    """An SB3 policy with the architecture ``card`` names, on the CPU, for loading weights into:
+    its own weights are left as torch draws them (no orthogonal initialisation, the loaded tensors
+    replace every one) and it has no optimizer."""
     import gymnasium as gym
     import numpy as np
     import torch
@@ -365,7 +376,8 @@ def build_policy(card: dict[str, Any]) -> Any:
     observations = gym.spaces.Box(-np.inf, np.inf, tuple(card["observation_shape"]), np.float32)
     return MaskableActorCriticPolicy(observations, gym.spaces.Discrete(card["num_actions"]), lambda _: 0.0,
                                      net_arch=card["net_arch"],
-                                     activation_fn=getattr(torch.nn, ACTIVATIONS[card["activation"]]))
+                                     activation_fn=getattr(torch.nn, ACTIVATIONS[card["activation"]]),
+                                     ortho_init=False, optimizer_class=_NoOptimizer)
 
 
 def load_state(module: Any, tensors: dict[str, torch.Tensor], where: str) -> None:

@@ -28,6 +28,7 @@ from agents.model_file import (
     PickledModelError,
     load_policy,
     read_card,
+    read_tensors,
     save_model,
 )
 from agents.policy import CheckpointError, PolicyAgent
@@ -52,6 +53,19 @@ RECORDED = _recorded()
 def test_every_shipped_model_is_recorded_and_no_pickle_is_shipped():
     assert sorted(RECORDED) == sorted(card.name for card in cards())
     assert not list(models_dir().glob("*.zip"))
+
+
+def test_a_played_network_is_built_without_an_optimizer():
+    """Loading a model to play builds no optimizer (building one imports torch's compiler, about
+    half a model's loading time) and no fresh initialisation: every weight is the file's."""
+    import torch
+
+    name = sorted(RECORDED)[0]
+    policy, card = load_policy(models_dir() / f"{name}.safetensors")
+    assert not isinstance(policy.optimizer, torch.optim.Optimizer)
+    assert policy.ortho_init is False
+    stored = read_tensors(card)
+    assert all(torch.equal(value, stored[key]) for key, value in policy.state_dict().items())
 
 
 @pytest.mark.parametrize("name", sorted(RECORDED))

@@ -200,6 +200,7 @@ def test_pretrained_plays_the_latest_generation_and_an_earlier_one_by_name():
     ("yokaizo_v", {}, "yokaizo"),
     ("onmyoji_v", {"mode": "solo"}, "onmyoji_solo"),
     ("onmyoji_v", {"mode": "coop"}, "onmyoji_coop"),
+    ("yonkai_no_yokai_v", {"num_players": 3}, "yonkai_no_yokai_3p"),
 ])
 def test_a_second_generation_ships_under_the_name_and_keeps_the_first_by_name(prefix, options, name):
     env_id = next(e for e in ENV_IDS if e.startswith(prefix))

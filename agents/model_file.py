@@ -54,7 +54,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from yokai_envs.core.files import parse_json, read_regular_file
 from yokai_envs.core.signing import check_signed_folder
@@ -377,7 +377,8 @@ def build_policy(card: dict[str, Any]) -> Any:
     return MaskableActorCriticPolicy(observations, gym.spaces.Discrete(card["num_actions"]), lambda _: 0.0,
                                      net_arch=card["net_arch"],
                                      activation_fn=getattr(torch.nn, ACTIVATIONS[card["activation"]]),
-                                     ortho_init=False, optimizer_class=_NoOptimizer)
+                                     ortho_init=False,
+                                     optimizer_class=cast("type[torch.optim.Optimizer]", _NoOptimizer))
 
 
 def load_state(module: Any, tensors: dict[str, torch.Tensor], where: str) -> None:

@@ -356,7 +356,7 @@ def save_model(model: Any, path: str | Path, card_fields: dict[str, Any]) -> Pat
 class _NoOptimizer:
     """Stands in for the optimizer SB3 builds with every policy: a played network is never
     trained (training starts from a file's tensors, not from this policy), and building an
-    optimizer imports torch's compiler, about half of loading a model's CPU time."""
+    optimizer imports torch's compiler, about 40% of loading a model's CPU time."""
 
     def __init__(self, params: Any, lr: float) -> None:
         del params, lr

@@ -57,7 +57,7 @@ def test_every_shipped_model_is_recorded_and_no_pickle_is_shipped():
 
 def test_a_played_network_is_built_without_an_optimizer():
     """Loading a model to play builds no optimizer (building one imports torch's compiler, about
-    half a model's loading time) and no fresh initialisation: every weight is the file's."""
+    40% of a model's loading time) and no fresh initialisation: every weight is the file's."""
     import torch
 
     name = sorted(RECORDED)[0]

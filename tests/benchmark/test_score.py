@@ -360,7 +360,7 @@ def _exploit_row(agent: str, budget: int, win_rate: float, ci_low: float,
             **({"warm_start": warm_start} if warm_start else {})}
 
 
-def test_the_exploitability_row_prefers_the_largest_budget_of_a_warm_start_that_judges(monkeypatch):
+def test_the_exploitability_row_is_the_worst_judged_point_else_the_largest_budget_of_the_own_warm_start(monkeypatch):
     import agents.pretrained as pretrained
     from yokai_envs.benchmark.leaderboard import exploitability_section
 
@@ -379,6 +379,13 @@ def test_the_exploitability_row_prefers_the_largest_budget_of_a_warm_start_that_
         return [cell.strip() for cell in line.split("|")[4:-1]]
 
     assert cells() == ["pretrained", "40,960", "0.235 [0.200, 0.275]", "0.375 [0.334, 0.415]", "0.250", "yes"]
+    # two judging budgets: the worst case is shown, here the smaller budget (the longer refinement won less)
+    rows += [_exploit_row("heuristic", 131072, 0.364, 0.323, "pretrained"),
+             _exploit_row("pretrained", 131072, 0.242, 0.207, "pretrained"),
+             _exploit_row("heuristic", 409600, 0.384, 0.343, "pretrained"),
+             _exploit_row("pretrained", 409600, 0.235, 0.200, "pretrained")]
+    assert cells()[:3] == ["pretrained", "131,072", "0.242 [0.207, 0.282]"]
+    del rows[-4:]
     # a second yardstick that does not judge either: the card's own warm start at its largest budget
     rows[4] = _exploit_row("heuristic", 40960, 0.270, 0.232, "pretrained")
     assert cells() == ["heuristic", "409,600", "0.144 [0.116, 0.184]", "0.278 [0.240, 0.318]", "0.250",

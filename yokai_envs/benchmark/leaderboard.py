@@ -190,8 +190,10 @@ def exploitability_section() -> list[str]:
              "budget against the network, and the same budget's best response against the heuristic, both "
              "started the same way (the warm start: none, a copy of the heuristic, or a copy of the shipped "
              "network). Lower is harder to exploit; a budget whose best response does not beat the heuristic "
-             "by 0.05 is too small to judge anything. Each row is the largest budget of a warm start that "
-             "judges, else the largest budget of the card's own warm start.", "",
+             "by 0.05 is too small to judge anything. A network is as good as its worst case: each row is the "
+             "point, among the budgets and warm starts that judge, where the best response wins most against "
+             "the network; where none judges, the largest budget of the card's own warm start (a lower bound).",
+             "",
              "| model | generation | env id | warm start | budget (steps) | vs the network | vs the heuristic | "
              "fair share | judged |", "|---|---:|---|---|---:|---|---|---:|---|"]
     for card in cards():
@@ -218,10 +220,12 @@ def exploitability_section() -> list[str]:
 
 def headline_yardstick(section: dict[str, Any], names: set[str]) -> tuple[str, int]:
     """The (warm start, budget) of a card's ``exploitability`` section that stands for the network
-    named ``names`` there: the largest budget measured against it by a yardstick that judges (the
-    heuristic's row of the same warm start and budget beats the fair share by the margin), else
-    the largest budget measured against it with the section's own warm start (the heuristic's rows
-    may go further; with no row of the network there, the section's largest budget)."""
+    named ``names`` there: its worst case, the point where the best response won most against it
+    among those of a yardstick that judges (the heuristic's row of the same warm start and budget
+    beats the fair share by the margin; a longer refinement can win less, so the largest budget
+    is not always the worst), else the largest budget measured against it with the section's own
+    warm start (the heuristic's rows may go further; with no row of the network there, the
+    section's largest budget)."""
     from yokai_envs.training.common.exploit_curve import yardstick_judges, yardstick_points
 
     points = yardstick_points(section)
@@ -229,8 +233,11 @@ def headline_yardstick(section: dict[str, Any], names: set[str]) -> tuple[str, i
     own = str(section.get("warm_start", "none"))
 
     judged = [key for key, at in points.items() if names & at.keys() and yardstick_judges(at, fair)]
-    if judged:  # two yardsticks judging at the same budget: the section's own is shown
-        return max(judged, key=lambda key: (key[1], key[0] == own, key[0]))
+    if judged:  # a tie: the larger budget, then the section's own yardstick
+        def network_rate(key: tuple[str, int]) -> float:
+            return max(float(points[key][name]["win_rate"]) for name in names & points[key].keys())
+
+        return max(judged, key=lambda key: (network_rate(key), key[1], key[0] == own, key[0]))
     for wanted in ([k for k, at in points.items() if k[0] == own and names & at.keys()],
                    [k for k in points if k[0] == own], [k for k, at in points.items() if names & at.keys()]):
         if wanted:

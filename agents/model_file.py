@@ -26,8 +26,10 @@ duplicate keys refused), checks every field against those allow-lists, checks th
 digest (a card and weights from different saves do not load), builds the network the card
 names with the classes this module imports itself (nothing the card names is imported), and
 loads the tensors into it: each must be there with its exact shape and dtype, and nothing else
-may be. A training checkpoint (``kind: "training_state"``, written by the trainer for
-``--resume``) is the same pair of files with the critic and the optimizer's moments besides.
+may be. :func:`read_arrays` and :func:`check_fit` hold a file to the same checks without torch,
+for a player that runs the network in numpy (:mod:`agents.networks`). A training checkpoint
+(``kind: "training_state"``, written by the trainer for ``--resume``) is the same pair of files
+with the critic and the optimizer's moments besides.
 
 A *mixture* is several networks of one architecture in one file (member ``i``'s tensors named
 ``member_i.NAME``) with ``play.mixture`` their weights: the player draws one member at the start
@@ -54,13 +56,18 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from yokai_envs.core.files import parse_json, read_regular_file
 from yokai_envs.core.signing import check_signed_folder
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import numpy as np
     import torch
+
+T = TypeVar("T")
 
 FORMAT = "yokai-model/1"
 CARD_KEY = "yokai_card"
@@ -309,31 +316,48 @@ def write_model_file(path: str | Path, tensors: dict[str, torch.Tensor], card: d
     return target
 
 
-def _check_digest(path: Path, digest: str, card: dict[str, Any]) -> None:
-    if digest != card["weights_sha256"]:
+def _verified_bytes(card: dict[str, Any]) -> bytes:
+    """The weights file's bytes, once their digest is the one the card records (a card and
+    weights from different saves, or an edited file, do not load)."""
+    path = Path(card["path"])
+    data = _read_bounded(path, MAX_MODEL_BYTES)
+    if hashlib.sha256(data).hexdigest() != card["weights_sha256"]:
         raise ModelFileError(f"{path}: its digest is not the one its card {card_path(path).name} records (the two "
                              "files come from different saves, or one was edited)")
+    return data
 
 
 def check_weights(card: dict[str, Any]) -> None:
     """ModelFileError unless the weights file is the one the card was written with (no torch)."""
-    path = Path(card["path"])
-    _check_digest(path, hashlib.sha256(_read_bounded(path, MAX_MODEL_BYTES)).hexdigest(), card)
+    _verified_bytes(card)
+
+
+def _load_verified(card: dict[str, Any], load: Callable[[bytes], dict[str, T]]) -> dict[str, T]:
+    from safetensors import SafetensorError
+
+    data = _verified_bytes(card)
+    try:
+        return load(data)
+    except KeyError as err:  # from safetensors.numpy, which has no such dtype (bfloat16)
+        raise ModelFileError(f"{card['path']}: a tensor of dtype {err}, where a played network's are "
+                             "float32") from None
+    except (SafetensorError, ValueError, RuntimeError) as err:
+        raise ModelFileError(f"{card['path']}: damaged tensors ({type(err).__name__}: {err})") from None
 
 
 def read_tensors(card: dict[str, Any]) -> dict[str, torch.Tensor]:
     """The tensors of the model ``card`` was read from (``read_card``'s result), once their
     digest matches the card's."""
-    from safetensors import SafetensorError
-    from safetensors.torch import load as load_bytes
+    from safetensors.torch import load
 
-    path = Path(card["path"])
-    data = _read_bounded(path, MAX_MODEL_BYTES)
-    _check_digest(path, hashlib.sha256(data).hexdigest(), card)
-    try:
-        return load_bytes(data)
-    except (SafetensorError, ValueError, RuntimeError) as err:
-        raise ModelFileError(f"{path}: damaged tensors ({type(err).__name__}: {err})") from None
+    return _load_verified(card, load)
+
+
+def read_arrays(card: dict[str, Any]) -> dict[str, np.ndarray]:
+    """:func:`read_tensors` as numpy arrays, without importing torch."""
+    from safetensors.numpy import load
+
+    return _load_verified(card, load)
 
 
 def save_model(model: Any, path: str | Path, card_fields: dict[str, Any]) -> Path:
@@ -381,18 +405,58 @@ def build_policy(card: dict[str, Any]) -> Any:
                                      optimizer_class=cast("type[torch.optim.Optimizer]", _NoOptimizer))
 
 
-def load_state(module: Any, tensors: dict[str, torch.Tensor], where: str) -> None:
-    """Load ``tensors`` into ``module``: the same names, each with its exact shape and dtype."""
-    expected = module.state_dict()
+Layer = tuple[str, int, int]  # tensor-name prefix, inputs, outputs
+Layout = dict[str, tuple[tuple[int, ...], str]]  # tensor name -> (shape, dtype name)
+
+
+def network_layers(card: dict[str, Any]) -> tuple[list[Layer], list[Layer]]:
+    """The linear layers of the network :func:`build_policy` builds from ``card``, the actor's and
+    the critic's, each in the order they run (no torch: a loader checks a file's tensors against
+    them). SB3's MlpExtractor alternates linear layers and activations, so hidden layer k is
+    module 2k of its Sequential."""
+    arch = card["net_arch"]
+    heads = []
+    for net, head, last, outputs in (("policy_net", "pi", "action_net", card["num_actions"]),
+                                     ("value_net", "vf", "value_net", 1)):
+        layers, inputs = [], card["observation_shape"][0]
+        for k, width in enumerate(arch[head] if isinstance(arch, dict) else arch):
+            layers.append((f"mlp_extractor.{net}.{2 * k}", inputs, width))
+            inputs = width
+        heads.append([*layers, (last, inputs, outputs)])
+    return heads[0], heads[1]
+
+
+def _layout(tensors: dict[str, Any]) -> Layout:
+    return {name: (tuple(t.shape), str(t.dtype).removeprefix("torch.")) for name, t in tensors.items()}
+
+
+def _check_fit(expected: Layout, tensors: dict[str, Any], where: str) -> None:
+    """ModelFileError unless ``tensors`` are the names of ``expected``, each with its (shape, dtype)."""
     missing = sorted(set(expected) - set(tensors))
     extra = sorted(set(tensors) - set(expected))
     if missing or extra:
         raise ModelFileError(f"{where}: the tensors do not fit the card's network (missing {missing[:3]}, "
                              f"unexpected {extra[:3]})")
-    for name, tensor in tensors.items():
-        if tensor.shape != expected[name].shape or tensor.dtype != expected[name].dtype:
-            raise ModelFileError(f"{where}: tensor {name} is {tuple(tensor.shape)} {tensor.dtype}, the card's "
-                                 f"network has {tuple(expected[name].shape)} {expected[name].dtype}")
+    for name, (shape, dtype) in _layout(tensors).items():
+        if (shape, dtype) != expected[name]:
+            raise ModelFileError(f"{where}: tensor {name} is {shape} {dtype}, the card's "
+                                 f"network has {expected[name][0]} {expected[name][1]}")
+
+
+def check_fit(card: dict[str, Any], tensors: dict[str, Any], where: str) -> None:
+    """ModelFileError unless ``tensors`` (torch or numpy) are exactly the float32 weights and
+    biases of the network ``card`` names, as :func:`load_state` requires of a built one."""
+    actor, critic = network_layers(card)
+    expected: Layout = {}
+    for prefix, inputs, outputs in actor + critic:
+        expected[f"{prefix}.weight"] = ((outputs, inputs), "float32")
+        expected[f"{prefix}.bias"] = ((outputs,), "float32")
+    _check_fit(expected, tensors, where)
+
+
+def load_state(module: Any, tensors: dict[str, torch.Tensor], where: str) -> None:
+    """Load ``tensors`` into ``module``: the same names, each with its exact shape and dtype."""
+    _check_fit(_layout(module.state_dict()), tensors, where)
     module.load_state_dict(tensors, strict=True)
 
 
@@ -409,27 +473,44 @@ def member_prefix(index: int) -> str:
     return f"member_{index}."
 
 
+def check_playing(card: dict[str, Any]) -> None:
+    """ModelFileError unless ``card`` is a playing model's."""
+    if card["kind"] != "policy":
+        raise ModelFileError(f"{card['path']}: a {card['kind']} file (for train --resume), not a playing model; "
+                             "play the run's model.safetensors or checkpoints/latest.safetensors")
+
+
+def members(card: dict[str, Any], tensors: dict[str, T]) -> list[tuple[str, dict[str, T]]]:
+    """Each network's tensors in a model file (one, or a mixture's members in order), named as a
+    lone network's, with where to say it is in an error."""
+    mixture = card["play"].get("mixture")
+    if mixture is None:
+        return [(card["path"], tensors)]
+    groups = [{name[len(member_prefix(i)):]: t for name, t in tensors.items() if name.startswith(member_prefix(i))}
+              for i in range(len(mixture))]
+    if sum(map(len, groups)) != len(tensors):
+        raise ModelFileError(f"{card['path']}: tensors that belong to no member of its {len(mixture)}-network mixture")
+    return [(f"{card['path']} member {i}", group) for i, group in enumerate(groups)]
+
+
+def policies_of(card: dict[str, Any], tensors: dict[str, torch.Tensor]) -> list[Any]:
+    """The playing networks ``card`` names holding ``tensors`` (a file's, digest checked), each in
+    eval mode on the CPU."""
+    policies = []
+    for where, group in members(card, tensors):
+        policy = build_policy(card)
+        load_state(policy, group, where)
+        policy.set_training_mode(False)
+        policies.append(policy)
+    return policies
+
+
 def load_policies(path: str | Path) -> tuple[list[Any], dict[str, Any]]:
     """(policies, card): the playing networks of a model file (one, or a mixture's members in
     order), each in eval mode on the CPU."""
     card = read_card(path)
-    if card["kind"] != "policy":
-        raise ModelFileError(f"{card['path']}: a {card['kind']} file (for train --resume), not a playing model; "
-                             "play the run's model.safetensors or checkpoints/latest.safetensors")
-    tensors = read_tensors(card)
-    mixture = card["play"].get("mixture")
-    groups = [tensors] if mixture is None else [
-        {name[len(member_prefix(i)):]: t for name, t in tensors.items() if name.startswith(member_prefix(i))}
-        for i in range(len(mixture))]
-    if mixture is not None and sum(map(len, groups)) != len(tensors):
-        raise ModelFileError(f"{card['path']}: tensors that belong to no member of its {len(mixture)}-network mixture")
-    policies = []
-    for i, group in enumerate(groups):
-        policy = build_policy(card)
-        load_state(policy, group, card["path"] if mixture is None else f"{card['path']} member {i}")
-        policy.set_training_mode(False)
-        policies.append(policy)
-    return policies, card
+    check_playing(card)
+    return policies_of(card, read_tensors(card)), card
 
 
 def mix_models(paths: list[str | Path], weights: list[float], target: str | Path,

@@ -9,7 +9,9 @@ error, and loading runs no pickle.
 A legacy SB3 ``.zip`` is refused unless the caller says it is trusted (``policy:PATH;trusted=true``,
 ``--trust-pickles``): its members are pickles, and loading one runs any code its author put in it.
 
-torch / stable-baselines3 / sb3-contrib are imported lazily, so ``agents`` works without them.
+A network numpy can run (every one a card names today) plays through numpy forward passes built
+from the file (:mod:`agents.networks`): torch / stable-baselines3 / sb3-contrib are imported only
+for a legacy zip, or when something asks for :attr:`PolicyAgent.policy` (SB3's own module).
 """
 
 from __future__ import annotations
@@ -25,13 +27,14 @@ import numpy as np
 from agents.base import Agent
 from agents.model_file import (
     ModelFileError,
+    check_playing,
     is_pickled_zip,
-    load_policies,
     model_path,
     read_card,
     read_tensors,
     require_trusted,
 )
+from agents.networks import Networks, load_networks
 from yokai_envs.core.files import parse_json
 
 if TYPE_CHECKING:
@@ -159,13 +162,14 @@ class PolicyAgent(Agent):
             require_trusted(trusted, source)
             self.meta = read_pickled_meta(source)
             check_checkpoint(self.meta, env_id, env_options)
-            policies = [self._load_pickled(self.meta["path"])]
+            self.networks = Networks.of_policies([self._load_pickled(self.meta["path"])])
             play: dict[str, Any] = {}
         else:
             try:
                 self.meta = read_card(source)
                 check_checkpoint(self.meta, env_id, env_options)  # before any weight is read
-                policies, _ = load_policies(self.meta["path"])
+                check_playing(self.meta)
+                self.networks = load_networks(self.meta)
             except CheckpointError:
                 raise
             except ModelFileError as err:
@@ -175,23 +179,23 @@ class PolicyAgent(Agent):
         # how the card says it plays, unless the spec says otherwise
         self.deterministic = bool(play.get("deterministic", True)) if deterministic is None else deterministic
         self.temperature = float(play.get("temperature", 1.0)) if temperature is None else temperature
-        import torch
-
-        self._torch = torch
-        for policy in policies:
-            policy.set_training_mode(False)
-        self.members = [(policy, NumpyForward.of(policy)) for policy in policies]
         weights = np.asarray(play.get("mixture") or [1.0], dtype=np.float64)
         self.mixture = weights / weights.sum()
         self.member = 0
-        self.policy, self._forward = self.members[0]
+        self._forward = self.networks.forwards[0]
         self._draw_member()
         self._last_probs: np.ndarray | None = None
 
+    @property
+    def policy(self) -> Any:
+        """The SB3 policy of the network playing now, built with torch on first use (play itself
+        runs through the numpy forward whenever there is one)."""
+        return self.networks.policies()[self.member]
+
     def _draw_member(self) -> None:
-        if len(self.members) > 1:
-            self.member = int(self.rng.choice(len(self.members), p=self.mixture))
-            self.policy, self._forward = self.members[self.member]
+        if len(self.networks.forwards) > 1:
+            self.member = int(self.rng.choice(len(self.networks.forwards), p=self.mixture))
+            self._forward = self.networks.forwards[self.member]
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -241,7 +245,8 @@ class PolicyAgent(Agent):
 
     def torch_probabilities(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """The same distribution through SB3's own torch path (masked logits, softmax)."""
-        torch = self._torch
+        import torch
+
         with torch.no_grad():
             obs_tensor, _ = self.policy.obs_to_tensor(np.asarray(observations, dtype=np.float32))
             categorical = self.policy.get_distribution(obs_tensor, action_masks=masks).distribution
@@ -265,64 +270,3 @@ class PolicyAgent(Agent):
         """The network's distribution at the last decision (with ``deterministic=True`` the
         action played is its most likely one, so this is the policy's, not the play rule's)."""
         return self._last_probs
-
-
-_ACTIVATIONS = {
-    "Tanh": np.tanh,
-    "ReLU": lambda x: np.maximum(x, 0.0),
-    "ELU": lambda x: np.where(x > 0, x, np.expm1(np.minimum(x, 0.0))),
-    "LeakyReLU": lambda x: np.where(x > 0, x, 0.01 * x),
-}
-
-
-class NumpyForward:
-    """The policy head of an MLP MaskablePPO policy as numpy matrix products.
-
-    A decision of a trained agent is one small forward pass; through torch and SB3's masked
-    distribution it costs 0.3-1 ms, most of it call overhead, which a search that rolls out with
-    the network pays thousands of times a decision. The weights are copied once (float32, as
-    torch computes) and the masked softmax is the one SB3's distribution takes.
-    """
-
-    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray, Any]]) -> None:
-        self.layers = layers  # (weight transposed, bias, activation or None)
-
-    @classmethod
-    def of(cls, policy: Any) -> NumpyForward | None:
-        """The numpy forward of ``policy``, or None when it is not a plain MLP over a flat
-        observation (another feature extractor, activation or layer type keeps torch)."""
-        from torch import nn
-
-        if type(policy.pi_features_extractor).__name__ != "FlattenExtractor":
-            return None
-        layers: list[tuple[np.ndarray, np.ndarray, Any]] = []
-        for module in [*policy.mlp_extractor.policy_net, policy.action_net]:
-            if isinstance(module, nn.Linear):
-                layers.append((module.weight.detach().cpu().numpy().astype(np.float32).T.copy(),
-                               module.bias.detach().cpu().numpy().astype(np.float32), None))
-            elif type(module).__name__ in _ACTIVATIONS and layers and layers[-1][2] is None:
-                if type(module).__name__ == "LeakyReLU" and module.negative_slope != 0.01:
-                    return None
-                weight, bias, _ = layers[-1]
-                layers[-1] = (weight, bias, _ACTIVATIONS[type(module).__name__])
-            else:
-                return None
-        return cls(layers) if layers and layers[-1][2] is None else None
-
-    def probabilities(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """Each row's masked softmax over the action logits (float64, rows sum to 1)."""
-        x = observations.reshape(len(observations), -1)
-        for index, (weight, bias, activation) in enumerate(self.layers):
-            if index == 0 and len(x) == 1:
-                # Observations are mostly zeros (one-hot planes): only their nonzero rows of the
-                # first weight matter, a small fraction of what a dense product reads.
-                nonzero = np.flatnonzero(x[0])
-                x = (x[0, nonzero] @ weight[nonzero])[None] + bias
-            else:
-                x = x @ weight + bias
-            if activation is not None:
-                x = activation(x)
-        logits = np.where(masks, x.astype(np.float64), -np.inf)
-        logits -= logits.max(axis=1, keepdims=True)
-        probs = np.exp(logits)
-        return probs / probs.sum(axis=1, keepdims=True)

@@ -47,20 +47,20 @@ def test_a_mixture_holds_each_member_and_its_weights(two_models, tmp_path):
 def test_the_agent_draws_one_member_per_game_with_the_mixtures_weights(two_models, tmp_path):
     target = mix_models(two_models, [0.25, 0.75], tmp_path / "mix.safetensors", {})
     agent = agents.make(f"policy:{target}", YONKAI, OPTIONS, seed=0)
-    assert isinstance(agent, PolicyAgent) and len(agent.members) == 2
+    assert isinstance(agent, PolicyAgent) and len(agent.networks.forwards) == 2
     drawn = []
     for seed in range(400):
         agent.reset(seed)
         drawn.append(agent.member)
-        assert agent.policy is agent.members[agent.member][0]
+        assert agent._forward is agent.networks.forwards[agent.member]
     assert 0.18 < np.mean(np.array(drawn) == 0) < 0.32  # about a quarter
     again = [agent.reset(seed) or agent.member for seed in range(400)]
     assert again == drawn  # a seed picks the same member every time
     # within a game the member does not change, whatever it plays
     agent.reset(7)
     member = agent.member
-    observation = np.zeros(agent.members[0][0].observation_space.shape, dtype=np.float32)
-    mask = np.ones(agent.members[0][0].action_space.n, dtype=bool)
+    observation = np.zeros(agent.meta["observation_shape"], dtype=np.float32)
+    mask = np.ones(agent.meta["num_actions"], dtype=bool)
     for _ in range(20):
         agent.act(observation, mask)
     assert agent.member == member

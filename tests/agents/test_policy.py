@@ -240,7 +240,7 @@ def test_a_network_the_numpy_forward_does_not_cover_plays_through_torch():
     from sb3_contrib import MaskablePPO
     from torch import nn
 
-    from agents.policy import NumpyForward
+    from agents.networks import NumpyForward
 
     model = MaskablePPO("MlpPolicy", YonkaiShapedEnv(), seed=0, device="cpu",
                         policy_kwargs={"net_arch": [16], "activation_fn": nn.SiLU})

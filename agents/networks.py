@@ -125,9 +125,10 @@ class Networks:
 
     def policies(self) -> list[Any]:
         """The torch (SB3) policies, in the order of :attr:`forwards` (this imports torch once)."""
-        if callable(self._policies):
-            self._policies = self._policies()
-        return self._policies
+        policies = self._policies
+        if callable(policies):  # two threads asking at once build it twice, the same network
+            policies = self._policies = policies()
+        return policies
 
     @classmethod
     def of_policies(cls, policies: list[Any]) -> Networks:

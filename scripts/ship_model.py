@@ -95,13 +95,13 @@ def exploitability_markdown(section: dict[str, Any] | None) -> list[str]:
         return ["", "Exploitability: not measured."]
     if section.get("not_applicable"):
         return ["", f"Exploitability: {section['not_applicable']}"]
-    from yokai_envs.training.common.exploit_curve import row_warm_start
+    from yokai_envs.training.common.exploit_curve import row_yardstick
 
     own = section["warm_start"]
-    rows = sorted(section["rows"], key=lambda r: (row_warm_start(r, section) != own, row_warm_start(r, section),
+    rows = sorted(section["rows"], key=lambda r: (row_yardstick(r, section) != own, row_yardstick(r, section),
                                                   r["budget"], r["agent"]))
     # a column only when a second yardstick is on the card: a card of one reads as before
-    mixed = any(row_warm_start(r, section) != own for r in rows)
+    mixed = any(row_yardstick(r, section) != own for r in rows)
     lines = ["", "## Exploitability", "",
              f"{section['yardstick']}; warm start: {own}" + (" unless a row names its own" if mixed else "")
              + f"; fair share {section['fair_share']:.3f}; measured {section['measured']}."
@@ -109,7 +109,7 @@ def exploitability_markdown(section: dict[str, Any] | None) -> list[str]:
              "| best response against | " + ("warm start | " if mixed else "") + "budget (steps) | win rate | "
              "95% CI | games | seeds |", "|---|" + ("---|" if mixed else "") + "---:|---:|---|---:|---:|"]
     for row in rows:
-        lines.append(f"| {row['agent']} | " + (f"{row_warm_start(row, section)} | " if mixed else "")
+        lines.append(f"| {row['agent']} | " + (f"{row_yardstick(row, section)} | " if mixed else "")
                      + f"{row['budget']:,} | {row['win_rate']:.3f} | [{row['ci'][0]:.3f}, {row['ci'][1]:.3f}] | "
                      f"{row['games']} | {row['seeds']} |")
     lines += ["", "Commands:", ""] + [f"    {c}" for c in dict.fromkeys(r["command"] for r in section["rows"])]

@@ -120,12 +120,18 @@ def test_a_cut_run_resumes_from_its_cells_with_the_same_result(capsys, tmp_path)
     cells = sorted(p.parent.name for p in (out / "cells").rglob("results.json"))
     assert whole["metadata"]["cells_reused"] == 0 and cells
     (victim,) = (out / "cells" / "solo").glob("lowest-*__alone__level9/results.json")
-    victim.unlink()  # that cell cut off before its end: its games are journaled, its result not written
+    victim.unlink()  # that cell cut off before its end: its result not written, and its last game lost
+    journal = victim.parent / "games.jsonl"
+    games = journal.read_text().splitlines()
+    journal.write_text("\n".join(games[:-1]) + "\n")
     again = benchmark.score_agent("lowest", suite, ["yyh", "solo"], out=out, resume=True)
     assert again["result"] == whole["result"]
     assert again["metadata"]["cells_reused"] == len(cells) - 1
-    # CPU time is recorded per cell and kept by a reused one, so a resumed run still totals it
+    # CPU time is recorded per cell and kept by a reused one, so a resumed run still totals it; the
+    # resumed cell's is that of the games it played, scaled to the whole cell, and it says so
     assert whole["metadata"]["cpu_seconds"] > 0 and again["metadata"]["cpu_seconds"] > 0
+    assert (whole["metadata"]["cpu_extrapolated_cells"], again["metadata"]["cpu_extrapolated_cells"]) == (0, 1)
+    assert len(games) == 2 and json.loads(victim.read_text())["cpu_games"] == 1
     victim.parent.joinpath("games.jsonl").unlink()
     victim.parent.joinpath("results.json").unlink()
     victim.parent.joinpath("results.json").write_text(victim.parent.parent.joinpath(
@@ -398,3 +404,5 @@ def test_the_heuristics_full_run_states_its_cpu_time_and_a_dedicated_machines_wa
     assert _cpu_line({"cpu_seconds": None}) == ""  # a cell played before CPU time was recorded
     line = _cpu_line({"cpu_seconds": 3000.0})
     assert "50 min of CPU time" in line and "about 25 min of wall time on a dedicated 2-core machine" in line
+    assert "resumed" not in line and "2 resumed cell(s)" in _cpu_line({"cpu_seconds": 3000.0,
+                                                                      "cpu_extrapolated_cells": 2})

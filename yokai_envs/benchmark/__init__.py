@@ -64,6 +64,8 @@ def score_agent(agent: str, suite: str | Suite = DEFAULT_SUITE, configurations: 
         "schema": score.SCHEMA, "result": result,
         "metadata": {"wall_seconds": sum(cell.seconds for cell in played),
                      "cpu_seconds": _cpu_total(played),
+                     # resumed cells whose CPU time is scaled up from the games of their last run
+                     "cpu_extrapolated_cells": sum(cell.cpu_games is not None for cell in played),
                      "this_run_seconds": time.perf_counter() - started,
                      "cells_reused": sum(cell.reused for cell in played),
                      "workers": workers, "backend": backend, "cpus": os.cpu_count(),

@@ -114,8 +114,11 @@ def _cpu_line(meta: dict[str, Any]) -> str:
     cpu = meta.get("cpu_seconds")
     if not cpu:
         return ""
+    scaled = int(meta.get("cpu_extrapolated_cells") or 0)
     return (f" Its cells took {_minutes(cpu)} of CPU time: about {_minutes(cpu / 2)} of wall time on a dedicated "
-            "2-core machine with 2 workers.")
+            "2-core machine with 2 workers."
+            + (f" ({scaled} resumed cell(s) counted at the CPU time of their last run's games, scaled to the "
+               "whole cell.)" if scaled else ""))
 
 
 def _group(suite: str, rows: list[dict[str, Any]]) -> list[str]:
@@ -292,9 +295,10 @@ SCHEMA_TEXT = """## score.json
          "positions": {RUNG: {"spec", "score", "score_low", "score_high", "protocol_hash"}},
          "exploitability": {"budget", "timesteps", "games", "win_rate", "ci_low", "ci_high"}  # with --exploitability
        }]},
-     "metadata": {"wall_seconds", "cpu_seconds", "this_run_seconds", "cells_reused", "workers", "backend",
-                  "cpus", "finished_at"}}    # times and machine: left out of any comparison
+     "metadata": {"wall_seconds", "cpu_seconds", "cpu_extrapolated_cells", "this_run_seconds", "cells_reused",
+                  "workers", "backend", "cpus", "finished_at"}}    # times and machine: left out of any comparison
                   # cpu_seconds: the cells' CPU time (workers included); null if a cell lacks it
+                  # cpu_extrapolated_cells: resumed cells, their CPU time scaled from their last run's games
 
 Rates are win credits (a k-way shared win counts 1/k; Solo and Co-op: the clear rate), intervals
 95% over deals (the arena's `ci_low`/`ci_high`)."""

@@ -68,6 +68,7 @@ class CellResult:
     seconds: float
     reused: bool = False
     cpu_seconds: float | None = None  # None: played before it was recorded, or on Ray (elsewhere)
+    cpu_games: int | None = None  # the games cpu_seconds was measured on, when fewer (a resumed cell)
 
 
 def cpu_seconds() -> float:
@@ -174,11 +175,14 @@ def play_cell(suite: Suite, cell: Cell, candidate: str | Agent, candidate_text: 
             raise ValueError(f"{folder} holds another cell ({done.get('cell')}), not {expected}: use another --out")
         if found.get("models", {}) == expected["models"]:
             return CellResult(cell, done["row"], done["deal_scores"], float(done["seconds"]), reused=True,
-                              cpu_seconds=done.get("cpu_seconds"))
+                              cpu_seconds=done.get("cpu_seconds"), cpu_games=done.get("cpu_games"))
         stale = True  # the same specs now name other networks (a shipped model replaced): play it again
         log(f"{folder.name}: its networks changed since it was played; playing it again")
     started, cpu_started = time.perf_counter(), cpu_seconds()
     again = folder is not None and (folder / GAMES_FILE).is_file() and not stale
+    from agents.arena.journal import read_games
+
+    already = len(read_games(folder / GAMES_FILE)[0]) if again and resume and folder is not None else 0
     if stale and folder is not None:
         import shutil
 
@@ -190,12 +194,19 @@ def play_cell(suite: Suite, cell: Cell, candidate: str | Agent, candidate_text: 
     row, deal_scores = _cell_row(result)
     seconds = time.perf_counter() - started
     cpu = None if backend == "ray" else cpu_seconds() - cpu_started
+    played_here = len(result.records) - already
+    # a resumed cell's earlier games were played by a process that is gone: its CPU time is that of
+    # the games played here, scaled to the whole cell (and the cell says so)
+    cpu_games = played_here if already and cpu is not None and played_here > 0 else None
+    if cpu_games is not None and cpu is not None:
+        cpu *= len(result.records) / cpu_games
     if folder is not None:
         from yokai_envs.training.common.safety import atomic_write_text
 
         atomic_write_text(folder / CELL_DONE, json.dumps({"cell": expected, "row": row, "deal_scores": deal_scores,
-                                                          "seconds": seconds, "cpu_seconds": cpu}, indent=1) + "\n")
-    return CellResult(cell, row, deal_scores, seconds, cpu_seconds=cpu)
+                                                          "seconds": seconds, "cpu_seconds": cpu,
+                                                          "cpu_games": cpu_games}, indent=1) + "\n")
+    return CellResult(cell, row, deal_scores, seconds, cpu_seconds=cpu, cpu_games=cpu_games)
 
 
 def check_candidate(suite: Suite, configurations: list[Configuration], candidate: Candidate) -> dict[str, str | Agent]:

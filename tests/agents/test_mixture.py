@@ -10,6 +10,7 @@ import pytest
 import agents
 from agents.model_file import ModelFileError, load_policies, load_policy, mix_models, save_model
 from agents.policy import PolicyAgent
+from tests.agents.small_models import two_small_models
 
 YONKAI = "yonkai_no_yokai_v1"
 OPTIONS = {"num_players": 3}
@@ -18,17 +19,7 @@ OPTIONS = {"num_players": 3}
 @pytest.fixture(scope="module")
 def two_models(tmp_path_factory):
     """Two small Yonkai 3p networks of one architecture with different weights."""
-    from sb3_contrib import MaskablePPO
-
-    from yokai_envs.training.gym_env import make_gym
-
-    folder = tmp_path_factory.mktemp("members")
-    paths = []
-    for seed in (0, 1):
-        env = make_gym(YONKAI, num_players=3, opponents=["random"])
-        model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [8]}, n_steps=16, batch_size=16, seed=seed)
-        paths.append(save_model(model, folder / f"m{seed}.safetensors", {"env_id": YONKAI, "env_options": OPTIONS}))
-    return paths
+    return two_small_models(tmp_path_factory.mktemp("members"), {"net_arch": [8]})
 
 
 def test_a_mixture_holds_each_member_and_its_weights(two_models, tmp_path):

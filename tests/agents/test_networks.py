@@ -21,11 +21,11 @@ from agents.model_file import (
     mix_models,
     network_layers,
     read_card,
-    save_model,
 )
 from agents.networks import NumpyForward, load_networks
 from agents.policy import CheckpointError, PolicyAgent
 from agents.pretrained import models_dir
+from tests.agents.small_models import two_small_models
 
 FIXTURE = Path(__file__).parent / "fixtures" / "pretrained_actions.npz"
 SHIPPED = sorted(path.stem for path in models_dir().glob("*.safetensors"))
@@ -90,19 +90,10 @@ def test_the_cards_network_is_the_one_sb3_builds(net_arch):
 
 @pytest.fixture(scope="module")
 def two_models(tmp_path_factory):
-    from sb3_contrib import MaskablePPO
     from torch import nn
 
-    from yokai_envs.training.gym_env import make_gym
-
-    folder = tmp_path_factory.mktemp("nets")
-    paths = []
-    for seed in (0, 1):
-        env = make_gym(YONKAI, num_players=3, opponents=["random"])
-        model = MaskablePPO("MlpPolicy", env, seed=seed, n_steps=16, batch_size=16,
-                            policy_kwargs={"net_arch": {"pi": [16, 8], "vf": [4]}, "activation_fn": nn.ELU})
-        paths.append(save_model(model, folder / f"m{seed}.safetensors", {"env_id": YONKAI, "env_options": OPTIONS}))
-    return paths
+    return two_small_models(tmp_path_factory.mktemp("nets"),
+                            {"net_arch": {"pi": [16, 8], "vf": [4]}, "activation_fn": nn.ELU})
 
 
 def _forged(data: bytes, card_from: Path, folder: Path) -> Path:

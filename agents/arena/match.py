@@ -59,6 +59,7 @@ class MatchResult:
     paired: list[dict[str, Any]] = field(default_factory=list)  # paired differences on the same deals
     head_to_head: list[dict[str, Any]] = field(default_factory=list)
     cooperative: bool = False  # one team: a self-play table's win rate is the team's clear rate
+    resumed_games: int = 0  # games of ``records`` read back from a cut run's journal, not played now
 
     def row(self, agent: str, table: int = 0) -> dict[str, Any]:
         """The summary row of ``agent`` at ``table``."""
@@ -230,6 +231,7 @@ def run_match(game: str | type[Game], agents: Sequence[AgentEntry], games: int =
 
     result = MatchResult(env_id, env_options, num_players, labels, gauntlet_label, games, seed, tables, records)
     result.specs = specs
+    result.resumed_games = len(done)
     result.rows = stats.table_rows(tables, records, num_players)
     everyone = list(dict.fromkeys([gauntlet_label, *labels] if gauntlet_label else labels))
     result.paired = stats.paired_differences(tables, records, everyone)

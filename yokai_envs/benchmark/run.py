@@ -180,9 +180,6 @@ def play_cell(suite: Suite, cell: Cell, candidate: str | Agent, candidate_text: 
         log(f"{folder.name}: its networks changed since it was played; playing it again")
     started, cpu_started = time.perf_counter(), cpu_seconds()
     again = folder is not None and (folder / GAMES_FILE).is_file() and not stale
-    from agents.arena.journal import read_games
-
-    already = len(read_games(folder / GAMES_FILE)[0]) if again and resume and folder is not None else 0
     if stale and folder is not None:
         import shutil
 
@@ -194,10 +191,10 @@ def play_cell(suite: Suite, cell: Cell, candidate: str | Agent, candidate_text: 
     row, deal_scores = _cell_row(result)
     seconds = time.perf_counter() - started
     cpu = None if backend == "ray" else cpu_seconds() - cpu_started
-    played_here = len(result.records) - already
+    played_here = len(result.records) - result.resumed_games
     # a resumed cell's earlier games were played by a process that is gone: its CPU time is that of
     # the games played here, scaled to the whole cell (and the cell says so)
-    cpu_games = played_here if already and cpu is not None and played_here > 0 else None
+    cpu_games = played_here if result.resumed_games and cpu is not None and played_here > 0 else None
     if cpu_games is not None and cpu is not None:
         cpu *= len(result.records) / cpu_games
     if folder is not None:

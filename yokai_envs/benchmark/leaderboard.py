@@ -222,9 +222,9 @@ def exploitability_section() -> list[str]:
 
 
 def headline_yardstick(section: dict[str, Any], names: set[str]) -> tuple[str, int]:
-    """The (warm start, budget) of a card's ``exploitability`` section that stands for the network
+    """The (yardstick, budget) of a card's ``exploitability`` section that stands for the network
     named ``names`` there: its worst case, the point where the best response won most against it
-    among those of a yardstick that judges (the heuristic's row of the same warm start and budget
+    among those of a yardstick that judges (the heuristic's row of the same yardstick and budget
     beats the fair share by the margin; a longer refinement can win less, so the largest budget
     is not always the worst), else the largest budget measured against it with the section's own
     warm start (the heuristic's rows may go further; with no row of the network there, the

@@ -6,6 +6,7 @@ The run folder and the evaluation every trainer shares are in :mod:`yokai_envs.t
 from __future__ import annotations
 
 import functools
+import json
 import os
 import time
 import warnings
@@ -24,6 +25,7 @@ from yokai_envs.training.common.safety import (
     RunInterrupted,
     atomic_copy,
     atomic_copy_model,
+    atomic_write_text,
 )
 from yokai_envs.training.common.training_state import load_training_state, save_training_state, saved_step
 
@@ -391,16 +393,7 @@ class Trainer(RunBase):
 
     def evaluate_policy(self, path: Path, games: int, seed: int, workers: int | None = None,
                         references: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
-        evaluation = self.config["evaluation"]
-        if evaluation["engine"] == "vector":
-            return evaluate_vector(str(path), self.env_id, self.options, list(evaluation["bots"]), games, seed=seed,
-                                   deterministic=evaluation["deterministic"])
-        extra: dict[str, Any] = {} if workers is None else {"workers": workers}
-        if references is not None:
-            extra["references"] = references
-        return evaluate_checkpoint(str(path), self.env_id, self.options, list(evaluation["bots"]), games,
-                                   seed=seed, seats=evaluation["seats"], deterministic=evaluation["deterministic"],
-                                   **extra)
+        return evaluate_policy_file(self.config, path, games, seed, workers, references)
 
     def copy_policy(self, source: Path, target: Path) -> None:
         atomic_copy_model(source, target)
@@ -414,6 +407,21 @@ class Trainer(RunBase):
 
     def metrics_logger(self) -> Any:
         return self.model.logger
+
+
+def evaluate_policy_file(config: dict[str, Any], path: Path, games: int, seed: int, workers: int | None = None,
+                         references: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
+    """A saved policy against every evaluation bot of ``config``, as its run evaluates it."""
+    evaluation, game = config["evaluation"], config["game"]
+    if evaluation["engine"] == "vector":
+        return evaluate_vector(str(path), game["env_id"], game["options"], list(evaluation["bots"]), games,
+                               seed=seed, deterministic=evaluation["deterministic"])
+    extra: dict[str, Any] = {} if workers is None else {"workers": workers}
+    if references is not None:
+        extra["references"] = references
+    return evaluate_checkpoint(str(path), game["env_id"], game["options"], list(evaluation["bots"]), games,
+                               seed=seed, seats=evaluation["seats"], deterministic=evaluation["deterministic"],
+                               **extra)
 
 
 # ---------------------------------------------------------------------- the callback
@@ -434,6 +442,9 @@ class TrainingCallback(BaseCallback):
         self.postfix: dict[str, str] = {}
         # Episodes finished since the last rollout end, by opponent: [episodes, reward sum, wins]
         self.by_opponent: dict[str, list[float]] = {}
+        self.keep_at = sorted(config["output"]["keep_policies_at"])
+        self.trained_to = 0  # the step of the weights as they stand: a rollout start, or the end
+        self.started = 0.0
 
     def _due(self, every: int, start: int = 0) -> bool:
         """True when the step counter crossed a multiple of ``every`` in the last env step."""
@@ -441,6 +452,7 @@ class TrainingCallback(BaseCallback):
         return now >= start and crossed_multiple(now - self.training_env.num_envs, now, every)
 
     def _on_training_start(self) -> None:
+        self.trained_to, self.started = self.num_timesteps, time.perf_counter()
         if self.trainer.progress:
             from tqdm import tqdm
 
@@ -476,6 +488,29 @@ class TrainingCallback(BaseCallback):
         if self._due(self.every_checkpoint):  # last: the checkpoint's state holds this step's evaluation
             self.trainer.save_checkpoint(self.model)
         return True
+
+    def _on_rollout_start(self) -> None:
+        self._keep_crossed()
+
+    def _on_training_end(self) -> None:
+        self._keep_crossed()
+
+    def _keep_crossed(self) -> None:
+        """Keep the policy for each ``output.keep_policies_at`` step passed since the last update:
+        the weights here are the ones a run of that budget ends with (on-policy runs stop at the
+        first whole rollout past their budget, and these are the weights after that rollout's
+        update). A step passed before a resume was kept then or not at all, never later."""
+        now = self.num_timesteps
+        crossed = [step for step in self.keep_at if self.trained_to < step <= now]
+        self.trained_to = now
+        trainer = self.trainer
+        seconds = trainer.state["train_seconds"] + time.perf_counter() - self.started
+        for step in crossed:
+            path = trainer.folder.kept_policy(step)
+            with trainer.guard.saving():
+                trainer.save_policy(self.model, path)
+                record = {"budget": step, "timesteps": int(now), "train_seconds": round(seconds, 1)}
+                atomic_write_text(path.with_suffix(".record.json"), json.dumps(record))
 
     def _on_rollout_end(self) -> None:
         curves = self.trainer.state.setdefault("opponent_curves", {})

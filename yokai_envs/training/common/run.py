@@ -54,6 +54,17 @@ from yokai_envs.training.common.safety import (
 )
 
 
+def evaluation_seed(config: dict[str, Any]) -> int:
+    """The deals of every evaluation during training: the same each time, so the curve compares
+    like with like."""
+    return int(config["training"]["seed"]) + 10_007
+
+
+def final_evaluation_seed(config: dict[str, Any]) -> int:
+    """The deals of the final evaluation: never the ones the best model was picked on."""
+    return evaluation_seed(config) + 1
+
+
 class RunFolder:
     """Paths and the persistent state of a run folder."""
 
@@ -69,11 +80,17 @@ class RunFolder:
         self.resume_previous = self.root / "checkpoints" / "resume.previous.safetensors"
         self.legacy_resume = self.root / "checkpoints" / "resume.zip"  # a pickle: only with --trust-pickles
         self.snapshots = self.root / "snapshots"
+        self.kept = self.root / "kept"
         self.logs = self.root / "logs"
         self.curve = self.root / "learning_curve.png"
         self.eval = self.root / "eval.json"
         self.checkpoint_state = self.root / "checkpoints" / "state.json"
         self.checkpoint_best = self.root / "checkpoints" / "best_model.safetensors"
+
+    def kept_policy(self, step: int) -> Path:
+        """Where ``output.keep_policies_at`` keeps the policy of ``step`` (its record beside it as
+        ``.record.json``: the steps and training seconds it took)."""
+        return self.kept / f"step_{int(step)}.safetensors"
 
     @staticmethod
     def fresh_state() -> dict[str, Any]:
@@ -306,8 +323,7 @@ class RunBase:
 
     # ------------------------------------------------------------------ shared evaluation
     def eval_seed(self) -> int:
-        # The same deals at every evaluation, so the curve compares like with like.
-        return self.config["training"]["seed"] + 10_007
+        return evaluation_seed(self.config)
 
     def score_key(self) -> str:
         evaluation = self.config["evaluation"]
@@ -339,8 +355,8 @@ class RunBase:
         evaluation = self.config["evaluation"]
         started = time.perf_counter()
         try:
-            results = self.evaluate_policy(self.folder.model, evaluation["final_games"], seed=self.eval_seed() + 1,
-                                           workers=evaluation["workers"])
+            results = self.evaluate_policy(self.folder.model, evaluation["final_games"],
+                                           seed=final_evaluation_seed(self.config), workers=evaluation["workers"])
         except KeyboardInterrupt as stop:
             number = getattr(stop, "signal_number", 2)
             raise RunInterrupted(self.interrupted_message(
@@ -377,8 +393,8 @@ class RunBase:
         spec = f"trained:{self.folder.model}" + (f";{evaluation['search']}" if evaluation["search"] else "")
         started = time.perf_counter()
         results = evaluate_spec(spec, self.env_id, self.options, list(evaluation["bots"]),
-                                evaluation["search_games"], seed=self.eval_seed() + 1, seats=evaluation["seats"],
-                                workers=evaluation["workers"])
+                                evaluation["search_games"], seed=final_evaluation_seed(self.config),
+                                seats=evaluation["seats"], workers=evaluation["workers"])
         search = {"spec": spec, "games_per_bot": evaluation["search_games"],
                   "eval_seconds": round(time.perf_counter() - started, 1), "results": results}
         with self.guard.saving():

@@ -264,6 +264,9 @@ SCHEMA: dict[str, Any] = {
     "output": {
         "dir": Field(STR, None, nullable=True, help="run folder (default runs/<game>/<config name>)"),
         "checkpoint_every": Field(INT, 50_000, minimum=1, help="steps between latest-checkpoint saves"),
+        "keep_policies_at": Field(LIST, [], items=Field(INT, minimum=1), max_items=64,
+                                  help="PPO steps at which to keep the policy (kept/step_N.safetensors): "
+                                       "the model a run of that many steps would end with"),
         "tensorboard": Field(BOOL, True),
         "csv": Field(BOOL, True),
         "progress_bar": Field(BOOL, True),

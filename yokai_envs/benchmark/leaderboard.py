@@ -135,8 +135,11 @@ def _group(suite: str, rows: list[dict[str, Any]]) -> list[str]:
                      else " (every configuration)") + "." + _cpu_line(meta), ""]
     scored = {_name(d["result"]["agent"]) for d in rows}
     missing = [name for name in load_suite("v1").ladder if name not in scored]
+    why = " (a full run plays every rung, the searching ones too, for hours of CPU; their rows are the quick " \
+          "suite's)" if suite == "v1" else ""
     lines += ["Runs: " + ", ".join(f"`{Path(d['path']).name}`" for d in rows)
-              + (f". Reference agents without a finished run here: {', '.join(missing)}." if missing else "."), ""]
+              + (f". Reference agents without a finished run here: {', '.join(missing)}{why}." if missing else "."),
+              ""]
     return lines
 
 

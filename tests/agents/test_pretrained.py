@@ -195,18 +195,21 @@ def test_pretrained_plays_the_latest_generation_and_an_earlier_one_by_name():
         agents.make("pretrained:generation=0", onmyoji, duel)
 
 
-@pytest.mark.parametrize(("prefix", "options", "name"), [
-    ("yyh_tcg_v", {}, "yyh_tcg"),
-    ("yokaizo_v", {}, "yokaizo"),
-    ("onmyoji_v", {"mode": "solo"}, "onmyoji_solo"),
-    ("onmyoji_v", {"mode": "coop"}, "onmyoji_coop"),
-    ("yonkai_no_yokai_v", {"num_players": 3}, "yonkai_no_yokai_3p"),
+@pytest.mark.parametrize(("prefix", "options", "name", "latest"), [
+    ("yyh_tcg_v", {}, "yyh_tcg", 2),
+    ("yokaizo_v", {}, "yokaizo", 2),
+    ("onmyoji_v", {"mode": "solo"}, "onmyoji_solo", 2),
+    ("onmyoji_v", {"mode": "coop"}, "onmyoji_coop", 2),
+    ("yonkai_no_yokai_v", {"num_players": 3}, "yonkai_no_yokai_3p", 3),
 ])
-def test_a_second_generation_ships_under_the_name_and_keeps_the_first_by_name(prefix, options, name):
+def test_a_new_generation_ships_under_the_name_and_keeps_the_earlier_ones_by_name(prefix, options, name, latest):
     env_id = next(e for e in ENV_IDS if e.startswith(prefix))
-    latest, first = pretrained.find(env_id, options), pretrained.find(env_id, options, generation=1)
-    assert latest.name == name and pretrained.generation_of(latest) == 2
-    assert first.name == f"{name}_gen1" and "superseded" in first.data
-    # both play argmax, as they were measured
+    card = pretrained.find(env_id, options)
+    assert card.name == name and pretrained.generation_of(card) == latest
+    for generation in range(1, latest):
+        earlier = pretrained.find(env_id, options, generation=generation)
+        assert earlier.name == f"{name}_gen{generation}" and "superseded" in earlier.data
+        assert f"{name}_gen{generation}" in agents.make(f"pretrained:generation={generation}", env_id, options,
+                                                        seed=0).path
+    # all play argmax, as they were measured
     assert agents.make("pretrained", env_id, options, seed=0).deterministic
-    assert f"{name}_gen1" in agents.make("pretrained:generation=1", env_id, options, seed=0).path

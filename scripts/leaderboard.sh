@@ -6,6 +6,8 @@
 # Every run resumes (a cut run continues where it stopped), and the runs of one suite share a
 # cell store, so the anchors are played once. Rerun it after a change to a bot, a shipped model
 # or a game: the page and the positions then describe the package as it is.
+# After only a card changed (a model shipped or re-measured), `yokai score --leaderboard
+# docs/leaderboard.md --cards-only` rewrites just the page's section read from the cards, in seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-runs/leaderboard}

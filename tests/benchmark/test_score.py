@@ -245,6 +245,9 @@ def test_the_full_quick_suite_runs_every_configuration(tiny_quick, capsys):
     (["--quick"], "--agent"),
     (["--agent", "random", "--quick", "--resume"], "--resume"),
     (["--leaderboard", "page.md"], "--runs"),
+    (["--leaderboard", "page.md", "--cards-only"], "page.md"),
+    (["--leaderboard", "page.md", "--cards-only", "--runs", "runs"], "--cards-only"),
+    (["--agent", "random", "--quick", "--cards-only"], "--cards-only"),
 ])
 def test_bad_specs_and_configurations_get_one_line(capsys, tmp_path, monkeypatch, argv, word):
     monkeypatch.chdir(tmp_path)
@@ -279,6 +282,25 @@ def test_the_leaderboard_page_is_generated_from_runs(capsys, tmp_path, monkeypat
     positions = json.loads(refs.read_text())["suites"][QUICK_SUITE]["solo"]
     assert set(positions) == {"random", "heuristic", "pretrained"}  # never one from another protocol
     assert positions["pretrained"]["protocol_hash"] == suite.protocol_hash
+
+
+def test_cards_only_rewrites_the_card_section_and_nothing_else(capsys, tmp_path, monkeypatch):
+    """A model shipped after the runs changes its card: --cards-only refreshes the page's section
+    read from the cards and keeps every other line as it was played."""
+    import yokai_envs.benchmark.leaderboard as leaderboard
+
+    heading = leaderboard.CARDS_HEADING
+    before = ["# Benchmark and leaderboard", "", "| `random` | 0.00 |", "", heading, "", "| stale | row |", "",
+              "## How the score is defined", "", "kept"]
+    page = tmp_path / "leaderboard.md"
+    page.write_text("\n".join(before))
+    monkeypatch.setattr(leaderboard, "exploitability_section", lambda: [heading, "", "| fresh | row |", ""])
+    code, out, err = score_cli(capsys, "--leaderboard", str(page), "--cards-only")
+    assert code == 0 and str(page) in out, err
+    assert page.read_text().split("\n") == [*before[:4], heading, "", "| fresh | row |", "", *before[8:]]
+    page.write_text("# a page without the section\n")
+    code, _out, err = score_cli(capsys, "--leaderboard", str(page), "--cards-only")
+    assert code == 2 and heading in err and page.read_text() == "# a page without the section\n"
 
 
 def test_positions_are_printed_only_from_the_same_protocol(monkeypatch):

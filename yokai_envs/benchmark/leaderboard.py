@@ -190,7 +190,7 @@ def exploitability_section() -> list[str]:
     from agents.pretrained import cards, find, generation_of
     from yokai_envs.training.common.exploit_curve import yardstick_judges, yardstick_points
 
-    lines = ["## Exploitability of the shipped networks", "",
+    lines = [CARDS_HEADING, "",
              "From the model cards (`agents/pretrained/models/NAME.json`, `exploitability`; the commands are "
              "on each card and in [exploitability](results/exploitability.md)): a best response trained for the "
              "budget against the network, and the same budget's best response against the heuristic, both "
@@ -305,6 +305,31 @@ SCHEMA_TEXT = """## score.json
 
 Rates are win credits (a k-way shared win counts 1/k; Solo and Co-op: the clear rate), intervals
 95% over deals (the arena's `ci_low`/`ci_high`)."""
+
+
+#: A page larger than this is not a leaderboard this package wrote.
+MAX_PAGE_BYTES = 4 * 1024 * 1024
+CARDS_HEADING = "## Exploitability of the shipped networks"
+
+
+def refresh_card_section(page_path: str | Path) -> str:
+    """Rewrite only the section of an existing page that comes from the model cards (the shipped
+    networks' exploitability): a model shipped after the runs changes the cards, and replaying the
+    suites' cells for it takes hours. The runs' tables are left as they were played."""
+    from yokai_envs.training.common.safety import atomic_write_text
+
+    path = Path(page_path)
+    if not path.is_file():
+        raise ValueError(f"{path}: no leaderboard page there to refresh")
+    if path.stat().st_size > MAX_PAGE_BYTES:
+        raise ValueError(f"{path}: {path.stat().st_size} bytes, not a leaderboard page (at most {MAX_PAGE_BYTES})")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    if CARDS_HEADING not in lines:
+        raise ValueError(f"{path}: no '{CARDS_HEADING}' section to refresh (write the page from runs first)")
+    start = lines.index(CARDS_HEADING)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    atomic_write_text(path, "\n".join([*lines[:start], *exploitability_section(), *lines[end:]]))
+    return str(path)
 
 
 def write_leaderboard(runs: str | Path | list[str], page_path: str | Path,

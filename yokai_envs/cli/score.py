@@ -4,6 +4,7 @@
     yokai score --agent policy:runs/model.zip --configs yokaizo --out runs/score/mine --workers 2
     yokai score --agent my_package.bots:MyAgent --out runs/score/mine --resume   # continue a cut run
     yokai score --leaderboard docs/leaderboard.md --runs runs/leaderboard        # the page from finished runs
+    yokai score --leaderboard docs/leaderboard.md --cards-only                   # only its section from the model cards
 
 Named ``score`` (not ``benchmark``): ``yokai bench`` measures throughput, and two commands named
 bench/benchmark that do unrelated things would be mixed up; this one prints a score. The suite,
@@ -52,6 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="instead of scoring: write the leaderboard page from the finished runs in --runs")
     parser.add_argument("--runs", action="append", default=None, metavar="DIR",
                         help="with --leaderboard: a folder of run folders (repeatable)")
+    parser.add_argument("--cards-only", action="store_true",
+                        help="with --leaderboard: rewrite only the page's section read from the model cards "
+                             "(the shipped networks' exploitability), keeping the runs' tables as they are")
     parser.add_argument("--references", default=None, metavar="FILE",
                         help="with --leaderboard: also write the reference agents' scores there (the positions "
                              "`yokai score` prints; the package's is yokai_envs/benchmark/suites/references.json)")
@@ -63,6 +67,18 @@ def _fail(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.leaderboard and args.cards_only:
+        if args.agent or args.runs:
+            return _fail("--leaderboard PAGE --cards-only reads the model cards only: no --runs, no --agent")
+        from yokai_envs.benchmark.leaderboard import refresh_card_section
+
+        try:
+            print(f"wrote {refresh_card_section(args.leaderboard)}")
+        except ValueError as err:
+            return _fail(str(err))
+        return 0
+    if args.cards_only:
+        return _fail("--cards-only goes with --leaderboard PAGE")
     if args.leaderboard:
         if args.agent or not args.runs:
             return _fail("--leaderboard PAGE takes --runs DIR (finished score runs), not --agent")

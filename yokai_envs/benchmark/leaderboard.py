@@ -21,6 +21,9 @@ from .suite import available, load_suite
 
 MAX_RUN_FILE_BYTES = 8 * 1024 * 1024  # a score.json is a few hundred KB at most
 SUITE_ORDER = ("v1", "v1-quick")
+MAX_PAGE_BYTES = 4 * 1024 * 1024  # a leaderboard page is tens of KB
+#: The page's one section read from the model cards, not from the runs.
+CARDS_HEADING = "## Exploitability of the shipped networks"
 
 
 def read_runs(folder: str | Path) -> list[dict[str, Any]]:
@@ -305,11 +308,6 @@ SCHEMA_TEXT = """## score.json
 
 Rates are win credits (a k-way shared win counts 1/k; Solo and Co-op: the clear rate), intervals
 95% over deals (the arena's `ci_low`/`ci_high`)."""
-
-
-#: A page larger than this is not a leaderboard this package wrote.
-MAX_PAGE_BYTES = 4 * 1024 * 1024
-CARDS_HEADING = "## Exploitability of the shipped networks"
 
 
 def refresh_card_section(page_path: str | Path) -> str:

@@ -61,6 +61,25 @@ def _with_stand_ins(path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     return absolute
 
 
+def test_a_config_continuing_a_named_generation_points_at_that_generations_file():
+    """An ``init_from: agents/pretrained/models/NAME.safetensors   # generation N`` line names the
+    network the recipe started from: once a later generation ships under NAME, the line must name
+    NAME_genN instead, or the recipe silently continues from the wrong network."""
+    import re
+
+    from agents.pretrained import cards, generation_of
+
+    line = re.compile(r"^\s*init_from:\s*(agents/pretrained/models/\S+\.safetensors)\s*#\s*generation (\d+)", re.M)
+    shipped = {f"agents/pretrained/models/{card.name}.safetensors": card for card in cards()}
+    checked = 0
+    for path in CONFIGS:
+        for file, generation in line.findall(Path(path).read_text()):
+            card = shipped[file]
+            assert generation_of(card) == int(generation), (path, file, generation_of(card))
+            checked += 1
+    assert checked >= 5  # the Yonkai recipes that continue a shipped network
+
+
 @pytest.mark.parametrize("path", CONFIGS)
 def test_ready_config_validates(path, tmp_path, monkeypatch):
     path = _with_stand_ins(path, tmp_path, monkeypatch)

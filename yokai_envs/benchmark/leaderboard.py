@@ -314,14 +314,15 @@ def refresh_card_section(page_path: str | Path) -> str:
     """Rewrite only the section of an existing page that comes from the model cards (the shipped
     networks' exploitability): a model shipped after the runs changes the cards, and replaying the
     suites' cells for it takes hours. The runs' tables are left as they were played."""
+    from yokai_envs.core.files import read_regular_file
     from yokai_envs.training.common.safety import atomic_write_text
 
     path = Path(page_path)
-    if not path.is_file():
-        raise ValueError(f"{path}: no leaderboard page there to refresh")
-    if path.stat().st_size > MAX_PAGE_BYTES:
-        raise ValueError(f"{path}: {path.stat().st_size} bytes, not a leaderboard page (at most {MAX_PAGE_BYTES})")
-    lines = path.read_text(encoding="utf-8").split("\n")
+    raw = read_regular_file(path, MAX_PAGE_BYTES, str(path), "a leaderboard page", ValueError)
+    try:
+        lines = raw.decode("utf-8").split("\n")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path}: not a leaderboard page ({err})") from None
     if CARDS_HEADING not in lines:
         raise ValueError(f"{path}: no '{CARDS_HEADING}' section to refresh (write the page from runs first)")
     start = lines.index(CARDS_HEADING)

@@ -201,6 +201,7 @@ def test_pretrained_plays_the_latest_generation_and_an_earlier_one_by_name():
     ("onmyoji_v", {"mode": "solo"}, "onmyoji_solo", 2),
     ("onmyoji_v", {"mode": "coop"}, "onmyoji_coop", 2),
     ("yonkai_no_yokai_v", {"num_players": 3}, "yonkai_no_yokai_3p", 3),
+    ("yonkai_no_yokai_v", {"num_players": 4}, "yonkai_no_yokai_4p", 2),
 ])
 def test_a_new_generation_ships_under_the_name_and_keeps_the_earlier_ones_by_name(prefix, options, name, latest):
     env_id = next(e for e in ENV_IDS if e.startswith(prefix))

@@ -131,13 +131,64 @@ def test_generate_labels_decisions_with_a_choice_from_what_the_seat_sees():
     assert ((data["values"] >= 0) & (data["values"] <= 1)).all()
 
 
+def test_a_seating_asks_each_seats_player_and_follows_its_games_into_the_rollouts():
+    seen = []
+
+    def player(mark):
+        def play(game, games, masks):
+            seen.append((mark, games.tolist(), game.to_act[games].tolist()))
+            return np.full(len(games), mark)
+        return play
+
+    driver = VectorGame(3, 4, seed=0)
+    who = np.array([[0, 1, 1, 1], [1, 0, 1, 1], [2, 2, 0, 2]])
+    seating = lookahead.Seating([player(0), player(1), player(2)], who)
+    driver.to_act[:] = [0, 0, 2]
+    moves = seating(driver, np.arange(3), np.ones((3, 49), dtype=bool))
+    assert moves.tolist() == [0, 1, 0]
+    assert sorted(seen) == [(0, [0, 2], [0, 2]), (1, [1], [0])]
+    copied = seating.of(np.array([2, 2, 1]))  # rollouts 0 and 1 copy game 2, rollout 2 game 1
+    assert copied.who.tolist() == [who[2].tolist(), who[2].tolist(), who[1].tolist()]
+
+
+def test_league_labels_come_from_the_learners_seat_alone(monkeypatch):
+    """With opponents, every labelled decision is the learner's, and the other seats of each table
+    play the one member drawn for it."""
+    table = lookahead.by_leader(np.full((5**4, 4), 1 / 4), 4)
+    seatings, observed = [], []
+    real_init, real_observe = lookahead.Seating.__init__, VectorGame.observe
+
+    def keep(self, players, who):
+        seatings.append(who)
+        real_init(self, players, who)
+
+    def spy(self, seats, games=None):
+        if self.num_games == lookahead.DRIVER_GAMES and games is not None:
+            observed.append((np.asarray(seats).copy(), np.asarray(games).copy()))
+        return real_observe(self, seats, games=games)
+
+    monkeypatch.setattr(lookahead.Seating, "__init__", keep)
+    monkeypatch.setattr(VectorGame, "observe", spy)
+    data = lookahead.generate({"num_players": 4}, table, labels=400, sample=1.0, seed=5,
+                              opponents=[("heuristic", 1.0), ("heuristic", 3.0)])
+    who = seatings[0]
+    assert len(data["masks"]) == 400 and ((data["values"] == 0) | data["masks"]).all()
+    assert ((who == 0).sum(axis=1) == 1).all()  # one learner a table
+    members = who.max(axis=1)
+    assert all((who[g][who[g] > 0] == members[g]).all() for g in range(len(who)))  # one member a table
+    assert 0.65 < (members == 2).mean() < 0.85  # drawn by weight (3 to 1)
+    seats = np.concatenate([s for s, _ in observed])
+    games = np.concatenate([g for _, g in observed])
+    assert len(seats) == 400 and (who[games, seats] == 0).all()  # only learners are labelled
+
+
 def test_a_run_regresses_the_values_in_the_actor_and_resumes_by_round(tmp_path, monkeypatch):
     real, real_generate = lookahead.fit, lookahead.generate
     fits, labelled = [], []
 
-    def count(options, table, labels, sample, seed, network):
+    def count(options, table, labels, sample, seed, network, opponents=None):
         labelled.append(labels)
-        return real_generate(options, table, labels, sample, seed, network)
+        return real_generate(options, table, labels, sample, seed, network, opponents)
 
     def stop_after_first(policy, data, settings, seed):
         fits.append(len(data["masks"]))
@@ -181,6 +232,11 @@ def test_a_stop_while_labelling_ends_the_workers_at_once():
     (["training.total_timesteps=100"], "raise the total"),
     (["algorithm.network.critic_state=true"], "observation only"),
     (["lookahead.play=start"], "name it in training.init_from"),
+    (["lookahead.opponents=[start]"], r"opponents\[0\].spec: start .* name it in training.init_from"),
+    (["lookahead.opponents=[heuristic, missing.safetensors]"], r"opponents\[1\].spec: 'missing.safetensors' is not"),
+    (["lookahead.opponents=['pretrained:generation=99']"], r"opponents\[0\].spec: .*no generation 99"),
+    (["lookahead.opponents=[{spec: heuristic, weight: 0}]"], "weights sum to 0"),
+    (["lookahead.opponents=[{spec: heuristic, wieght: 1}]"], "wieght"),
 ])
 def test_bad_settings_are_refused(tmp_path, extra, message):
     with pytest.raises(ConfigError, match=message):

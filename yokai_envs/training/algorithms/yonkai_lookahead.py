@@ -24,6 +24,12 @@ likely move from what each seat sees) replaces the heuristic at every seat, in t
 and in each move's lookahead: the values are then those of playing on as that network does, and
 greedy on them is one step of policy iteration on it. The round-end table stays the heuristic's.
 
+With ``opponents`` (a league's members, weighted) each of the labelling tables seats one learner,
+who plays as ``play`` says and whose decisions alone are labelled, against three (or two) copies
+of one member drawn by weight: ``start``, the heuristic, a past generation. The values are then
+those of the learner playing on against that member, and greedy on them improves the learner
+against the league rather than against itself.
+
 The network keeps its actor-critic shape: the actor's logits are ``logit_scale`` x each move's
 value minus the mean over the legal moves (greedy play takes the best move), the critic the
 mean. Each round labels ``labels / rounds`` new decisions on every core, then the network is
@@ -121,14 +127,37 @@ def network_player(path: str, env_id: str, options: dict[str, Any]) -> Any:
     return play
 
 
+class Seating:
+    """A player like :func:`heuristic_player` in which ``players[who[game, seat]]`` plays each seat
+    of each game."""
+
+    def __init__(self, players: list[Any], who: np.ndarray) -> None:
+        self.players, self.who = players, who
+
+    def of(self, games: np.ndarray) -> Seating:
+        """The seating of a VectorGame whose game k is a copy of game ``games[k]`` of this one."""
+        return Seating(self.players, self.who[games])
+
+    def __call__(self, game: Any, games: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        chosen = self.who[games, game.to_act[games]]
+        moves = np.zeros(len(games), dtype=np.int64)
+        for k in np.unique(chosen):
+            pick = chosen == k
+            moves[pick] = self.players[k](game, games[pick], masks[pick])
+        return moves
+
+
 def move_values(driver: Any, rows: np.ndarray, masks: np.ndarray, rollouts: Any, table: np.ndarray,
                 player: Any = heuristic_player) -> np.ndarray:
     """(len(rows), actions): for each listed game of ``driver`` and each legal move of its seat to
     act, the table's value of the round the move leads to with ``player`` at every seat after it
-    (on the game's true deal); 0 for illegal moves. ``rollouts`` is a VectorGame without
-    autoreset, at least as large as the number of legal moves."""
+    (a :class:`Seating` of the driver: its players at their seats) on the game's true deal; 0 for
+    illegal moves. ``rollouts`` is a VectorGame without autoreset, at least as large as the number
+    of legal moves."""
     decision, action = np.nonzero(masks)
     m = len(decision)
+    if isinstance(player, Seating):
+        player = player.of(rows[decision])
     for name in type(driver).STATE_ARRAYS:
         getattr(rollouts, name)[:m] = getattr(driver, name)[rows[decision]]
     rollouts.status[m:] = 1  # the slots beyond play no part
@@ -165,22 +194,38 @@ def move_values(driver: Any, rows: np.ndarray, masks: np.ndarray, rollouts: Any,
 
 
 def generate(options: dict[str, Any], table: np.ndarray, labels: int, sample: float,
-             seed: int, network: str | None = None) -> dict[str, np.ndarray]:
+             seed: int, network: str | None = None,
+             opponents: list[tuple[str, float]] | None = None) -> dict[str, np.ndarray]:
     """``labels`` decisions with a choice, each kept with chance ``sample``, from games the
     heuristic plays at every seat (or the ``network`` file), with each legal move's value
-    (:func:`move_values`, the same player after the move)."""
+    (:func:`move_values`, the same players after the move). With ``opponents`` ((``heuristic`` or
+    a network file, weight) pairs) each game has one learner seat, played so and alone labelled,
+    and every other seat plays one opponent drawn by weight."""
     from yokai_envs.yonkai_no_yokai import ENV_ID
     from yokai_envs.yonkai_no_yokai.vector import VectorGame
 
-    player = heuristic_player
-    if network is not None:
-        import torch
+    loaded: dict[str, Any] = {"heuristic": heuristic_player}
 
-        torch.set_num_threads(1)  # one labelling process per core
-        player = network_player(network, ENV_ID, options)
+    def player_of(name: str) -> Any:
+        if name not in loaded:
+            import torch
+
+            torch.set_num_threads(1)  # one labelling process per core
+            loaded[name] = network_player(name, ENV_ID, options)
+        return loaded[name]
 
     rng = np.random.default_rng(seed)
     n = int(options.get("num_players", 4))
+    learner = player_of(network or "heuristic")
+    who = np.zeros((DRIVER_GAMES, n), dtype=np.int64)
+    learner_seat = np.full(DRIVER_GAMES, -1)  # -1: every seat is labelled
+    player: Any = learner
+    if opponents:
+        weights = np.array([weight for _, weight in opponents], dtype=np.float64)
+        who[:] = 1 + rng.choice(len(opponents), size=DRIVER_GAMES, p=weights / weights.sum())[:, None]
+        learner_seat = rng.integers(n, size=DRIVER_GAMES)
+        who[np.arange(DRIVER_GAMES), learner_seat] = 0
+        player = Seating([learner, *(player_of(name) for name, _ in opponents)], who)
     driver = VectorGame(DRIVER_GAMES, n, seed=seed)
     rollouts = VectorGame(int(DRIVER_GAMES * sample * 10) + 64, n, autoreset=False, seed=seed + 1)
     masks = np.empty((DRIVER_GAMES, driver.num_actions), dtype=bool)
@@ -191,7 +236,8 @@ def generate(options: dict[str, Any], table: np.ndarray, labels: int, sample: fl
         driver.masks(masks)
         seats = driver.to_act.astype(np.int64)
         moves = player(driver, games, masks)
-        rows = np.flatnonzero((masks.sum(axis=1) >= 2) & (rng.random(DRIVER_GAMES) < sample))[:labels - got]
+        labelled = (learner_seat < 0) | (seats == learner_seat)
+        rows = np.flatnonzero((masks.sum(axis=1) >= 2) & labelled & (rng.random(DRIVER_GAMES) < sample))[:labels - got]
         while masks[rows].sum() > rollouts.num_games:
             rows = rows[:len(rows) // 2]
         if len(rows):
@@ -277,8 +323,9 @@ def label_round(config: dict[str, Any], table: np.ndarray, index: int, labels: i
     settings = config["lookahead"]
     chunks = max(1, -(-labels // CHUNK_LABELS))
     network = config["training"]["init_from"] if settings["play"] == "start" else None
+    opponents = league_players(config)
     tasks = [(config["game"]["options"], table, labels // chunks + (c < labels % chunks), settings["sample"],
-              label_seed(config, index, c), network) for c in range(chunks)]
+              label_seed(config, index, c), network, opponents) for c in range(chunks)]
     bar = None
     if progress:
         from tqdm import tqdm
@@ -291,6 +338,23 @@ def label_round(config: dict[str, Any], table: np.ndarray, index: int, labels: i
         if bar is not None:
             bar.close()
     return {key: np.concatenate([part[key] for part in parts]) for key in KEYS}
+
+
+def league_players(config: dict[str, Any]) -> list[tuple[str, float]]:
+    """``lookahead.opponents`` as (``heuristic`` or a network file, weight): ``start`` is the
+    network the run starts from, ``pretrained[:generation=N]`` a shipped model of the game."""
+    from yokai_envs.training.algorithms.league import resolve_start
+
+    game = config["game"]
+    players = []
+    for i, entry in enumerate(config["lookahead"]["opponents"]):
+        spec = entry["spec"]
+        if spec == "start":
+            spec = config["training"]["init_from"]
+        elif spec != "heuristic":
+            spec = resolve_start(spec, game["env_id"], game["options"], where=f"lookahead.opponents[{i}].spec")
+        players.append((str(spec), float(entry["weight"])))
+    return players
 
 
 def run_lookahead(trainer: Any, model: Any) -> None:

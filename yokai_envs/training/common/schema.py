@@ -177,9 +177,15 @@ SCHEMA: dict[str, Any] = {
         "workers": Field(INT, None, nullable=True, minimum=1, maximum=1024,
                          help="processes labelling decisions; null: every core"),
         "play": Field(STR, "heuristic", choices=("heuristic", "start"),
-                      help="who plays every seat of the labelled games and of each move's lookahead: the "
-                           "heuristic, or start: the network the run starts from (training.init_from), frozen, "
-                           "its most likely move (one step of policy iteration on it)"),
+                      help="who plays the labelled seats of the labelled games and of each move's lookahead "
+                           "(every seat when opponents is empty): the heuristic, or start: the network the run "
+                           "starts from (training.init_from), frozen, its most likely move (one step of policy "
+                           "iteration on it)"),
+        "opponents": Field(LIST, [], items=BOT_ENTRY,
+                           help="league members with weights: each labelling table seats one learner (played as "
+                                "play says, alone labelled) against copies of one member drawn by weight; "
+                                "specs: start, heuristic, pretrained, pretrained:generation=N or a policy file; "
+                                "empty: play at every seat, every seat labelled"),
     },
     "league": {
         "generations": Field(INT, None, nullable=True, minimum=1, maximum=1_000,

@@ -247,6 +247,7 @@ def test_the_full_quick_suite_runs_every_configuration(tiny_quick, capsys):
     (["--leaderboard", "page.md"], "--runs"),
     (["--leaderboard", "page.md", "--cards-only"], "page.md"),
     (["--leaderboard", "page.md", "--cards-only", "--runs", "runs"], "--cards-only"),
+    (["--leaderboard", "page.md", "--cards-only", "--references", "refs.json"], "no --references"),
     (["--agent", "random", "--quick", "--cards-only"], "--cards-only"),
 ])
 def test_bad_specs_and_configurations_get_one_line(capsys, tmp_path, monkeypatch, argv, word):

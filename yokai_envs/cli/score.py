@@ -68,8 +68,9 @@ def _fail(message: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     if args.leaderboard and args.cards_only:
-        if args.agent or args.runs:
-            return _fail("--leaderboard PAGE --cards-only reads the model cards only: no --runs, no --agent")
+        if args.agent or args.runs or args.references:
+            return _fail("--leaderboard PAGE --cards-only reads the model cards only: no --runs, no --agent, "
+                         "no --references")
         from yokai_envs.benchmark.leaderboard import refresh_card_section
 
         try:

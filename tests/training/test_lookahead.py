@@ -213,6 +213,24 @@ def test_a_run_regresses_the_values_in_the_actor_and_resumes_by_round(tmp_path, 
     assert (tmp_path / "run" / "model.safetensors").exists()
 
 
+def test_a_league_run_hands_its_members_to_the_labelling(tmp_path, monkeypatch):
+    real_generate, members = lookahead.generate, []
+
+    def keep(options, table, labels, sample, seed, network, opponents=None):
+        members.append(opponents)
+        return real_generate(options, table, labels, sample, seed, network, opponents)
+
+    monkeypatch.setattr(lookahead, "generate", keep)
+    from agents import pretrained
+
+    first = str(pretrained.find(YONKAI, {"num_players": 4}, generation=1).path)
+    config = _config(tmp_path, ["lookahead.opponents=[{spec: heuristic, weight: 3}, 'pretrained:generation=1']"])
+    Trainer(config).run()
+    assert members == [[("heuristic", 3.0), (first, 1.0)]] * 2
+    state = json.loads((tmp_path / "run" / "state.json").read_text())
+    assert state["lookahead"]["rounds"] == 2 and state["timesteps"] == 600
+
+
 def test_a_stop_while_labelling_ends_the_workers_at_once():
     class StopAtFirst:
         def update(self, count):

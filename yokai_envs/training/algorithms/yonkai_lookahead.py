@@ -227,7 +227,10 @@ def generate(options: dict[str, Any], table: np.ndarray, labels: int, sample: fl
         who[np.arange(DRIVER_GAMES), learner_seat] = 0
         player = Seating([learner, *(player_of(name) for name, _ in opponents)], who)
     driver = VectorGame(DRIVER_GAMES, n, seed=seed)
-    rollouts = VectorGame(int(DRIVER_GAMES * sample * 10) + 64, n, autoreset=False, seed=seed + 1)
+    # Room for about ten legal moves of every decision labelled at one step: a rollout step costs
+    # every slot's masks, used or not, so the room follows the share of seats labelled.
+    share = sample / n if opponents else sample
+    rollouts = VectorGame(int(DRIVER_GAMES * share * 10) + 64, n, autoreset=False, seed=seed + 1)
     masks = np.empty((DRIVER_GAMES, driver.num_actions), dtype=bool)
     games = np.arange(DRIVER_GAMES)
     parts: dict[str, list[np.ndarray]] = {key: [] for key in KEYS}

@@ -231,6 +231,37 @@ def test_a_league_run_hands_its_members_to_the_labelling(tmp_path, monkeypatch):
     assert state["lookahead"]["rounds"] == 2 and state["timesteps"] == 600
 
 
+def test_a_run_fits_the_labels_of_earlier_runs_beside_its_own(tmp_path, monkeypatch):
+    Trainer(_config(tmp_path)).run()  # 600 labels in two rounds
+    earlier = str(tmp_path / "run")
+    fits = []
+    real = lookahead.fit
+
+    def count(policy, data, settings, seed):
+        fits.append(len(data["masks"]))
+        return real(policy, data, settings, seed)
+
+    monkeypatch.setattr(lookahead, "fit", count)
+    refit = load_config("configs/yonkai_no_yokai/lookahead.yaml",
+                        [*TINY, "lookahead.labels=0", "lookahead.rounds=1", f"lookahead.fit_with=[{earlier}]"],
+                        out=str(tmp_path / "refit"))
+    Trainer(refit).run()
+    assert fits == [600]
+    assert not lookahead.round_file(tmp_path / "refit", 0).exists()  # nothing labelled
+    state = json.loads((tmp_path / "refit" / "state.json").read_text())
+    assert state["timesteps"] == 600 and state["lookahead"]["history"][0]["fitted"] == 600
+    fits.clear()
+    both = load_config("configs/yonkai_no_yokai/lookahead.yaml",
+                       [*TINY, "lookahead.labels=200", "lookahead.rounds=2", "training.total_timesteps=800",
+                        f"lookahead.fit_with=[{earlier}]"], out=str(tmp_path / "both"))
+    Trainer(both).run()
+    assert fits == [700, 800]  # its own rounds so far and the 600 borrowed at each fit
+    assert json.loads((tmp_path / "both" / "state.json").read_text())["timesteps"] == 800
+    with pytest.raises(ConfigError, match=r"the 1200 of lookahead.fit_with .* at least 1800"):
+        load_config("configs/yonkai_no_yokai/lookahead.yaml",
+                    [*TINY, f"lookahead.fit_with=[{earlier}, {earlier}]"], out=str(tmp_path / "x"))
+
+
 def test_a_stop_while_labelling_ends_the_workers_at_once():
     class StopAtFirst:
         def update(self, count):
@@ -255,6 +286,8 @@ def test_a_stop_while_labelling_ends_the_workers_at_once():
     (["lookahead.opponents=['pretrained:generation=99']"], r"opponents\[0\].spec: .*no generation 99"),
     (["lookahead.opponents=[{spec: heuristic, weight: 0}]"], "weights sum to 0"),
     (["lookahead.opponents=[{spec: heuristic, wieght: 1}]"], "wieght"),
+    (["lookahead.labels=0"], "only refits the labels of lookahead.fit_with"),
+    (["lookahead.fit_with=[no/such/run]"], r"fit_with\[0\]: 'no/such/run' holds no saved lookahead labels"),
 ])
 def test_bad_settings_are_refused(tmp_path, extra, message):
     with pytest.raises(ConfigError, match=message):

@@ -43,6 +43,7 @@ import itertools
 import multiprocessing
 import os
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -307,12 +308,36 @@ def _save(path: Path, write: Any) -> None:
         write(handle)
 
 
-def load_rounds(run_dir: Path, rounds: int) -> dict[str, np.ndarray]:
+def load_rounds(run_dir: Path, rounds: int, borrowed: Sequence[str] = ()) -> dict[str, np.ndarray]:
+    """This run's first ``rounds`` rounds of labels and every round the ``borrowed`` runs saved."""
+    files = [round_file(run_dir, index) for index in range(rounds)]
+    files += [path for run in borrowed for path in saved_rounds(Path(run))]
     parts = []
-    for index in range(rounds):
-        with np.load(round_file(run_dir, index)) as saved:
+    for path in files:
+        with np.load(path) as saved:
             parts.append({key: saved[key] for key in KEYS})
     return {key: np.concatenate([part[key] for part in parts]) for key in KEYS}
+
+
+def saved_rounds(run_dir: Path) -> list[Path]:
+    """The round files a lookahead run folder holds, in round order."""
+    found: list[Path] = []
+    for index in itertools.count():
+        if not round_file(run_dir, index).is_file():
+            return found
+        found.append(round_file(run_dir, index))
+    return found
+
+
+def saved_labels(path: Path) -> int:
+    """The labels in a saved round, from its masks' header (the arrays are not read)."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as archive, archive.open("masks.npy") as member:
+        major, _minor = np.lib.format.read_magic(member)
+        read = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
+        shape = read(member)[0]
+    return int(shape[0])
 
 
 def label_seed(config: dict[str, Any], round_index: int, chunk: int) -> int:
@@ -382,14 +407,18 @@ def run_lookahead(trainer: Any, model: Any) -> None:
     per_round = settings["labels"] // settings["rounds"]
     while record["rounds"] < settings["rounds"]:
         index = record["rounds"]
-        if not round_file(folder.root, index).exists():  # a stop after the labels keeps them
+        if per_round and not round_file(folder.root, index).exists():  # a stop after the labels keeps them
             data = label_round(config, table, index, per_round, workers, trainer.progress)
             with trainer.guard.saving():
                 save_round(round_file(folder.root, index), data)
         generated = time.perf_counter()
-        loss = fit(model.policy, load_rounds(folder.root, index + 1), settings, config["training"]["seed"] + index)
-        model.num_timesteps += per_round
-        row = {"round": index + 1, "labels": per_round, "timesteps": int(model.num_timesteps),
+        data = load_rounds(folder.root, index + 1 if per_round else 0, settings["fit_with"])
+        loss = fit(model.policy, data, settings, config["training"]["seed"] + index)
+        fitted = len(data["masks"])
+        del data
+        borrowed = fitted - per_round * (index + 1)  # fit_with's labels count once, at the first fit
+        model.num_timesteps += per_round + (borrowed if index == 0 else 0)
+        row = {"round": index + 1, "labels": per_round, "fitted": fitted, "timesteps": int(model.num_timesteps),
                "value_mse": round(loss, 5), "generate_seconds": round(generated - started, 1),
                "fit_seconds": round(time.perf_counter() - generated, 1)}
         record["history"].append(row)
@@ -397,7 +426,7 @@ def run_lookahead(trainer: Any, model: Any) -> None:
         state["train_seconds"] += time.perf_counter() - started
         if trainer.progress:
             print(f"lookahead round {index + 1}: {per_round} labels in {row['generate_seconds']:.0f} s, "
-                  f"fitted to {per_round * (index + 1)} in {row['fit_seconds']:.0f} s (squared error {loss:.4f})")
+                  f"fitted to {fitted} in {row['fit_seconds']:.0f} s (squared error {loss:.4f})")
         if config["evaluation"]["every"]:
             trainer.record_evaluation(trainer.evaluate(model, config["evaluation"]["games"]))
         trainer.save_checkpoint(model)

@@ -494,11 +494,33 @@ def _check_lookahead(config: dict[str, Any], errors: list[str]) -> None:
             _check_policy_file(where, spec, errors)
     if settings["opponents"] and not sum(entry["weight"] for entry in settings["opponents"]) > 0:
         errors.append("lookahead.opponents: the weights sum to 0; give at least one member a positive weight")
-    if settings["rounds"] > settings["labels"]:
+    borrowed = _borrowed_labels(settings["fit_with"], errors)
+    if settings["labels"] == 0 and (not settings["fit_with"] or settings["rounds"] != 1):
+        errors.append("lookahead.labels: 0 only refits the labels of lookahead.fit_with, once: name the runs there "
+                      "and set lookahead.rounds to 1")
+    elif settings["rounds"] > max(settings["labels"], 1):
         errors.append(f"lookahead.rounds ({settings['rounds']}) is more than lookahead.labels ({settings['labels']})")
-    if settings["labels"] > config["training"]["total_timesteps"]:
-        errors.append(f"lookahead.labels ({settings['labels']}) counts toward training.total_timesteps "
-                      f"({config['training']['total_timesteps']}); raise the total to at least the labels")
+    if settings["labels"] + borrowed > config["training"]["total_timesteps"]:
+        errors.append(f"lookahead.labels ({settings['labels']}) and the {borrowed} of lookahead.fit_with count toward "
+                      f"training.total_timesteps ({config['training']['total_timesteps']}); raise the total to "
+                      f"at least {settings['labels'] + borrowed}")
+
+
+def _borrowed_labels(runs: list[str], errors: list[str]) -> int:
+    """How many labels the runs of lookahead.fit_with saved (read from their files' headers)."""
+    from yokai_envs.training.algorithms.yonkai_lookahead import saved_labels, saved_rounds
+
+    total = 0
+    for i, run in enumerate(runs):
+        files = saved_rounds(Path(run))
+        if not files:
+            errors.append(f"lookahead.fit_with[{i}]: {run!r} holds no saved lookahead labels (lookahead/round_*.npz)")
+            continue
+        try:
+            total += sum(saved_labels(path) for path in files)
+        except (OSError, ValueError) as err:
+            errors.append(f"lookahead.fit_with[{i}]: {run!r}: unreadable labels ({err})")
+    return total
 
 
 def _check_vector(config: dict[str, Any], errors: list[str]) -> None:

@@ -158,11 +158,14 @@ SCHEMA: dict[str, Any] = {
                                   "policy over Q)"),
     },
     "lookahead": {
-        "labels": Field(INT, None, nullable=True, minimum=1,
+        "labels": Field(INT, None, nullable=True, minimum=0,
                         help="search distillation with a privileged teacher (Yonkai, vectorized engine): decisions "
                              "of heuristic games labelled with each legal move's one-move lookahead value on the "
                              "true deal, scored at the round's end, and regressed "
-                             "(training/algorithms/yonkai_lookahead.py); null: off"),
+                             "(training/algorithms/yonkai_lookahead.py); 0: fit only fit_with's; null: off"),
+        "fit_with": Field(LIST, [], items=Field(STR),
+                          help="run folders of earlier lookahead runs whose saved labels (lookahead/round_*.npz) "
+                               "every fit uses beside this run's own; they count toward training.total_timesteps"),
         "rounds": Field(INT, 4, minimum=1, maximum=1_000,
                         help="label-then-fit rounds (each fit uses every round so far; evaluation after each)"),
         "sample": Field(FLOAT, 0.5, minimum=1e-6, maximum=1.0,

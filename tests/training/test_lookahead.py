@@ -247,7 +247,8 @@ def test_a_run_fits_the_labels_of_earlier_runs_beside_its_own(tmp_path, monkeypa
                         out=str(tmp_path / "refit"))
     Trainer(refit).run()
     assert fits == [600]
-    assert not lookahead.round_file(tmp_path / "refit", 0).exists()  # nothing labelled
+    assert not lookahead.round_file(tmp_path / "refit", 0).exists()  # nothing labelled, no values needed
+    assert not lookahead.table_file(tmp_path / "refit").exists()
     state = json.loads((tmp_path / "refit" / "state.json").read_text())
     assert state["timesteps"] == 600 and state["lookahead"]["history"][0]["fitted"] == 600
     fits.clear()

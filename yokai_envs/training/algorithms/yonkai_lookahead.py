@@ -396,7 +396,11 @@ def run_lookahead(trainer: Any, model: Any) -> None:
     workers = settings["workers"] or os.cpu_count() or 1
     record = state.setdefault("lookahead", {"rounds": 0, "history": []})
     started = time.perf_counter()
-    if table_file(folder.root).exists():
+    per_round = settings["labels"] // settings["rounds"]
+    table = None
+    if not per_round:
+        pass  # a refit of fit_with's labels needs no values
+    elif table_file(folder.root).exists():
         table = np.load(table_file(folder.root))
     else:
         table = build_table(int(options.get("num_players", 4)), settings["table_games"],
@@ -404,10 +408,9 @@ def run_lookahead(trainer: Any, model: Any) -> None:
         _save(table_file(folder.root), lambda handle: np.save(handle, table))
     if config["evaluation"]["every"] and not state["evaluations"]:
         trainer.record_evaluation(trainer.evaluate(model, config["evaluation"]["games"]))  # the start
-    per_round = settings["labels"] // settings["rounds"]
     while record["rounds"] < settings["rounds"]:
         index = record["rounds"]
-        if per_round and not round_file(folder.root, index).exists():  # a stop after the labels keeps them
+        if table is not None and not round_file(folder.root, index).exists():  # a stop after the labels keeps them
             data = label_round(config, table, index, per_round, workers, trainer.progress)
             with trainer.guard.saving():
                 save_round(round_file(folder.root, index), data)

@@ -322,10 +322,8 @@ def load_rounds(run_dir: Path, rounds: int, borrowed: Sequence[str] = ()) -> dic
 def saved_rounds(run_dir: Path) -> list[Path]:
     """The round files a lookahead run folder holds, in round order."""
     found: list[Path] = []
-    for index in itertools.count():
-        if not round_file(run_dir, index).is_file():
-            return found
-        found.append(round_file(run_dir, index))
+    while round_file(run_dir, len(found)).is_file():
+        found.append(round_file(run_dir, len(found)))
     return found
 
 
@@ -397,12 +395,10 @@ def run_lookahead(trainer: Any, model: Any) -> None:
     record = state.setdefault("lookahead", {"rounds": 0, "history": []})
     started = time.perf_counter()
     per_round = settings["labels"] // settings["rounds"]
-    table = None
-    if not per_round:
-        pass  # a refit of fit_with's labels needs no values
-    elif table_file(folder.root).exists():
+    table = None  # a refit of fit_with's labels only (labels: 0) needs no values
+    if per_round and table_file(folder.root).exists():
         table = np.load(table_file(folder.root))
-    else:
+    elif per_round:
         table = build_table(int(options.get("num_players", 4)), settings["table_games"],
                             config["training"]["seed"] + 999_983, workers)
         _save(table_file(folder.root), lambda handle: np.save(handle, table))

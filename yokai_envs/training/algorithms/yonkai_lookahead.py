@@ -366,21 +366,28 @@ def label_round(config: dict[str, Any], table: np.ndarray, index: int, labels: i
     return {key: np.concatenate([part[key] for part in parts]) for key in KEYS}
 
 
-def league_players(config: dict[str, Any]) -> list[tuple[str, float]]:
-    """``lookahead.opponents`` as (``heuristic`` or a network file, weight): ``start`` is the
-    network the run starts from, ``pretrained[:generation=N]`` a shipped model of the game."""
+def member_player(config: dict[str, Any], index: int) -> str:
+    """League member ``index`` of ``lookahead.opponents`` as ``heuristic`` or a network file:
+    ``start`` is the network the run starts from, ``pretrained[:generation=N]`` a shipped model
+    of the game, anything else a policy file as written. ConfigError when it names none."""
+    from yokai_envs.core.errors import ConfigError
     from yokai_envs.training.algorithms.league import resolve_start
 
-    game = config["game"]
-    players = []
-    for i, entry in enumerate(config["lookahead"]["opponents"]):
-        spec = entry["spec"]
-        if spec == "start":
-            spec = config["training"]["init_from"]
-        elif spec != "heuristic":
-            spec = resolve_start(spec, game["env_id"], game["options"], where=f"lookahead.opponents[{i}].spec")
-        players.append((str(spec), float(entry["weight"])))
-    return players
+    game, spec = config["game"], config["lookahead"]["opponents"][index]["spec"]
+    where = f"lookahead.opponents[{index}].spec"
+    if spec == "heuristic":
+        return spec
+    if spec == "start":
+        if not config["training"]["init_from"]:
+            raise ConfigError(f"{where}: start is the network the run starts from; name it in training.init_from")
+        return str(config["training"]["init_from"])
+    return str(resolve_start(spec, game["env_id"], game["options"], where=where))
+
+
+def league_players(config: dict[str, Any]) -> list[tuple[str, float]]:
+    """``lookahead.opponents`` as (``heuristic`` or a network file, weight)."""
+    return [(member_player(config, i), float(entry["weight"]))
+            for i, entry in enumerate(config["lookahead"]["opponents"])]
 
 
 def run_lookahead(trainer: Any, model: Any) -> None:

@@ -479,19 +479,16 @@ def _check_lookahead(config: dict[str, Any], errors: list[str]) -> None:
                       "set algorithm.network.critic_state false")
     if settings["play"] == "start" and not config["training"]["init_from"]:
         errors.append("lookahead.play: start plays the network the run starts from; name it in training.init_from")
-    for i, entry in enumerate(settings["opponents"]):
-        where, spec = f"lookahead.opponents[{i}].spec", entry["spec"]
-        if spec == "start" and not config["training"]["init_from"]:
-            errors.append(f"{where}: start is the network the run starts from; name it in training.init_from")
-        elif spec == "pretrained" or spec.startswith("pretrained:"):
-            from yokai_envs.training.algorithms.league import resolve_start
+    from yokai_envs.training.algorithms.yonkai_lookahead import member_player
 
-            try:
-                resolve_start(spec, env_id, config["game"]["options"], where=where)
-            except ConfigError as err:
-                errors.append(str(err))
-        elif spec not in ("start", "heuristic"):
-            _check_policy_file(where, spec, errors)
+    for i, entry in enumerate(settings["opponents"]):
+        try:
+            member = member_player(config, i)
+        except ConfigError as err:
+            errors.append(str(err))
+            continue
+        if entry["spec"] not in ("heuristic", "start"):  # start's file is training.init_from's, checked there
+            _check_policy_file(f"lookahead.opponents[{i}].spec", member, errors)
     if settings["opponents"] and not sum(entry["weight"] for entry in settings["opponents"]) > 0:
         errors.append("lookahead.opponents: the weights sum to 0; give at least one member a positive weight")
     borrowed = _borrowed_labels(settings["fit_with"], errors)

@@ -190,9 +190,9 @@ def test_a_run_regresses_the_values_in_the_actor_and_resumes_by_round(tmp_path, 
         labelled.append(labels)
         return real_generate(options, table, labels, sample, seed, network, opponents)
 
-    def stop_after_first(policy, data, settings, seed):
+    def stop_after_first(policy, data, settings, seed, prior=None):
         fits.append(len(data["masks"]))
-        loss = real(policy, data, settings, seed)
+        loss = real(policy, data, settings, seed, prior)
         if len(fits) == 1:
             raise KeyboardInterrupt
         return loss
@@ -237,9 +237,9 @@ def test_a_run_fits_the_labels_of_earlier_runs_beside_its_own(tmp_path, monkeypa
     fits = []
     real = lookahead.fit
 
-    def count(policy, data, settings, seed):
+    def count(policy, data, settings, seed, prior=None):
         fits.append(len(data["masks"]))
-        return real(policy, data, settings, seed)
+        return real(policy, data, settings, seed, prior)
 
     monkeypatch.setattr(lookahead, "fit", count)
     refit = load_config("configs/yonkai_no_yokai/lookahead.yaml",
@@ -263,6 +263,53 @@ def test_a_run_fits_the_labels_of_earlier_runs_beside_its_own(tmp_path, monkeypa
                     [*TINY, f"lookahead.fit_with=[{earlier}, {earlier}]"], out=str(tmp_path / "x"))
 
 
+def test_accumulate_adds_the_start_networks_move_values_to_the_labels(tmp_path, monkeypatch):
+    import torch
+
+    from agents.policy import PolicyAgent
+
+    Trainer(_config(tmp_path)).run()  # 600 labels and a network to start from
+    earlier = tmp_path / "run"
+    start = str(earlier / "model.safetensors")
+    priors = {}
+    real = lookahead.fit
+
+    def keep(policy, data, settings, seed, prior=None):
+        priors[settings["accumulate"]] = prior
+        return real(policy, data, settings, seed, prior)
+
+    monkeypatch.setattr(lookahead, "fit", keep)
+    for weight in (1, 2):
+        refit = load_config("configs/yonkai_no_yokai/lookahead.yaml",
+                            [*TINY, "lookahead.labels=0", "lookahead.rounds=1", f"lookahead.fit_with=[{earlier}]",
+                             f"training.init_from={start}", f"lookahead.accumulate={weight}"],
+                            out=str(tmp_path / f"refit{weight}"))
+        Trainer(refit).run()
+    data = lookahead.load_rounds(earlier, 2)
+    legal = data["masks"]
+    one = priors[1.0]
+    assert one.shape == legal.shape and (one[~legal] == 0).all()
+    assert np.abs(one.sum(axis=1)).max() < 1e-4 and np.abs(one).max() > 0  # centered over the legal moves
+    np.testing.assert_allclose(priors[2.0], 2 * one, rtol=1e-5, atol=1e-7)
+    agent = PolicyAgent(start, YONKAI, {"num_players": 4})
+    played = agent.batch_probabilities(data["observations"], legal).argmax(axis=1)
+    assert (np.where(legal, one, -np.inf).argmax(axis=1) == played).all()  # the values it plays by
+
+    # The fit takes the prior as part of each label: zero labels with the prior train the network
+    # exactly as the prior given as the labels does.
+    target = one * 1000  # the tiny network's own values are too flat to steer a fit
+    settings = {"epochs": 2, "batch_size": 64, "learning_rate": 1e-3, "logit_scale": 100.0}
+    with_prior, as_labels = (PolicyAgent(start, YONKAI, {"num_players": 4}).policy for _ in range(2))
+    real(with_prior, {**data, "values": np.zeros_like(data["values"])}, settings, 0, target)
+    real(as_labels, {**data, "values": target}, settings, 0)
+    moved = False
+    for (name, first), second, original in zip(with_prior.state_dict().items(), as_labels.state_dict().values(),
+                                               agent.policy.state_dict().values(), strict=True):
+        torch.testing.assert_close(first, second, rtol=1e-4, atol=1e-6, msg=name)
+        moved |= not torch.equal(first, original)
+    assert moved
+
+
 def test_a_stop_while_labelling_ends_the_workers_at_once():
     class StopAtFirst:
         def update(self, count):
@@ -282,6 +329,7 @@ def test_a_stop_while_labelling_ends_the_workers_at_once():
     (["training.total_timesteps=100"], "raise the total"),
     (["algorithm.network.critic_state=true"], "observation only"),
     (["lookahead.play=start"], "name it in training.init_from"),
+    (["lookahead.accumulate=1"], r"accumulate: .* name it in training.init_from"),
     (["lookahead.opponents=[start]"], r"opponents\[0\].spec: start .* name it in training.init_from"),
     (["lookahead.opponents=[heuristic, missing.safetensors]"], r"opponents\[1\].spec: 'missing.safetensors' is not"),
     (["lookahead.opponents=['pretrained:generation=99']"], r"opponents\[0\].spec: .*no generation 99"),

@@ -30,6 +30,11 @@ of one member drawn by weight: ``start``, the heuristic, a past generation. The 
 those of the learner playing on against that member, and greedy on them improves the learner
 against the league rather than against itself.
 
+With ``accumulate`` the start network's own move values (its logits / ``logit_scale``) are added
+to every label: the fit then plays by the sum of every step's values rather than the last step's
+alone, so one step's fitting errors do not replace what the earlier steps learned (policy
+iteration that averages its value estimates, as Politex and mirror-descent methods do).
+
 The network keeps its actor-critic shape: the actor's logits are ``logit_scale`` x each move's
 value minus the mean over the legal moves (greedy play takes the best move), the critic the
 mean. Each round labels ``labels / rounds`` new decisions on every core, then the network is
@@ -390,6 +395,28 @@ def league_players(config: dict[str, Any]) -> list[tuple[str, float]]:
             for i, entry in enumerate(config["lookahead"]["opponents"])]
 
 
+def start_values(config: dict[str, Any], observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """``lookahead.accumulate`` x the move values the start network (``training.init_from``, frozen)
+    plays by: its logits / ``logit_scale``, minus their mean over the legal moves; 0 where illegal."""
+    import torch
+
+    from agents.policy import PolicyAgent
+    from yokai_envs.yonkai_no_yokai import ENV_ID
+
+    settings = config["lookahead"]
+    policy = PolicyAgent(config["training"]["init_from"], ENV_ID, config["game"]["options"]).policy
+    out = np.zeros(masks.shape, dtype=np.float32)
+    with torch.no_grad():
+        for start in range(0, len(masks), 16_384):
+            rows = slice(start, start + 16_384)
+            features = policy.extract_features(torch.from_numpy(observations[rows]))
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(features)).numpy()
+            legal = masks[rows]
+            mean = (logits * legal).sum(axis=1, keepdims=True) / legal.sum(axis=1, keepdims=True)
+            out[rows] = np.where(legal, logits - mean, 0.0)
+    return out * (settings["accumulate"] / settings["logit_scale"])
+
+
 def run_lookahead(trainer: Any, model: Any) -> None:
     """Every round the run still owes (``state["lookahead"]["rounds"]`` counts the finished ones);
     an evaluation (with ``evaluation.every``) and a checkpoint after each."""
@@ -419,7 +446,8 @@ def run_lookahead(trainer: Any, model: Any) -> None:
                 save_round(round_file(folder.root, index), data)
         generated = time.perf_counter()
         data = load_rounds(folder.root, index + 1 if per_round else 0, settings["fit_with"])
-        loss = fit(model.policy, data, settings, config["training"]["seed"] + index)
+        prior = start_values(config, data["observations"], data["masks"]) if settings["accumulate"] else None
+        loss = fit(model.policy, data, settings, config["training"]["seed"] + index, prior)
         fitted = len(data["masks"])
         del data
         borrowed = fitted - per_round * (index + 1)  # fit_with's labels count once, at the first fit
@@ -439,10 +467,12 @@ def run_lookahead(trainer: Any, model: Any) -> None:
         started = time.perf_counter()
 
 
-def fit(policy: Any, data: dict[str, np.ndarray], settings: dict[str, Any], seed: int) -> float:
+def fit(policy: Any, data: dict[str, np.ndarray], settings: dict[str, Any], seed: int,
+        prior: np.ndarray | None = None) -> float:
     """``epochs`` passes of least squares: the actor's logits / ``logit_scale`` onto each legal
-    move's value minus the legal moves' mean, the critic onto that mean. Returns the actor's mean
-    squared error over the last pass."""
+    move's value minus the legal moves' mean (plus ``prior``, centered the same way:
+    :func:`start_values`), the critic onto that mean. Returns the actor's mean squared error over
+    the last pass."""
     import torch
 
     torch.manual_seed(seed)
@@ -451,6 +481,8 @@ def fit(policy: Any, data: dict[str, np.ndarray], settings: dict[str, Any], seed
     values = torch.from_numpy(data["values"]).float()
     mean = (values * legal).sum(dim=1) / legal.sum(dim=1)
     centered = (values - mean[:, None]) * legal
+    if prior is not None:
+        centered += torch.from_numpy(prior) * legal
     size, batch = len(observations), settings["batch_size"]
     steps = settings["epochs"] * max(1, size // batch)
     optimizer = torch.optim.Adam(policy.parameters(), lr=settings["learning_rate"])

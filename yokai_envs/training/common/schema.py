@@ -187,8 +187,7 @@ SCHEMA: dict[str, Any] = {
         "accumulate": Field(FLOAT, 0.0, minimum=0.0, maximum=100.0,
                             help="weight of the start network's own move values (training.init_from: its logits "
                                  "/ logit_scale) added to every label before the fit: 1 sums the steps of policy "
-                                 "iteration instead of replacing the last (each step's errors average out); "
-                                 "0: off"),
+                                 "iteration instead of replacing the last; 0: off"),
         "opponents": Field(LIST, [], items=BOT_ENTRY,
                            help="league members with weights: each labelling table seats one learner (played as "
                                 "play says, alone labelled) against copies of one member drawn by weight; "

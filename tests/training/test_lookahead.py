@@ -186,9 +186,9 @@ def test_a_run_regresses_the_values_in_the_actor_and_resumes_by_round(tmp_path, 
     real, real_generate = lookahead.fit, lookahead.generate
     fits, labelled = [], []
 
-    def count(options, table, labels, sample, seed, network, opponents=None):
+    def count(options, table, labels, sample, seed, network, opponents=None, bootstrap=None):
         labelled.append(labels)
-        return real_generate(options, table, labels, sample, seed, network, opponents)
+        return real_generate(options, table, labels, sample, seed, network, opponents, bootstrap)
 
     def stop_after_first(policy, data, settings, seed, prior=None):
         fits.append(len(data["masks"]))
@@ -216,9 +216,9 @@ def test_a_run_regresses_the_values_in_the_actor_and_resumes_by_round(tmp_path, 
 def test_a_league_run_hands_its_members_to_the_labelling(tmp_path, monkeypatch):
     real_generate, members = lookahead.generate, []
 
-    def keep(options, table, labels, sample, seed, network, opponents=None):
+    def keep(options, table, labels, sample, seed, network, opponents=None, bootstrap=None):
         members.append(opponents)
-        return real_generate(options, table, labels, sample, seed, network, opponents)
+        return real_generate(options, table, labels, sample, seed, network, opponents, bootstrap)
 
     monkeypatch.setattr(lookahead, "generate", keep)
     from agents import pretrained

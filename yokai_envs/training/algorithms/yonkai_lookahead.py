@@ -133,6 +133,29 @@ def network_player(path: str, env_id: str, options: dict[str, Any]) -> Any:
     return play
 
 
+def network_values(path: str, env_id: str, options: dict[str, Any], logit_scale: float) -> Any:
+    """The value a network's fit puts on the position a seat observes: its critic (the legal
+    moves' mean value) plus its best move's advantage (the largest logit less the legal mean,
+    / ``logit_scale``): (observations, masks) -> values."""
+    import torch
+
+    from agents.policy import PolicyAgent
+
+    policy = PolicyAgent(path, env_id, options).policy
+
+    def values(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            features = policy.extract_features(torch.from_numpy(observations))
+            actor, critic = policy.mlp_extractor(features)
+            logits = policy.action_net(actor).numpy().astype(np.float64)
+            mean = policy.value_net(critic).numpy()[:, 0].astype(np.float64)
+        legal_mean = (logits * masks).sum(axis=1) / masks.sum(axis=1)
+        best = np.where(masks, logits, -np.inf).max(axis=1)
+        return (mean + (best - legal_mean) / logit_scale).astype(np.float32)
+
+    return values
+
+
 class Seating:
     """A player like :func:`heuristic_player` in which ``players[who[game, seat]]`` plays each seat
     of each game."""
@@ -154,12 +177,14 @@ class Seating:
 
 
 def move_values(driver: Any, rows: np.ndarray, masks: np.ndarray, rollouts: Any, table: np.ndarray,
-                player: Any = heuristic_player) -> np.ndarray:
+                player: Any = heuristic_player, bootstrap: Any = None) -> np.ndarray:
     """(len(rows), actions): for each listed game of ``driver`` and each legal move of its seat to
     act, the table's value of the round the move leads to with ``player`` at every seat after it
     (a :class:`Seating` of the driver: its players at their seats) on the game's true deal; 0 for
-    illegal moves. ``rollouts`` is a VectorGame without autoreset, at least as large as the number
-    of legal moves."""
+    illegal moves. With ``bootstrap`` (:func:`network_values`) the play stops earlier, at the
+    seat's next decision of the round, valued by it from what the seat then observes.
+    ``rollouts`` is a VectorGame without autoreset, at least as large as the number of legal
+    moves."""
     decision, action = np.nonzero(masks)
     m = len(decision)
     if isinstance(player, Seating):
@@ -192,6 +217,12 @@ def move_values(driver: Any, rows: np.ndarray, masks: np.ndarray, rollouts: Any,
         if not active.any():
             break
         rollouts.masks(legal)
+        if bootstrap is not None:
+            again = np.flatnonzero(active[:m] & (rollouts.to_act[:m] == seat))
+            if len(again):
+                values[again] = bootstrap(rollouts.observe(seat[again], games=again), legal[again])
+                done[again] = True
+                active[again] = False
         playing = slots[active]
         moves[playing] = player(rollouts, playing, legal[playing])
     out = np.zeros(masks.shape, dtype=np.float32)
@@ -201,12 +232,15 @@ def move_values(driver: Any, rows: np.ndarray, masks: np.ndarray, rollouts: Any,
 
 def generate(options: dict[str, Any], table: np.ndarray, labels: int, sample: float,
              seed: int, network: str | None = None,
-             opponents: list[tuple[str, float]] | None = None) -> dict[str, np.ndarray]:
+             opponents: list[tuple[str, float]] | None = None,
+             bootstrap: tuple[str, float] | None = None) -> dict[str, np.ndarray]:
     """``labels`` decisions with a choice, each kept with chance ``sample``, from games the
     heuristic plays at every seat (or the ``network`` file), with each legal move's value
     (:func:`move_values`, the same players after the move). With ``opponents`` ((``heuristic`` or
     a network file, weight) pairs) each game has one learner seat, played so and alone labelled,
-    and every other seat plays one opponent drawn by weight."""
+    and every other seat plays one opponent drawn by weight. With ``bootstrap`` (a network file,
+    its logit scale) each move's play stops at the seat's next decision, valued by that network
+    (:func:`network_values`)."""
     from yokai_envs.yonkai_no_yokai import ENV_ID
     from yokai_envs.yonkai_no_yokai.vector import VectorGame
 
@@ -222,6 +256,10 @@ def generate(options: dict[str, Any], table: np.ndarray, labels: int, sample: fl
 
     rng = np.random.default_rng(seed)
     n = int(options.get("num_players", 4))
+    value_of = None
+    if bootstrap is not None:
+        player_of(bootstrap[0])  # torch to one thread, as the players
+        value_of = network_values(bootstrap[0], ENV_ID, options, bootstrap[1])
     learner = player_of(network or "heuristic")
     who = np.zeros((DRIVER_GAMES, n), dtype=np.int64)
     learner_seat = np.full(DRIVER_GAMES, -1)  # -1: every seat is labelled
@@ -250,7 +288,7 @@ def generate(options: dict[str, Any], table: np.ndarray, labels: int, sample: fl
         while masks[rows].sum() > rollouts.num_games:
             rows = rows[:len(rows) // 2]
         if len(rows):
-            parts["values"].append(move_values(driver, rows, masks[rows], rollouts, table, player))
+            parts["values"].append(move_values(driver, rows, masks[rows], rollouts, table, player, value_of))
             parts["observations"].append(driver.observe(seats[rows], games=rows))
             parts["masks"].append(masks[rows].copy())
             got += len(rows)
@@ -355,8 +393,11 @@ def label_round(config: dict[str, Any], table: np.ndarray, index: int, labels: i
     chunks = max(1, -(-labels // CHUNK_LABELS))
     network = config["training"]["init_from"] if settings["play"] == "start" else None
     opponents = league_players(config)
+    bootstrap = None
+    if settings["horizon"] == "next_turn":
+        bootstrap = (str(config["training"]["init_from"]), float(settings["logit_scale"]))
     tasks = [(config["game"]["options"], table, labels // chunks + (c < labels % chunks), settings["sample"],
-              label_seed(config, index, c), network, opponents) for c in range(chunks)]
+              label_seed(config, index, c), network, opponents, bootstrap) for c in range(chunks)]
     bar = None
     if progress:
         from tqdm import tqdm

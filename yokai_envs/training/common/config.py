@@ -479,6 +479,9 @@ def _check_lookahead(config: dict[str, Any], errors: list[str]) -> None:
                       "set algorithm.network.critic_state false")
     if settings["play"] == "start" and not config["training"]["init_from"]:
         errors.append("lookahead.play: start plays the network the run starts from; name it in training.init_from")
+    if settings["horizon"] == "next_turn" and not config["training"]["init_from"]:
+        errors.append("lookahead.horizon: next_turn values positions with the network the run starts from; "
+                      "name it in training.init_from")
     if settings["accumulate"] and not config["training"]["init_from"]:
         errors.append("lookahead.accumulate: adds the move values of the network the run starts from; "
                       "name it in training.init_from")

@@ -184,6 +184,11 @@ SCHEMA: dict[str, Any] = {
                            "(every seat when opponents is empty): the heuristic, or start: the network the run "
                            "starts from (training.init_from), frozen, its most likely move (one step of policy "
                            "iteration on it)"),
+        "horizon": Field(STR, "round", choices=("round", "next_turn"),
+                         help="where each move's play on stops: round: the round's end, scored by the "
+                              "heuristic game's table; next_turn: the seat's next decision, valued by the "
+                              "network the run starts from (training.init_from: its critic plus its best "
+                              "move's advantage), so the label hangs on less of the one world drawn"),
         "accumulate": Field(FLOAT, 0.0, minimum=0.0, maximum=100.0,
                             help="weight of the start network's own move values (training.init_from: its logits "
                                  "/ logit_scale) added to every label before the fit: 1 sums the steps of policy "

@@ -68,14 +68,17 @@ def _scalar_copy(vg: VectorGame, i: int) -> YonkaiGame:
     return game
 
 
-def _scalar_lookahead(game: YonkaiGame, action: int, table: np.ndarray, network=None) -> float:
+def _scalar_lookahead(game: YonkaiGame, action: int, table: np.ndarray, network=None, value_of=None) -> float:
     """The same lookahead on the scalar engine with the heuristic agent (or the ``network``
-    agent's most likely move from the observation of the seat to act)."""
+    agent's most likely move from the observation of the seat to act); with ``value_of``, cut at
+    the seat's next decision and valued by it."""
     seat, world = game.current_player, game.clone()
     heuristic = HeuristicAgent()
     rounds = world.rounds_completed
     world.step(action)
     while not world.is_terminal and world.rounds_completed == rounds:
+        if value_of is not None and world.current_player == seat:
+            return float(value_of(world.observation(seat)[None], world.legal_action_mask()[None])[0])
         if network is None:
             world.step(heuristic.act_in_world(world))
         else:
@@ -86,16 +89,18 @@ def _scalar_lookahead(game: YonkaiGame, action: int, table: np.ndarray, network=
     return float(table[(*world.cubes, world.to_act, seat)])
 
 
-@pytest.mark.parametrize("play", ["heuristic", "network"])
+@pytest.mark.parametrize("play", ["heuristic", "network", "network to the next turn"])
 def test_each_moves_value_is_the_lookahead_played_on_the_scalar_engine(play):
-    network, player = None, lookahead.heuristic_player
-    if play == "network":  # the shipped 4p network plays every seat after the move, from what each sees
+    network, player, value_of = None, lookahead.heuristic_player, None
+    if play != "heuristic":  # the shipped 4p network plays every seat after the move, from what each sees
         from agents import pretrained
         from agents.policy import PolicyAgent
 
         path = str(pretrained.find(YONKAI, {"num_players": 4}).path)
         network = PolicyAgent(path, YONKAI, {"num_players": 4})
         player = lookahead.network_player(path, YONKAI, {"num_players": 4})
+        if play == "network to the next turn":
+            value_of = lookahead.network_values(path, YONKAI, {"num_players": 4}, 100.0)
     table = np.random.default_rng(1).random((5,) * 4 + (4, 4)).astype(np.float32)  # any misread shows
     driver = VectorGame(64, 4, seed=3)
     rows = np.arange(64)
@@ -107,19 +112,41 @@ def test_each_moves_value_is_the_lookahead_played_on_the_scalar_engine(play):
             chosen = np.flatnonzero(masks.sum(axis=1) >= 2)[:6]
             before = {name: getattr(driver, name).copy() for name in VectorGame.STATE_ARRAYS}
             values = lookahead.move_values(driver, chosen, masks[chosen], VectorGame(400, 4, autoreset=False), table,
-                                           player)
+                                           player, value_of)
             for name, array in before.items():  # the driver's games are untouched
                 assert np.array_equal(getattr(driver, name), array), name
             for k, i in enumerate(chosen):
                 game = _scalar_copy(driver, int(i))
                 assert np.array_equal(game.legal_action_mask(), masks[i])
                 for action in np.flatnonzero(masks[i]):
-                    expected = _scalar_lookahead(game, int(action), table, network)
-                    assert values[k, action] == pytest.approx(expected), (step, i)
+                    expected = _scalar_lookahead(game, int(action), table, network, value_of)
+                    assert values[k, action] == pytest.approx(expected, rel=1e-5, abs=1e-6), (step, i)
                     checked += 1
                 assert (values[k, ~masks[i]] == 0).all()
         driver.step(batch_actions(driver.hands[rows, driver.to_act], masks))
     assert checked > 100
+
+
+def test_a_networks_value_of_a_position_is_its_critic_plus_its_best_moves_advantage():
+    import torch
+
+    from agents import pretrained
+    from agents.policy import PolicyAgent
+
+    path = str(pretrained.find(YONKAI, {"num_players": 4}).path)
+    driver = VectorGame(32, 4, seed=9)
+    masks = np.empty((32, 49), dtype=bool)
+    driver.masks(masks)
+    observations = driver.observe(driver.to_act.astype(np.int64))
+    values = lookahead.network_values(path, YONKAI, {"num_players": 4}, 50.0)(observations, masks)
+    policy = PolicyAgent(path, YONKAI, {"num_players": 4}).policy
+    with torch.no_grad():
+        obs = torch.from_numpy(observations)
+        critic = policy.predict_values(obs).numpy()[:, 0]
+        logits = policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(obs))).numpy()
+    for k in range(32):
+        legal = logits[k, masks[k]]
+        assert values[k] == pytest.approx(critic[k] + (legal.max() - legal.mean()) / 50.0, rel=1e-5, abs=1e-6)
 
 
 def test_generate_labels_decisions_with_a_choice_from_what_the_seat_sees():
@@ -231,6 +258,25 @@ def test_a_league_run_hands_its_members_to_the_labelling(tmp_path, monkeypatch):
     assert state["lookahead"]["rounds"] == 2 and state["timesteps"] == 600
 
 
+def test_a_next_turn_run_values_positions_with_the_network_it_starts_from(tmp_path, monkeypatch):
+    Trainer(_config(tmp_path)).run()
+    start = str(tmp_path / "run" / "model.safetensors")
+    real_generate, cuts = lookahead.generate, []
+
+    def keep(options, table, labels, sample, seed, network, opponents=None, bootstrap=None):
+        cuts.append(bootstrap)
+        return real_generate(options, table, labels, sample, seed, network, opponents, bootstrap)
+
+    monkeypatch.setattr(lookahead, "generate", keep)
+    config = load_config("configs/yonkai_no_yokai/lookahead.yaml",
+                         [*TINY, f"training.init_from={start}", "lookahead.horizon=next_turn"],
+                         out=str(tmp_path / "next"))
+    Trainer(config).run()
+    assert cuts == [(start, 100.0)] * 2
+    data = lookahead.load_rounds(tmp_path / "next", 2)
+    assert len(data["masks"]) == 600 and ((data["values"] == 0) | data["masks"]).all()
+
+
 def test_a_run_fits_the_labels_of_earlier_runs_beside_its_own(tmp_path, monkeypatch):
     Trainer(_config(tmp_path)).run()  # 600 labels in two rounds
     earlier = str(tmp_path / "run")
@@ -330,6 +376,8 @@ def test_a_stop_while_labelling_ends_the_workers_at_once():
     (["algorithm.network.critic_state=true"], "observation only"),
     (["lookahead.play=start"], "name it in training.init_from"),
     (["lookahead.accumulate=1"], r"accumulate: .* name it in training.init_from"),
+    (["lookahead.horizon=next_turn"], r"horizon: next_turn .* name it in training.init_from"),
+    (["lookahead.horizon=forever"], "horizon"),
     (["lookahead.opponents=[start]"], r"opponents\[0\].spec: start .* name it in training.init_from"),
     (["lookahead.opponents=[heuristic, missing.safetensors]"], r"opponents\[1\].spec: 'missing.safetensors' is not"),
     (["lookahead.opponents=['pretrained:generation=99']"], r"opponents\[0\].spec: .*no generation 99"),

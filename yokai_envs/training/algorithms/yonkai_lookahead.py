@@ -258,7 +258,9 @@ def generate(options: dict[str, Any], table: np.ndarray, labels: int, sample: fl
     n = int(options.get("num_players", 4))
     value_of = None
     if bootstrap is not None:
-        player_of(bootstrap[0])  # torch to one thread, as the players
+        import torch
+
+        torch.set_num_threads(1)  # one labelling process per core
         value_of = network_values(bootstrap[0], ENV_ID, options, bootstrap[1])
     learner = player_of(network or "heuristic")
     who = np.zeros((DRIVER_GAMES, n), dtype=np.int64)

@@ -133,25 +133,37 @@ def network_player(path: str, env_id: str, options: dict[str, Any]) -> Any:
     return play
 
 
+def network_outputs(policy: Any, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An SB3 policy's logits less their mean over the legal moves (0 where illegal) and its
+    critic, for each row (float64, in batches)."""
+    import torch
+
+    advantages = np.zeros(masks.shape, dtype=np.float64)
+    critic = np.zeros(len(masks), dtype=np.float64)
+    with torch.no_grad():
+        for start in range(0, len(masks), 16_384):
+            rows = slice(start, start + 16_384)
+            latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(torch.from_numpy(observations[rows])))
+            logits = policy.action_net(latent_pi).numpy().astype(np.float64)
+            critic[rows] = policy.value_net(latent_vf).numpy()[:, 0]
+            legal = masks[rows]
+            mean = (logits * legal).sum(axis=1, keepdims=True) / legal.sum(axis=1, keepdims=True)
+            advantages[rows] = np.where(legal, logits - mean, 0.0)
+    return advantages, critic
+
+
 def network_values(path: str, env_id: str, options: dict[str, Any], logit_scale: float) -> Any:
     """The value a network's fit puts on the position a seat observes: its critic (the legal
     moves' mean value) plus its best move's advantage (the largest logit less the legal mean,
     / ``logit_scale``): (observations, masks) -> values."""
-    import torch
-
     from agents.policy import PolicyAgent
 
     policy = PolicyAgent(path, env_id, options).policy
 
     def values(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
-            features = policy.extract_features(torch.from_numpy(observations))
-            actor, critic = policy.mlp_extractor(features)
-            logits = policy.action_net(actor).numpy().astype(np.float64)
-            mean = policy.value_net(critic).numpy()[:, 0].astype(np.float64)
-        legal_mean = (logits * masks).sum(axis=1) / masks.sum(axis=1)
-        best = np.where(masks, logits, -np.inf).max(axis=1)
-        return (mean + (best - legal_mean) / logit_scale).astype(np.float32)
+        advantages, critic = network_outputs(policy, observations, masks)
+        best = np.where(masks, advantages, -np.inf).max(axis=1)
+        return (critic + best / logit_scale).astype(np.float32)
 
     return values
 
@@ -441,23 +453,13 @@ def league_players(config: dict[str, Any]) -> list[tuple[str, float]]:
 def start_values(config: dict[str, Any], observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """``lookahead.accumulate`` x the move values the start network (``training.init_from``, frozen)
     plays by: its logits / ``logit_scale``, minus their mean over the legal moves; 0 where illegal."""
-    import torch
-
     from agents.policy import PolicyAgent
     from yokai_envs.yonkai_no_yokai import ENV_ID
 
     settings = config["lookahead"]
     policy = PolicyAgent(config["training"]["init_from"], ENV_ID, config["game"]["options"]).policy
-    out = np.zeros(masks.shape, dtype=np.float32)
-    with torch.no_grad():
-        for start in range(0, len(masks), 16_384):
-            rows = slice(start, start + 16_384)
-            features = policy.extract_features(torch.from_numpy(observations[rows]))
-            logits = policy.action_net(policy.mlp_extractor.forward_actor(features)).numpy()
-            legal = masks[rows]
-            mean = (logits * legal).sum(axis=1, keepdims=True) / legal.sum(axis=1, keepdims=True)
-            out[rows] = np.where(legal, logits - mean, 0.0)
-    return out * (settings["accumulate"] / settings["logit_scale"])
+    advantages, _ = network_outputs(policy, observations, masks)
+    return (advantages * (settings["accumulate"] / settings["logit_scale"])).astype(np.float32)
 
 
 def run_lookahead(trainer: Any, model: Any) -> None:

@@ -477,14 +477,12 @@ def _check_lookahead(config: dict[str, Any], errors: list[str]) -> None:
     if config["algorithm"]["network"]["critic_state"]:
         errors.append("lookahead.labels: the network reads the observation only; "
                       "set algorithm.network.critic_state false")
-    if settings["play"] == "start" and not config["training"]["init_from"]:
-        errors.append("lookahead.play: start plays the network the run starts from; name it in training.init_from")
-    if settings["horizon"] == "next_turn" and not config["training"]["init_from"]:
-        errors.append("lookahead.horizon: next_turn values positions with the network the run starts from; "
-                      "name it in training.init_from")
-    if settings["accumulate"] and not config["training"]["init_from"]:
-        errors.append("lookahead.accumulate: adds the move values of the network the run starts from; "
-                      "name it in training.init_from")
+    uses_start = {"lookahead.play: start plays": settings["play"] == "start",
+                  "lookahead.horizon: next_turn values positions with": settings["horizon"] == "next_turn",
+                  "lookahead.accumulate: adds the move values of": bool(settings["accumulate"])}
+    if not config["training"]["init_from"]:
+        errors.extend(f"{what} the network the run starts from; name it in training.init_from"
+                      for what, used in uses_start.items() if used)
     from yokai_envs.training.algorithms.yonkai_lookahead import member_player
 
     for i, entry in enumerate(settings["opponents"]):

@@ -4,8 +4,10 @@
 #   scripts/leaderboard.sh [RUNS_DIR] [WORKERS]      (default runs/leaderboard, 2)
 #   SUITES="v1-quick" scripts/leaderboard.sh          (only the quick suite: minutes per agent)
 # Every run resumes (a cut run continues where it stopped), and the runs of one suite share a
-# cell store, so the anchors are played once. Rerun it after a change to a bot, a shipped model
-# or a game: the page and the positions then describe the package as it is.
+# cell store, so the anchors are played once. Each finished run's score.json is kept in the
+# repository (benchmarks/leaderboard/SUITE/NAME/), and the page is written from all of them, so a
+# suite replayed alone keeps the other suite's rows. Rerun it after a change to a bot, a shipped
+# model or a game: the page marks the cells played with a network replaced since.
 # After only a card changed (a model shipped or re-measured), `yokai score --leaderboard
 # docs/leaderboard.md --cards-only` rewrites just the page's section read from the cards, in seconds.
 set -euo pipefail
@@ -13,6 +15,7 @@ cd "$(dirname "$0")/.."
 RUNS=${1:-runs/leaderboard}
 WORKERS=${2:-2}
 SUITES=${SUITES:-"v1-quick v1"}
+KEPT=benchmarks/leaderboard
 # The reference agents are suite v1's ladder: NAME=SPEC lines.
 mapfile -t AGENTS < <(python -c 'from yokai_envs.benchmark import load_suite
 for name, spec in load_suite("v1").ladder.items(): print(f"{name}={spec}")')
@@ -22,7 +25,9 @@ for suite in $SUITES; do
     spec=${entry#*=}
     yokai score --agent "$spec" --suite "$suite" --workers "$WORKERS" --cells "$RUNS/cells-$suite" \
       --out "$RUNS/$suite/$name" --resume > /dev/null
+    mkdir -p "$KEPT/$suite/$name"
+    cp "$RUNS/$suite/$name/score.json" "$KEPT/$suite/$name/score.json"
   done
 done
-yokai score --leaderboard docs/leaderboard.md --runs "$RUNS" \
+yokai score --leaderboard docs/leaderboard.md --runs "$KEPT" \
   --references yokai_envs/benchmark/suites/references.json

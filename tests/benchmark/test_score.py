@@ -285,6 +285,43 @@ def test_the_leaderboard_page_is_generated_from_runs(capsys, tmp_path, monkeypat
     assert positions["pretrained"]["protocol_hash"] == suite.protocol_hash
 
 
+def test_a_run_records_its_networks_and_the_page_marks_cells_played_with_a_replaced_one(capsys, tmp_path,
+                                                                                         monkeypatch):
+    """A row measured before a shipped model was replaced says so, cell by cell, on the page."""
+    import yokai_envs.benchmark.leaderboard as leaderboard
+    from agents.pretrained import find
+    from agents.spec_files import recorded_model
+
+    suite = tiny(QUICK_SUITE, games=2)
+    real = leaderboard.load_suite
+    monkeypatch.setattr(leaderboard, "load_suite", lambda version: suite if version == QUICK_SUITE else real(version))
+    runs = tmp_path / "runs"
+    for name in ("heuristic", "pretrained"):
+        benchmark.score_agent(name, suite, ["duel"], out=runs / name)
+    duel = suite.configurations["duel"]
+    shipped = recorded_model(str(find(duel.env_id, duel.options).path))
+    files = {name: runs / name / "score.json" for name in ("heuristic", "pretrained")}
+    documents = {name: json.loads(path.read_text()) for name, path in files.items()}
+    assert documents["heuristic"]["result"]["configurations"][0]["models"] == {"pretrained": shipped}
+
+    def page() -> str:
+        target = tmp_path / "leaderboard.md"
+        assert score_cli(capsys, "--leaderboard", str(target), "--runs", str(runs))[0] == 0
+        return target.read_text()
+
+    def row(text: str, name: str) -> str:
+        return next(line for line in text.splitlines() if line.startswith(f"| `{name}` |") and "not run" in line)
+
+    assert "(replaced)" not in page()
+    documents["heuristic"]["result"]["configurations"][0]["models"]["pretrained"] = "0" * 64
+    del documents["pretrained"]["result"]["configurations"][0]["models"]  # a run from before runs recorded them
+    for name, path in files.items():
+        path.write_text(json.dumps(documents[name]))
+    text = page()
+    assert "(replaced)" in row(text, "heuristic") and "(replaced)" not in row(text, "pretrained")
+    assert "a network that has been replaced since (`pretrained` in duel)" in text
+
+
 def test_cards_only_rewrites_the_card_section_and_nothing_else(capsys, tmp_path, monkeypatch):
     """A model shipped after the runs changes its card: --cards-only refreshes the page's section
     read from the cards and keeps every other line as it was played."""

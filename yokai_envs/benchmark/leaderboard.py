@@ -87,15 +87,42 @@ def _suite_section(version: str) -> list[str]:
     return lines
 
 
+def replaced_networks(version: str, document: dict[str, Any], configuration: dict[str, Any]) -> list[str]:
+    """The specs whose network a run played on ``configuration`` is not the one installed now (a
+    shipped model replaced since): the row's numbers there describe the package as it was. Empty
+    for a run that records no networks (written before runs did)."""
+    recorded = configuration.get("models")
+    suite = load_suite(version)
+    if recorded is None or configuration["name"] not in suite.configurations:
+        return []
+    now = score_module.played_models(suite, suite.configurations[configuration["name"]],
+                                     document["result"]["agent"])
+    return sorted(spec for spec in recorded.keys() | now.keys() if recorded.get(spec) != now.get(spec))
+
+
 def _table(version: str, documents: list[dict[str, Any]]) -> list[str]:
     names = list(load_suite(version).configurations)
     lines = ["| agent | " + " | ".join(names) + " | cell time |", "|---|" + "---|" * len(names) + "---:|"]
+    replaced: dict[str, set[str]] = {}
     for document in documents:
         res = document["result"]
         by_name = {c["name"]: c for c in res["configurations"]}
-        cells = [score_cell(by_name[n]) if n in by_name else "not run" for n in names]
+        cells = []
+        for n in names:
+            if n not in by_name:
+                cells.append("not run")
+                continue
+            specs = replaced_networks(version, document, by_name[n])
+            for spec in specs:
+                replaced.setdefault(spec, set()).add(n)
+            cells.append(score_cell(by_name[n]) + (" (replaced)" if specs else ""))
         seconds = document.get("metadata", {}).get("wall_seconds", 0.0)
         lines.append(f"| `{_name(res['agent'])}` | " + " | ".join(cells) + f" | {_minutes(seconds)} |")
+    if replaced:
+        which = "; ".join(f"`{spec}` in {', '.join(n for n in names if n in where)}"
+                          for spec, where in sorted(replaced.items()))
+        lines += ["", f"(replaced): played with a network that has been replaced since ({which}); "
+                  "`scripts/leaderboard.sh` plays those cells again."]
     return lines
 
 
@@ -299,6 +326,7 @@ SCHEMA_TEXT = """## score.json
          "rows": [{"rung", "spec", "level", "games", "deals", "wins", "draws", "losses",
                    "win_rate", "ci_low", "ci_high"}],
          "positions": {RUNG: {"spec", "score", "score_low", "score_high", "protocol_hash"}},
+         "models": {SPEC: DIGEST},   # the networks played (the agent's, the rungs'): weights sha256:play settings
          "exploitability": {"budget", "timesteps", "games", "win_rate", "ci_low", "ci_high"}  # with --exploitability
        }]},
      "metadata": {"wall_seconds", "cpu_seconds", "cpu_extrapolated_cells", "this_run_seconds", "cells_reused",

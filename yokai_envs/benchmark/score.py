@@ -24,8 +24,8 @@ import json
 from importlib import resources
 from typing import Any
 
-from .run import AGENT, ConfigurationRun
-from .suite import SELF, SUITES_FOLDER, Suite
+from .run import AGENT, ConfigurationRun, model_digests
+from .suite import SELF, SUITES_FOLDER, Configuration, Suite
 
 SCHEMA = "yokai-score/1"
 REFERENCES_FILE = "references.json"
@@ -60,6 +60,15 @@ def references(version: str) -> dict[str, Any]:
     return dict(data.get("suites", {}).get(version, {}))
 
 
+def played_models(suite: Suite, configuration: Configuration, agent_text: str) -> dict[str, str]:
+    """spec -> the digest of the network file it plays on ``configuration`` (the agent's and every
+    rung's, those that play one), as installed now: what a run records of the networks it played,
+    so that a row measured before a shipped model was replaced can be told from a current one."""
+    level = configuration.levels[0] if configuration.levels else None
+    specs = [agent_text, *suite.ladder.values()]
+    return model_digests(specs, configuration.env_id, configuration.level_options(level))
+
+
 def configuration_result(run: ConfigurationRun, suite: Suite, agent_text: str,
                          known: dict[str, Any]) -> dict[str, Any]:
     configuration = run.configuration
@@ -87,7 +96,7 @@ def configuration_result(run: ConfigurationRun, suite: Suite, agent_text: str,
         "players": run.num_players, "fair_share": 1.0 / run.num_players if run.kind == "versus" else None,
         "score": score, "score_low": low, "score_high": high,
         "scale_rate": {"agent": agent, "random": low_anchor, "heuristic": high_anchor},
-        "rung_mean": rung_mean, "rows": rows,
+        "rung_mean": rung_mean, "rows": rows, "models": played_models(suite, configuration, agent_text),
         # only scores measured on this very protocol (a test's shrunk copy of a suite has another hash)
         "positions": {name: known[name] for name in POSITION_RUNGS
                       if name in known and known[name].get("protocol_hash") == suite.protocol_hash},

@@ -7,9 +7,11 @@
 # cell store, so the anchors are played once. Each finished run's score.json is kept in the
 # repository (benchmarks/leaderboard/SUITE/NAME/), and the page is written from all of them, so a
 # suite replayed alone keeps the other suite's rows. Rerun it after a change to a bot, a shipped
-# model or a game: the page marks the cells played with a network replaced since.
-# After only a card changed (a model shipped or re-measured), `yokai score --leaderboard
-# docs/leaderboard.md --cards-only` rewrites just the page's section read from the cards, in seconds.
+# model or a game, so that the page describes the package as it is.
+# After a model shipped or a card was re-measured, the page written again from the kept runs (in
+# seconds, a test asks for it) marks the cells played with the network it replaced:
+#   yokai score --leaderboard docs/leaderboard.md --runs benchmarks/leaderboard \
+#     --references yokai_envs/benchmark/suites/references.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-runs/leaderboard}

@@ -182,7 +182,8 @@ def page(documents: list[dict[str, Any]]) -> str:
     lines = ["# Benchmark and leaderboard", "",
              f"Generated on {time.strftime('%Y-%m-%d', time.gmtime())} by `scripts/leaderboard.sh` (a "
              "`yokai score` run for each reference agent, then `yokai score --leaderboard docs/leaderboard.md "
-             f"--runs RUNS`) from the runs listed below (yokai-envs {version}); do not edit by hand. Every row is "
+             f"--runs benchmarks/leaderboard`) from the runs listed below, whose score.json files the repository "
+             f"keeps (yokai-envs {version}); do not edit by hand. Every row is "
              "one run of a reference agent (named by its rung in the ladder tables below): the bots and the "
              "shipped networks. Scores are per configuration, "
              "0 = the random bot, 1 = the heuristic, each with its 95% interval; how to score your own agent "
@@ -307,8 +308,8 @@ Any agent spec works (`random`, `lowest`, `heuristic`, `ismcts:...`, `policy:PAT
 (`module.path:ClassName`, a subclass of `agents.base.Agent`, imported because you named it on the
 command line; it must pickle to run with `--workers` above 1 or on Ray). `--configs` scores a subset;
 `--exploitability [STEPS]` adds `yokai exploit`'s best-response win rate per two-sided configuration.
-Report the suite version and protocol hash with your numbers; add your run's folder to the runs this
-page is generated from to list it here."""
+Report the suite version and protocol hash with your numbers; to list your run here, add its
+score.json as `benchmarks/leaderboard/SUITE/NAME/score.json` (the runs this page is written from)."""
 
 SCHEMA_TEXT = """## score.json
 

@@ -322,6 +322,25 @@ def test_a_run_records_its_networks_and_the_page_marks_cells_played_with_a_repla
     assert "a network that has been replaced since (`pretrained` in duel)" in text
 
 
+def test_the_committed_leaderboard_is_the_page_of_the_kept_runs(tmp_path):
+    """docs/leaderboard.md and the positions file are what the runs kept in benchmarks/leaderboard
+    give with the package as it is: no hand edit survives, and a shipped model replaced after the
+    runs fails this until the page is written again (seconds), which then marks the cells it
+    played with the replaced network."""
+    from yokai_envs.benchmark.leaderboard import write_leaderboard
+
+    root = Path(__file__).resolve().parents[2]
+    page, refs = tmp_path / "leaderboard.md", tmp_path / "references.json"
+    write_leaderboard(root / "benchmarks" / "leaderboard", page, refs)
+
+    def body(path: Path) -> list[str]:
+        return [line for line in path.read_text().splitlines() if not line.startswith("Generated on ")]
+
+    assert body(page) == body(root / "docs" / "leaderboard.md")
+    assert json.loads(refs.read_text()) == json.loads(
+        (root / "yokai_envs" / "benchmark" / "suites" / "references.json").read_text())
+
+
 def test_cards_only_rewrites_the_card_section_and_nothing_else(capsys, tmp_path, monkeypatch):
     """A model shipped after the runs changes its card: --cards-only refreshes the page's section
     read from the cards and keeps every other line as it was played."""

@@ -313,11 +313,18 @@ def test_a_run_records_its_networks_and_the_page_marks_cells_played_with_a_repla
         return next(line for line in text.splitlines() if line.startswith(f"| `{name}` |") and "not run" in line)
 
     assert "(replaced)" not in page()
+
+    def page_of(changed: dict) -> str:
+        for name, path in files.items():
+            path.write_text(json.dumps(changed[name]))
+        return page()
+
     documents["heuristic"]["result"]["configurations"][0]["models"]["pretrained"] = "0" * 64
+    documents["pretrained"]["result"]["configurations"][0]["models"]["policy:elsewhere/mine.safetensors"] = "1" * 64
+    text = page_of(documents)
+    assert "(replaced)" in row(text, "heuristic") and "(replaced)" not in row(text, "pretrained")  # not here: unjudged
     del documents["pretrained"]["result"]["configurations"][0]["models"]  # a run from before runs recorded them
-    for name, path in files.items():
-        path.write_text(json.dumps(documents[name]))
-    text = page()
+    text = page_of(documents)
     assert "(replaced)" in row(text, "heuristic") and "(replaced)" not in row(text, "pretrained")
     assert "a network that has been replaced since (`pretrained` in duel)" in text
 

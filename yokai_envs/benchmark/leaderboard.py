@@ -90,14 +90,15 @@ def _suite_section(version: str) -> list[str]:
 def replaced_networks(version: str, document: dict[str, Any], configuration: dict[str, Any]) -> list[str]:
     """The specs whose network a run played on ``configuration`` is not the one installed now (a
     shipped model replaced since): the row's numbers there describe the package as it was. Empty
-    for a run that records no networks (written before runs did)."""
+    for a run that records no networks (written before runs did); a spec whose file is not here
+    (a submitter's own ``policy:`` file) is not judged."""
     recorded = configuration.get("models")
     suite = load_suite(version)
     if recorded is None or configuration["name"] not in suite.configurations:
         return []
     now = score_module.played_models(suite, suite.configurations[configuration["name"]],
                                      document["result"]["agent"])
-    return sorted(spec for spec in recorded.keys() | now.keys() if recorded.get(spec) != now.get(spec))
+    return sorted(spec for spec in recorded.keys() & now.keys() if recorded[spec] != now[spec])
 
 
 def _table(version: str, documents: list[dict[str, Any]]) -> list[str]:

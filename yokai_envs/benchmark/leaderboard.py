@@ -17,7 +17,7 @@ from typing import Any
 
 from . import score as score_module
 from .report import score_cell
-from .suite import available, load_suite
+from .suite import Suite, available, load_suite
 
 MAX_RUN_FILE_BYTES = 8 * 1024 * 1024  # a score.json is a few hundred KB at most
 SUITE_ORDER = ("v1", "v1-quick")
@@ -87,13 +87,12 @@ def _suite_section(version: str) -> list[str]:
     return lines
 
 
-def replaced_networks(version: str, document: dict[str, Any], configuration: dict[str, Any]) -> list[str]:
+def replaced_networks(suite: Suite, document: dict[str, Any], configuration: dict[str, Any]) -> list[str]:
     """The specs whose network a run played on ``configuration`` is not the one installed now (a
     shipped model replaced since): the row's numbers there describe the package as it was. Empty
     for a run that records no networks (written before runs did); a spec whose file is not here
     (a submitter's own ``policy:`` file) is not judged."""
     recorded = configuration.get("models")
-    suite = load_suite(version)
     if recorded is None or configuration["name"] not in suite.configurations:
         return []
     now = score_module.played_models(suite, suite.configurations[configuration["name"]],
@@ -102,7 +101,8 @@ def replaced_networks(version: str, document: dict[str, Any], configuration: dic
 
 
 def _table(version: str, documents: list[dict[str, Any]]) -> list[str]:
-    names = list(load_suite(version).configurations)
+    suite = load_suite(version)
+    names = list(suite.configurations)
     lines = ["| agent | " + " | ".join(names) + " | cell time |", "|---|" + "---|" * len(names) + "---:|"]
     replaced: dict[str, set[str]] = {}
     for document in documents:
@@ -113,7 +113,7 @@ def _table(version: str, documents: list[dict[str, Any]]) -> list[str]:
             if n not in by_name:
                 cells.append("not run")
                 continue
-            specs = replaced_networks(version, document, by_name[n])
+            specs = replaced_networks(suite, document, by_name[n])
             for spec in specs:
                 replaced.setdefault(spec, set()).add(n)
             cells.append(score_cell(by_name[n]) + (" (replaced)" if specs else ""))

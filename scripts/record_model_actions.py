@@ -4,7 +4,8 @@
 
 For model NAME (agents/pretrained/models/NAME.safetensors): 32 observations from random-play games
 of its env and configuration, their legal masks, the network's masked distribution through SB3's
-own torch path, its most likely legal action, and the digest of the weights file they hold for.
+own torch path, its most likely legal action, and the digest of the weights file they hold for. A
+mixture's distributions and actions are recorded for each of its networks (a leading axis).
 tests/agents/test_model_file.py replays them, so a changed weights file without a new recording
 fails there. ``--rename OLD=NEW`` moves a recording with its model (an older generation renamed
 when a new one ships under the old name).
@@ -24,11 +25,11 @@ DECISIONS = 32
 def record(name: str, seed: int = 0) -> dict[str, np.ndarray]:
     import torch
 
-    from agents.model_file import load_policy
+    from agents.model_file import load_policies
     from agents.pretrained import models_dir
     from yokai_envs.registry import make as make_env
 
-    policy, card = load_policy(models_dir() / f"{name}.safetensors")
+    policies, card = load_policies(models_dir() / f"{name}.safetensors")
     env = make_env(card["env_id"], **card["configuration"])
     rng = np.random.default_rng(seed)
     observations, masks = [], []
@@ -47,12 +48,15 @@ def record(name: str, seed: int = 0) -> dict[str, np.ndarray]:
                 masks.append(mask)
             env.step(int(rng.choice(np.flatnonzero(mask))))
     obs, mask = np.stack(observations), np.stack(masks)
+    each = []
     with torch.no_grad():
-        tensor, _ = policy.obs_to_tensor(obs)
-        probs = policy.get_distribution(tensor, action_masks=mask.copy()).distribution.probs.numpy()
-    probs = np.where(mask, probs, 0.0)
-    probs /= probs.sum(axis=1, keepdims=True)
-    return {"observations": obs, "masks": mask, "actions": probs.argmax(axis=1).astype(np.int64),
+        for policy in policies:
+            tensor, _ = policy.obs_to_tensor(obs)
+            probs = policy.get_distribution(tensor, action_masks=mask.copy()).distribution.probs.numpy()
+            probs = np.where(mask, probs, 0.0)
+            each.append(probs / probs.sum(axis=1, keepdims=True))
+    probs = each[0] if len(each) == 1 else np.stack(each)
+    return {"observations": obs, "masks": mask, "actions": probs.argmax(axis=-1).astype(np.int64),
             "probabilities": probs.astype(np.float32), "weights_sha256": np.array(card["weights_sha256"])}
 
 

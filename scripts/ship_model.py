@@ -65,6 +65,17 @@ def run_rows(run: Path, command: str) -> list[dict[str, Any]]:
     return rows
 
 
+def run_state(run: Path) -> dict[str, Any]:
+    """A run folder's training time and learner decisions: the trainer's state.json, or a league's
+    league.json (its main agents' steps)."""
+    if (run / "state.json").exists():
+        return json.loads((run / "state.json").read_text(encoding="utf-8"))
+    league = json.loads((run / "league.json").read_text(encoding="utf-8"))
+    config = __import__("yaml").safe_load((run / "config.yaml").read_text(encoding="utf-8"))
+    return {"train_seconds": league["train_seconds"],
+            "timesteps": config["league"]["main_steps"] * league["generation"]}
+
+
 def card_markdown(name: str, card: dict[str, Any]) -> str:
     options = ", ".join(f"{k}={v!r}" for k, v in card["configuration"].items()) or "defaults"
     lines = [f"# Pretrained opponent `{name}`", "",
@@ -73,8 +84,9 @@ def card_markdown(name: str, card: dict[str, Any]) -> str:
              f"- play-time search: `{card['search'] or 'the trained: defaults'}`",
              f"- generation {card.get('generation', 1)}" + (f", superseded {card['superseded']}"
                                                           if card.get("superseded") else ""),
-             "- the network alone " + ("takes its most likely move" if card["play"].get("deterministic", True)
-                                       else "samples its move from its distribution (as it was measured)"),
+             "- the network alone " + mixture_words(card)
+             + ("takes its most likely move" if card["play"].get("deterministic", True)
+                else "samples its move from its distribution (as it was measured)"),
              f"- trained by: `{card['command']}` (seed {card['seed']}), {card['wall_time']}",
              f"- method: {card.get('method', '')}",
              *([f"- note: {card['note']}"] if card.get("note") else []), "",
@@ -86,6 +98,17 @@ def card_markdown(name: str, card: dict[str, Any]) -> str:
     lines += [f"    {command}" for command in dict.fromkeys(row["command"] for row in card["evaluation"])]
     lines += exploitability_markdown(card.get("exploitability"))
     return "\n".join(lines) + "\n"
+
+
+def mixture_words(card: dict[str, Any]) -> str:
+    """How a mixture file plays, in words ('' for one network)."""
+    weights = card["play"].get("mixture")
+    if not weights:
+        return ""
+    names = card.get("mixture_members") or [f"member {i}" for i in range(len(weights))]
+    return (f"is a mixture of {len(weights)} networks ("
+            + ", ".join(f"{name} {weight:.2f}" for name, weight in zip(names, weights, strict=True))
+            + "): at the start of each game it draws one by these weights, which then ")
 
 
 def exploitability_markdown(section: dict[str, Any] | None) -> list[str]:
@@ -127,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--method", default="", help="one line: how it was trained")
     parser.add_argument("--eval", nargs=2, action="append", default=[], metavar=("DIR", "COMMAND"),
                         help="a yokai evaluate --out folder (gauntlet) and the command that made it")
+    parser.add_argument("--wall-time", default="", help="the card's wall time in words (default: the run's "
+                                                        "training time)")
     parser.add_argument("--run-eval", action="store_true",
                         help="also take the run's final arena table (eval.json) as the network-alone rows")
     parser.add_argument("--sampled", action="store_true",
@@ -145,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.run is None or args.name is None:
         parser.error("--run and --name are needed (or --cards-only)")
     config = json.loads(json.dumps(__import__("yaml").safe_load((args.run / "config.yaml").read_text())))
-    state = json.loads((args.run / "state.json").read_text(encoding="utf-8"))
+    state = run_state(args.run)
     MODELS.mkdir(parents=True, exist_ok=True)
     from agents.model_file import check_weights, read_card
 
@@ -163,7 +188,8 @@ def main(argv: list[str] | None = None) -> int:
             "search": args.search, "play": {"deterministic": not args.sampled, "temperature": 1.0},
             "command": args.command,
             "seed": config["training"]["seed"],
-            "wall_time": f"{minutes:.0f} min of training on 2 CPU cores ({state['timesteps']} learner decisions)",
+            "wall_time": args.wall_time or f"{minutes:.0f} min of training on 2 CPU cores "
+                                           f"({state['timesteps']} learner decisions)",
             "method": args.method, "training": {"config": config, "distill": state.get("distill", {}).get("history"),
                                                 **({"lookahead": state["lookahead"]["history"]}
                                                    if "lookahead" in state else {})},
@@ -175,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
         row["opponents"] = labels.get(row["opponents"], row["opponents"])
     # the network as the run saved it: the same weights file, its card's build fields beside the above
     card.update({key: value for key, value in model_card.items() if key not in card and key != "path"})
+    if "mixture" in model_card["play"]:  # which network plays is part of the file, not a choice of shipping
+        card["play"]["mixture"] = model_card["play"]["mixture"]
     shutil.copy(model_card["path"], MODELS / f"{args.name}.safetensors")
     (MODELS / f"{args.name}.json").write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
     (MODELS / f"{args.name}.md").write_text(card_markdown(args.name, card), encoding="utf-8")

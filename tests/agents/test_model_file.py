@@ -26,6 +26,7 @@ import agents
 from agents.model_file import (
     ModelFileError,
     PickledModelError,
+    load_policies,
     load_policy,
     read_card,
     read_tensors,
@@ -73,21 +74,27 @@ def test_a_converted_model_chooses_the_actions_its_zip_chose(name):
     import torch
 
     recorded = RECORDED[name]
-    policy, card = load_policy(models_dir() / f"{name}.safetensors")
+    policies, card = load_policies(models_dir() / f"{name}.safetensors")
     assert card["weights_sha256"] == str(recorded["weights_sha256"]), (
         f"{name}.safetensors is not the file its actions were recorded from: record them again")
     observations, masks = recorded["observations"], recorded["masks"]
-    with torch.no_grad():
-        obs, _ = policy.obs_to_tensor(observations)
-        probs = policy.get_distribution(obs, action_masks=masks.copy()).distribution.probs.numpy()
-    probs = np.where(masks, probs, 0.0)
-    probs /= probs.sum(axis=1, keepdims=True)
-    np.testing.assert_array_equal(probs.argmax(axis=1), recorded["actions"])
-    np.testing.assert_allclose(probs, recorded["probabilities"], atol=1e-6)
-    # and the agent the specs build (numpy forward pass) plays them too
+    # a mixture's recording has one row of choices per network (a leading axis)
+    actions = recorded["actions"].reshape(len(policies), len(observations))
+    expected = recorded["probabilities"].reshape(len(policies), *masks.shape)
     agent = PolicyAgent(card["path"], card["env_id"], card["configuration"], deterministic=True)
-    np.testing.assert_array_equal(agent.batch_probabilities(observations, masks).argmax(axis=1),
-                                  recorded["actions"])
+    for member, policy in enumerate(policies):
+        with torch.no_grad():
+            obs, _ = policy.obs_to_tensor(observations)
+            probs = policy.get_distribution(obs, action_masks=masks.copy()).distribution.probs.numpy()
+        probs = np.where(masks, probs, 0.0)
+        probs /= probs.sum(axis=1, keepdims=True)
+        np.testing.assert_array_equal(probs.argmax(axis=1), actions[member])
+        np.testing.assert_allclose(probs, expected[member], atol=1e-6)
+    # and the agent the specs build (numpy forward pass) plays them too, with whichever network it drew
+    for seed in range(4 * len(policies)):
+        agent.reset(seed)
+        np.testing.assert_array_equal(agent.batch_probabilities(observations, masks).argmax(axis=1),
+                                      actions[agent.member])
 
 
 @pytest.fixture(scope="module")

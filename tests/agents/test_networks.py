@@ -42,9 +42,12 @@ def _observations(name: str) -> tuple[np.ndarray, np.ndarray]:
 @pytest.mark.parametrize("name", SHIPPED)
 def test_the_forward_built_from_the_file_is_the_one_built_from_the_torch_policy(name):
     card = read_card(models_dir() / f"{name}.safetensors")
-    (from_file,) = load_networks(card).forwards
-    (policy,), _ = load_policies(card["path"])
-    from_torch = NumpyForward.of(policy)
+    policies, _ = load_policies(card["path"])
+    for from_file, policy in zip(load_networks(card).forwards, policies, strict=True):  # a mixture: each network
+        _check_same_forward(from_file, NumpyForward.of(policy), name)
+
+
+def _check_same_forward(from_file: NumpyForward | None, from_torch: NumpyForward | None, name: str) -> None:
     assert from_file is not None and from_torch is not None
     for (weight, bias, activation), (weight_t, bias_t, activation_t) in zip(from_file.layers, from_torch.layers,
                                                                             strict=True):

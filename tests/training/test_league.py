@@ -173,6 +173,21 @@ def test_a_league_can_ship_the_minimax_mixture_of_its_main_agents(tmp_path, caps
     assert len(policies) == len(mixture["members"])
     # one member left (the other below 1%): that network alone, not a mixture of one
     assert card["play"].get("mixture") == (mixture["weights"] if len(policies) > 1 else None)
+    # PSRO's next step: a best response to this mixture joins the rows; only its row is played
+    assert main(["train", "--resume", "--out", str(out), "--set", "league.final=mixture",
+                 "--set", "league.mixture_of=2"]) == 2  # the same mixture again: refused, nothing to do
+    response = f"policy:{out / 'members' / 'exploiter_1.safetensors'};deterministic=true"
+    marked = json.loads((out / "league.json").read_text())
+    for name in ("main_0", "main_1"):  # a mark no arena game gives: kept rows are not played again
+        marked["mixture"]["table"][name]["random"]["win_rate"] = 0.123
+    (out / "league.json").write_text(json.dumps(marked))
+    assert main(["train", "--resume", "--out", str(out), "--set", "league.final=mixture",
+                 "--set", "league.mixture_of=2", "--set", f"league.mixture_against=[{response!r}]"]) == 0
+    again = json.loads((out / "league.json").read_text())["mixture"]
+    for name in ("main_0", "main_1"):
+        assert again["table"][name]["random"]["win_rate"] == 0.123
+        assert set(again["table"][name]) == {"random", "exploiter_1", response}
+    assert json.loads((out / "eval.json").read_text())["mixture"]["mixture_against"] == [response]
 
 
 def test_heuristic_started_exploiters_copy_the_heuristic_with_the_exploiter_configs_pretrain(tmp_path):

@@ -197,7 +197,13 @@ class LeagueTrainer:
         if not eval_file.exists():
             return False
         report = parse_json(eval_file.read_bytes(), str(eval_file), ConfigError)
-        return bool(report.get("final", "last") == self.league["final"])
+        if report.get("final", "last") != self.league["final"]:
+            return False
+        # a mixture of other main agents, or against other named rows, is built again
+        built = report.get("mixture", {})
+        return self.league["final"] == "last" or (
+            built.get("mixture_of", self.league["mixture_of"]) == self.league["mixture_of"]
+            and built.get("mixture_against", []) == self.league["mixture_against"])
 
     def _load_state(self) -> dict[str, Any]:
         try:
@@ -380,16 +386,20 @@ class LeagueTrainer:
         return self._finish()
 
     def _mixture(self) -> dict[str, Any]:
-        """The last ``mixture_of`` main agents' cross table against the exploiters and bots, and the
-        minimax mixture of them (what ``final: mixture`` ships); kept in league.json."""
+        """The last ``mixture_of`` main agents' cross table against the exploiters and bots (and the
+        ``mixture_against`` specs), and the minimax mixture of them (what ``final: mixture`` ships);
+        kept in league.json."""
         mains = [m for m in self.state["members"] if m["kind"] == "main"][-self.league["mixture_of"]:]
         against = [m for m in self.state["members"] if m["kind"] in ("bot", "exploiter")]
+        against += [{"name": spec, "spec": spec, "path": None} for spec in self.league["mixture_against"]
+                     if spec not in {m["name"] for m in against}]
         done = self.state.get("mixture", {})
         table = {name: row for name, row in done.get("table", {}).items() if name in {m["name"] for m in mains}}
         for main in mains:
-            if main["name"] not in table:  # resumable main by main
-                self._say(f"mixture: {main['name']} against {len(against)} exploiters and bots")
-                table[main["name"]] = self._measure(Path(main["path"]), against)
+            missing = [m for m in against if m["name"] not in table.get(main["name"], {})]
+            if missing:  # resumable main by main; rows added later are measured alone
+                self._say(f"mixture: {main['name']} against {len(missing)} exploiters, bots and named agents")
+                table[main["name"]] = {**table.get(main["name"], {}), **self._measure(Path(main["path"]), missing)}
                 self.state["mixture"] = {"table": table}
                 self._save_state()
         rates = np.array([[table[m["name"]][o["name"]]["win_rate"] for m in mains] for o in against])
@@ -398,7 +408,8 @@ class LeagueTrainer:
         total = sum(w for _, w in kept)
         mixture = {"table": table, "members": [m["name"] for m, _ in kept],
                    "weights": [round(w / total, 4) for _, w in kept],
-                   "worst_row": float((rates @ weights).min())}
+                   "worst_row": float((rates @ weights).min()),
+                   "mixture_of": self.league["mixture_of"], "mixture_against": list(self.league["mixture_against"])}
         self.state["mixture"] = mixture
         return mixture
 
@@ -436,7 +447,8 @@ class LeagueTrainer:
                   "results": results,
                   "exploiters": [g["exploiter"] for g in self.state["generations"] if "exploiter" in g],
                   "final": self.league["final"],
-                  **({"mixture": {k: self.state["mixture"][k] for k in ("members", "weights", "worst_row")}}
+                  **({"mixture": {k: self.state["mixture"][k] for k in ("members", "weights", "worst_row", "mixture_of",
+                                                                         "mixture_against")}}
                      if self.league["final"] == "mixture" else {})}
         atomic_write_text(self.folder.eval, json.dumps(report, indent=2))
         self.state["finished"] = True

@@ -384,6 +384,7 @@ def _check_semantics(config: dict[str, Any], errors: list[str], check_agents: bo
             specs.append(("pretrain.imitate", config["pretrain"]["imitate"]))
         if "league" not in broken and config["league"]["generations"] is not None:
             specs += [(f"league.bots[{i}]", s) for i, s in enumerate(config["league"]["bots"])]
+            specs += [(f"league.mixture_against[{i}]", s) for i, s in enumerate(config["league"]["mixture_against"])]
         for where, spec in specs:
             _check_agent(where, spec, env_id, options, errors)
 

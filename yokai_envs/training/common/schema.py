@@ -231,6 +231,10 @@ SCHEMA: dict[str, Any] = {
                             "last mixture_of main agents, weighted by the minimax strategy of their cross table "
                             "against the exploiters and bots (PSRO's meta-strategy), one member drawn per game"),
         "mixture_of": Field(INT, 4, minimum=2, maximum=64, help="with final: mixture, this many last main agents"),
+        "mixture_against": Field(LIST, [], items=Field(STR), max_items=64,
+                                 help="with final: mixture, more rows of the cross table beside the league's "
+                                      "exploiters and bots (agent specs, e.g. best responses yokai exploit "
+                                      "trained against an earlier mixture: PSRO's next step)"),
         "bots": Field(LIST, ["heuristic"], items=Field(STR), help="fixed league members (agent specs)"),
         "past_generations": Field(INT, 4, minimum=0, maximum=100, help="past main agents kept as members"),
         "exploiters_kept": Field(INT, 4, minimum=0, maximum=100, help="past exploiters kept as members"),

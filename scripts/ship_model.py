@@ -209,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     CURVES.mkdir(parents=True, exist_ok=True)
     if (args.run / "learning_curve.png").exists():
         shutil.copy(args.run / "learning_curve.png", CURVES / f"{args.name}_curve.png")
+    elif (args.run / "league.json").exists():  # a league's curves are its phases' (gen_G/main/)
+        print(f"no learning curve copied: a league's phases each have one ({args.run}/gen_G/main/learning_curve.png)")
     else:  # a run stopped before its end: draw the curve from what it recorded
         from yokai_envs.training.common.plot import plot_learning_curve
 

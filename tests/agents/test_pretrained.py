@@ -181,11 +181,12 @@ def test_pretrained_plays_the_latest_generation_and_an_earlier_one_by_name():
     duel = {"mode": "duel"}
     latest = pretrained.find(onmyoji, duel)
     first = pretrained.find(onmyoji, duel, generation=1)
-    assert latest.name == "onmyoji_duel" and pretrained.generation_of(latest) == 3
+    assert latest.name == "onmyoji_duel" and pretrained.generation_of(latest) == 4
+    assert pretrained.find(onmyoji, duel, generation=3).name == "onmyoji_duel_gen3"
     assert pretrained.find(onmyoji, duel, generation=2).name == "onmyoji_duel_gen2"
     assert first.name == "onmyoji_duel_gen1" and pretrained.generation_of(first) == 1
-    with pytest.raises(pretrained.PretrainedError, match=r"no generation 4 .* shipped generations: "):
-        pretrained.find(onmyoji, duel, generation=4)
+    with pytest.raises(pretrained.PretrainedError, match=r"no generation 5 .* shipped generations: "):
+        pretrained.find(onmyoji, duel, generation=5)
     # each plays the way its card says it was measured: the later generations sample
     now = agents.make("pretrained", onmyoji, duel, seed=0)
     before = agents.make("pretrained:generation=1", onmyoji, duel, seed=0)
@@ -193,6 +194,19 @@ def test_pretrained_plays_the_latest_generation_and_an_earlier_one_by_name():
     assert isinstance(before, PolicyAgent) and before.deterministic and "onmyoji_duel_gen1" in before.path
     searching = agents.make("pretrained:search=true;generation=1;iterations=2", onmyoji, duel, seed=0)
     assert isinstance(searching, ISMCTSAgent)
+    # the latest is a mixture: each game it draws one of its networks by the card's weights, and
+    # its search starts from the network drawn
+    weights = latest.data["play"]["mixture"]
+    assert len(now.networks.forwards) == len(weights) > 1
+    drawn = []
+    for seed in range(3000):
+        now.reset(seed)
+        drawn.append(now.member)
+    assert np.bincount(drawn, minlength=len(weights)) / len(drawn) == pytest.approx(weights, abs=0.03)
+    game = yokai_envs.make_game(onmyoji, **duel)
+    game.reset(0)
+    searching_now = agents.make("pretrained:search=true;iterations=2", onmyoji, duel, seed=0)
+    assert np.asarray(game.legal_action_mask())[agents.base.act_in_game(searching_now, game)]
     with pytest.raises(ValueError, match="generation must be positive"):
         agents.make("pretrained:generation=0", onmyoji, duel)
 

@@ -76,7 +76,12 @@ def policy_weights(path: str | Path) -> dict[str, Any]:
     source = model_path(path)
     if not is_pickled_zip(source):
         try:
-            return dict(read_tensors(read_card(source)))
+            card = read_card(source)
+            mixture = card["play"].get("mixture")
+            if mixture:
+                raise CheckpointError(f"{card['path']}: a mixture of {len(mixture)} networks, and training starts "
+                                      "from one network: name one member's own file")
+            return dict(read_tensors(card))
         except CheckpointError:
             raise
         except ModelFileError as err:

@@ -429,6 +429,23 @@ def _check_policy_file(where: str, path: str, errors: list[str]) -> None:
         errors.append(f"{where}: {path!r} is not a policy file")
 
 
+def _check_single_network_start(start: str, game: dict[str, Any], errors: list[str]) -> None:
+    """league.start_from names a shipped model: one network the main agent can continue."""
+    from agents.model_file import ModelFileError, read_card
+    from yokai_envs.training.algorithms.league import resolve_start
+
+    try:
+        path = resolve_start(start, game["env_id"], dict(game["options"]))
+        mixture = read_card(str(path))["play"].get("mixture")
+    except (ConfigError, ModelFileError) as err:
+        errors.append(str(err))
+        return
+    if mixture:
+        errors.append(f"league.start_from: {start} is a mixture of {len(mixture)} networks, and the main agent "
+                      "continues one network: name a generation of one network (pretrained:generation=N) or a "
+                      "member's own file")
+
+
 def _check_league(config: dict[str, Any], errors: list[str]) -> None:
     """league.generations: two-player competitive games on the sb3 backend (training/algorithms/league.py)."""
     from yokai_envs.registry import make_game
@@ -446,6 +463,8 @@ def _check_league(config: dict[str, Any], errors: list[str]) -> None:
                           "start the league from it with league.start_from")
     if league["start_from"] is not None and not str(league["start_from"]).startswith("pretrained"):
         _check_policy_file("league.start_from", league["start_from"], errors)
+    elif league["start_from"] is not None:
+        _check_single_network_start(league["start_from"], game, errors)
     if league["exploiter_config"] is not None:
         try:
             exploiter_sections(league["exploiter_config"])

@@ -31,14 +31,16 @@ def _earlier_run_files(raw: dict) -> list[str]:
     ``policy:`` opponents): it is the second stage of a recipe whose first stage is another config's run."""
     specs = [(raw.get("training") or {}).get("init_from") or ""]
     specs += [str(bot.get("spec", "") if isinstance(bot, dict) else bot)  # {spec, weight} or a bare spec
-              for bot in (raw.get("opponents") or {}).get("bots") or []]
+              for bot in [*((raw.get("opponents") or {}).get("bots") or []),
+                          *((raw.get("league") or {}).get("bots") or [])]]
     files = [spec.removeprefix("policy:") for spec in specs]
     return [f for f in files if f.startswith("runs/") and f.endswith(".safetensors")]
 
 
 def _with_stand_ins(path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """``path``, made runnable: the earlier stage's networks are stood in for by the game's shipped
-    model (the same network shape), in a scratch folder the config's relative paths resolve in."""
+    model (the same network shape; the latest of one network), in a scratch folder the config's
+    relative paths resolve in."""
     import shutil
 
     import yaml
@@ -52,6 +54,10 @@ def _with_stand_ins(path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         return path
     game = raw["game"]
     card = pretrained.find(game["env_id"], game.get("options") or {})
+    generation = pretrained.generation_of(card)
+    while card.data["play"].get("mixture"):  # a stand-in the trainer can start from: one network
+        generation -= 1
+        card = pretrained.find(game["env_id"], game.get("options") or {}, generation=generation)
     for name in files:
         target = tmp_path / name
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -137,3 +137,25 @@ def test_vec_envs_step_and_expose_masks(vec_cls):
         vec.env_method("set_opponent_pool", ["random"], [1.0])
     finally:
         vec.close()
+
+
+def test_envs_share_a_policy_opponent_but_never_a_mixture_whose_drawn_network_is_its_games():
+    """One loaded network serves every env of a process; a mixture draws its network per game, so
+    an env that starts a game must not switch the network another env's game is playing."""
+    from agents.pretrained import find
+    from yokai_envs.registry import ENV_IDS
+
+    duel = {"mode": "duel"}
+    env_id = next(e for e in ENV_IDS if e.startswith("onmyoji_v"))
+    single = f"policy:{find(env_id, duel, generation=3).path};deterministic=false"
+    mixture = f"policy:{find(env_id, duel).path};deterministic=false"
+    for spec, shared in ((single, True), (mixture, False)):
+        envs = [make_gym(env_id, opponents=[spec], **duel) for _ in range(2)]
+        for seed, env in enumerate(envs):
+            env.reset(seed=seed)
+        opponents = [next(a for a in env._seat_agents if a is not None) for env in envs]
+        assert (opponents[0] is opponents[1]) is shared
+        if not shared:
+            drawn = opponents[1].member
+            envs[0].reset(seed=7)  # a new game elsewhere
+            assert opponents[1].member == drawn

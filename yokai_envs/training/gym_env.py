@@ -64,7 +64,8 @@ ILLEGAL_ACTION_MODES = ("penalize", "raise")
 ILLEGAL_ACTION_REWARD = -1.0
 OpponentSpec = Any  # a spec string ("random", "policy:PATH", ...) or an agents.base.Agent
 # Policy opponents (self-play snapshots) are stateless apart from their rng: one loaded copy per
-# spec serves every env and seat in a process instead of one network per env and seat.
+# spec serves every env and seat in a process instead of one network per env and seat. A mixture
+# is not: the network it drew is its game's, so each env and seat keeps its own.
 _SHARED_POLICY_AGENTS: dict[str, Any] = {}
 
 
@@ -176,7 +177,7 @@ class YokaiGymEnv(gym.Env):
             agent = _SHARED_POLICY_AGENTS.get(spec) if shared else None
             if agent is None:
                 agent = build_agent(spec, self.env_id, self.options, build_seed)
-                if shared:
+                if shared and len(getattr(agent, "mixture", ())) <= 1:
                     _SHARED_POLICY_AGENTS[spec] = agent
             self._agents[key] = agent
         return agent

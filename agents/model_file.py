@@ -460,12 +460,18 @@ def load_state(module: Any, tensors: dict[str, torch.Tensor], where: str) -> Non
     module.load_state_dict(tensors, strict=True)
 
 
+def require_one_network(card: dict[str, Any], why: str) -> None:
+    """Refuse a mixture where one network is needed; ``why`` says what needs one and what to name."""
+    mixture = card["play"].get("mixture")
+    if mixture:
+        raise ModelFileError(f"{card['path']}: a mixture of {len(mixture)} networks, {why}")
+
+
 def load_policy(path: str | Path) -> tuple[Any, dict[str, Any]]:
     """(policy, card): the playing network of a model file, in eval mode on the CPU."""
     policies, card = load_policies(path)
-    if len(policies) > 1:
-        raise ModelFileError(f"{card['path']}: a mixture of {len(policies)} networks, not one network "
-                             "(play it with policy:PATH; to start training from it, name one member's file)")
+    require_one_network(card, "not one network (play it with policy:PATH; to start training from it, "
+                              "name one member's file)")
     return policies[0], card
 
 

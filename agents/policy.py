@@ -32,6 +32,7 @@ from agents.model_file import (
     model_path,
     read_card,
     read_tensors,
+    require_one_network,
     require_trusted,
 )
 from agents.networks import Networks, load_networks
@@ -77,13 +78,8 @@ def policy_weights(path: str | Path) -> dict[str, Any]:
     if not is_pickled_zip(source):
         try:
             card = read_card(source)
-            mixture = card["play"].get("mixture")
-            if mixture:
-                raise CheckpointError(f"{card['path']}: a mixture of {len(mixture)} networks, and training starts "
-                                      "from one network: name one member's own file")
+            require_one_network(card, "and training starts from one network: name one member's own file")
             return dict(read_tensors(card))
-        except CheckpointError:
-            raise
         except ModelFileError as err:
             raise CheckpointError(str(err)) from None
     import io

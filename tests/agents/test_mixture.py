@@ -9,7 +9,7 @@ import pytest
 
 import agents
 from agents.model_file import ModelFileError, load_policies, load_policy, mix_models, save_model
-from agents.policy import PolicyAgent
+from agents.policy import CheckpointError, PolicyAgent, policy_weights
 from tests.agents.small_models import two_small_models
 
 YONKAI = "yonkai_no_yokai_v1"
@@ -33,6 +33,8 @@ def test_a_mixture_holds_each_member_and_its_weights(two_models, tmp_path):
             assert (policy.state_dict()[key] == value).all(), key
     with pytest.raises(ModelFileError, match="a mixture of 2 networks, not one network"):
         load_policy(target)  # a warm start needs one network
+    with pytest.raises(CheckpointError, match="a mixture of 2 networks, and training starts from one network"):
+        policy_weights(target)  # training.init_from
 
 
 def test_the_agent_draws_one_member_per_game_with_the_mixtures_weights(two_models, tmp_path):

@@ -431,19 +431,17 @@ def _check_policy_file(where: str, path: str, errors: list[str]) -> None:
 
 def _check_single_network_start(start: str, game: dict[str, Any], errors: list[str]) -> None:
     """league.start_from names a shipped model: one network the main agent can continue."""
-    from agents.model_file import ModelFileError, read_card
+    from agents.model_file import ModelFileError, read_card, require_one_network
     from yokai_envs.training.algorithms.league import resolve_start
 
     try:
         path = resolve_start(start, game["env_id"], dict(game["options"]))
-        mixture = read_card(str(path))["play"].get("mixture")
-    except (ConfigError, ModelFileError) as err:
+        require_one_network(read_card(str(path)), "and the main agent continues one network: name a generation "
+                                                  "of one network (pretrained:generation=N) or a member's own file")
+    except ConfigError as err:
         errors.append(str(err))
-        return
-    if mixture:
-        errors.append(f"league.start_from: {start} is a mixture of {len(mixture)} networks, and the main agent "
-                      "continues one network: name a generation of one network (pretrained:generation=N) or a "
-                      "member's own file")
+    except ModelFileError as err:
+        errors.append(f"league.start_from: {start}: {err}")
 
 
 def _check_league(config: dict[str, Any], errors: list[str]) -> None:

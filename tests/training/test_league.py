@@ -192,6 +192,28 @@ def test_a_league_can_ship_the_minimax_mixture_of_its_main_agents(tmp_path, caps
     assert json.loads((out / "eval.json").read_text())["mixture"]["mixture_against"] == [response]
 
 
+def test_a_resumed_league_takes_in_the_bots_its_config_now_names(tmp_path):
+    out = tmp_path / "league"
+    assert main(["train", "--config", "configs/onmyoji/league.yaml", "--out", str(out),
+                 *_tiny("league.generations=1")]) == 0
+    # the next generation meets a member added on resume, and the mixture has a row for it
+    assert main(["train", "--resume", "--out", str(out), "--set", "league.generations=2",
+                 "--set", "league.bots=[random, heuristic]", "--set", "league.final=mixture",
+                 "--set", "league.mixture_of=3"]) == 0
+    state = json.loads((out / "league.json").read_text())
+    assert [m["name"] for m in state["members"] if m["kind"] == "bot"] == ["random", "heuristic"]
+    assert "heuristic" not in state["generations"][1]["weights"]
+    assert "heuristic" in state["generations"][2]["weights"] and "heuristic" in state["generations"][2]["table"]
+    assert all("heuristic" in row for row in state["mixture"]["table"].values())
+    # a finished league resumed with one more bot measures the mixture's new row, training nothing
+    assert main(["train", "--resume", "--out", str(out), "--set", "league.generations=2",
+                 "--set", "league.bots=[random, heuristic, 'policy:" + str(out / "members" / "exploiter_2.safetensors")
+                 + "']", "--set", "league.final=mixture", "--set", "league.mixture_of=3"]) == 0
+    state = json.loads((out / "league.json").read_text())
+    assert state["generation"] == 2
+    assert all(len(row) == 5 for row in state["mixture"]["table"].values())
+
+
 def test_heuristic_started_exploiters_copy_the_heuristic_with_the_exploiter_configs_pretrain(tmp_path):
     exploiter_yaml = tmp_path / "exploiter.yaml"
     exploiter_yaml.write_text(yaml.safe_dump({

@@ -176,8 +176,11 @@ class LeagueTrainer:
                 raise ConfigError(f"--resume: {self.root} has no {LEAGUE_FILE}: not a league run, or it stopped "
                                   "before its first generation was set up; start afresh with --overwrite")
             self.state = self._load_state()
+            joined = self._join_new_bots()
+            if joined:
+                self._say(f"{len(joined)} new fixed member(s) from league.bots: {', '.join(joined)}")
             if self.state.get("finished") and self.state["generation"] >= self.league["generations"] \
-                    and self._shipped_as_configured():
+                    and self._shipped_as_configured() and not joined:
                 raise ConfigError(f"--resume: the league in {self.root} already finished generation "
                                   f"{self.state['generation']}; to train on pass --set league.generations=N with a "
                                   "larger N")
@@ -204,6 +207,16 @@ class LeagueTrainer:
         return self.league["final"] == "last" or (
             built.get("mixture_of", self.league["mixture_of"]) == self.league["mixture_of"]
             and built.get("mixture_against", []) == self.league["mixture_against"])
+
+    def _join_new_bots(self) -> list[str]:
+        """Specs the config's ``league.bots`` names that the resumed league does not hold yet join it
+        as fixed members (a PSRO step: the best responses to the last mixture become members).
+        Members the config no longer names stay: past generations' matchmaking counted them."""
+        known = {m["name"] for m in self.state["members"]}
+        joined = [spec for spec in self.league["bots"] if spec not in known]
+        self.state["members"] += [{"name": spec, "kind": "bot", "generation": self.state["generation"],
+                                   "path": None, "spec": spec} for spec in joined]
+        return joined
 
     def _load_state(self) -> dict[str, Any]:
         try:

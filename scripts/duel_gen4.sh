@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The Onmyoji Duel's generation 4 from generation 3, in one command: the four steps of the header
-# of configs/onmyoji/league_gen4.yaml (about 1 h 25 min on 2 cores; docs/league.md).
+# of configs/onmyoji/league_gen4.yaml (about 1 h 35 min on 2 cores, the yardstick's seeds two at
+# a time; docs/league.md).
 #   scripts/duel_gen4.sh [RUNS_DIR]      (default runs/onmyoji)
 # A finished step is kept: the best responses' seed folders are reused, and a league already in
 # RUNS_DIR/league_gen4 is resumed instead of started again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-runs/onmyoji}
-YARDSTICK=(--game onmyoji_v5 --budgets 409600 --set evaluation.every=100000000 --set evaluation.final_games=1000)
+YARDSTICK=(--game onmyoji_v5 --budgets 409600 --set evaluation.every=100000000 --set evaluation.final_games=1000
+           --workers 2)  # two seeds side by side: one per core
 # 1. the yardstick against generation 3: its best responses become the league's fixed members
 yokai exploit --agent pretrained:generation=3 "${YARDSTICK[@]}" --seeds 0,1,2,3,4,5,6,7,8,9 --out "$RUNS/exploit_gen3"
 # 2. the league (six generations) and the minimax mixture of its main agents

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The Onmyoji Duel's generation 5 from generation 4's league, in one command (after
-# scripts/duel_gen4.sh; about 1 h on 2 cores; docs/league.md):
+# The Onmyoji Duel's generation 5 from generation 3, in one command: scripts/duel_gen4.sh first
+# (about 1 h 35 min; its finished steps are kept), then the steps below (about 50 min), on 2 cores
+# with the yardstick's seeds two at a time; docs/league.md.
 #   scripts/duel_gen5.sh [RUNS_DIR]      (default runs/onmyoji)
 # PSRO's next step with new columns: the yardstick's best responses against generation 4 join the
 # league as fixed members beside the earlier ones, two more generations train main agents against
@@ -9,7 +10,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-runs/onmyoji}
-YARDSTICK=(--game onmyoji_v5 --budgets 409600 --set evaluation.every=100000000 --set evaluation.final_games=1000)
+YARDSTICK=(--game onmyoji_v5 --budgets 409600 --set evaluation.every=100000000 --set evaluation.final_games=1000
+           --workers 2)  # two seeds side by side: one per core
+scripts/duel_gen4.sh "$RUNS"
 responses() {  # the yardstick's best responses in one folder, as agent specs
   for s in "${@:2}"; do printf ", policy:%s/%s/b409600_s%d/model.safetensors" "$RUNS" "$1" "$s"; done
 }

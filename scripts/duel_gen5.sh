@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The Onmyoji Duel's generation 5 from generation 3, in one command: scripts/duel_gen4.sh first
+# A candidate generation 5 of the Onmyoji Duel (not shipped: docs/results/exploitability.md) from
+# generation 3, in one command: scripts/duel_gen4.sh first
 # (about 1 h 35 min; its finished steps are kept), then the steps below (about 50 min), on 2 cores
 # with the yardstick's seeds two at a time; docs/league.md.
 #   scripts/duel_gen5.sh [RUNS_DIR]      (default runs/onmyoji)
@@ -27,4 +28,4 @@ if ! grep -q '"mixture_of": 9' "$RUNS/league_gen5/eval.json"; then
   yokai train --resume --out "$RUNS/league_gen5" --set league.generations=8 --set "league.bots=[$bots]" \
     --set league.mixture_of=9 --set "league.mixture_against=[]"
 fi
-echo "generation 5: $RUNS/league_gen5/model.safetensors (measure it with yokai exploit --seeds 30,...,39)"
+echo "the generation-5 candidate: $RUNS/league_gen5/model.safetensors (measure it with yokai exploit --seeds 30,...,49)"

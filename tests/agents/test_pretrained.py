@@ -181,13 +181,12 @@ def test_pretrained_plays_the_latest_generation_and_an_earlier_one_by_name():
     duel = {"mode": "duel"}
     latest = pretrained.find(onmyoji, duel)
     first = pretrained.find(onmyoji, duel, generation=1)
-    assert latest.name == "onmyoji_duel" and pretrained.generation_of(latest) == 5
-    assert pretrained.find(onmyoji, duel, generation=4).name == "onmyoji_duel_gen4"
+    assert latest.name == "onmyoji_duel" and pretrained.generation_of(latest) == 4
     assert pretrained.find(onmyoji, duel, generation=3).name == "onmyoji_duel_gen3"
     assert pretrained.find(onmyoji, duel, generation=2).name == "onmyoji_duel_gen2"
     assert first.name == "onmyoji_duel_gen1" and pretrained.generation_of(first) == 1
-    with pytest.raises(pretrained.PretrainedError, match=r"no generation 6 .* shipped generations: "):
-        pretrained.find(onmyoji, duel, generation=6)
+    with pytest.raises(pretrained.PretrainedError, match=r"no generation 5 .* shipped generations: "):
+        pretrained.find(onmyoji, duel, generation=5)
     # each plays the way its card says it was measured: the later generations sample
     now = agents.make("pretrained", onmyoji, duel, seed=0)
     before = agents.make("pretrained:generation=1", onmyoji, duel, seed=0)
